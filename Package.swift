@@ -1,0 +1,91 @@
+// swift-tools-version:6.1
+// connect-recon: reconciles a Stripe Connect platform's money.
+//
+// The pipeline is the architecture: Stripe API → extract → history store → reconcile → reports.
+// One library module per concern, arrows pointing one way; only ReconCLI wires modules together.
+
+import PackageDescription
+
+let package = Package(
+    name: "connect-recon",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "connect-recon", targets: ["connect-recon"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        // MARK: C libraries from the system (apt: libcurl4-openssl-dev, libxlsxwriter-dev)
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CXlsxWriter",
+            pkgConfig: "xlsxwriter",
+            providers: [.apt(["libxlsxwriter-dev"])]
+        ),
+
+        // MARK: The pipeline
+        /// Money, currencies, date ranges: depends on nothing.
+        .target(name: "ReconCore"),
+        /// Stripe's wire models, errors and (later) the client over an HTTP transport protocol.
+        .target(name: "StripeAPI", dependencies: ["ReconCore"]),
+        /// The libcurl implementation of the HTTP transport (the only module importing CCurl).
+        .target(name: "CurlTransport", dependencies: ["CCurl"]),
+        /// The history database (the only module importing GRDB).
+        .target(
+            name: "History",
+            dependencies: ["ReconCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        /// CSV and XLSX writers (the only module importing CXlsxWriter).
+        .target(name: "Reports", dependencies: ["ReconCore", "CXlsxWriter"]),
+        /// A Stripe-compatible loopback server with a seeded Connect world, for tests, benchmarks and the demo.
+        /// It writes Stripe's JSON on its own and never uses StripeAPI's models.
+        .target(
+            name: "Sandbox",
+            dependencies: [
+                "ReconCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        /// Commands, configuration, wiring.
+        .target(
+            name: "ReconCLI",
+            dependencies: [
+                "ReconCore", "StripeAPI", "CurlTransport", "History", "Reports", "Sandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(name: "connect-recon", dependencies: ["ReconCLI"]),
+
+        // MARK: Tests
+        .testTarget(name: "ReconCoreTests", dependencies: ["ReconCore"]),
+        .testTarget(
+            name: "StripeAPITests",
+            dependencies: ["StripeAPI", "ReconCore"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "ReconCore"]),
+        .testTarget(name: "ReconCLITests", dependencies: ["ReconCLI", "ReconCore", "History"]),
+    ]
+)
+
+for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+    var settings = target.swiftSettings ?? []
+    // Require `any` for existential types.
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    // Members are visible only from modules a file imports itself.
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import ReconCore
+
+/// `connect-recon sandbox`: serve a seeded, made-up Stripe Connect platform on this machine.
+struct SandboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sandbox",
+        abstract: "Serve a seeded Stripe Connect world on 127.0.0.1 with Stripe's list and retrieve semantics.",
+        discussion: """
+            For trying the tool, tests and benchmarks. Accepts any sk_test_… or rk_test_… key. Point a run at it \
+            with --api-base http://127.0.0.1:PORT. Serves until interrupted (Ctrl-C).
+            """)
+
+    @Option(help: "Port on 127.0.0.1; 0 picks a free one.")
+    var port: Int = 12111
+
+    @Option(help: "Seed of the made-up world: the same seed gives the same objects.")
+    var seed: UInt64 = 42
+
+    @Option(help: "Number of platform charges in the world (1 to 5,000,000).")
+    var charges: Int = 2_000
+
+    @Option(help: ArgumentHelp("First day of the world, YYYY-MM-DD in UTC.", valueName: "date"))
+    var start: String = "2026-11-01"
+
+    @Option(help: "Number of days the world spans.")
+    var days: Int = 30
+
+    @Option(name: .customLong("latency-ms"), help: "Delay added to every response, in milliseconds.")
+    var latencyMilliseconds: Int = 0
+
+    @Option(name: .customLong("fail-rate"), help: "Share of requests answered 500 (0 to 1), like Stripe's rare errors.")
+    var failRate: Double = 0
+
+    @Option(name: .customLong("rate-limit"), help: "Requests per second across all endpoints before 429s.")
+    var rateLimit: Double?
+
+    @Option(name: .customLong("endpoint-rate-limit"), help: "Requests per second to one endpoint before 429s.")
+    var endpointRateLimit: Double?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535 (0 picks a free port).") }
+        guard (1...5_000_000).contains(charges) else { throw ValidationError("--charges must be from 1 to 5000000.") }
+        guard (1...3_660).contains(days) else { throw ValidationError("--days must be from 1 to 3660.") }
+        guard (0...60_000).contains(latencyMilliseconds) else {
+            throw ValidationError("--latency-ms must be from 0 to 60000.")
+        }
+        guard (0...1).contains(failRate) else {
+            throw ValidationError("--fail-rate is a share from 0 to 1 (0.05 answers 5 % of requests with a 500).")
+        }
+        for (name, value) in [("--rate-limit", rateLimit), ("--endpoint-rate-limit", endpointRateLimit)] {
+            if let value, !(value > 0 && value.isFinite) {
+                throw ValidationError("\(name) must be a positive number of requests per second.")
+            }
+        }
+        _ = try startDate()
+    }
+
+    /// `--start` as midnight UTC.
+    func startDate() throws -> Date {
+        guard let utc = TimeZone(identifier: "UTC") else { throw ValidationError("the UTC time zone is missing") }
+        let resolver = RangeResolver(timeZone: utc, maximumDays: 3_660, now: Date())
+        do {
+            return try resolver.parse(start, option: "--start")
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    func run() async throws {
+        throw NotYetAvailable(command: "sandbox", missing: "the sandbox server is not built yet")
+    }
+}

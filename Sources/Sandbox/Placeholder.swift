@@ -1,0 +1,1 @@
+// The Sandbox module's sources arrive with issue 3.

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+
+@testable import ReconCLI
+
+/// Every bad input of issue 2 exits 2 with a message that says what is wrong and what to do, before any
+/// network or disk write.
+@Suite("Bad input exits 2")
+struct BadInputTests {
+    /// Runs `run` with a valid key and a clean configuration, plus `extra` arguments and environment, in a
+    /// temporary folder that must stay empty.
+    func runExpectingBadInput(
+        _ arguments: [String], environment: [String: String] = ["STRIPE_API_KEY": CLI.testKey],
+        command: String = "run", configText: String = "", mentions expected: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", configText)
+        let out = folder.url.appendingPathComponent("reports").path
+        let db = folder.url.appendingPathComponent("history.sqlite").path
+        let result = await CLI.run(
+            [command, "--config", config, "--out", out, "--db", db] + arguments, environment: environment)
+        #expect(result.status == 2, "exit status", sourceLocation: sourceLocation)
+        for phrase in expected {
+            #expect(result.error.contains(phrase), "message mentions '\(phrase)': \(result.error)", sourceLocation: sourceLocation)
+        }
+        #expect(folder.contents() == ["config.yaml"], "nothing written", sourceLocation: sourceLocation)
+        #expect(!result.error.contains(CLI.testKey), "the key is never printed", sourceLocation: sourceLocation)
+    }
+
+    // MARK: - Dates and ranges
+
+    @Test("--from after or equal to --to")
+    func fromNotBeforeTo() async throws {
+        try await runExpectingBadInput(["--from", "2026-11-20", "--to", "2026-11-19"], mentions: ["must be before --to"])
+        try await runExpectingBadInput(["--from", "2026-11-20", "--to", "2026-11-20"], mentions: ["must be before --to"])
+    }
+
+    @Test("a malformed date")
+    func malformedDate() async throws {
+        try await runExpectingBadInput(
+            ["--from", "20/11/2026", "--to", "2026-11-21"], mentions: ["--from '20/11/2026' is not a date", "YYYY-MM-DD"])
+    }
+
+    @Test("an impossible date")
+    func impossibleDate() async throws {
+        try await runExpectingBadInput(
+            ["--from", "2026-02-30", "--to", "2026-03-02"], mentions: ["'2026-02-30' is not a real calendar date"])
+    }
+
+    @Test("an unknown time zone in the file, and in the environment")
+    func unknownTimeZone() async throws {
+        try await runExpectingBadInput(
+            [], configText: "range:\n  time_zone: Mars/Olympus\n",
+            mentions: ["range.time_zone", "config.yaml:2", "IANA"])
+        try await runExpectingBadInput(
+            [], environment: ["STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_RANGE_TIME_ZONE": "Europe/Berlinn"],
+            mentions: ["range.time_zone", "CONNECT_RECON_RANGE_TIME_ZONE"])
+    }
+
+    @Test("a range longer than the default maximum of 366 days, and than a configured one")
+    func rangeTooLong() async throws {
+        try await runExpectingBadInput(
+            ["--from", "2025-01-01", "--to", "2026-11-01"], mentions: ["more than the configured maximum of 366"])
+        try await runExpectingBadInput(
+            ["--from", "2026-11-01", "--to", "2026-11-20"], configText: "range:\n  max_days: 7\n",
+            mentions: ["spans 19 days", "maximum of 7", "range.max_days"])
+    }
+
+    @Test("a range that starts in the future")
+    func futureRange() async throws {
+        try await runExpectingBadInput(["--from", "2027-01-01", "--to", "2027-01-02"], mentions: ["in the future"])
+    }
+
+    // MARK: - The key
+
+    @Test("a missing STRIPE_API_KEY names the variable and the key-file alternative")
+    func missingKey() async throws {
+        try await runExpectingBadInput([], environment: [:], mentions: ["STRIPE_API_KEY", "api.key_file"])
+        try await runExpectingBadInput([], environment: [:], command: "extract", mentions: ["STRIPE_API_KEY"])
+    }
+
+    @Test("a publishable key is refused")
+    func publishableKey() async throws {
+        try await runExpectingBadInput(
+            [], environment: ["STRIPE_API_KEY": "pk_live_51H8abcdefGHIJKL"], mentions: ["publishable key", "sk_live_"])
+    }
+
+    @Test(
+        "anything not shaped like a secret or restricted key is refused without repeating it",
+        arguments: ["sk_test_", "sk_test_short", "Bearer sk_test_4eC39HqLyjWDarjtT1zdp7dc", "\"sk_test_4eC39HqLyjWD\"",
+            "sk_prod_4eC39HqLyjWDarjtT1zdp7dc", "whsec_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_4eC39H qLyjWDarjtT1zdp7dc", ""])
+    func malformedKey(key: String) async throws {
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", "")
+        let result = await CLI.run(["run", "--config", config], environment: ["STRIPE_API_KEY": key])
+        #expect(result.status == 2)
+        #expect(result.error.contains("STRIPE_API_KEY"))
+        if key.count > 12 { #expect(!result.error.contains(key.trimmingCharacters(in: .whitespaces))) }
+    }
+
+    @Test("an unreadable key file is named")
+    func unreadableKeyFile() async throws {
+        try await runExpectingBadInput(
+            [], environment: [:], configText: "api:\n  key_file: /nonexistent/stripe.key\n",
+            mentions: ["Cannot read the key file '/nonexistent/stripe.key'", "no such file"])
+    }
+
+    @Test("a key file holding a publishable key is refused and named")
+    func keyFileWithPublishableKey() async throws {
+        let folder = try TemporaryFolder()
+        let keyFile = try folder.write("stripe.key", "pk_test_51H8abcdefGHIJKL\n")
+        try await runExpectingBadInput(
+            [], environment: [:], configText: "api:\n  key_file: \(keyFile)\n",
+            mentions: ["key file '\(keyFile)'", "publishable"])
+    }
+
+    // MARK: - The API base
+
+    @Test("an --api-base that is not http(s)")
+    func apiBaseNotHTTP() async throws {
+        try await runExpectingBadInput(["--api-base", "ftp://api.stripe.com"], mentions: ["api.base_url", "https://"])
+        try await runExpectingBadInput(["--api-base", "api.stripe.com"], mentions: ["api.base_url", "option --api-base"])
+    }
+
+    @Test("plain http to anything but loopback")
+    func plainHTTPToRemoteHost() async throws {
+        try await runExpectingBadInput(
+            ["--api-base", "http://api.stripe.com"], mentions: ["plain http", "unencrypted"])
+        try await runExpectingBadInput(
+            [], environment: ["STRIPE_API_KEY": CLI.testKey, "STRIPE_API_BASE": "http://10.0.0.5:8080"],
+            mentions: ["plain http", "STRIPE_API_BASE"])
+    }
+
+    @Test("an API base carrying credentials or a query")
+    func apiBaseWithCredentials() async throws {
+        try await runExpectingBadInput(
+            ["--api-base", "https://user:secret@api.stripe.com"], mentions: ["must not contain a user name"])
+        try await runExpectingBadInput(["--api-base", "https://api.stripe.com/?x=1"], mentions: ["query"])
+    }
+
+    // MARK: - The configuration file
+
+    @Test("an unreadable configuration file: missing, or a folder")
+    func unreadableConfig() async throws {
+        let result = await CLI.run(
+            ["run", "--config", "/nonexistent/connect-recon.yaml"], environment: ["STRIPE_API_KEY": CLI.testKey])
+        #expect(result.status == 2)
+        #expect(result.error.contains("Cannot read the configuration file '/nonexistent/connect-recon.yaml'"))
+        let folder = try TemporaryFolder()
+        let asFolder = await CLI.run(["run", "--config", folder.url.path], environment: ["STRIPE_API_KEY": CLI.testKey])
+        #expect(asFolder.status == 2)
+        #expect(asFolder.error.contains("it is a folder"))
+    }
+
+    @Test("a configuration file named by CONNECT_RECON_CONFIG that does not exist")
+    func missingConfigFromEnvironment() async {
+        let result = await CLI.run(
+            ["reconcile"], environment: ["CONNECT_RECON_CONFIG": "/nonexistent/recon.yaml"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("/nonexistent/recon.yaml"))
+    }
+
+    @Test("an unknown key names the key, the file and line, and suggests the right one")
+    func unknownKey() async throws {
+        try await runExpectingBadInput(
+            [], configText: "api:\n  concurrency: 4\n  rate_limt: 10\n",
+            mentions: ["config.yaml:3", "unknown setting 'api.rate_limt'", "did you mean 'api.rate_limit'"])
+        try await runExpectingBadInput(
+            [], configText: "outptu:\n  reports_dir: x\n", mentions: ["unknown setting 'outptu'", "'output'"])
+    }
+
+    @Test("a wrong type names the key, the file and what was expected")
+    func wrongType() async throws {
+        try await runExpectingBadInput(
+            [], configText: "api:\n  concurrency: lots\n",
+            mentions: ["config.yaml:2", "'api.concurrency' must be a whole number from 1 to 256, not 'lots'"])
+        try await runExpectingBadInput(
+            [], configText: "api:\n  base_url: 42\n", mentions: ["'api.base_url' must be text, not 42"])
+        try await runExpectingBadInput(
+            [], configText: "api:\n  rate_limit: [1, 2]\n", mentions: ["'api.rate_limit'", "a list or section"])
+        try await runExpectingBadInput(
+            [], configText: "range: 5\n", mentions: ["'range' must be a section"])
+    }
+
+    @Test("a value out of range names the key")
+    func outOfRange() async throws {
+        try await runExpectingBadInput(
+            [], configText: "api:\n  concurrency: 0\n", mentions: ["'api.concurrency' must be a whole number from 1"])
+        try await runExpectingBadInput(
+            [], environment: ["STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_API_ENDPOINT_RATE_LIMIT": "-3"],
+            mentions: ["CONNECT_RECON_API_ENDPOINT_RATE_LIMIT", "api.endpoint_rate_limit"])
+    }
+
+    @Test("a file that is not YAML")
+    func notYAML() async throws {
+        try await runExpectingBadInput(
+            [], configText: "api:\n  concurrency: [4\n", mentions: ["is not valid YAML"])
+    }
+
+    @Test("a bad log level on the command line")
+    func badLogLevel() async throws {
+        try await runExpectingBadInput(
+            ["--log-level", "loud"], mentions: ["'log.level' must be one of trace, debug, info"])
+    }
+
+    // MARK: - Command-line usage
+
+    @Test("an unknown option or a missing value is usage: exit 2")
+    func unknownOption() async {
+        let result = await CLI.run(["run", "--bogus"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("Unknown option '--bogus'"))
+        let missingValue = await CLI.run(["run", "--from"])
+        #expect(missingValue.status == 2)
+        let unknownCommand = await CLI.run(["reconcilee"])
+        #expect(unknownCommand.status == 2)
+    }
+
+    @Test(
+        "sandbox options out of range",
+        arguments: [
+            (["--port", "70000"], "--port"), (["--charges", "0"], "--charges"), (["--fail-rate", "1.5"], "--fail-rate"),
+            (["--rate-limit", "0"], "--rate-limit"), (["--start", "2026-02-30"], "not a real calendar date"),
+            (["--latency-ms", "-1"], "--latency-ms"), (["--days", "0"], "--days"),
+        ])
+    func sandboxOptions(arguments: [String], phrase: String) async {
+        let result = await CLI.run(["sandbox"] + arguments)
+        #expect(result.status == 2)
+        #expect(result.error.contains(phrase), "\(result.error)")
+    }
+}

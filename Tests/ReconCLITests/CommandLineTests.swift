@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import ReconCLI
+
+@Suite("Command line")
+struct CommandLineTests {
+    @Test("--help lists the six commands")
+    func helpListsCommands() async {
+        let result = await CLI.run(["--help"])
+        #expect(result.status == 0)
+        for command in ["run", "extract", "reconcile", "history", "demo", "sandbox"] {
+            #expect(result.output.contains("\n  \(command) "), "lists \(command)")
+        }
+    }
+
+    @Test("every command has help a finance engineer can read", arguments: ["run", "extract", "reconcile", "history", "demo", "sandbox"])
+    func commandHelp(command: String) async {
+        let result = await CLI.run([command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("USAGE: connect-recon \(command)"))
+        #expect(result.output.count > 200)
+    }
+
+    @Test("--version names the tool and its C libraries")
+    func version() async {
+        let result = await CLI.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("connect-recon 0.1.0 (libcurl 7."))
+        #expect(result.output.contains("libxlsxwriter 1."))
+        #expect(result.output.contains("SQLite 3."))
+    }
+
+    @Test("a valid run that cannot go further yet exits 1 and says so, never 0")
+    func notYetAvailableExitsOne() async throws {
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", "")
+        let result = await CLI.run(
+            ["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"],
+            environment: ["STRIPE_API_KEY": CLI.testKey])
+        #expect(result.status == 1)
+        #expect(result.error.contains("not available in this version yet"))
+        #expect(result.error.contains("range [2026-11-20T00:00:00Z, 2026-11-21T00:00:00Z)"))
+        #expect(result.error.contains("test mode (sk_test_…)"))
+        #expect(!result.error.contains(CLI.testKey))
+        #expect(!result.output.contains(CLI.testKey))
+    }
+
+    @Test("reconcile needs no key")
+    func reconcileNeedsNoKey() async throws {
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", "")
+        let result = await CLI.run(["reconcile", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"])
+        #expect(result.status == 1)
+        #expect(!result.error.contains("STRIPE_API_KEY"))
+    }
+
+    @Test("the key is read from a key file, and a file others can read draws a warning")
+    func keyFile() async throws {
+        let folder = try TemporaryFolder()
+        let keyFile = try folder.write("stripe.key", CLI.liveKey + "\n", permissions: 0o644)
+        let config = try folder.write("config.yaml", "api:\n  key_file: \(keyFile)\n")
+        let result = await CLI.run(["extract", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("live mode (rk_live_…)"))
+        #expect(result.error.contains("can be read by other users"))
+        #expect(result.error.contains("chmod 600"))
+        #expect(!result.error.contains(CLI.liveKey))
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile)
+        let quiet = await CLI.run(["extract", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"])
+        #expect(!quiet.error.contains("can be read by other users"))
+    }
+
+    @Test("STRIPE_API_KEY wins over the key file")
+    func environmentKeyWins() async throws {
+        let folder = try TemporaryFolder()
+        let keyFile = try folder.write("stripe.key", CLI.liveKey)
+        let config = try folder.write("config.yaml", "api:\n  key_file: \(keyFile)\n")
+        let result = await CLI.run(
+            ["extract", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"],
+            environment: ["STRIPE_API_KEY": CLI.testKey])
+        #expect(result.error.contains("test mode"))
+    }
+
+    @Test("nightly run without dates takes the previous day in the configured time zone")
+    func nightlyRangeInTimeZone() async throws {
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", "range:\n  time_zone: America/New_York\n")
+        let result = await CLI.run(["run", "--config", config], environment: ["STRIPE_API_KEY": CLI.testKey])
+        // 2026-11-21T01:30Z is 2026-11-20 20:30 in New York, so the previous day there is 19 November.
+        #expect(result.error.contains("range [2026-11-19T00:00:00-05:00, 2026-11-20T00:00:00-05:00)"))
+        #expect(result.error.contains("time zone America/New_York"))
+    }
+}

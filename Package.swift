@@ -76,6 +76,10 @@ let package = Package(
             dependencies: ["StripeAPI", "ReconCore"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(
+            name: "HistoryTests",
+            dependencies: ["History", "ReconCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "ReconCore"]),
         .testTarget(name: "ReconCLITests", dependencies: ["ReconCLI", "ReconCore", "History"]),
     ]

@@ -1,0 +1,47 @@
+import ReconCore
+
+/// What can go wrong with the history database. Messages name the file and say what to do.
+public enum HistoryError: ActionableError, Equatable {
+    /// The file cannot be created or opened (permissions, missing folder, disk).
+    case cannotOpen(path: String, reason: String)
+    /// The file is not an SQLite database, or is damaged.
+    case corrupt(path: String)
+    /// A newer connect-recon wrote the file; this version does not know its schema.
+    case newerSchema(path: String)
+    /// The database holds the other mode's objects (test vs live).
+    case modeMismatch(path: String, stored: String, requested: String)
+    /// Another run holds the database.
+    case busy(path: String, holder: String)
+    /// A read or write failed (disk full, I/O error).
+    case storage(path: String, reason: String)
+
+    public var message: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            "Cannot open the history database '\(path)': \(reason). Check --db (or output.database) and that its "
+                + "folder exists and is writable."
+        case .corrupt(let path):
+            "'\(path)' is not a connect-recon history database, or it is damaged. Move it aside (keep it for "
+                + "investigation) and re-run: the ranges you need are fetched from Stripe again."
+        case .newerSchema(let path):
+            "The history database '\(path)' was written by a newer connect-recon. Upgrade this installation, or "
+                + "use another --db."
+        case .modeMismatch(let path, let stored, let requested):
+            "The history database '\(path)' holds \(stored)-mode objects, but this run uses a \(requested)-mode key. "
+                + "Test and live data never share a database: use another --db for \(requested) mode."
+        case .busy(let path, let holder):
+            "The history database '\(path)' is in use by another run (\(holder)). Wait for it to finish, or, if it "
+                + "hangs, stop it; this run changed nothing."
+        case .storage(let path, let reason):
+            "Writing the history database '\(path)' failed: \(reason). Check free disk space and permissions; what "
+                + "was committed before is intact and the next run resumes from it."
+        }
+    }
+
+    public var isBadInput: Bool {
+        switch self {
+        case .corrupt, .newerSchema, .modeMismatch: true
+        case .cannotOpen, .busy, .storage: false
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import ReconCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The one-writer-at-a-time rule: an advisory `flock` on `<database>.lock`, which the kernel releases when
+/// the holder exits, even after `kill -9`, so a crash never leaves a stale lock.
+///
+/// The file holds a line naming the holder (pid, start time, command) so a second run can say who has it.
+public final class HistoryLock: Sendable {
+    private let descriptor: Int32
+    public let path: String
+
+    private init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    /// Takes the lock for `databasePath`, waiting up to `wait` for another holder to let go.
+    /// - Parameter holder: who takes it, for the other run's message (`run 2026-11-20_2026-11-21`).
+    public static func acquire(databasePath: String, wait: Duration, holder: String) async throws(HistoryError) -> HistoryLock {
+        let path = databasePath + ".lock"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: wait)
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else {
+                let other = readHolder(descriptor)
+                close(descriptor)
+                throw .busy(path: databasePath, holder: other)
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        let line = "pid \(getpid()), started \(RFC3339.utcString(Date())), \(holder)\n"
+        ftruncate(descriptor, 0)
+        _ = line.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        fsync(descriptor)
+        return HistoryLock(descriptor: descriptor, path: path)
+    }
+
+    private static func readHolder(_ descriptor: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = pread(descriptor, &buffer, buffer.count, 0)
+        guard count > 0 else { return "holder unknown" }
+        return String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

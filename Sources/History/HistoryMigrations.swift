@@ -1,0 +1,163 @@
+import GRDB
+
+/// The history's schema. A migration is never edited once shipped: change the schema with a new one.
+enum HistoryMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-objects-runs-checkpoints") { db in
+            try createV1(db)
+        }
+        return migrator
+    }
+
+    // MARK: - v1
+
+    private static func createV1(_ db: Database) throws {
+        try db.create(table: "meta") { t in
+            t.primaryKey("key", .text)
+            t.column("value", .text).notNull()
+        }
+        try db.create(table: "runs") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("command", .text).notNull()
+            t.column("range_from", .integer).notNull()
+            t.column("range_to", .integer).notNull()
+            t.column("time_zone", .text).notNull()
+            t.column("mode", .text).notNull()
+            t.column("status", .text).notNull()  // running, completed, failed
+            t.column("started_at", .integer).notNull()
+            t.column("finished_at", .integer)
+            t.column("pid", .integer).notNull()
+            t.column("tool_version", .text).notNull()
+            t.column("stripe_version", .text).notNull()
+            t.column("api_base", .text).notNull()
+            t.column("resumed_from", .integer).references("runs")
+            t.column("message", .text)
+            t.column("details", .text)  // JSON: counts, requests, totals
+        }
+        try db.create(index: "runs_on_range", on: "runs", columns: ["range_from", "range_to"])
+
+        try db.create(table: "checkpoints") { t in
+            t.column("run_id", .integer).notNull().references("runs", onDelete: .cascade)
+            t.column("resource", .text).notNull()
+            t.column("window_from", .integer).notNull()
+            t.column("window_to", .integer).notNull()
+            t.column("objects", .integer).notNull()
+            t.column("completed_at", .integer).notNull()
+            t.primaryKey(["run_id", "resource", "window_from", "window_to"])
+        }
+        try db.create(table: "changes") { t in
+            t.column("run_id", .integer).notNull().references("runs", onDelete: .cascade)
+            t.column("kind", .text).notNull()
+            t.column("object_id", .text).notNull()
+            t.column("change", .text).notNull()  // new, updated
+            t.primaryKey(["run_id", "kind", "object_id"])
+        }
+
+        try createObjectTable(db, "charges", indexes: ["payment_intent_id", "transfer_id"]) { t in
+            t.column("currency", .text).notNull()
+            t.column("amount", .integer).notNull()
+            t.column("amount_captured", .integer).notNull()
+            t.column("amount_refunded", .integer).notNull()
+            t.column("status", .text).notNull()
+            t.column("captured", .boolean).notNull()
+            t.column("payment_intent_id", .text)
+            t.column("transfer_id", .text)
+            t.column("application_fee_id", .text)
+            t.column("application_fee_amount", .integer)
+            t.column("transfer_destination", .text)
+            t.column("transfer_data_amount", .integer)
+            t.column("balance_transaction_id", .text)
+            t.column("livemode", .boolean).notNull()
+        }
+        try createObjectTable(db, "payment_intents", indexes: ["latest_charge_id"]) { t in
+            t.column("currency", .text).notNull()
+            t.column("amount", .integer).notNull()
+            t.column("application_fee_amount", .integer)
+            t.column("transfer_destination", .text)
+            t.column("transfer_data_amount", .integer)
+            t.column("status", .text).notNull()
+            t.column("latest_charge_id", .text)
+            t.column("livemode", .boolean).notNull()
+        }
+        try createObjectTable(db, "transfers", indexes: ["source_transaction_id", "dispute_id_metadata"]) { t in
+            t.column("currency", .text).notNull()
+            t.column("amount", .integer).notNull()
+            t.column("amount_reversed", .integer).notNull()
+            t.column("destination", .text)
+            t.column("source_transaction_id", .text)
+            t.column("balance_transaction_id", .text)
+            t.column("transfer_group", .text)
+            t.column("dispute_id_metadata", .text)
+            t.column("livemode", .boolean).notNull()
+        }
+        try createObjectTable(db, "transfer_reversals", indexes: ["transfer_id"]) { t in
+            t.column("transfer_id", .text).notNull()
+            t.column("currency", .text).notNull()
+            t.column("amount", .integer).notNull()
+            t.column("source_refund_id", .text)
+            t.column("balance_transaction_id", .text)
+            t.column("dispute_id_metadata", .text)
+        }
+        try createObjectTable(db, "application_fees", indexes: ["originating_charge_id"]) { t in
+            t.column("currency", .text).notNull()
+            t.column("amount", .integer).notNull()
+            t.column("amount_refunded", .integer).notNull()
+            t.column("originating_charge_id", .text)
+            t.column("account_id", .text)
+            t.column("balance_transaction_id", .text)
+            t.column("livemode", .boolean).notNull()
+        }
+        try createObjectTable(db, "fee_refunds", indexes: ["fee_id"]) { t in
+            t.column("fee_id", .text).notNull()
+            t.column("currency", .text).notNull()
+            t.column("amount", .integer).notNull()
+            t.column("balance_transaction_id", .text)
+        }
+        try createObjectTable(db, "refunds", indexes: ["charge_id"]) { t in
+            t.column("charge_id", .text)
+            t.column("currency", .text).notNull()
+            t.column("amount", .integer).notNull()
+            t.column("status", .text)
+            t.column("transfer_reversal_id", .text)
+            t.column("balance_transaction_id", .text)
+        }
+        try createObjectTable(db, "disputes", indexes: ["charge_id"]) { t in
+            t.column("charge_id", .text).notNull()
+            t.column("currency", .text).notNull()
+            t.column("amount", .integer).notNull()
+            t.column("status", .text).notNull()
+            t.column("balance_transaction_ids", .jsonText).notNull()
+        }
+        try createObjectTable(db, "balance_transactions", indexes: ["source_id"]) { t in
+            t.column("currency", .text).notNull()
+            t.column("amount", .integer).notNull()
+            t.column("fee", .integer).notNull()
+            t.column("net", .integer).notNull()
+            t.column("type", .text).notNull()
+            t.column("reporting_category", .text).notNull()
+            t.column("source_id", .text)
+            t.column("exchange_rate", .double)
+            t.column("status", .text).notNull()
+        }
+    }
+
+    /// A table of one object kind: `id`, `created`, the kind's columns, the raw JSON and the runs that saw it.
+    private static func createObjectTable(
+        _ db: Database, _ name: String, indexes: [String], columns: (TableDefinition) -> Void
+    ) throws {
+        try db.create(table: name) { t in
+            t.primaryKey("id", .text)
+            t.column("created", .integer).notNull()
+            columns(t)
+            t.column("raw", .text).notNull()  // the object exactly as Stripe sent it
+            t.column("first_seen_run", .integer).notNull()
+            t.column("last_seen_run", .integer).notNull()
+            t.column("changed_run", .integer).notNull()  // the run that last saw its content change
+        }
+        try db.create(index: "\(name)_on_created", on: name, columns: ["created"])
+        for column in indexes {
+            try db.create(index: "\(name)_on_\(column)", on: name, columns: [column])
+        }
+    }
+}

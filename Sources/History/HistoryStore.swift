@@ -1,0 +1,315 @@
+import Foundation
+import GRDB
+import ReconCore
+
+/// The SQLite history: every object ever extracted (facts + raw JSON), every run, and extraction checkpoints.
+///
+/// WAL mode (a `DatabasePool`): readers never block the writer. Every write method is one transaction, so a
+/// crash leaves the history exactly as of the last commit. The file is created readable by its owner only.
+/// Writers must hold the ``HistoryLock`` of the same path; readers (`history`) need not.
+public final class HistoryStore: Sendable {
+    public let path: String
+    private let pool: DatabasePool
+
+    private init(path: String, pool: DatabasePool) {
+        self.path = path
+        self.pool = pool
+    }
+
+    /// Opens (creating with mode 0600 if needed) and migrates the database at `path`.
+    public static func open(path: String) throws(HistoryError) -> HistoryStore {
+        try createPrivately(path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.label = "connect-recon.history"
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            let migrator = HistoryMigrations.migrator
+            if try pool.read({ try migrator.hasBeenSuperseded($0) }) { throw HistoryError.newerSchema(path: path) }
+            try migrator.migrate(pool)
+        } catch let error as HistoryError {
+            throw error
+        } catch {
+            throw map(error, path: path)
+        }
+        return HistoryStore(path: path, pool: pool)
+    }
+
+    /// Creates an empty file with mode 0600 so SQLite's WAL and shared-memory files inherit owner-only access.
+    private static func createPrivately(_ path: String) throws(HistoryError) {
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { return }
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        close(descriptor)
+    }
+
+    static func map(_ error: any Error, path: String) -> HistoryError {
+        guard let databaseError = error as? DatabaseError else {
+            return .storage(path: path, reason: String(describing: error))
+        }
+        switch databaseError.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path)
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
+            return .cannotOpen(path: path, reason: databaseError.message ?? "\(databaseError.resultCode)")
+        case .SQLITE_FULL: return .storage(path: path, reason: "the disk is full")
+        default: return .storage(path: path, reason: databaseError.message ?? "\(databaseError.resultCode)")
+        }
+    }
+
+    private func write<T>(_ body: @Sendable (Database) throws -> T) throws(HistoryError) -> T {
+        do {
+            return try pool.write(body)
+        } catch let error as HistoryError {
+            throw error
+        } catch {
+            throw Self.map(error, path: path)
+        }
+    }
+
+    private func read<T>(_ body: @Sendable (Database) throws -> T) throws(HistoryError) -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw Self.map(error, path: path)
+        }
+    }
+
+    // MARK: - Mode
+
+    /// Records `mode` (`test` / `live`) on first use; refuses a database of the other mode.
+    public func claimMode(_ mode: String) throws(HistoryError) {
+        let path = self.path
+        try write { db in
+            if let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'mode'") {
+                guard stored == mode else { throw HistoryError.modeMismatch(path: path, stored: stored, requested: mode) }
+            } else {
+                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('mode', ?)", arguments: [mode])
+            }
+        }
+    }
+
+    /// The mode recorded by the first run, if any.
+    public func storedMode() throws(HistoryError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'mode'") }
+    }
+
+    // MARK: - Runs
+
+    /// Records a run as started. Runs still marked running are dead (the caller holds the lock), so they
+    /// are marked failed; the newest of them over the same range is returned for resuming.
+    public func beginRun(_ start: RunStart) throws(HistoryError) -> (runID: Int64, resumableRunID: Int64?) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE runs SET status = 'failed', finished_at = ?,
+                        message = 'interrupted: the process stopped before finishing'
+                    WHERE status = 'running'
+                    """, arguments: [start.startedAt])
+            let (from, to) = start.range.unixSeconds
+            let resumable = try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT id FROM runs WHERE range_from = ? AND range_to = ? AND status = 'failed'
+                        AND id > COALESCE((SELECT MAX(id) FROM runs WHERE range_from = ? AND range_to = ?
+                                           AND status = 'completed'), 0)
+                        AND EXISTS (SELECT 1 FROM checkpoints WHERE run_id = runs.id)
+                    ORDER BY id DESC LIMIT 1
+                    """, arguments: [from, to, from, to])
+            try db.execute(
+                sql: """
+                    INSERT INTO runs (command, range_from, range_to, time_zone, mode, status, started_at, pid,
+                                      tool_version, stripe_version, api_base, resumed_from)
+                    VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    start.command, from, to, start.range.timeZone.identifier, start.mode, start.startedAt,
+                    Int64(start.pid), start.toolVersion, start.stripeVersion, start.apiBase, resumable,
+                ])
+            let runID = db.lastInsertedRowID
+            if let resumable {
+                try db.execute(
+                    sql: """
+                        INSERT INTO checkpoints (run_id, resource, window_from, window_to, objects, completed_at)
+                        SELECT ?, resource, window_from, window_to, objects, completed_at FROM checkpoints
+                        WHERE run_id = ?
+                        """, arguments: [runID, resumable])
+            }
+            return (runID, resumable)
+        }
+    }
+
+    /// Records how a run ended.
+    public func finishRun(
+        _ runID: Int64, status: RunStatus, finishedAt: Int64, message: String?, details: String?
+    ) throws(HistoryError) {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE runs SET status = ?, finished_at = ?, message = ?, details = ? WHERE id = ?",
+                arguments: [status.rawValue, finishedAt, message, details, runID])
+        }
+    }
+
+    /// Past runs, newest first.
+    public func runs(limit: Int = 100) throws(HistoryError) -> [RunRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT ?", arguments: [limit]).map { row in
+                RunRecord(
+                    id: row["id"], command: row["command"], rangeFrom: row["range_from"], rangeTo: row["range_to"],
+                    timeZone: row["time_zone"], mode: row["mode"],
+                    status: RunStatus(rawValue: row["status"]) ?? .failed, startedAt: row["started_at"],
+                    finishedAt: row["finished_at"], pid: row["pid"], toolVersion: row["tool_version"],
+                    stripeVersion: row["stripe_version"], apiBase: row["api_base"], resumedFrom: row["resumed_from"],
+                    message: row["message"], details: row["details"])
+            }
+        }
+    }
+
+    /// The windows a run has finished (its own and those it took over when resuming).
+    public func completedWindows(run runID: Int64) throws(HistoryError) -> Set<ExtractionWindow> {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT resource, window_from, window_to FROM checkpoints WHERE run_id = ?", arguments: [runID])
+            return Set(rows.map { ExtractionWindow(resource: $0["resource"], from: $0["window_from"], to: $0["window_to"]) })
+        }
+    }
+
+    // MARK: - Objects
+
+    /// Stores `batch` in one transaction: new objects are inserted, known ones updated in place (never
+    /// duplicated), and content changes are recorded against `runID`. With `completing`, the window's
+    /// checkpoint commits in the same transaction, so a crash never marks a window done without its objects.
+    @discardableResult
+    public func write(
+        _ batch: ObjectBatch, run runID: Int64, completing window: ExtractionWindow? = nil, windowObjects: Int = 0,
+        now: Int64
+    ) throws(HistoryError) -> WriteOutcome {
+        try write { db in
+            var outcome = WriteOutcome()
+            outcome = outcome + (try Self.upsert(batch.charges, db: db, run: runID))
+            outcome = outcome + (try Self.upsert(batch.paymentIntents, db: db, run: runID))
+            outcome = outcome + (try Self.upsert(batch.transfers, db: db, run: runID))
+            outcome = outcome + (try Self.upsert(batch.transferReversals, db: db, run: runID))
+            outcome = outcome + (try Self.upsert(batch.applicationFees, db: db, run: runID))
+            outcome = outcome + (try Self.upsert(batch.feeRefunds, db: db, run: runID))
+            outcome = outcome + (try Self.upsert(batch.refunds, db: db, run: runID))
+            outcome = outcome + (try Self.upsert(batch.disputes, db: db, run: runID))
+            outcome = outcome + (try Self.upsert(batch.balanceTransactions, db: db, run: runID))
+            if let window {
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO checkpoints (run_id, resource, window_from, window_to, objects, completed_at)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """, arguments: [runID, window.resource, window.from, window.to, windowObjects, now])
+            }
+            return outcome
+        }
+    }
+
+    private static func upsert<Facts: StorableFacts>(
+        _ objects: [StoredObject<Facts>], db: Database, run runID: Int64
+    ) throws -> WriteOutcome {
+        guard let first = objects.first else { return WriteOutcome() }
+        let columns = try FactsRecord(facts: first.facts).databaseDictionary.keys.sorted()
+        let table = Facts.table
+        let assignments = columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO \(table) (\(columns.joined(separator: ", ")), raw, first_seen_run, last_seen_run, changed_run)
+                VALUES (\(Array(repeating: "?", count: columns.count + 4).joined(separator: ", ")))
+                ON CONFLICT(id) DO UPDATE SET \(assignments),
+                    changed_run = CASE WHEN \(table).raw IS excluded.raw THEN \(table).changed_run
+                                       ELSE excluded.changed_run END,
+                    last_seen_run = excluded.last_seen_run,
+                    raw = excluded.raw
+                RETURNING first_seen_run, changed_run
+                """)
+        let change = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO changes (run_id, kind, object_id, change) VALUES (?, ?, ?, ?)")
+        var outcome = WriteOutcome()
+        for object in objects {
+            let values = try FactsRecord(facts: object.facts).databaseDictionary
+            var arguments = StatementArguments(columns.map { values[$0] ?? .null })
+            arguments += [object.rawJSON, runID, runID, runID]
+            guard let row = try Row.fetchOne(statement, arguments: arguments) else { continue }
+            let firstSeen: Int64 = row[0]
+            let changed: Int64 = row[1]
+            // Each object counts once per run: a second sighting in the same run (a list page and a
+            // follow-up by id, say) finds its change already recorded and counts as unchanged.
+            let kind = firstSeen == runID ? "new" : (changed == runID ? "updated" : nil)
+            if let kind {
+                try change.execute(arguments: [runID, Facts.kind.rawValue, object.facts.id, kind])
+            }
+            switch (kind, db.changesCount) {
+            case ("new", 1): outcome.new += 1
+            case ("updated", 1): outcome.updated += 1
+            default: outcome.unchanged += 1
+            }
+        }
+        return outcome
+    }
+
+    // MARK: - Reading facts
+
+    /// Charges created in `[from, to)` (Unix seconds).
+    public func charges(createdFrom from: Int64, to: Int64) throws(HistoryError) -> [ChargeFacts] {
+        try facts(ChargeFacts.self, createdFrom: from, to: to)
+    }
+
+    func facts<Facts: StorableFacts>(_ type: Facts.Type, createdFrom from: Int64, to: Int64) throws(HistoryError)
+        -> [Facts]
+    {
+        try read { db in
+            try FactsRow<Facts>.fetchAll(
+                db, sql: "SELECT * FROM \(Facts.table) WHERE created >= ? AND created < ? ORDER BY created, id",
+                arguments: [from, to]
+            ).map(\.facts)
+        }
+    }
+
+    /// The stored raw JSON of one object, exactly as Stripe sent it.
+    public func rawJSON(of kind: ObjectKind, id: String) throws(HistoryError) -> String? {
+        let table = Self.table(of: kind)
+        return try read { db in try String.fetchOne(db, sql: "SELECT raw FROM \(table) WHERE id = ?", arguments: [id]) }
+    }
+
+    /// How many objects of `kind` the history holds.
+    public func count(of kind: ObjectKind) throws(HistoryError) -> Int {
+        let table = Self.table(of: kind)
+        return try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+    }
+
+    /// The changes a run recorded, by kind: (new, updated).
+    public func changes(run runID: Int64) throws(HistoryError) -> [ObjectKind: (new: Int, updated: Int)] {
+        try read { db in
+            var result: [ObjectKind: (new: Int, updated: Int)] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT kind, change, COUNT(*) AS n FROM changes WHERE run_id = ? GROUP BY kind, change",
+                arguments: [runID])
+            {
+                guard let kind = ObjectKind(rawValue: row["kind"]) else { continue }
+                var entry = result[kind] ?? (0, 0)
+                if row["change"] == "new" { entry.new = row["n"] } else { entry.updated = row["n"] }
+                result[kind] = entry
+            }
+            return result
+        }
+    }
+
+    static func table(of kind: ObjectKind) -> String {
+        switch kind {
+        case .charge: ChargeFacts.table
+        case .paymentIntent: PaymentIntentFacts.table
+        case .applicationFee: ApplicationFeeFacts.table
+        case .feeRefund: FeeRefundFacts.table
+        case .transfer: TransferFacts.table
+        case .transferReversal: TransferReversalFacts.table
+        case .balanceTransaction: BalanceTransactionFacts.table
+        case .dispute: DisputeFacts.table
+        case .refund: RefundFacts.table
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// An application fee (`fee_…`) the platform collected from a connected account.
+/// See https://docs.stripe.com/api/application_fees/object.
+public struct ApplicationFeeFacts: Sendable, Hashable, Codable {
+    public var id: String
+    public var created: Int64
+    public var currency: Currency
+    public var amount: Int64
+    public var amountRefunded: Int64
+    /// The platform charge (`originating_transaction`); the fee's own `charge` is the connected account's `py_…`.
+    public var originatingChargeID: String?
+    /// The connected account charged.
+    public var accountID: String?
+    public var balanceTransactionID: String?
+    public var livemode: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case created
+        case currency
+        case amount
+        case amountRefunded = "amount_refunded"
+        case originatingChargeID = "originating_charge_id"
+        case accountID = "account_id"
+        case balanceTransactionID = "balance_transaction_id"
+        case livemode
+    }
+
+    public init(
+        id: String, created: Int64, currency: Currency, amount: Int64, amountRefunded: Int64,
+        originatingChargeID: String?, accountID: String?, balanceTransactionID: String?, livemode: Bool
+    ) {
+        self.id = id
+        self.created = created
+        self.currency = currency
+        self.amount = amount
+        self.amountRefunded = amountRefunded
+        self.originatingChargeID = originatingChargeID
+        self.accountID = accountID
+        self.balanceTransactionID = balanceTransactionID
+        self.livemode = livemode
+    }
+}
+
+/// A refund of an application fee (`fr_…`). See https://docs.stripe.com/api/fee_refunds/object.
+public struct FeeRefundFacts: Sendable, Hashable, Codable {
+    public var id: String
+    public var feeID: String
+    public var created: Int64
+    public var currency: Currency
+    public var amount: Int64
+    public var balanceTransactionID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case feeID = "fee_id"
+        case created
+        case currency
+        case amount
+        case balanceTransactionID = "balance_transaction_id"
+    }
+
+    public init(
+        id: String, feeID: String, created: Int64, currency: Currency, amount: Int64, balanceTransactionID: String?
+    ) {
+        self.id = id
+        self.feeID = feeID
+        self.created = created
+        self.currency = currency
+        self.amount = amount
+        self.balanceTransactionID = balanceTransactionID
+    }
+}

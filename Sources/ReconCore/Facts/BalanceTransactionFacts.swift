@@ -1,0 +1,51 @@
+/// A line of the platform's ledger (`txn_…`), in its settlement currency.
+/// See https://docs.stripe.com/api/balance_transactions/object.
+public struct BalanceTransactionFacts: Sendable, Hashable, Codable {
+    public var id: String
+    public var created: Int64
+    public var currency: Currency
+    /// Positive: funds charged to another party; negative: funds sent to another party.
+    public var amount: Int64
+    /// Fees, positive when assessed.
+    public var fee: Int64
+    /// `amount − fee`.
+    public var net: Int64
+    public var type: String
+    public var reportingCategory: String
+    /// The object that caused it (`ch_…`, `tr_…`, `fee_…`, `re_…`, `trr_…`, `fr_…`, `dp_…`, …).
+    public var sourceID: String?
+    /// Presentment → settlement rate, when the source was in another currency.
+    public var exchangeRate: Double?
+    public var status: String
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case created
+        case currency
+        case amount
+        case fee
+        case net
+        case type
+        case reportingCategory = "reporting_category"
+        case sourceID = "source_id"
+        case exchangeRate = "exchange_rate"
+        case status
+    }
+
+    public init(
+        id: String, created: Int64, currency: Currency, amount: Int64, fee: Int64, net: Int64, type: String,
+        reportingCategory: String, sourceID: String?, exchangeRate: Double?, status: String
+    ) {
+        self.id = id
+        self.created = created
+        self.currency = currency
+        self.amount = amount
+        self.fee = fee
+        self.net = net
+        self.type = type
+        self.reportingCategory = reportingCategory
+        self.sourceID = sourceID
+        self.exchangeRate = exchangeRate
+        self.status = status
+    }
+}

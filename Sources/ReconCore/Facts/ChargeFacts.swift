@@ -1,0 +1,69 @@
+/// What the reconciler needs to know about a platform charge (`ch_…`), in minor units of `currency`.
+/// See https://docs.stripe.com/api/charges/object.
+public struct ChargeFacts: Sendable, Hashable, Codable {
+    public var id: String
+    /// Unix seconds.
+    public var created: Int64
+    public var currency: Currency
+    public var amount: Int64
+    public var amountCaptured: Int64
+    public var amountRefunded: Int64
+    /// `succeeded`, `pending` or `failed` (open: Stripe may add values).
+    public var status: String
+    public var captured: Bool
+    public var paymentIntentID: String?
+    /// `charge.transfer`: the transfer to the destination account, absent when none was made.
+    public var transferID: String?
+    public var applicationFeeID: String?
+    /// The fee the platform asked for (`application_fee_amount`).
+    public var applicationFeeAmount: Int64?
+    /// `transfer_data.destination`; `nil` when the charge has no `transfer_data` (a skipped transfer looks so).
+    public var transferDestination: String?
+    /// `transfer_data.amount`; `nil` means the full amount is transferred.
+    public var transferDataAmount: Int64?
+    public var balanceTransactionID: String?
+    public var livemode: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case created
+        case currency
+        case amount
+        case amountCaptured = "amount_captured"
+        case amountRefunded = "amount_refunded"
+        case status
+        case captured
+        case paymentIntentID = "payment_intent_id"
+        case transferID = "transfer_id"
+        case applicationFeeID = "application_fee_id"
+        case applicationFeeAmount = "application_fee_amount"
+        case transferDestination = "transfer_destination"
+        case transferDataAmount = "transfer_data_amount"
+        case balanceTransactionID = "balance_transaction_id"
+        case livemode
+    }
+
+    public init(
+        id: String, created: Int64, currency: Currency, amount: Int64, amountCaptured: Int64, amountRefunded: Int64,
+        status: String, captured: Bool, paymentIntentID: String?, transferID: String?, applicationFeeID: String?,
+        applicationFeeAmount: Int64?, transferDestination: String?, transferDataAmount: Int64?,
+        balanceTransactionID: String?, livemode: Bool
+    ) {
+        self.id = id
+        self.created = created
+        self.currency = currency
+        self.amount = amount
+        self.amountCaptured = amountCaptured
+        self.amountRefunded = amountRefunded
+        self.status = status
+        self.captured = captured
+        self.paymentIntentID = paymentIntentID
+        self.transferID = transferID
+        self.applicationFeeID = applicationFeeID
+        self.applicationFeeAmount = applicationFeeAmount
+        self.transferDestination = transferDestination
+        self.transferDataAmount = transferDataAmount
+        self.balanceTransactionID = balanceTransactionID
+        self.livemode = livemode
+    }
+}

@@ -1,0 +1,46 @@
+/// What the reconciler needs to know about a PaymentIntent (`pi_…`): what the platform *intended*.
+/// See https://docs.stripe.com/api/payment_intents/object.
+public struct PaymentIntentFacts: Sendable, Hashable, Codable {
+    public var id: String
+    public var created: Int64
+    public var currency: Currency
+    public var amount: Int64
+    public var applicationFeeAmount: Int64?
+    /// `transfer_data.destination`: non-nil means a destination charge was intended.
+    public var transferDestination: String?
+    /// `transfer_data.amount`.
+    public var transferDataAmount: Int64?
+    public var status: String
+    public var latestChargeID: String?
+    public var livemode: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case created
+        case currency
+        case amount
+        case applicationFeeAmount = "application_fee_amount"
+        case transferDestination = "transfer_destination"
+        case transferDataAmount = "transfer_data_amount"
+        case status
+        case latestChargeID = "latest_charge_id"
+        case livemode
+    }
+
+    public init(
+        id: String, created: Int64, currency: Currency, amount: Int64, applicationFeeAmount: Int64?,
+        transferDestination: String?, transferDataAmount: Int64?, status: String, latestChargeID: String?,
+        livemode: Bool
+    ) {
+        self.id = id
+        self.created = created
+        self.currency = currency
+        self.amount = amount
+        self.applicationFeeAmount = applicationFeeAmount
+        self.transferDestination = transferDestination
+        self.transferDataAmount = transferDataAmount
+        self.status = status
+        self.latestChargeID = latestChargeID
+        self.livemode = livemode
+    }
+}

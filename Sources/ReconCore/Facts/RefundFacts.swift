@@ -1,0 +1,74 @@
+/// A refund (`re_…`) of a platform charge. See https://docs.stripe.com/api/refunds/object.
+public struct RefundFacts: Sendable, Hashable, Codable {
+    public var id: String
+    public var chargeID: String?
+    public var created: Int64
+    public var currency: Currency
+    public var amount: Int64
+    /// `succeeded`, `pending`, `failed`, … (open).
+    public var status: String?
+    /// The transfer reversal it caused (`reverse_transfer`); `nil` when the connected account kept the funds.
+    public var transferReversalID: String?
+    public var balanceTransactionID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case chargeID = "charge_id"
+        case created
+        case currency
+        case amount
+        case status
+        case transferReversalID = "transfer_reversal_id"
+        case balanceTransactionID = "balance_transaction_id"
+    }
+
+    public init(
+        id: String, chargeID: String?, created: Int64, currency: Currency, amount: Int64, status: String?,
+        transferReversalID: String?, balanceTransactionID: String?
+    ) {
+        self.id = id
+        self.chargeID = chargeID
+        self.created = created
+        self.currency = currency
+        self.amount = amount
+        self.status = status
+        self.transferReversalID = transferReversalID
+        self.balanceTransactionID = balanceTransactionID
+    }
+}
+
+/// A dispute (`dp_…` / `du_…`) on a platform charge. See https://docs.stripe.com/api/disputes/object.
+public struct DisputeFacts: Sendable, Hashable, Codable {
+    public var id: String
+    public var chargeID: String
+    public var created: Int64
+    public var currency: Currency
+    public var amount: Int64
+    /// `needs_response`, `under_review`, `lost`, `won`, `warning_*`, `prevented` (open).
+    public var status: String
+    /// The balance transactions that withdrew and reinstated the funds (zero, one or two).
+    public var balanceTransactionIDs: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case chargeID = "charge_id"
+        case created
+        case currency
+        case amount
+        case status
+        case balanceTransactionIDs = "balance_transaction_ids"
+    }
+
+    public init(
+        id: String, chargeID: String, created: Int64, currency: Currency, amount: Int64, status: String,
+        balanceTransactionIDs: [String]
+    ) {
+        self.id = id
+        self.chargeID = chargeID
+        self.created = created
+        self.currency = currency
+        self.amount = amount
+        self.status = status
+        self.balanceTransactionIDs = balanceTransactionIDs
+    }
+}

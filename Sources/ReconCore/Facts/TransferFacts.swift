@@ -1,0 +1,89 @@
+/// What the reconciler needs to know about a transfer (`tr_…`) to a connected account.
+/// See https://docs.stripe.com/api/transfers/object.
+public struct TransferFacts: Sendable, Hashable, Codable {
+    public var id: String
+    public var created: Int64
+    public var currency: Currency
+    public var amount: Int64
+    public var amountReversed: Int64
+    public var destination: String?
+    /// The charge that funded it; `nil` for a transfer from the available balance.
+    public var sourceTransactionID: String?
+    public var balanceTransactionID: String?
+    public var transferGroup: String?
+    /// `metadata[dispute_id]`: set on a transfer that pays back funds recovered for a dispute the platform won.
+    public var disputeIDMetadata: String?
+    public var livemode: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case created
+        case currency
+        case amount
+        case amountReversed = "amount_reversed"
+        case destination
+        case sourceTransactionID = "source_transaction_id"
+        case balanceTransactionID = "balance_transaction_id"
+        case transferGroup = "transfer_group"
+        case disputeIDMetadata = "dispute_id_metadata"
+        case livemode
+    }
+
+    public init(
+        id: String, created: Int64, currency: Currency, amount: Int64, amountReversed: Int64, destination: String?,
+        sourceTransactionID: String?, balanceTransactionID: String?, transferGroup: String?,
+        disputeIDMetadata: String?, livemode: Bool
+    ) {
+        self.id = id
+        self.created = created
+        self.currency = currency
+        self.amount = amount
+        self.amountReversed = amountReversed
+        self.destination = destination
+        self.sourceTransactionID = sourceTransactionID
+        self.balanceTransactionID = balanceTransactionID
+        self.transferGroup = transferGroup
+        self.disputeIDMetadata = disputeIDMetadata
+        self.livemode = livemode
+    }
+}
+
+/// A transfer reversal (`trr_…`): money pulled back from the connected account.
+/// See https://docs.stripe.com/api/transfer_reversals/object.
+public struct TransferReversalFacts: Sendable, Hashable, Codable {
+    public var id: String
+    public var transferID: String
+    public var created: Int64
+    public var currency: Currency
+    public var amount: Int64
+    /// The refund that caused it; `nil` for a manual reversal (for example a dispute recovery).
+    public var sourceRefundID: String?
+    public var balanceTransactionID: String?
+    /// `metadata[dispute_id]`, when the platform tagged a recovery reversal with its dispute.
+    public var disputeIDMetadata: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case transferID = "transfer_id"
+        case created
+        case currency
+        case amount
+        case sourceRefundID = "source_refund_id"
+        case balanceTransactionID = "balance_transaction_id"
+        case disputeIDMetadata = "dispute_id_metadata"
+    }
+
+    public init(
+        id: String, transferID: String, created: Int64, currency: Currency, amount: Int64, sourceRefundID: String?,
+        balanceTransactionID: String?, disputeIDMetadata: String?
+    ) {
+        self.id = id
+        self.transferID = transferID
+        self.created = created
+        self.currency = currency
+        self.amount = amount
+        self.sourceRefundID = sourceRefundID
+        self.balanceTransactionID = balanceTransactionID
+        self.disputeIDMetadata = disputeIDMetadata
+    }
+}

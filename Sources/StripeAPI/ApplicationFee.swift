@@ -1,0 +1,80 @@
+import ReconCore
+
+/// An application fee (`fee_…`) the platform collected from a connected account:
+/// https://docs.stripe.com/api/application_fees/object.
+///
+/// For a destination charge, ``charge`` is the connected account's payment (`py_…`) while
+/// ``originatingTransaction`` is the platform's charge (`ch_…`); join from the platform charge through
+/// `Charge.applicationFee` or ``originatingTransaction``.
+public struct ApplicationFee: StripeObject {
+    /// `"application_fee"`.
+    public static let objectType = "application_fee"
+
+    /// The application fee's id.
+    public let id: String
+    /// The connected account the fee was collected from.
+    public let account: ExpandableID
+    /// The fee, in minor units of ``currency``.
+    public let amount: Int64
+    /// The amount refunded so far (cumulative).
+    public let amountRefunded: Int64
+    /// The Connect application that collected the fee. Required by Stripe, but optional here: connect-recon
+    /// does not use it and will not reject a fee over it.
+    public let application: ExpandableID?
+    /// The fee's balance transaction on the platform, not including refunds.
+    public let balanceTransaction: Expandable<BalanceTransaction>?
+    /// The charge the fee was taken from: for a destination charge, the connected account's payment `py_…`.
+    public let charge: Expandable<Charge>
+    /// When the fee was created, in Unix seconds.
+    public let created: Int64
+    /// The fee's currency (the connected account's settlement currency).
+    public let currency: Currency
+    /// What the fee was collected on; `nil` when absent (older API versions) or `null`.
+    public let feeSource: FeeSource?
+    /// `true` in live mode, `false` in test mode.
+    public let livemode: Bool
+    /// The platform's charge that caused the fee, for destination charges.
+    public let originatingTransaction: Expandable<Charge>?
+    /// Whether the fee was fully refunded.
+    public let refunded: Bool
+    /// The fee's refunds: at most the 10 most recent; page the rest when ``StripeList/hasMore``.
+    public let refunds: StripeList<FeeRefund>
+
+    private enum CodingKeys: String, CodingKey {
+        case object
+        case id
+        case account
+        case amount
+        case amountRefunded = "amount_refunded"
+        case application
+        case balanceTransaction = "balance_transaction"
+        case charge
+        case created
+        case currency
+        case feeSource = "fee_source"
+        case livemode
+        case originatingTransaction = "originating_transaction"
+        case refunded
+        case refunds
+    }
+
+    /// Decodes an application fee; see ``StripeObject`` for the rules.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try c.requireObjectType(Self.objectType, forKey: .object)
+        id = try c.decode(String.self, forKey: .id)
+        account = try c.decode(ExpandableID.self, forKey: .account)
+        amount = try c.decode(Int64.self, forKey: .amount)
+        amountRefunded = try c.decode(Int64.self, forKey: .amountRefunded)
+        application = try c.decodeIfPresent(ExpandableID.self, forKey: .application)
+        balanceTransaction = try c.decodeIfPresent(Expandable<BalanceTransaction>.self, forKey: .balanceTransaction)
+        charge = try c.decode(Expandable<Charge>.self, forKey: .charge)
+        created = try c.decode(Int64.self, forKey: .created)
+        currency = try c.decode(Currency.self, forKey: .currency)
+        feeSource = try c.decodeIfPresent(FeeSource.self, forKey: .feeSource)
+        livemode = try c.decode(Bool.self, forKey: .livemode)
+        originatingTransaction = try c.decodeIfPresent(Expandable<Charge>.self, forKey: .originatingTransaction)
+        refunded = try c.decode(Bool.self, forKey: .refunded)
+        refunds = try c.decode(StripeList<FeeRefund>.self, forKey: .refunds)
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The one place where the JSON decoding of Stripe's responses is configured.
+///
+/// Used by the client and the tests alike, so that what the tests prove is what production decodes.
+/// Keys are mapped by each model's explicit `CodingKeys` (no `.convertFromSnakeCase`); amounts and timestamps
+/// are integers, so no date or number strategy is involved.
+public enum StripeJSON {
+    /// A new decoder with connect-recon's settings. A fresh one per call: `JSONDecoder` is a class whose
+    /// settings are mutable, so it is not shared between tasks.
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .useDefaultKeys
+        decoder.nonConformingFloatDecodingStrategy = .throw
+        decoder.allowsJSON5 = false
+        return decoder
+    }
+
+    /// Decodes `data` as a `T` with ``decoder()``.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decoder().decode(type, from: data)
+    }
+}

@@ -1,0 +1,91 @@
+import ReconCore
+
+/// A transfer (`tr_…`) from the platform to a connected account: https://docs.stripe.com/api/transfers/object.
+///
+/// For a destination charge, ``sourceTransaction`` is the platform's charge and ``amount`` is the full charge
+/// amount ("application fee" style) or `transfer_data[amount]`.
+public struct Transfer: StripeObject {
+    /// `"transfer"`.
+    public static let objectType = "transfer"
+
+    /// The transfer's id.
+    public let id: String
+    /// The amount transferred, in minor units of ``currency``.
+    public let amount: Int64
+    /// The amount reversed so far (cumulative), by refunds and by manual reversals.
+    public let amountReversed: Int64
+    /// The transfer's balance transaction on the platform.
+    public let balanceTransaction: Expandable<BalanceTransaction>?
+    /// When the transfer was created, in Unix seconds.
+    public let created: Int64
+    /// The transfer's currency.
+    public let currency: Currency
+    /// The transfer's description.
+    public let description: String?
+    /// The connected account that received the funds.
+    public let destination: ExpandableID?
+    /// The payment (`py_…`) the transfer created on the connected account. May be absent from the JSON.
+    public let destinationPayment: Expandable<Charge>?
+    /// `true` in live mode, `false` in test mode.
+    public let livemode: Bool
+    /// The platform's key-value metadata; empty when Stripe sent none or `null`.
+    public let metadata: [String: String]
+    /// The transfer's reversals: at most the 10 most recent; page the rest (`/v1/transfers/{id}/reversals`)
+    /// when ``StripeList/hasMore``.
+    public let reversals: StripeList<TransferReversal>
+    /// Whether the transfer was fully reversed (a partial reversal leaves it `false`).
+    public let reversed: Bool
+    /// The charge that funded the transfer; `nil` when it was funded from the available balance.
+    public let sourceTransaction: Expandable<Charge>?
+    /// The type of the funds' source: `card`, `fpx` or `bank_account`. May be absent.
+    public let sourceType: String?
+    /// The transfer group.
+    public let transferGroup: String?
+
+    // MARK: Reconciliation
+
+    /// The connected account's id, if any.
+    public var destinationAccountID: String? { destination?.id }
+
+    private enum CodingKeys: String, CodingKey {
+        case object
+        case id
+        case amount
+        case amountReversed = "amount_reversed"
+        case balanceTransaction = "balance_transaction"
+        case created
+        case currency
+        case description
+        case destination
+        case destinationPayment = "destination_payment"
+        case livemode
+        case metadata
+        case reversals
+        case reversed
+        case sourceTransaction = "source_transaction"
+        case sourceType = "source_type"
+        case transferGroup = "transfer_group"
+    }
+
+    /// Decodes a transfer; see ``StripeObject`` for the rules.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try c.requireObjectType(Self.objectType, forKey: .object)
+        id = try c.decode(String.self, forKey: .id)
+        amount = try c.decode(Int64.self, forKey: .amount)
+        amountReversed = try c.decode(Int64.self, forKey: .amountReversed)
+        balanceTransaction = try c.decodeIfPresent(Expandable<BalanceTransaction>.self, forKey: .balanceTransaction)
+        created = try c.decode(Int64.self, forKey: .created)
+        currency = try c.decode(Currency.self, forKey: .currency)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        destination = try c.decodeIfPresent(ExpandableID.self, forKey: .destination)
+        destinationPayment = try c.decodeIfPresent(Expandable<Charge>.self, forKey: .destinationPayment)
+        livemode = try c.decode(Bool.self, forKey: .livemode)
+        metadata = try c.decodeMetadata(forKey: .metadata)
+        reversals = try c.decode(StripeList<TransferReversal>.self, forKey: .reversals)
+        reversed = try c.decode(Bool.self, forKey: .reversed)
+        sourceTransaction = try c.decodeIfPresent(Expandable<Charge>.self, forKey: .sourceTransaction)
+        sourceType = try c.decodeIfPresent(String.self, forKey: .sourceType)
+        transferGroup = try c.decodeIfPresent(String.self, forKey: .transferGroup)
+    }
+}

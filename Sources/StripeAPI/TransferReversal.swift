@@ -1,0 +1,65 @@
+import ReconCore
+
+/// A reversal (`trr_…`) of a transfer, pulling funds back from the connected account to the platform:
+/// https://docs.stripe.com/api/transfer_reversals/object.
+///
+/// A refund with `reverse_transfer` creates one linked through ``sourceRefund``; a reversal the platform made
+/// itself (for example to recover a dispute) has no ``sourceRefund``.
+public struct TransferReversal: StripeObject {
+    /// `"transfer_reversal"`.
+    public static let objectType = "transfer_reversal"
+
+    /// The reversal's id.
+    public let id: String
+    /// The amount reversed, in minor units of ``currency``.
+    public let amount: Int64
+    /// The reversal's balance transaction on the platform.
+    public let balanceTransaction: Expandable<BalanceTransaction>?
+    /// When the reversal was created, in Unix seconds.
+    public let created: Int64
+    /// The reversal's currency.
+    public let currency: Currency
+    /// The refund (`pyr_…`) the reversal created on the connected account's payment.
+    public let destinationPaymentRefund: Expandable<Refund>?
+    /// The platform's key-value metadata (for example `dispute_id` on a recovery); empty when Stripe sent none
+    /// or `null`.
+    public let metadata: [String: String]
+    /// The refund that caused the reversal, if any.
+    public let sourceRefund: Expandable<Refund>?
+    /// The transfer that was reversed.
+    public let transfer: Expandable<Transfer>
+
+    // MARK: Reconciliation
+
+    /// Whether a refund caused this reversal (`source_refund != null`). SPEC §4 counts only reversals *not*
+    /// linked to a refund as dispute recoveries.
+    public var isLinkedToRefund: Bool { sourceRefund != nil }
+
+    private enum CodingKeys: String, CodingKey {
+        case object
+        case id
+        case amount
+        case balanceTransaction = "balance_transaction"
+        case created
+        case currency
+        case destinationPaymentRefund = "destination_payment_refund"
+        case metadata
+        case sourceRefund = "source_refund"
+        case transfer
+    }
+
+    /// Decodes a transfer reversal; see ``StripeObject`` for the rules.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try c.requireObjectType(Self.objectType, forKey: .object)
+        id = try c.decode(String.self, forKey: .id)
+        amount = try c.decode(Int64.self, forKey: .amount)
+        balanceTransaction = try c.decodeIfPresent(Expandable<BalanceTransaction>.self, forKey: .balanceTransaction)
+        created = try c.decode(Int64.self, forKey: .created)
+        currency = try c.decode(Currency.self, forKey: .currency)
+        destinationPaymentRefund = try c.decodeIfPresent(Expandable<Refund>.self, forKey: .destinationPaymentRefund)
+        metadata = try c.decodeMetadata(forKey: .metadata)
+        sourceRefund = try c.decodeIfPresent(Expandable<Refund>.self, forKey: .sourceRefund)
+        transfer = try c.decode(Expandable<Transfer>.self, forKey: .transfer)
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+@testable import History
+@testable import ReconCore
+
+/// A fresh database file in a temporary folder.
+final class TemporaryDatabase {
+    let folder: URL
+    let path: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        path = folder.appendingPathComponent("history.sqlite").path
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+}
+
+func charge(_ id: String, amount: Int64 = 1000, refunded: Int64 = 0, created: Int64 = 1_795_132_800) -> StoredObject<ChargeFacts> {
+    let facts = ChargeFacts(
+        id: id, created: created, currency: .usd, amount: amount, amountCaptured: amount, amountRefunded: refunded,
+        status: "succeeded", captured: true, paymentIntentID: "pi_\(id)", transferID: "tr_\(id)",
+        applicationFeeID: nil, applicationFeeAmount: nil, transferDestination: "acct_1", transferDataAmount: 877,
+        balanceTransactionID: "txn_\(id)", livemode: false)
+    return StoredObject(facts: facts, rawJSON: #"{"id":"\#(id)","amount":\#(amount),"amount_refunded":\#(refunded)}"#)
+}
+
+func start(_ command: String = "extract", from: Int64 = 1_795_132_800, to: Int64 = 1_795_219_200) throws -> RunStart {
+    let range = try ReportingRange(
+        from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
+        timeZone: TimeZone(identifier: "UTC")!)
+    return RunStart(
+        command: command, range: range, mode: "test", toolVersion: "0.1.0", stripeVersion: "2026-07-29.dahlia",
+        apiBase: "http://127.0.0.1:1", startedAt: 1_795_224_600, pid: 4242)
+}
+
+@Suite("History store")
+struct HistoryStoreTests {
+    @Test("the database file is created readable by its owner only")
+    func ownerOnly() throws {
+        let database = try TemporaryDatabase()
+        let store = try HistoryStore.open(path: database.path)
+        try store.claimMode("test")
+        let attributes = try FileManager.default.attributesOfItem(atPath: database.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
+    @Test("re-writing an object updates it in place; a change is recorded against the run that saw it")
+    func upsertNeverDuplicates() throws {
+        // Given a run that stores two charges
+        let database = try TemporaryDatabase()
+        let store = try HistoryStore.open(path: database.path)
+        let first = try store.beginRun(start()).runID
+        var batch = ObjectBatch()
+        batch.charges = [charge("ch_1"), charge("ch_2")]
+        #expect(try store.write(batch, run: first, now: 1) == WriteOutcome(new: 2))
+        #expect(try store.write(batch, run: first, now: 1) == WriteOutcome(unchanged: 2))
+        try store.finishRun(first, status: .completed, finishedAt: 2, message: nil, details: nil)
+
+        // When a second run sees one charge unchanged and the other refunded
+        let second = try store.beginRun(start()).runID
+        var later = ObjectBatch()
+        later.charges = [charge("ch_1"), charge("ch_2", refunded: 400)]
+        let outcome = try store.write(later, run: second, now: 3)
+
+        // Then nothing is duplicated, the refund is stored and recorded as a change of the second run
+        #expect(outcome == WriteOutcome(updated: 1, unchanged: 1))
+        #expect(try store.count(of: .charge) == 2)
+        let stored = try store.charges(createdFrom: 0, to: .max)
+        #expect(stored.first { $0.id == "ch_2" }?.amountRefunded == 400)
+        #expect(try store.rawJSON(of: .charge, id: "ch_2")?.contains(#""amount_refunded":400"#) == true)
+        #expect(try store.changes(run: first)[.charge]?.new == 2)
+        #expect(try store.changes(run: second)[.charge]?.updated == 1)
+        #expect(try store.changes(run: second)[.charge]?.new == 0)
+    }
+
+    @Test("facts come back exactly as stored, optional fields included")
+    func roundTrip() throws {
+        let database = try TemporaryDatabase()
+        let store = try HistoryStore.open(path: database.path)
+        let run = try store.beginRun(start()).runID
+        var batch = ObjectBatch()
+        var noTransfer = charge("ch_9").facts
+        noTransfer.transferID = nil
+        noTransfer.transferDestination = nil
+        noTransfer.transferDataAmount = nil
+        noTransfer.currency = .jpy
+        batch.charges = [charge("ch_1"), StoredObject(facts: noTransfer, rawJSON: "{}")]
+        batch.disputes = [
+            StoredObject(
+                facts: DisputeFacts(
+                    id: "dp_1", chargeID: "ch_1", created: 5, currency: .usd, amount: 1000, status: "lost",
+                    balanceTransactionIDs: ["txn_a", "txn_b"]), rawJSON: "{}")
+        ]
+        batch.balanceTransactions = [
+            StoredObject(
+                facts: BalanceTransactionFacts(
+                    id: "txn_a", created: 5, currency: .usd, amount: -1000, fee: 1500, net: -2500, type: "adjustment",
+                    reportingCategory: "dispute", sourceID: "dp_1", exchangeRate: 1.0845, status: "available"),
+                rawJSON: "{}")
+        ]
+        try store.write(batch, run: run, now: 1)
+        let charges = try store.charges(createdFrom: 0, to: .max)
+        #expect(Set(charges) == Set([charge("ch_1").facts, noTransfer]))
+        #expect(try store.facts(DisputeFacts.self, createdFrom: 0, to: 10) == [batch.disputes[0].facts])
+        #expect(try store.facts(BalanceTransactionFacts.self, createdFrom: 0, to: 10) == [batch.balanceTransactions[0].facts])
+    }
+
+    @Test("test and live objects never share a database")
+    func modeMismatch() throws {
+        let database = try TemporaryDatabase()
+        let store = try HistoryStore.open(path: database.path)
+        try store.claimMode("test")
+        try store.claimMode("test")
+        #expect(throws: HistoryError.modeMismatch(path: database.path, stored: "test", requested: "live")) {
+            try store.claimMode("live")
+        }
+        #expect(HistoryError.modeMismatch(path: "x", stored: "test", requested: "live").isBadInput)
+    }
+
+    @Test("a file that is not a database is reported as such")
+    func corruptFile() throws {
+        let database = try TemporaryDatabase()
+        try Data(repeating: 0x41, count: 8_192).write(to: URL(fileURLWithPath: database.path))
+        #expect(throws: HistoryError.corrupt(path: database.path)) { try HistoryStore.open(path: database.path) }
+    }
+
+    @Test("a database from a newer schema is refused")
+    func newerSchema() throws {
+        let database = try TemporaryDatabase()
+        _ = try HistoryStore.open(path: database.path)
+        try GRDBTestAccess.recordUnknownMigration(database.path, identifier: "v99-future")
+        #expect(throws: HistoryError.newerSchema(path: database.path)) { try HistoryStore.open(path: database.path) }
+    }
+
+    @Test("a folder that does not exist cannot hold the database")
+    func missingFolder() {
+        #expect(throws: HistoryError.self) { try HistoryStore.open(path: "/nonexistent/folder/history.sqlite") }
+    }
+
+    @Test("an interrupted run's finished windows are taken over by the next run of the same range")
+    func resumeFromCheckpoints() throws {
+        // Given a run that finished one window and then died (still marked running)
+        let database = try TemporaryDatabase()
+        let store = try HistoryStore.open(path: database.path)
+        let crashed = try store.beginRun(start()).runID
+        var batch = ObjectBatch()
+        batch.charges = [charge("ch_1")]
+        let window = ExtractionWindow(resource: "charges", from: 1_795_132_800, to: 1_795_176_000)
+        try store.write(batch, run: crashed, completing: window, windowObjects: 1, now: 5)
+
+        // When the next run of the same range starts
+        let (next, resumable) = try store.beginRun(start())
+
+        // Then the dead run is marked failed and its window counts as done for the new run
+        #expect(resumable == crashed)
+        #expect(try store.completedWindows(run: next) == [window])
+        let runs = try store.runs()
+        #expect(runs.first { $0.id == crashed }?.status == .failed)
+        #expect(runs.first { $0.id == crashed }?.message?.contains("interrupted") == true)
+        #expect(runs.first { $0.id == next }?.resumedFrom == crashed)
+
+        // And a run of another range resumes nothing
+        let other = try store.beginRun(start(from: 1_795_219_200, to: 1_795_305_600))
+        #expect(other.resumableRunID == nil)
+    }
+
+    @Test("a completed run is never resumed from")
+    func completedRunIsNotResumed() throws {
+        let database = try TemporaryDatabase()
+        let store = try HistoryStore.open(path: database.path)
+        let run = try store.beginRun(start()).runID
+        try store.write(ObjectBatch(), run: run, completing: ExtractionWindow(resource: "charges", from: 0, to: 1), now: 1)
+        try store.finishRun(run, status: .completed, finishedAt: 2, message: nil, details: "{}")
+        #expect(try store.beginRun(start()).resumableRunID == nil)
+    }
+}

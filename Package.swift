@@ -36,9 +36,12 @@ let package = Package(
         /// Money, currencies, date ranges: depends on nothing.
         .target(name: "ReconCore"),
         /// Stripe's wire models, errors and (later) the client over an HTTP transport protocol.
-        .target(name: "StripeAPI", dependencies: ["ReconCore"]),
+        .target(
+            name: "StripeAPI",
+            dependencies: ["ReconCore", .product(name: "Logging", package: "swift-log")]
+        ),
         /// The libcurl implementation of the HTTP transport (the only module importing CCurl).
-        .target(name: "CurlTransport", dependencies: ["CCurl"]),
+        .target(name: "CurlTransport", dependencies: ["CCurl", "StripeAPI"]),
         /// The history database (the only module importing GRDB).
         .target(
             name: "History",
@@ -71,6 +74,15 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "ReconCoreTests", dependencies: ["ReconCore"]),
+        .testTarget(
+            name: "CurlTransportTests",
+            dependencies: [
+                "CurlTransport", "StripeAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "StripeAPITests",
             dependencies: ["StripeAPI", "ReconCore"],

@@ -1,0 +1,128 @@
+/// Finds the exact bytes of values inside a JSON document without decoding it, so each object of a list page
+/// can be stored exactly as Stripe sent it and decoded on its own.
+///
+/// It validates only structure (strings, nesting); the values themselves are checked by the decoder later.
+enum JSONSlicer {
+    enum Failure: Error, Equatable {
+        case notAnObject
+        case unterminated
+        case unexpected(offset: Int)
+    }
+
+    /// The top-level object's members: key → byte range of the value.
+    static func members(of bytes: [UInt8]) throws(Failure) -> [String: Range<Int>] {
+        var index = skipSpace(bytes, 0)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw .notAnObject }
+        index += 1
+        var result: [String: Range<Int>] = [:]
+        while true {
+            index = skipSpace(bytes, index)
+            guard index < bytes.count else { throw .unterminated }
+            if bytes[index] == UInt8(ascii: "}") { return result }
+            let keyRange = try stringEnd(bytes, index)
+            let key = String(decoding: bytes[(keyRange.lowerBound + 1)..<(keyRange.upperBound - 1)], as: UTF8.self)
+            index = skipSpace(bytes, keyRange.upperBound)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw .unexpected(offset: index) }
+            index = skipSpace(bytes, index + 1)
+            let end = try valueEnd(bytes, index)
+            result[key] = index..<end
+            index = skipSpace(bytes, end)
+            guard index < bytes.count else { throw .unterminated }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] != UInt8(ascii: "}") {
+                throw .unexpected(offset: index)
+            }
+        }
+    }
+
+    /// The byte ranges of the elements of the array at `range`.
+    static func elements(of bytes: [UInt8], in range: Range<Int>) throws(Failure) -> [Range<Int>] {
+        var index = skipSpace(bytes, range.lowerBound)
+        guard index < range.upperBound, bytes[index] == UInt8(ascii: "[") else { throw .unexpected(offset: index) }
+        index += 1
+        var result: [Range<Int>] = []
+        while true {
+            index = skipSpace(bytes, index)
+            guard index < range.upperBound else { throw .unterminated }
+            if bytes[index] == UInt8(ascii: "]") { return result }
+            let end = try valueEnd(bytes, index)
+            result.append(index..<end)
+            index = skipSpace(bytes, end)
+            guard index < range.upperBound else { throw .unterminated }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] != UInt8(ascii: "]") {
+                throw .unexpected(offset: index)
+            }
+        }
+    }
+
+    // MARK: - Scanning
+
+    private static func skipSpace(_ bytes: [UInt8], _ start: Int) -> Int {
+        var index = start
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09
+        {
+            index += 1
+        }
+        return index
+    }
+
+    /// The range of the string starting at `start` (quotes included).
+    private static func stringEnd(_ bytes: [UInt8], _ start: Int) throws(Failure) -> Range<Int> {
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "\"") else { throw .unexpected(offset: start) }
+        var index = start + 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""): return start..<(index + 1)
+            default: index += 1
+            }
+        }
+        throw .unterminated
+    }
+
+    /// The end (exclusive) of the value starting at `start`.
+    private static func valueEnd(_ bytes: [UInt8], _ start: Int) throws(Failure) -> Int {
+        guard start < bytes.count else { throw .unterminated }
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            return try stringEnd(bytes, start).upperBound
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var index = start
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    index = try stringEnd(bytes, index).upperBound
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                default:
+                    break
+                }
+                index += 1
+            }
+            throw .unterminated
+        default:
+            // number, true, false, null: up to the next delimiter
+            var index = start
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20
+                    || byte == 0x0A || byte == 0x0D || byte == 0x09
+                {
+                    break
+                }
+                index += 1
+            }
+            guard index > start else { throw .unexpected(offset: start) }
+            return index
+        }
+    }
+}

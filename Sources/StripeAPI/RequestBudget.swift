@@ -1,0 +1,123 @@
+/// Keeps requests under Stripe's rate limits: at most `globalRate` requests in any one-second window across
+/// all endpoints, and `endpointRate` per endpoint (Stripe: 100/s live, 25/s test, 25/s per endpoint).
+///
+/// A sliding window, not a token bucket: a bucket that starts full lets nearly twice the rate through in
+/// the first second, which is exactly what a sliding-window limiter answers with 429s. When 429s come back
+/// anyway (other traffic on the account), the limit that was hit is lowered and then recovers slowly.
+public actor RequestBudget {
+    /// Who may be asked: the whole account, or one endpoint (`/v1/charges`, `/v1/transfers/{id}`).
+    public enum Scope: Sendable, Hashable {
+        case global
+        case endpoint(String)
+    }
+
+    private struct Window {
+        let rate: Double
+        /// Multiplier on `rate`, lowered by 429s, recovering towards 1.
+        var factor: Double = 1
+        var lastAdjustment: ContinuousClock.Instant?
+        /// Start times of the requests in the last window, oldest first.
+        var starts: [ContinuousClock.Instant] = []
+        var head = 0
+
+        var capacity: Int { max(1, Int((rate * factor).rounded(.down))) }
+
+        mutating func prune(before cutoff: ContinuousClock.Instant) {
+            while head < starts.count, starts[head] <= cutoff { head += 1 }
+            if head > 256, head * 2 > starts.count {
+                starts.removeFirst(head)
+                head = 0
+            }
+        }
+
+        var count: Int { starts.count - head }
+        var oldest: ContinuousClock.Instant? { head < starts.count ? starts[head] : nil }
+    }
+
+    public let globalRate: Double
+    public let endpointRate: Double
+    /// The window's length: one second plus a margin for clock skew between us and Stripe.
+    private let window: Duration
+    private let clock = ContinuousClock()
+    private var global: Window
+    private var endpoints: [String: Window] = [:]
+    private var throttled = 0
+
+    /// - Parameters:
+    ///   - globalRate: requests per second across all endpoints.
+    ///   - endpointRate: requests per second to any one endpoint.
+    ///   - margin: added to the one-second window, so our count never brushes Stripe's.
+    public init(globalRate: Double, endpointRate: Double, margin: Duration = .milliseconds(25)) {
+        self.globalRate = globalRate
+        self.endpointRate = endpointRate
+        self.window = .seconds(1) + margin
+        self.global = Window(rate: globalRate)
+    }
+
+    /// Waits until a request to `endpoint` fits under both limits, then counts it.
+    public func acquire(endpoint: String) async {
+        while true {
+            let now = clock.now
+            recover(now: now)
+            global.prune(before: now - window)
+            var perEndpoint = endpoints[endpoint] ?? Window(rate: endpointRate)
+            perEndpoint.prune(before: now - window)
+            var wait = Duration.zero
+            if global.count >= global.capacity, let oldest = global.oldest { wait = max(wait, oldest + window - now) }
+            if perEndpoint.count >= perEndpoint.capacity, let oldest = perEndpoint.oldest {
+                wait = max(wait, oldest + window - now)
+            }
+            if wait <= .zero {
+                global.starts.append(now)
+                perEndpoint.starts.append(now)
+                endpoints[endpoint] = perEndpoint
+                return
+            }
+            endpoints[endpoint] = perEndpoint
+            throttled += 1
+            try? await Task.sleep(for: wait)
+        }
+    }
+
+    /// Stripe answered 429: lower the limit that was hit (`Stripe-Rate-Limited-Reason` says which; without
+    /// it, both) to 75 % for a while.
+    public func rateLimited(endpoint: String, reason: String?) {
+        let now = clock.now
+        let endpointOnly = reason?.hasPrefix("endpoint") == true
+        let globalOnly = reason?.hasPrefix("global") == true
+        if !endpointOnly { lower(&global, now: now) }
+        if !globalOnly, var perEndpoint = endpoints[endpoint] {
+            lower(&perEndpoint, now: now)
+            endpoints[endpoint] = perEndpoint
+        }
+    }
+
+    /// How often a request had to wait for the budget (for the run's summary).
+    public var waits: Int { throttled }
+
+    /// The current effective limits, for tests and progress.
+    public func effectiveRates(endpoint: String) -> (global: Double, endpoint: Double) {
+        (globalRate * global.factor, endpointRate * (endpoints[endpoint]?.factor ?? 1))
+    }
+
+    private func lower(_ window: inout Window, now: ContinuousClock.Instant) {
+        window.factor = max(0.2, window.factor * 0.75)
+        window.lastAdjustment = now
+    }
+
+    /// Every 5 quiet seconds a lowered limit climbs back by 10 % of the configured rate.
+    private func recover(now: ContinuousClock.Instant) {
+        func step(_ window: inout Window) {
+            guard window.factor < 1, let last = window.lastAdjustment, now - last >= .seconds(5) else { return }
+            window.factor = min(1, window.factor + 0.1)
+            window.lastAdjustment = now
+        }
+        step(&global)
+        for key in endpoints.keys {
+            if var window = endpoints[key] {
+                step(&window)
+                endpoints[key] = window
+            }
+        }
+    }
+}

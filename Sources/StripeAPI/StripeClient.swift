@@ -1,0 +1,289 @@
+import Foundation
+import Logging
+import ReconCore
+
+/// How the client talks to Stripe.
+public struct StripeClientConfiguration: Sendable {
+    /// `https://api.stripe.com`, or a Stripe-compatible server.
+    public var baseURL: URL
+    public var key: APIKey
+    /// Pinned on every request as `Stripe-Version`.
+    public var stripeVersion: String
+    public var retryPolicy: RetryPolicy
+
+    public init(baseURL: URL, key: APIKey, stripeVersion: String, retryPolicy: RetryPolicy) {
+        self.baseURL = baseURL
+        self.key = key
+        self.stripeVersion = stripeVersion
+        self.retryPolicy = retryPolicy
+    }
+}
+
+/// One page of a list: each item decoded, with its JSON exactly as Stripe sent it.
+public struct ListPage<Item: Sendable>: Sendable {
+    public var items: [(object: Item, rawJSON: String)]
+    public var hasMore: Bool
+    public var requestID: String?
+
+    /// The id to pass as `starting_after` for the next page.
+    public var lastID: String? { items.last.map { ($0.object as? any StripeObject)?.id } ?? nil }
+}
+
+/// Counts of what the client did, for the run's summary and the benchmarks.
+public struct ClientStatistics: Sendable, Equatable {
+    public var requests = 0
+    public var retries = 0
+    public var rateLimited = 0
+    public var serverErrors = 0
+    public var transportErrors = 0
+
+    public init() {}
+}
+
+/// Reads Stripe's API: GET with retries, rate budget, pinned version and Bearer key.
+///
+/// Every request passes the ``RequestBudget`` first; failures are retried per ``RetryPolicy``; what still fails
+/// becomes a ``StripeClientError`` naming the endpoint and `Request-Id`. Each failed attempt is logged with
+/// its `Request-Id`; the key never is.
+public final class StripeClient: Sendable {
+    public let configuration: StripeClientConfiguration
+    private let transport: any HTTPTransport
+    private let budget: RequestBudget
+    private let logger: Logger
+    private let statistics = Counter()
+
+    public init(
+        configuration: StripeClientConfiguration, transport: any HTTPTransport, budget: RequestBudget, logger: Logger
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.budget = budget
+        self.logger = logger
+    }
+
+    /// What the client has done so far.
+    public var stats: ClientStatistics { get async { await statistics.value } }
+
+    // MARK: - Lists and retrieves
+
+    /// One page of the list at `path` (`/v1/charges`) with `query`; `endpoint` names it for the budget.
+    public func listPage<Item: StripeObject>(
+        _ type: Item.Type, path: String, query: [(String, String)], endpoint: String? = nil
+    ) async throws(StripeClientError) -> ListPage<Item> {
+        let route = endpoint ?? path
+        let response = try await send(path: path, query: query, endpoint: route)
+        let requestID = response.header("request-id")
+        let bytes = [UInt8](response.body)
+        let members: [String: Range<Int>]
+        do {
+            members = try JSONSlicer.members(of: bytes)
+        } catch {
+            throw .malformedResponse(endpoint: route, requestID: requestID, detail: Self.describeBody(response))
+        }
+        guard let objectRange = members["object"], Self.text(bytes, objectRange) == "\"list\"" else {
+            throw .malformedResponse(endpoint: route, requestID: requestID, detail: "the body is not a list object")
+        }
+        guard let hasMoreRange = members["has_more"] else {
+            throw .malformedResponse(endpoint: route, requestID: requestID, detail: "the list has no has_more")
+        }
+        let hasMoreText = Self.text(bytes, hasMoreRange)
+        guard hasMoreText == "true" || hasMoreText == "false" else {
+            throw .malformedResponse(endpoint: route, requestID: requestID, detail: "has_more is not true or false")
+        }
+        guard let dataRange = members["data"] else {
+            throw .malformedResponse(endpoint: route, requestID: requestID, detail: "the list has no data")
+        }
+        let elementRanges: [Range<Int>]
+        do {
+            elementRanges = try JSONSlicer.elements(of: bytes, in: dataRange)
+        } catch {
+            throw .malformedResponse(endpoint: route, requestID: requestID, detail: "data is not an array")
+        }
+        let decoder = StripeJSON.decoder()
+        var items: [(object: Item, rawJSON: String)] = []
+        items.reserveCapacity(elementRanges.count)
+        for range in elementRanges {
+            let slice = Data(bytes[range])
+            do {
+                items.append((try decoder.decode(Item.self, from: slice), String(decoding: slice, as: UTF8.self)))
+            } catch {
+                throw .malformedResponse(
+                    endpoint: route, requestID: requestID,
+                    detail: "item \(items.count + 1) is not a valid \(Item.objectType): \(Self.describe(error))")
+            }
+        }
+        let hasMore = hasMoreText == "true"
+        if hasMore && items.isEmpty {
+            throw .brokenPagination(endpoint: route, requestID: requestID, detail: "has_more is true but data is empty")
+        }
+        return ListPage(items: items, hasMore: hasMore, requestID: requestID)
+    }
+
+    /// One object by id, or `nil` when Stripe answers 404 (the caller records the gap).
+    public func retrieve<Object: StripeObject>(
+        _ type: Object.Type, path: String, query: [(String, String)] = [], endpoint: String
+    ) async throws(StripeClientError) -> (object: Object, rawJSON: String)? {
+        let response: HTTPResponse
+        do {
+            response = try await send(path: path, query: query, endpoint: endpoint)
+        } catch let error {
+            if error.status == 404 { return nil }
+            throw error
+        }
+        do {
+            let object = try StripeJSON.decoder().decode(Object.self, from: response.body)
+            return (object, String(decoding: response.body, as: UTF8.self))
+        } catch {
+            throw .malformedResponse(
+                endpoint: endpoint, requestID: response.header("request-id"),
+                detail: "not a valid \(Object.objectType): \(Self.describe(error))")
+        }
+    }
+
+    // MARK: - Sending with retries
+
+    /// Sends a GET, retrying what is worth retrying; returns a 2xx response or throws.
+    func send(path: String, query: [(String, String)], endpoint: String) async throws(StripeClientError)
+        -> HTTPResponse
+    {
+        let request = makeRequest(path: path, query: query)
+        let policy = configuration.retryPolicy
+        var attempt = 0
+        while true {
+            attempt += 1
+            await budget.acquire(endpoint: endpoint)
+            await statistics.add { $0.requests += 1 }
+            switch await attemptOnce(request, endpoint: endpoint, attempt: attempt) {
+            case .success(let response):
+                return response
+            case .failure(let error, let retryable, let retryAfter):
+                guard retryable, attempt <= policy.maxRetries else { throw error }
+                await statistics.add { $0.retries += 1 }
+                let wait = policy.delay(beforeRetry: attempt, retryAfter: retryAfter, random: Double.random(in: 0...1))
+                try? await Task.sleep(for: wait)
+            }
+        }
+    }
+
+    private enum Attempt {
+        case success(HTTPResponse)
+        case failure(StripeClientError, retryable: Bool, retryAfter: Duration?)
+    }
+
+    /// One try: the response, or the error with whether another try may help.
+    private func attemptOnce(_ request: HTTPRequest, endpoint: String, attempt: Int) async -> Attempt {
+        let response: HTTPResponse
+        do {
+            response = try await transport.get(request)
+        } catch {
+            await statistics.add { $0.transportErrors += 1 }
+            logger.warning(
+                "Stripe request got no complete response",
+                metadata: ["endpoint": "\(endpoint)", "error": "\(error.detail)", "attempt": "\(attempt)"])
+            return .failure(
+                .transport(error, endpoint: endpoint, attempts: attempt), retryable: error.isRetryable, retryAfter: nil)
+        }
+        if (200..<300).contains(response.status) { return .success(response) }
+        let requestID = response.header("request-id")
+        logger.warning(
+            "Stripe request failed",
+            metadata: [
+                "endpoint": "\(endpoint)", "status": "\(response.status)", "request_id": "\(requestID ?? "-")",
+                "attempt": "\(attempt)",
+            ])
+        if response.status == 429 {
+            await statistics.add { $0.rateLimited += 1 }
+            await budget.rateLimited(endpoint: endpoint, reason: response.header("stripe-rate-limited-reason"))
+        } else if response.status >= 500 {
+            await statistics.add { $0.serverErrors += 1 }
+        }
+        let error = StripeClientError.http(
+            status: response.status, endpoint: endpoint, requestID: requestID, error: Self.errorSummary(response),
+            attempts: attempt)
+        let retryable = RetryPolicy.isRetryable(
+            status: response.status, shouldRetryHeader: response.header("stripe-should-retry"))
+        return .failure(error, retryable: retryable, retryAfter: RetryPolicy.retryAfter(response.header("retry-after")))
+    }
+
+    /// The GET request for `path` and `query`, with the pinned version and the key.
+    func makeRequest(path: String, query: [(String, String)]) -> HTTPRequest {
+        var text = configuration.baseURL.absoluteString + path
+        if !query.isEmpty {
+            text += "?" + query.map { "\(Self.percentEncode($0.0))=\(Self.percentEncode($0.1))" }.joined(separator: "&")
+        }
+        // The base URL was validated; percent-encoding leaves only URL-safe characters in path and query.
+        let url = URL(string: text) ?? configuration.baseURL
+        return HTTPRequest(
+            url: url,
+            headers: [
+                ("Authorization", configuration.key.authorizationHeaderValue),
+                ("Stripe-Version", configuration.stripeVersion),
+                ("Accept", "application/json"),
+            ])
+    }
+
+    // MARK: - Helpers
+
+    private static let unreserved: Set<UInt8> = Set(
+        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8))
+
+    /// RFC 3986 percent-encoding of everything but unreserved characters (`created[gte]` → `created%5Bgte%5D`).
+    static func percentEncode(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            if unreserved.contains(byte) {
+                result.append(Character(UnicodeScalar(byte)))
+            } else {
+                result += String(format: "%%%02X", byte)
+            }
+        }
+        return result
+    }
+
+    private static func text(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    static func errorSummary(_ response: HTTPResponse) -> StripeErrorSummary? {
+        guard let body = try? StripeJSON.decoder().decode(StripeErrorBody.self, from: response.body) else {
+            return nil
+        }
+        return StripeErrorSummary(
+            type: body.type.rawValue, code: body.code, message: body.message.map { String($0.prefix(300)) },
+            param: body.param)
+    }
+
+    /// A short, safe description of a body that is not JSON (an HTML error page, say).
+    static func describeBody(_ response: HTTPResponse) -> String {
+        let type = response.header("content-type") ?? "no content type"
+        if response.body.isEmpty { return "an empty body (\(type))" }
+        let start = String(decoding: response.body.prefix(60), as: UTF8.self)
+            .replacingOccurrences(of: "\n", with: " ")
+        return "a \(response.body.count)-byte \(type) body starting '\(start)'"
+    }
+
+    static func describe(_ error: any Error) -> String {
+        guard let decodingError = error as? DecodingError else { return "\(error)" }
+        switch decodingError {
+        case .keyNotFound(let key, let context):
+            return "missing '\(key.stringValue)' at \(path(context))"
+        case .valueNotFound(_, let context):
+            return "null where a value is required at \(path(context))"
+        case .typeMismatch(_, let context), .dataCorrupted(let context):
+            return "\(context.debugDescription) at \(path(context))"
+        @unknown default:
+            return "\(decodingError)"
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        let text = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return text.isEmpty ? "the top level" : text
+    }
+}
+
+/// Thread-safe statistics.
+actor Counter {
+    var value = ClientStatistics()
+    func add(_ change: @Sendable (inout ClientStatistics) -> Void) { change(&value) }
+}

@@ -1,0 +1,275 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import StripeAPI
+
+@Suite("Stripe client")
+struct StripeClientTests {
+    static let key = "sk_test_4eC39HqLyjWDarjtT1zdp7dc"
+
+    func client(_ transport: ScriptedTransport, maxRetries: Int = 3) throws -> StripeClient {
+        let configuration = StripeClientConfiguration(
+            baseURL: try #require(URL(string: "http://127.0.0.1:12111")), key: try APIKey(Self.key),
+            stripeVersion: "2026-07-29.dahlia",
+            retryPolicy: RetryPolicy(maxRetries: maxRetries, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5)))
+        return StripeClient(
+            configuration: configuration, transport: transport,
+            budget: RequestBudget(globalRate: 10_000, endpointRate: 10_000), logger: Logger(label: "test"))
+    }
+
+    static let transferJSON = #"{"id":"tr_1","object":"transfer","amount":877,"amount_reversed":0,"balance_transaction":"txn_1","created":1795132800,"currency":"usd","description":null,"destination":"acct_1","livemode":false,"metadata":{},"reversals":{"object":"list","data":[],"has_more":false,"url":"/v1/transfers/tr_1/reversals"},"reversed":false,"source_transaction":"ch_1","transfer_group":null}"#
+
+    static func page(_ items: [String], hasMore: Bool) -> String {
+        #"{"object": "list", "url": "/v1/transfers", "has_more": \#(hasMore), "data": [\#(items.joined(separator: ",\n  "))]}"#
+    }
+
+    @Test("requests carry the Bearer key, the pinned Stripe-Version and a percent-encoded query")
+    func requestShape() async throws {
+        let transport = ScriptedTransport([.respond(200, Self.page([], hasMore: false))])
+        _ = try await client(transport).listPage(
+            Transfer.self, path: "/v1/transfers",
+            query: [("limit", "100"), ("created[gte]", "1795132800"), ("expand[]", "data.balance_transaction")])
+        let request = try #require(transport.requests.first)
+        #expect(
+            request.url.absoluteString
+                == "http://127.0.0.1:12111/v1/transfers?limit=100&created%5Bgte%5D=1795132800&expand%5B%5D=data.balance_transaction")
+        #expect(request.headers.contains { $0.name == "Authorization" && $0.value == "Bearer \(Self.key)" })
+        #expect(request.headers.contains { $0.name == "Stripe-Version" && $0.value == "2026-07-29.dahlia" })
+    }
+
+    @Test("a list page keeps each item's JSON exactly as sent")
+    func rawJSONIsExact() async throws {
+        let second = Self.transferJSON.replacingOccurrences(of: "tr_1", with: "tr_2")
+        let transport = ScriptedTransport([.respond(200, Self.page([Self.transferJSON, second], hasMore: true))])
+        let page = try await client(transport).listPage(Transfer.self, path: "/v1/transfers", query: [])
+        #expect(page.items.map(\.object.id) == ["tr_1", "tr_2"])
+        #expect(page.items.map(\.rawJSON) == [Self.transferJSON, second])
+        #expect(page.hasMore)
+        #expect(page.lastID == "tr_2")
+        #expect(page.requestID == "req_1")
+    }
+
+    @Test("has_more with no data is a broken list, not an endless loop")
+    func hasMoreWithoutData() async throws {
+        let transport = ScriptedTransport([.respond(200, Self.page([], hasMore: true))])
+        await #expect(throws: StripeClientError.brokenPagination(
+            endpoint: "/v1/transfers", requestID: "req_1", detail: "has_more is true but data is empty")) {
+            _ = try await client(transport).listPage(Transfer.self, path: "/v1/transfers", query: [])
+        }
+    }
+
+    @Test(
+        "bodies that are not Stripe's JSON are clear errors",
+        arguments: [
+            ("<html><body>502 Bad Gateway</body></html>", "text/html"),
+            (#"{"object": "list", "has_more": false, "data": [{"id": "tr_1""#, "application/json"),
+            (#"{"error": "nope"}"#, "application/json"),
+            (#"{"object": "list", "has_more": "maybe", "data": []}"#, "application/json"),
+            ("", "text/plain"),
+        ])
+    func malformedBodies(body: String, contentType: String) async throws {
+        let transport = ScriptedTransport([.respond(200, body, headers: ["content-type": contentType])])
+        let client = try client(transport)
+        do {
+            _ = try await client.listPage(Transfer.self, path: "/v1/transfers", query: [])
+            Issue.record("a malformed body was accepted")
+        } catch {
+            guard case .malformedResponse(let endpoint, let requestID, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(endpoint == "/v1/transfers")
+            #expect(requestID == "req_1")
+            #expect(error.message.contains("api.base_url"))
+        }
+    }
+
+    @Test("an item that does not decode names its position and the missing field")
+    func badItem() async throws {
+        let broken = Self.transferJSON.replacingOccurrences(of: #""amount":877,"#, with: "")
+        let transport = ScriptedTransport([.respond(200, Self.page([Self.transferJSON, broken], hasMore: false))])
+        await #expect {
+            _ = try await client(transport).listPage(Transfer.self, path: "/v1/transfers", query: [])
+        } throws: { error in
+            (error as? StripeClientError)?.message.contains("item 2 is not a valid transfer: missing 'amount'") == true
+        }
+    }
+
+    @Test("500, 409, 429 and connection errors are retried until they succeed")
+    func retriesTransientFailures() async throws {
+        let transport = ScriptedTransport([
+            .respond(500, #"{"error":{"type":"api_error"}}"#), .fail(.connectionFailed("reset")),
+            .respond(429, #"{"error":{"type":"invalid_request_error","code":"rate_limit"}}"#),
+            .respond(409, "{}"), .fail(.truncated("short body")), .respond(200, Self.page([], hasMore: false)),
+        ])
+        let client = try client(transport, maxRetries: 5)
+        _ = try await client.listPage(Transfer.self, path: "/v1/transfers", query: [])
+        let stats = await client.stats
+        #expect(stats.requests == 6)
+        #expect(stats.retries == 5)
+        #expect(stats.rateLimited == 1)
+        #expect(stats.serverErrors == 1)
+        #expect(stats.transportErrors == 2)
+    }
+
+    @Test("Stripe-Should-Retry: false is obeyed; true retries even a 400")
+    func shouldRetryHeader() async throws {
+        let noRetry = ScriptedTransport([.respond(503, "{}", headers: ["stripe-should-retry": "false"])])
+        await #expect(throws: StripeClientError.self) {
+            _ = try await client(noRetry).listPage(Transfer.self, path: "/v1/transfers", query: [])
+        }
+        #expect(noRetry.requestCount == 1)
+        let retry = ScriptedTransport([
+            .respond(400, "{}", headers: ["stripe-should-retry": "true"]), .respond(200, Self.page([], hasMore: false)),
+        ])
+        _ = try await client(retry).listPage(Transfer.self, path: "/v1/transfers", query: [])
+        #expect(retry.requestCount == 2)
+    }
+
+    @Test("when the retry budget runs out, the error names the endpoint, status, attempts and Request-Id")
+    func retryBudgetExhausted() async throws {
+        let transport = ScriptedTransport(Array(repeating: .respond(500, #"{"error":{"type":"api_error","message":"Something went wrong"}}"#), count: 4))
+        let client = try client(transport, maxRetries: 3)
+        do {
+            _ = try await client.listPage(Transfer.self, path: "/v1/transfers", query: [])
+            Issue.record("expected a failure")
+        } catch {
+            #expect(transport.requestCount == 4)
+            #expect(error == .http(status: 500, endpoint: "/v1/transfers", requestID: "req_4",
+                error: StripeErrorSummary(type: "api_error", code: nil, message: "Something went wrong", param: nil),
+                attempts: 4))
+            #expect(error.message.contains("GET /v1/transfers failed with HTTP 500 after 4 attempts (Request-Id req_4)"))
+            #expect(!error.isBadInput)
+        }
+    }
+
+    @Test(
+        "400, 401 and 403 are not retried and say what to fix",
+        arguments: [
+            (400, "/v1/charges", "check api.stripe_version", false),
+            (401, "/v1/charges", "The API key was refused", true),
+            (403, "/v1/application_fees", "lacks read access to application fees", true),
+        ])
+    func clientErrors(status: Int, path: String, advice: String, badInput: Bool) async throws {
+        let body = #"{"error":{"type":"invalid_request_error","message":"Nope","param":"limit"}}"#
+        let transport = ScriptedTransport([.respond(status, body)])
+        let client = try client(transport)
+        do {
+            _ = try await client.listPage(Transfer.self, path: path, query: [])
+            Issue.record("expected a failure")
+        } catch {
+            #expect(transport.requestCount == 1)
+            #expect(error.message.contains(advice))
+            #expect(error.message.contains("Nope (parameter limit)"))
+            #expect(error.isBadInput == badInput)
+            #expect(!error.message.contains(Self.key))
+        }
+    }
+
+    @Test("TLS failures are never retried")
+    func tlsNotRetried() async throws {
+        let transport = ScriptedTransport([.fail(.tlsFailure("certificate verify failed"))])
+        await #expect(throws: StripeClientError.transport(.tlsFailure("certificate verify failed"), endpoint: "/v1/transfers", attempts: 1)) {
+            _ = try await client(transport).listPage(Transfer.self, path: "/v1/transfers", query: [])
+        }
+    }
+
+    @Test("a retrieve answered 404 is nil, not a crash")
+    func retrieveNotFound() async throws {
+        let transport = ScriptedTransport([
+            .respond(404, #"{"error":{"type":"invalid_request_error","code":"resource_missing"}}"#),
+            .respond(200, Self.transferJSON),
+        ])
+        let client = try client(transport)
+        #expect(try await client.retrieve(Transfer.self, path: "/v1/transfers/tr_x", endpoint: "/v1/transfers/{id}") == nil)
+        let found = try await client.retrieve(Transfer.self, path: "/v1/transfers/tr_1", endpoint: "/v1/transfers/{id}")
+        #expect(found?.object.amount == 877)
+        #expect(found?.rawJSON == Self.transferJSON)
+    }
+}
+
+@Suite("Retry policy")
+struct RetryPolicyTests {
+    let policy = RetryPolicy(maxRetries: 6, baseDelay: .milliseconds(500), maxDelay: .seconds(20))
+
+    @Test("backoff doubles its ceiling per retry, with full jitter, up to the maximum")
+    func exponentialCeiling() {
+        #expect(policy.delay(beforeRetry: 1, retryAfter: nil, random: 1) == .milliseconds(500))
+        #expect(policy.delay(beforeRetry: 2, retryAfter: nil, random: 1) == .seconds(1))
+        #expect(policy.delay(beforeRetry: 4, retryAfter: nil, random: 1) == .seconds(4))
+        #expect(policy.delay(beforeRetry: 9, retryAfter: nil, random: 1) == .seconds(20))
+        #expect(policy.delay(beforeRetry: 4, retryAfter: nil, random: 0.5) == .seconds(2))
+        #expect(policy.delay(beforeRetry: 3, retryAfter: nil, random: 0) == .zero)
+    }
+
+    @Test("Retry-After is a floor, capped at the maximum")
+    func retryAfter() {
+        #expect(policy.delay(beforeRetry: 1, retryAfter: .seconds(3), random: 0.1) == .seconds(3))
+        #expect(policy.delay(beforeRetry: 1, retryAfter: .seconds(300), random: 0.1) == .seconds(20))
+        #expect(RetryPolicy.retryAfter("2") == .seconds(2))
+        #expect(RetryPolicy.retryAfter("0.5") == .milliseconds(500))
+        #expect(RetryPolicy.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT") == nil)
+    }
+
+    @Test(
+        "which statuses are retried",
+        arguments: [
+            (500, nil, true), (502, nil, true), (409, nil, true), (429, nil, true), (400, nil, false),
+            (401, nil, false), (403, nil, false), (404, nil, false), (500, "false", false), (400, "true", true),
+        ] as [(Int, String?, Bool)])
+    func retryableStatuses(status: Int, header: String?, retryable: Bool) {
+        #expect(RetryPolicy.isRetryable(status: status, shouldRetryHeader: header) == retryable)
+    }
+}
+
+@Suite("Request budget")
+struct RequestBudgetTests {
+    /// Any `rate + 1` consecutive starts span at least one second: no one-second window holds more than `rate`.
+    func assertSlidingWindow(_ starts: [ContinuousClock.Instant], rate: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        for index in starts.indices.dropLast(rate) {
+            #expect(starts[index + rate] - starts[index] >= .seconds(1), sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("no one-second window holds more requests than the global rate")
+    func globalRate() async {
+        let budget = RequestBudget(globalRate: 10, endpointRate: 1_000, margin: .zero)
+        let clock = ContinuousClock()
+        var starts: [ContinuousClock.Instant] = []
+        for index in 0..<25 {
+            await budget.acquire(endpoint: "/v1/e\(index % 3)")
+            starts.append(clock.now)
+        }
+        assertSlidingWindow(starts, rate: 10)
+    }
+
+    @Test("one endpoint is held to its own rate while others go on")
+    func endpointRate() async {
+        let budget = RequestBudget(globalRate: 1_000, endpointRate: 5, margin: .zero)
+        let clock = ContinuousClock()
+        let began = clock.now
+        var charges: [ContinuousClock.Instant] = []
+        for _ in 0..<12 {
+            await budget.acquire(endpoint: "/v1/charges")
+            charges.append(clock.now)
+        }
+        assertSlidingWindow(charges, rate: 5)
+        let beforeOther = clock.now
+        for _ in 0..<5 { await budget.acquire(endpoint: "/v1/transfers") }
+        #expect(clock.now - beforeOther < .milliseconds(200))
+        #expect(clock.now - began >= .seconds(2))
+    }
+
+    @Test("429s lower the limit that was hit")
+    func adaptsToRateLimits() async {
+        let budget = RequestBudget(globalRate: 100, endpointRate: 20)
+        await budget.acquire(endpoint: "/v1/charges")
+        await budget.rateLimited(endpoint: "/v1/charges", reason: "endpoint-rate")
+        let afterEndpoint = await budget.effectiveRates(endpoint: "/v1/charges")
+        #expect(afterEndpoint.global == 100)
+        #expect(afterEndpoint.endpoint == 15)
+        await budget.rateLimited(endpoint: "/v1/charges", reason: "global-rate")
+        #expect(await budget.effectiveRates(endpoint: "/v1/charges").global == 75)
+    }
+}

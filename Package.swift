@@ -47,6 +47,13 @@ let package = Package(
             name: "History",
             dependencies: ["ReconCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        /// Windows, concurrent paging under the rate budget, follow-ups by id; wire models → history.
+        .target(
+            name: "Extract",
+            dependencies: [
+                "ReconCore", "StripeAPI", "History", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         /// CSV and XLSX writers (the only module importing CXlsxWriter).
         .target(name: "Reports", dependencies: ["ReconCore", "CXlsxWriter"]),
         /// A Stripe-compatible loopback server with a seeded Connect world, for tests, benchmarks and the demo.
@@ -64,7 +71,7 @@ let package = Package(
         .target(
             name: "ReconCLI",
             dependencies: [
-                "ReconCore", "StripeAPI", "CurlTransport", "History", "Reports", "Sandbox",
+                "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reports", "Sandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -92,8 +99,15 @@ let package = Package(
             name: "HistoryTests",
             dependencies: ["History", "ReconCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .testTarget(
+            name: "ExtractTests",
+            dependencies: [
+                "Extract", "Sandbox", "CurlTransport", "History", "StripeAPI", "ReconCore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "ReconCore"]),
-        .testTarget(name: "ReconCLITests", dependencies: ["ReconCLI", "ReconCore", "History"]),
+        .testTarget(name: "ReconCLITests", dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox"]),
     ]
 )
 

@@ -40,4 +40,26 @@ static inline const curl_version_info_data *ccurl_version_info(void) {
     return curl_version_info(CURLVERSION_NOW);
 }
 
+// MARK: Added for CurlTransport
+
+/// `curl_global_init(CURL_GLOBAL_ALL)`: the flag is a macro expression Swift does not import.
+static inline CURLcode ccurl_global_init_all(void) {
+    return curl_global_init(CURL_GLOBAL_ALL);
+}
+
+static inline CURLcode ccurl_easy_setopt_xferinfo_function(CURL *handle, CURLoption option, curl_xferinfo_callback callback) {
+    return curl_easy_setopt(handle, option, callback);
+}
+
+static inline CURLcode ccurl_easy_setopt_curlu(CURL *handle, CURLoption option, CURLU *url) {
+    return curl_easy_setopt(handle, option, url);
+}
+
+/// Flags for `curl_url_set` (macros of shifted literals).
+static inline unsigned int ccurl_url_flag_disallow_user(void) { return CURLU_DISALLOW_USER; }
+static inline unsigned int ccurl_url_flag_non_support_scheme(void) { return CURLU_NON_SUPPORT_SCHEME; }
+
+/// The size curl needs for a `CURLOPT_ERRORBUFFER` buffer.
+static inline size_t ccurl_error_size(void) { return CURL_ERROR_SIZE; }
+
 #endif

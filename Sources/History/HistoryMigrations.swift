@@ -54,6 +54,15 @@ enum HistoryMigrations {
             t.primaryKey(["run_id", "kind", "object_id"])
         }
 
+        try db.create(table: "missing_objects") { t in
+            t.column("run_id", .integer).notNull().references("runs", onDelete: .cascade)
+            t.column("kind", .text).notNull()
+            t.column("object_id", .text).notNull()
+            t.column("referenced_by", .text).notNull()
+            t.column("request_id", .text)
+            t.primaryKey(["run_id", "kind", "object_id"])
+        }
+
         try createObjectTable(db, "charges", indexes: ["payment_intent_id", "transfer_id"]) { t in
             t.column("currency", .text).notNull()
             t.column("amount", .integer).notNull()

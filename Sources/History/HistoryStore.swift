@@ -60,6 +60,20 @@ public final class HistoryStore: Sendable {
         }
     }
 
+    /// Runs `body` in a write transaction on GRDB's writer queue, without blocking the calling thread.
+    func writeDatabase<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(HistoryError) -> T {
+        do {
+            return try await pool.write(body)
+        } catch let error as HistoryError {
+            throw error
+        } catch {
+            throw Self.map(error, path: path)
+        }
+    }
+
+    /// Runs `body` in a read transaction.
+    func readDatabase<T>(_ body: @Sendable (Database) throws -> T) throws(HistoryError) -> T { try read(body) }
+
     private func write<T>(_ body: @Sendable (Database) throws -> T) throws(HistoryError) -> T {
         do {
             return try pool.write(body)
@@ -182,31 +196,46 @@ public final class HistoryStore: Sendable {
     /// Stores `batch` in one transaction: new objects are inserted, known ones updated in place (never
     /// duplicated), and content changes are recorded against `runID`. With `completing`, the window's
     /// checkpoint commits in the same transaction, so a crash never marks a window done without its objects.
+    ///
+    /// Runs on GRDB's writer queue: the calling task suspends, no cooperative thread blocks on SQLite.
     @discardableResult
     public func write(
         _ batch: ObjectBatch, run runID: Int64, completing window: ExtractionWindow? = nil, windowObjects: Int = 0,
         now: Int64
-    ) throws(HistoryError) -> WriteOutcome {
-        try write { db in
-            var outcome = WriteOutcome()
-            outcome = outcome + (try Self.upsert(batch.charges, db: db, run: runID))
-            outcome = outcome + (try Self.upsert(batch.paymentIntents, db: db, run: runID))
-            outcome = outcome + (try Self.upsert(batch.transfers, db: db, run: runID))
-            outcome = outcome + (try Self.upsert(batch.transferReversals, db: db, run: runID))
-            outcome = outcome + (try Self.upsert(batch.applicationFees, db: db, run: runID))
-            outcome = outcome + (try Self.upsert(batch.feeRefunds, db: db, run: runID))
-            outcome = outcome + (try Self.upsert(batch.refunds, db: db, run: runID))
-            outcome = outcome + (try Self.upsert(batch.disputes, db: db, run: runID))
-            outcome = outcome + (try Self.upsert(batch.balanceTransactions, db: db, run: runID))
-            if let window {
-                try db.execute(
-                    sql: """
-                        INSERT OR REPLACE INTO checkpoints (run_id, resource, window_from, window_to, objects, completed_at)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                        """, arguments: [runID, window.resource, window.from, window.to, windowObjects, now])
+    ) async throws(HistoryError) -> WriteOutcome {
+        do {
+            return try await pool.write { db in
+                try Self.store(batch, db: db, run: runID, completing: window, windowObjects: windowObjects, now: now)
             }
-            return outcome
+        } catch let error as HistoryError {
+            throw error
+        } catch {
+            throw Self.map(error, path: path)
         }
+    }
+
+    private static func store(
+        _ batch: ObjectBatch, db: Database, run runID: Int64, completing window: ExtractionWindow?, windowObjects: Int,
+        now: Int64
+    ) throws -> WriteOutcome {
+        var outcome = WriteOutcome()
+        outcome = outcome + (try Self.upsert(batch.charges, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.paymentIntents, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.transfers, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.transferReversals, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.applicationFees, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.feeRefunds, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.refunds, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.disputes, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.balanceTransactions, db: db, run: runID))
+        if let window {
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO checkpoints (run_id, resource, window_from, window_to, objects, completed_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [runID, window.resource, window.from, window.to, windowObjects, now])
+        }
+        return outcome
     }
 
     private static func upsert<Facts: StorableFacts>(
@@ -267,6 +296,25 @@ public final class HistoryStore: Sendable {
                 db, sql: "SELECT * FROM \(Facts.table) WHERE created >= ? AND created < ? ORDER BY created, id",
                 arguments: [from, to]
             ).map(\.facts)
+        }
+    }
+
+    /// Ids of the objects of `kind` created in `[from, to)`, sorted.
+    public func ids(of kind: ObjectKind, createdFrom from: Int64, to: Int64) throws(HistoryError) -> [String] {
+        let table = Self.table(of: kind)
+        return try read { db in
+            try String.fetchAll(
+                db, sql: "SELECT id FROM \(table) WHERE created >= ? AND created < ? ORDER BY id", arguments: [from, to])
+        }
+    }
+
+    /// Every stored object of `kind` as `id → raw JSON`, for comparing two histories.
+    public func rawObjects(of kind: ObjectKind) throws(HistoryError) -> [String: String] {
+        let table = Self.table(of: kind)
+        return try read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, raw FROM \(table)").map {
+                (($0["id"] as String), ($0["raw"] as String))
+            })
         }
     }
 

@@ -3,7 +3,8 @@ import ReconCore
 /// An object as the history keeps it: the facts the reconciler reads, and Stripe's JSON exactly as received.
 public struct StoredObject<Facts: Sendable>: Sendable {
     public var facts: Facts
-    /// The object's JSON as the API returned it, so a range can be re-examined without the API.
+    /// The object's JSON as the API returned it (white space between tokens removed), so a range can be
+    /// re-examined without the API.
     public var rawJSON: String
 
     public init(facts: Facts, rawJSON: String) {

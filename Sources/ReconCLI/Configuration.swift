@@ -26,6 +26,8 @@ public struct Configuration: Sendable, Equatable {
     public var skippedTransferGrace: TimeInterval
     public var outputDirectory: String
     public var databasePath: String
+    /// How long to wait for another run holding the database.
+    public var lockWait: TimeInterval
     public var logLevel: String
     /// The configuration file that was read, if any (for the run's log and the workbook's Run sheet).
     public var filePath: String?

@@ -47,6 +47,7 @@ struct ConfigurationBuilder {
             skippedTransferGrace: TimeInterval(try integer(.skippedTransferGrace)),
             outputDirectory: outputDirectory,
             databasePath: databasePath,
+            lockWait: TimeInterval(try integer(.lockWait)),
             logLevel: try choice(.logLevel),
             filePath: filePath
         )

@@ -1,3 +1,4 @@
+import ReconCore
 import Logging
 import ArgumentParser
 
@@ -33,9 +34,14 @@ struct ExtractCommand: AsyncParsableCommand {
     @OptionGroup var options: RangeOptions
 
     func run() async throws {
+        let context = CommandContext.current
         let preparation = try RunPreparation.prepare(options, needsKey: true)
-        preparation.logger.info("extract checked: \(preparation.summary)")
-        throw NotYetAvailable(command: "extract", missing: "the extractor is not built yet")
+        preparation.logger.info("extract: \(preparation.summary)")
+        let (lock, store) = try await ExtractionJob.openHistory(
+            preparation.configuration, holder: "extract \(preparation.range.folderName)")
+        let outcome = try await ExtractionJob(preparation: preparation, command: "extract", context: context)
+            .run(lock: lock, store: store)
+        context.console.writeOutput(ExtractionJob.report(outcome))
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReconCore
+import Sandbox
 
 /// `connect-recon sandbox`: serve a seeded, made-up Stripe Connect platform on this machine.
 struct SandboxCommand: AsyncParsableCommand {
@@ -69,6 +70,21 @@ struct SandboxCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        throw NotYetAvailable(command: "sandbox", missing: "the sandbox server is not built yet")
+        var options = SandboxOptions()
+        options.port = port
+        options.seed = seed
+        options.charges = charges
+        options.start = try startDate()
+        options.days = days
+        options.latency = .milliseconds(latencyMilliseconds)
+        options.failRate = failRate
+        options.rateLimit = rateLimit
+        options.endpointRateLimit = endpointRateLimit
+        let console = CommandContext.current.console
+        let server = try await SandboxServer.start(options)
+        console.writeOutput("Sandbox listening on \(server.baseURL.absoluteString) (\(server.summary))\n")
+        await SignalWaiter.waitForInterrupt()
+        try await server.shutdown()
+        console.writeOutput("Sandbox stopped.\n")
     }
 }

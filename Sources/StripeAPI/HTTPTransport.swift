@@ -2,7 +2,12 @@ import Foundation
 import ReconCore
 
 /// A GET request as the Stripe client hands it to a transport.
-public struct HTTPRequest: Sendable, Equatable {
+///
+/// Its description names the URL and the header names only: header values (the Authorization header
+/// carries the API key) never reach a log line or an error message through it.
+public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The full URL, query included.
     public var url: URL
     /// Header fields to send, in order. The transport adds nothing that carries a secret.
@@ -12,6 +17,13 @@ public struct HTTPRequest: Sendable, Equatable {
         self.url = url
         self.headers = headers
     }
+
+    public var description: String {
+        "GET \(url.absoluteString) [headers: \(headers.map(\.name).joined(separator: ", "))]"
+    }
+
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.url == rhs.url && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }

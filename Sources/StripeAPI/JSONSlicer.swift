@@ -126,3 +126,35 @@ enum JSONSlicer {
         }
     }
 }
+
+extension JSONSlicer {
+    /// The JSON at `range` with the white space between tokens removed; strings are untouched.
+    ///
+    /// Stripe pretty-prints, and an object embedded in another is indented deeper than the same object
+    /// listed on its own: compacting makes both the same bytes, so a change means a change of content.
+    static func compact(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(range.count)
+        var index = range.lowerBound
+        var inString = false
+        while index < range.upperBound {
+            let byte = bytes[index]
+            if inString {
+                output.append(byte)
+                if byte == UInt8(ascii: "\\"), index + 1 < range.upperBound {
+                    output.append(bytes[index + 1])
+                    index += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+                output.append(byte)
+            } else if byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 {
+                output.append(byte)
+            }
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

@@ -2,8 +2,10 @@
 /// all endpoints, and `endpointRate` per endpoint (Stripe: 100/s live, 25/s test, 25/s per endpoint).
 ///
 /// A sliding window, not a token bucket: a bucket that starts full lets nearly twice the rate through in
-/// the first second, which is exactly what a sliding-window limiter answers with 429s. When 429s come back
-/// anyway (other traffic on the account), the limit that was hit is lowered and then recovers slowly.
+/// the first second, which is exactly what a sliding-window limiter answers with 429s. Requests are also
+/// spaced at least half a slot apart (`0.5 / rate`), so a window's worth is spread over half a second
+/// instead of arriving as one burst whose tail the server may stamp late. When 429s come back anyway (other
+/// traffic on the account), the limit that was hit is lowered and then recovers slowly.
 public actor RequestBudget {
     /// Who may be asked: the whole account, or one endpoint (`/v1/charges`, `/v1/transfers/{id}`).
     public enum Scope: Sendable, Hashable {
@@ -21,6 +23,9 @@ public actor RequestBudget {
         var head = 0
 
         var capacity: Int { max(1, Int((rate * factor).rounded(.down))) }
+        /// The least time between two starts: half a slot.
+        var spacing: Duration { .nanoseconds(Int64(0.5e9 / (rate * factor))) }
+        var newest: ContinuousClock.Instant? { starts.last }
 
         mutating func prune(before cutoff: ContinuousClock.Instant) {
             while head < starts.count, starts[head] <= cutoff { head += 1 }
@@ -47,7 +52,7 @@ public actor RequestBudget {
     ///   - globalRate: requests per second across all endpoints.
     ///   - endpointRate: requests per second to any one endpoint.
     ///   - margin: added to the one-second window, so our count never brushes Stripe's.
-    public init(globalRate: Double, endpointRate: Double, margin: Duration = .milliseconds(25)) {
+    public init(globalRate: Double, endpointRate: Double, margin: Duration = .milliseconds(30)) {
         self.globalRate = globalRate
         self.endpointRate = endpointRate
         self.window = .seconds(1) + margin
@@ -63,9 +68,9 @@ public actor RequestBudget {
             var perEndpoint = endpoints[endpoint] ?? Window(rate: endpointRate)
             perEndpoint.prune(before: now - window)
             var wait = Duration.zero
-            if global.count >= global.capacity, let oldest = global.oldest { wait = max(wait, oldest + window - now) }
-            if perEndpoint.count >= perEndpoint.capacity, let oldest = perEndpoint.oldest {
-                wait = max(wait, oldest + window - now)
+            for scope in [global, perEndpoint] {
+                if scope.count >= scope.capacity, let oldest = scope.oldest { wait = max(wait, oldest + window - now) }
+                if let newest = scope.newest { wait = max(wait, newest + scope.spacing - now) }
             }
             if wait <= .zero {
                 global.starts.append(now)

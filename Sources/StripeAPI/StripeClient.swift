@@ -19,14 +19,14 @@ public struct StripeClientConfiguration: Sendable {
     }
 }
 
-/// One page of a list: each item decoded, with its JSON exactly as Stripe sent it.
-public struct ListPage<Item: Sendable>: Sendable {
+/// One page of a list: each item decoded, with its JSON as Stripe sent it (white space between tokens removed).
+public struct ListPage<Item: StripeObject>: Sendable {
     public var items: [(object: Item, rawJSON: String)]
     public var hasMore: Bool
     public var requestID: String?
 
     /// The id to pass as `starting_after` for the next page.
-    public var lastID: String? { items.last.map { ($0.object as? any StripeObject)?.id } ?? nil }
+    public var lastID: String? { items.last?.object.id }
 }
 
 /// Counts of what the client did, for the run's summary and the benchmarks.
@@ -105,7 +105,7 @@ public final class StripeClient: Sendable {
         for range in elementRanges {
             let slice = Data(bytes[range])
             do {
-                items.append((try decoder.decode(Item.self, from: slice), String(decoding: slice, as: UTF8.self)))
+                items.append((try decoder.decode(Item.self, from: slice), JSONSlicer.compact(bytes, range)))
             } catch {
                 throw .malformedResponse(
                     endpoint: route, requestID: requestID,
@@ -132,7 +132,8 @@ public final class StripeClient: Sendable {
         }
         do {
             let object = try StripeJSON.decoder().decode(Object.self, from: response.body)
-            return (object, String(decoding: response.body, as: UTF8.self))
+            let bytes = [UInt8](response.body)
+            return (object, JSONSlicer.compact(bytes, 0..<bytes.count))
         } catch {
             throw .malformedResponse(
                 endpoint: endpoint, requestID: response.header("request-id"),

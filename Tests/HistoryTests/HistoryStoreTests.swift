@@ -48,22 +48,22 @@ struct HistoryStoreTests {
     }
 
     @Test("re-writing an object updates it in place; a change is recorded against the run that saw it")
-    func upsertNeverDuplicates() throws {
+    func upsertNeverDuplicates() async throws {
         // Given a run that stores two charges
         let database = try TemporaryDatabase()
         let store = try HistoryStore.open(path: database.path)
         let first = try store.beginRun(start()).runID
         var batch = ObjectBatch()
         batch.charges = [charge("ch_1"), charge("ch_2")]
-        #expect(try store.write(batch, run: first, now: 1) == WriteOutcome(new: 2))
-        #expect(try store.write(batch, run: first, now: 1) == WriteOutcome(unchanged: 2))
+        #expect(try await store.write(batch, run: first, now: 1) == WriteOutcome(new: 2))
+        #expect(try await store.write(batch, run: first, now: 1) == WriteOutcome(unchanged: 2))
         try store.finishRun(first, status: .completed, finishedAt: 2, message: nil, details: nil)
 
         // When a second run sees one charge unchanged and the other refunded
         let second = try store.beginRun(start()).runID
         var later = ObjectBatch()
         later.charges = [charge("ch_1"), charge("ch_2", refunded: 400)]
-        let outcome = try store.write(later, run: second, now: 3)
+        let outcome = try await store.write(later, run: second, now: 3)
 
         // Then nothing is duplicated, the refund is stored and recorded as a change of the second run
         #expect(outcome == WriteOutcome(updated: 1, unchanged: 1))
@@ -77,7 +77,7 @@ struct HistoryStoreTests {
     }
 
     @Test("facts come back exactly as stored, optional fields included")
-    func roundTrip() throws {
+    func roundTrip() async throws {
         let database = try TemporaryDatabase()
         let store = try HistoryStore.open(path: database.path)
         let run = try store.beginRun(start()).runID
@@ -101,7 +101,7 @@ struct HistoryStoreTests {
                     reportingCategory: "dispute", sourceID: "dp_1", exchangeRate: 1.0845, status: "available"),
                 rawJSON: "{}")
         ]
-        try store.write(batch, run: run, now: 1)
+        try await store.write(batch, run: run, now: 1)
         let charges = try store.charges(createdFrom: 0, to: .max)
         #expect(Set(charges) == Set([charge("ch_1").facts, noTransfer]))
         #expect(try store.facts(DisputeFacts.self, createdFrom: 0, to: 10) == [batch.disputes[0].facts])
@@ -141,7 +141,7 @@ struct HistoryStoreTests {
     }
 
     @Test("an interrupted run's finished windows are taken over by the next run of the same range")
-    func resumeFromCheckpoints() throws {
+    func resumeFromCheckpoints() async throws {
         // Given a run that finished one window and then died (still marked running)
         let database = try TemporaryDatabase()
         let store = try HistoryStore.open(path: database.path)
@@ -149,7 +149,7 @@ struct HistoryStoreTests {
         var batch = ObjectBatch()
         batch.charges = [charge("ch_1")]
         let window = ExtractionWindow(resource: "charges", from: 1_795_132_800, to: 1_795_176_000)
-        try store.write(batch, run: crashed, completing: window, windowObjects: 1, now: 5)
+        try await store.write(batch, run: crashed, completing: window, windowObjects: 1, now: 5)
 
         // When the next run of the same range starts
         let (next, resumable) = try store.beginRun(start())
@@ -168,11 +168,11 @@ struct HistoryStoreTests {
     }
 
     @Test("a completed run is never resumed from")
-    func completedRunIsNotResumed() throws {
+    func completedRunIsNotResumed() async throws {
         let database = try TemporaryDatabase()
         let store = try HistoryStore.open(path: database.path)
         let run = try store.beginRun(start()).runID
-        try store.write(ObjectBatch(), run: run, completing: ExtractionWindow(resource: "charges", from: 0, to: 1), now: 1)
+        try await store.write(ObjectBatch(), run: run, completing: ExtractionWindow(resource: "charges", from: 0, to: 1), now: 1)
         try store.finishRun(run, status: .completed, finishedAt: 2, message: nil, details: "{}")
         #expect(try store.beginRun(start()).resumableRunID == nil)
     }

@@ -60,7 +60,8 @@ struct CommandLineTests {
         let folder = try TemporaryFolder()
         let keyFile = try folder.write("stripe.key", CLI.liveKey + "\n", permissions: 0o644)
         let config = try folder.write("config.yaml", "api:\n  key_file: \(keyFile)\n")
-        let result = await CLI.run(["extract", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"])
+        let isolated = ["--db", folder.url.appendingPathComponent("h.sqlite").path, "--out", folder.url.path]
+        let result = await CLI.run(["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"] + isolated)
         #expect(result.status == 1)
         #expect(result.error.contains("live mode (rk_live_…)"))
         #expect(result.error.contains("can be read by other users"))
@@ -68,7 +69,7 @@ struct CommandLineTests {
         #expect(!result.error.contains(CLI.liveKey))
 
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile)
-        let quiet = await CLI.run(["extract", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"])
+        let quiet = await CLI.run(["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"] + isolated)
         #expect(!quiet.error.contains("can be read by other users"))
     }
 
@@ -78,7 +79,8 @@ struct CommandLineTests {
         let keyFile = try folder.write("stripe.key", CLI.liveKey)
         let config = try folder.write("config.yaml", "api:\n  key_file: \(keyFile)\n")
         let result = await CLI.run(
-            ["extract", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"],
+            ["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21", "--db",
+                folder.url.appendingPathComponent("h.sqlite").path],
             environment: ["STRIPE_API_KEY": CLI.testKey])
         #expect(result.error.contains("test mode"))
     }

@@ -79,7 +79,7 @@ struct ConfigurationTests {
         let file = try folder.write("c.yaml", "api:\n  key_file:\n  concurrency: ~\nrange:\n")
         let configuration = try ConfigurationLoader(environment: [:], flags: [:]).load(explicitFile: file)
         #expect(configuration.keyFile == nil)
-        #expect(configuration.concurrency == 16)
+        #expect(configuration.concurrency == 32)
     }
 
     @Test(

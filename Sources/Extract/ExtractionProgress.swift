@@ -1,0 +1,30 @@
+/// Receives what the extractor is doing, for a live terminal line or periodic log lines.
+public protocol ExtractionProgress: Sendable {
+    /// A page of `resource` was stored: `objects` items, `total` so far for that resource.
+    func pageStored(resource: String, objects: Int, total: Int) async
+    /// The list phase ended and `count` follow-ups (by id or by filtered list) are planned for `round`.
+    func followUpsPlanned(round: Int, count: Int) async
+}
+
+/// What one extraction did.
+public struct ExtractionSummary: Sendable, Equatable {
+    /// Objects stored per resource or follow-up kind (items of pages and retrieves, embedded ones excluded).
+    public var objectsByResource: [String: Int] = [:]
+    /// New, updated and unchanged objects across everything stored (embedded ones included).
+    public var new = 0
+    public var updated = 0
+    public var unchanged = 0
+    public var pages = 0
+    public var followUps = 0
+    public var followUpRounds = 0
+    /// Referenced objects Stripe answered 404 for.
+    public var missing = 0
+    /// Windows skipped because an interrupted run had finished them.
+    public var resumedWindows = 0
+    /// `to` after the settle margin, when it moved.
+    public var clampedTo: Int64?
+
+    public init() {}
+
+    public var objects: Int { objectsByResource.values.reduce(0, +) }
+}

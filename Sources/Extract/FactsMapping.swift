@@ -1,0 +1,92 @@
+import ReconCore
+import StripeAPI
+
+// The one place Stripe's wire models become the facts the history stores and the reconciler reads.
+
+extension ChargeFacts {
+    init(_ charge: Charge) {
+        self.init(
+            id: charge.id, created: charge.created, currency: charge.currency, amount: charge.amount,
+            amountCaptured: charge.amountCaptured, amountRefunded: charge.amountRefunded,
+            status: charge.status.rawValue, captured: charge.captured, paymentIntentID: charge.paymentIntent?.id,
+            transferID: charge.transfer?.id, applicationFeeID: charge.applicationFee?.id,
+            applicationFeeAmount: charge.applicationFeeAmount, transferDestination: charge.transferData?.destinationAccountID,
+            transferDataAmount: charge.transferData?.amount, balanceTransactionID: charge.balanceTransaction?.id,
+            livemode: charge.livemode)
+    }
+}
+
+extension PaymentIntentFacts {
+    init(_ intent: PaymentIntent) {
+        self.init(
+            id: intent.id, created: intent.created, currency: intent.currency, amount: intent.amount,
+            applicationFeeAmount: intent.applicationFeeAmount, transferDestination: intent.transferData?.destinationAccountID,
+            transferDataAmount: intent.transferData?.amount, status: intent.status.rawValue,
+            latestChargeID: intent.latestCharge?.id, livemode: intent.livemode)
+    }
+}
+
+extension TransferFacts {
+    init(_ transfer: Transfer) {
+        self.init(
+            id: transfer.id, created: transfer.created, currency: transfer.currency, amount: transfer.amount,
+            amountReversed: transfer.amountReversed, destination: transfer.destinationAccountID,
+            sourceTransactionID: transfer.sourceTransaction?.id, balanceTransactionID: transfer.balanceTransaction?.id,
+            transferGroup: transfer.transferGroup, disputeIDMetadata: transfer.metadata["dispute_id"],
+            livemode: transfer.livemode)
+    }
+}
+
+extension TransferReversalFacts {
+    init(_ reversal: TransferReversal) {
+        self.init(
+            id: reversal.id, transferID: reversal.transfer.id, created: reversal.created, currency: reversal.currency,
+            amount: reversal.amount, sourceRefundID: reversal.sourceRefund?.id,
+            balanceTransactionID: reversal.balanceTransaction?.id, disputeIDMetadata: reversal.metadata["dispute_id"])
+    }
+}
+
+extension ApplicationFeeFacts {
+    init(_ fee: ApplicationFee) {
+        self.init(
+            id: fee.id, created: fee.created, currency: fee.currency, amount: fee.amount,
+            amountRefunded: fee.amountRefunded, originatingChargeID: fee.originatingTransaction?.id,
+            accountID: fee.account.id, balanceTransactionID: fee.balanceTransaction?.id, livemode: fee.livemode)
+    }
+}
+
+extension FeeRefundFacts {
+    init(_ refund: FeeRefund) {
+        self.init(
+            id: refund.id, feeID: refund.fee.id, created: refund.created, currency: refund.currency, amount: refund.amount,
+            balanceTransactionID: refund.balanceTransaction?.id)
+    }
+}
+
+extension RefundFacts {
+    init(_ refund: Refund) {
+        self.init(
+            id: refund.id, chargeID: refund.charge?.id, created: refund.created, currency: refund.currency,
+            amount: refund.amount, status: refund.status?.rawValue, transferReversalID: refund.transferReversal?.id,
+            balanceTransactionID: refund.balanceTransaction?.id)
+    }
+}
+
+extension DisputeFacts {
+    init(_ dispute: Dispute) {
+        self.init(
+            id: dispute.id, chargeID: dispute.charge.id, created: dispute.created, currency: dispute.currency,
+            amount: dispute.amount, status: dispute.status.rawValue,
+            balanceTransactionIDs: dispute.balanceTransactions.map(\.id))
+    }
+}
+
+extension BalanceTransactionFacts {
+    init(_ transaction: BalanceTransaction) {
+        self.init(
+            id: transaction.id, created: transaction.created, currency: transaction.currency,
+            amount: transaction.amount, fee: transaction.fee, net: transaction.net, type: transaction.type.rawValue,
+            reportingCategory: transaction.reportingCategory.rawValue, sourceID: transaction.source?.id,
+            exchangeRate: transaction.exchangeRate, status: transaction.status.rawValue)
+    }
+}

@@ -1,0 +1,88 @@
+import History
+import StripeAPI
+
+/// A kind of list the extractor pages, and how its items enter the history.
+enum ListKind: String, Sendable, CaseIterable {
+    case charges
+    case transfers
+    case applicationFees = "application_fees"
+    case balanceTransactions = "balance_transactions"
+    case disputes
+    case refunds
+    /// `/v1/transfers/{id}/reversals`
+    case transferReversals = "transfer_reversals"
+    /// `/v1/application_fees/{id}/refunds`
+    case feeRefunds = "fee_refunds"
+
+    /// The lists paged over the range's windows (SPEC §3); PaymentIntents come expanded inside charges.
+    static let rangeLists: [ListKind] = [.charges, .transfers, .applicationFees, .balanceTransactions, .disputes, .refunds]
+
+    /// Expansions asked for on every page, so that no follow-up request is needed for them.
+    var expansions: [String] {
+        switch self {
+        case .charges: ["data.payment_intent"]
+        default: []
+        }
+    }
+
+    /// Fetches one page and converts it into a batch; returns the batch, the page's last id and created,
+    /// whether more pages follow, and its Request-Id.
+    func fetchPage(
+        client: StripeClient, path: String, endpoint: String, query: [(String, String)]
+    ) async throws(StripeClientError) -> PageResult {
+        switch self {
+        case .charges:
+            try await Self.page(Charge.self, client, path, endpoint, query, Absorber.charge)
+        case .transfers:
+            try await Self.page(Transfer.self, client, path, endpoint, query, Absorber.transfer)
+        case .applicationFees:
+            try await Self.page(ApplicationFee.self, client, path, endpoint, query, Absorber.applicationFee)
+        case .balanceTransactions:
+            try await Self.page(BalanceTransaction.self, client, path, endpoint, query, Absorber.balanceTransaction)
+        case .disputes:
+            try await Self.page(Dispute.self, client, path, endpoint, query, Absorber.dispute)
+        case .refunds:
+            try await Self.page(Refund.self, client, path, endpoint, query, Absorber.refund)
+        case .transferReversals:
+            try await Self.page(TransferReversal.self, client, path, endpoint, query, Absorber.transferReversal)
+        case .feeRefunds:
+            try await Self.page(FeeRefund.self, client, path, endpoint, query, Absorber.feeRefund)
+        }
+    }
+
+    private static func page<Item: StripeObject & Dated>(
+        _ type: Item.Type, _ client: StripeClient, _ path: String, _ endpoint: String, _ query: [(String, String)],
+        _ absorb: (Item, String, inout ObjectBatch) -> Void
+    ) async throws(StripeClientError) -> PageResult {
+        let page = try await client.listPage(type, path: path, query: query, endpoint: endpoint)
+        var batch = ObjectBatch()
+        for (item, raw) in page.items { absorb(item, raw, &batch) }
+        return PageResult(
+            batch: batch, ids: page.items.map(\.object.id), lastCreated: page.items.last?.object.created,
+            hasMore: page.hasMore, requestID: page.requestID, objects: page.items.count)
+    }
+}
+
+/// One fetched page, ready to store.
+struct PageResult: Sendable {
+    var batch: ObjectBatch
+    var ids: [String]
+    var lastCreated: Int64?
+    var hasMore: Bool
+    var requestID: String?
+    /// Items on the page (embedded objects not counted).
+    var objects: Int
+
+    var lastID: String? { ids.last }
+}
+
+/// Objects with a creation time.
+protocol Dated { var created: Int64 { get } }
+extension Charge: Dated {}
+extension Transfer: Dated {}
+extension ApplicationFee: Dated {}
+extension BalanceTransaction: Dated {}
+extension Dispute: Dated {}
+extension Refund: Dated {}
+extension TransferReversal: Dated {}
+extension FeeRefund: Dated {}

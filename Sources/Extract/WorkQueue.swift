@@ -1,0 +1,54 @@
+/// Work items shared by a fixed set of workers; new work can be added while workers run (dense windows
+/// split, follow-ups). `next()` returns `nil` once nothing is pending and no worker is busy.
+actor WorkQueue<Item: Sendable> {
+    private var pending: [Item] = []
+    private var busy = 0
+    private var waiting: [CheckedContinuation<Item?, Never>] = []
+    private var failed = false
+
+    init(_ items: [Item]) { pending = items.reversed() }
+
+    /// The next item, waiting while others may still add work; `nil` when all is done.
+    func next() async -> Item? {
+        if failed { return nil }
+        if let item = pending.popLast() {
+            busy += 1
+            return item
+        }
+        if busy == 0 { return nil }
+        return await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Adds work; a waiting worker takes it at once.
+    func add(_ item: Item) {
+        guard !failed else { return }
+        if let waiter = waiting.popLast() {
+            busy += 1
+            waiter.resume(returning: item)
+        } else {
+            pending.append(item)
+        }
+    }
+
+    /// A worker finished an item.
+    func finished() {
+        busy -= 1
+        if busy == 0 && pending.isEmpty { releaseAll() }
+    }
+
+    /// Stops handing out work (after a failure); waiting workers get `nil`.
+    func fail() {
+        failed = true
+        pending.removeAll()
+        releaseAll()
+    }
+
+    /// Whether a worker is idle right now: then a long window is worth splitting.
+    var hasIdleWorker: Bool { !waiting.isEmpty }
+
+    private func releaseAll() {
+        let waiters = waiting
+        waiting.removeAll()
+        for waiter in waiters { waiter.resume(returning: nil) }
+    }
+}

@@ -1,0 +1,27 @@
+/// What a run must still fetch by id or by a filtered list so that every object its range refers to is
+/// in the history, as seen by this run (SPEC §3).
+public struct FollowUpNeeds: Sendable, Equatable {
+    /// Objects to retrieve by id, per kind.
+    public var charges: [String] = []
+    public var paymentIntents: [String] = []
+    public var transfers: [String] = []
+    public var applicationFees: [String] = []
+    public var balanceTransactions: [String] = []
+    /// Transfers whose stored reversals do not add up to `amount_reversed` (more than the 10 embedded).
+    public var transferReversalLists: [String] = []
+    /// Application fees whose stored refunds do not add up to `amount_refunded`.
+    public var feeRefundLists: [String] = []
+    /// Charges whose stored refunds do not add up to `amount_refunded` (refunds created after the range).
+    public var chargeRefundLists: [String] = []
+    /// Disputed charges with no dispute stored (disputes created after the range).
+    public var chargeDisputeLists: [String] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { count == 0 }
+
+    public var count: Int {
+        charges.count + paymentIntents.count + transfers.count + applicationFees.count + balanceTransactions.count
+            + transferReversalLists.count + feeRefundLists.count + chargeRefundLists.count + chargeDisputeLists.count
+    }
+}

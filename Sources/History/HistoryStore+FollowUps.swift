@@ -1,0 +1,129 @@
+import GRDB
+import ReconCore
+
+extension HistoryStore {
+    /// The runs whose sightings count for `runID`: itself and the interrupted runs it resumed, transitively.
+    public func runChain(_ runID: Int64) throws(HistoryError) -> [Int64] {
+        try readDatabase { db in
+            var chain = [runID]
+            var current = runID
+            while let previous = try Int64.fetchOne(db, sql: "SELECT resumed_from FROM runs WHERE id = ?", arguments: [current]),
+                !chain.contains(previous)
+            {
+                chain.append(previous)
+                current = previous
+            }
+            return chain
+        }
+    }
+
+    /// Records that an object referenced by another could not be found (404), so the reconciler reports it.
+    public func recordMissing(
+        kind: ObjectKind, id: String, referencedBy: String, requestID: String?, run runID: Int64
+    ) async throws(HistoryError) {
+        try await writeDatabase { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO missing_objects (run_id, kind, object_id, referenced_by, request_id)
+                    VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [runID, kind.rawValue, id, referencedBy, requestID])
+        }
+    }
+
+    /// Everything the range `[from, to)` refers to that the runs in `chain` have not seen yet.
+    ///
+    /// Scope (SPEC §3): charges created in the range, and the charges of the range's refunds, disputes,
+    /// transfers and application fees; then those charges' PaymentIntents, transfers and fees; the transfers'
+    /// reversals and the fees' refunds beyond the 10 embedded; refunds and disputes made after the range; and
+    /// the balance transaction of every one of those objects.
+    public func followUpNeeds(from: Int64, to: Int64, chain: [Int64]) async throws(HistoryError) -> FollowUpNeeds {
+        // A write transaction because it builds a temporary table; it changes nothing persistent.
+        try await writeDatabase { db in
+            let seen = "(" + chain.map(String.init).joined(separator: ",") + ")"
+            let missing = "(SELECT object_id FROM missing_objects WHERE run_id IN \(seen))"
+            try db.execute(sql: "DROP TABLE IF EXISTS temp.scope_charges")
+            try db.execute(sql: "CREATE TEMP TABLE scope_charges (id TEXT PRIMARY KEY)")
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO scope_charges
+                    SELECT id FROM charges WHERE created >= :from AND created < :to
+                    UNION SELECT charge_id FROM refunds WHERE created >= :from AND created < :to AND charge_id IS NOT NULL
+                    UNION SELECT charge_id FROM disputes WHERE created >= :from AND created < :to
+                    UNION SELECT source_transaction_id FROM transfers
+                        WHERE created >= :from AND created < :to AND source_transaction_id LIKE 'ch\\_%' ESCAPE '\\'
+                    UNION SELECT originating_charge_id FROM application_fees
+                        WHERE created >= :from AND created < :to AND originating_charge_id IS NOT NULL
+                    """, arguments: ["from": from, "to": to])
+
+            func ids(_ sql: String) throws -> [String] {
+                try String.fetchAll(db, sql: sql + " ORDER BY 1")
+            }
+            /// Ids in `column` of `sourceSQL` that `table` has not seen in this chain.
+            func unseen(_ table: String, _ sourceSQL: String) throws -> [String] {
+                try ids(
+                    """
+                    WITH refs(ref) AS (\(sourceSQL))
+                    SELECT DISTINCT ref FROM refs
+                    WHERE ref IS NOT NULL
+                      AND ref NOT IN (SELECT id FROM \(table) WHERE last_seen_run IN \(seen))
+                      AND ref NOT IN \(missing)
+                    """)
+            }
+
+            var needs = FollowUpNeeds()
+            needs.charges = try unseen("charges", "SELECT id FROM scope_charges")
+            needs.paymentIntents = try unseen(
+                "payment_intents", "SELECT payment_intent_id FROM charges WHERE id IN scope_charges")
+            needs.transfers = try unseen(
+                "transfers", "SELECT transfer_id FROM charges WHERE id IN scope_charges")
+            needs.applicationFees = try unseen(
+                "application_fees", "SELECT application_fee_id FROM charges WHERE id IN scope_charges")
+
+            let scopeTransfers = """
+                SELECT id FROM transfers WHERE (created >= \(from) AND created < \(to))
+                    OR id IN (SELECT transfer_id FROM charges WHERE id IN scope_charges)
+                """
+            let scopeFees = """
+                SELECT id FROM application_fees WHERE (created >= \(from) AND created < \(to))
+                    OR id IN (SELECT application_fee_id FROM charges WHERE id IN scope_charges)
+                """
+            needs.transferReversalLists = try ids(
+                """
+                SELECT t.id FROM transfers t WHERE t.id IN (\(scopeTransfers)) AND t.last_seen_run IN \(seen)
+                  AND t.amount_reversed > (SELECT COALESCE(SUM(amount), 0) FROM transfer_reversals r WHERE r.transfer_id = t.id)
+                """)
+            needs.feeRefundLists = try ids(
+                """
+                SELECT f.id FROM application_fees f WHERE f.id IN (\(scopeFees)) AND f.last_seen_run IN \(seen)
+                  AND f.amount_refunded > (SELECT COALESCE(SUM(amount), 0) FROM fee_refunds r WHERE r.fee_id = f.id)
+                """)
+            needs.chargeRefundLists = try ids(
+                """
+                SELECT c.id FROM charges c WHERE c.id IN scope_charges AND c.last_seen_run IN \(seen)
+                  AND c.amount_refunded > (SELECT COALESCE(SUM(amount), 0) FROM refunds r
+                                           WHERE r.charge_id = c.id AND COALESCE(r.status, 'succeeded')
+                                                 IN ('succeeded', 'pending', 'requires_action'))
+                """)
+            needs.chargeDisputeLists = try ids(
+                """
+                SELECT c.id FROM charges c WHERE c.id IN scope_charges AND c.last_seen_run IN \(seen)
+                  AND json_extract(c.raw, '$.disputed') = 1
+                  AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.charge_id = c.id)
+                """)
+            needs.balanceTransactions = try unseen(
+                "balance_transactions",
+                """
+                SELECT balance_transaction_id FROM charges WHERE id IN scope_charges
+                UNION ALL SELECT balance_transaction_id FROM transfers WHERE id IN (\(scopeTransfers))
+                UNION ALL SELECT balance_transaction_id FROM transfer_reversals WHERE transfer_id IN (\(scopeTransfers))
+                UNION ALL SELECT balance_transaction_id FROM application_fees WHERE id IN (\(scopeFees))
+                UNION ALL SELECT balance_transaction_id FROM fee_refunds WHERE fee_id IN (\(scopeFees))
+                UNION ALL SELECT balance_transaction_id FROM refunds WHERE charge_id IN scope_charges
+                UNION ALL SELECT value FROM disputes, json_each(disputes.balance_transaction_ids)
+                    WHERE disputes.charge_id IN scope_charges
+                """)
+            try db.execute(sql: "DROP TABLE temp.scope_charges")
+            return needs
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import ReconCore
+
+/// How to build the sandbox's world and which faults to inject.
+public struct SandboxOptions: Sendable {
+    /// Seed of the world: the same seed and options give byte-identical responses.
+    public var seed: UInt64 = 42
+    /// Number of platform charges in the world.
+    public var charges: Int = 2_000
+    /// First day of the world (UTC midnight).
+    public var start: Date = Date(timeIntervalSince1970: 1_793_491_200)  // 2026-11-01T00:00:00Z
+    /// The world spans `[start, start + days)`.
+    public var days: Int = 30
+    /// Address to listen on: loopback only (`127.0.0.1`, `::1` or `localhost`).
+    public var host: String = "127.0.0.1"
+    /// Port to listen on; 0 picks a free one.
+    public var port: Int = 0
+    /// Delay added to every response.
+    public var latency: Duration = .zero
+    /// Share (0…1) of requests answered 500 with `Stripe-Should-Retry: true`.
+    public var failRate: Double = 0
+    /// Global requests per second (sliding one-second window) before 429s; `nil` for no limit.
+    public var rateLimit: Double?
+    /// Requests per second per endpoint (list or retrieve of one resource) before 429s; `nil` for no limit.
+    public var endpointRateLimit: Double?
+    /// Share (0…1) of requests whose connection is closed without a response.
+    public var dropRate: Double = 0
+    /// Share (0…1) of responses whose body is cut short (the full `Content-Length` is still announced).
+    public var truncateRate: Double = 0
+
+    public init() {}
+}
+
+/// Why the sandbox could not start.
+public struct SandboxError: ActionableError {
+    public var message: String
+    public var isBadInput: Bool
+
+    public init(message: String, isBadInput: Bool) {
+        self.message = message
+        self.isBadInput = isBadInput
+    }
+}
+
+/// What the server has answered so far, for tests and benchmarks.
+public struct SandboxRequestStats: Sendable, Equatable {
+    /// Requests received, including dropped and rejected ones.
+    public var total = 0
+    /// Requests per endpoint, such as `GET /v1/charges` or `GET /v1/transfers/:id/reversals`.
+    public var byEndpoint: [String: Int] = [:]
+    /// Responses per HTTP status.
+    public var byStatus: [Int: Int] = [:]
+    /// 429 answers (global and per-endpoint).
+    public var rateLimited = 0
+    /// Injected 500 answers.
+    public var injectedFailures = 0
+    /// Connections closed without an answer.
+    public var dropped = 0
+    /// Answers whose body was cut short.
+    public var truncated = 0
+
+    public init() {}
+}

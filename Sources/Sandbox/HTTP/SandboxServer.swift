@@ -1,0 +1,238 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ReconCore
+
+/// A Stripe-compatible HTTP/1.1 server on the loopback interface, serving a ``SandboxWorld`` read-only.
+///
+/// ```swift
+/// let server = try await SandboxServer.start(SandboxOptions())
+/// print("Sandbox listening on \(server.baseURL) (\(server.summary))")
+/// ```
+public final class SandboxServer: Sendable {
+    /// The port the server listens on (the one picked when the options asked for 0).
+    public let port: Int
+    /// `http://127.0.0.1:PORT`.
+    public let baseURL: URL
+    /// The world it serves.
+    public let world: SandboxWorld
+    /// The options it was started with.
+    public let options: SandboxOptions
+
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    private let core: ServerCore
+
+    private init(
+        port: Int, baseURL: URL, world: SandboxWorld, options: SandboxOptions, group: MultiThreadedEventLoopGroup,
+        channel: any Channel, core: ServerCore
+    ) {
+        self.port = port
+        self.baseURL = baseURL
+        self.world = world
+        self.options = options
+        self.group = group
+        self.channel = channel
+        self.core = core
+    }
+
+    /// Generates the world and starts listening.
+    public static func start(_ options: SandboxOptions) async throws -> SandboxServer {
+        let loopback = ["127.0.0.1", "::1", "localhost"]
+        guard loopback.contains(options.host) else {
+            throw SandboxError(
+                message: "The sandbox listens only on the loopback interface (127.0.0.1, ::1 or localhost), not on "
+                    + "'\(options.host.prefix(60))': it accepts any test key and must not be reachable from the "
+                    + "network.",
+                isBadInput: true)
+        }
+        guard (0...65_535).contains(options.port) else {
+            throw SandboxError(message: "Port \(options.port) is not between 0 and 65535.", isBadInput: true)
+        }
+        guard options.charges >= 0, options.days >= 1 else {
+            throw SandboxError(message: "The sandbox needs at least 1 day and 0 or more charges.", isBadInput: true)
+        }
+        for (name, rate) in [
+            ("fail rate", options.failRate), ("drop rate", options.dropRate), ("truncate rate", options.truncateRate),
+        ] where !(0...1).contains(rate) {
+            throw SandboxError(message: "The \(name) is a share between 0 and 1, not \(rate).", isBadInput: true)
+        }
+        let world = SandboxWorld(seed: options.seed, charges: options.charges, start: options.start, days: options.days)
+        let core = ServerCore(router: Router(storage: world.storage), faults: FaultState(options: options))
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(SandboxHTTPHandler(core: core))
+                }
+            }
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(
+                host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port
+            ).get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw SandboxError(
+                message: "The sandbox could not listen on \(options.host):\(options.port) (\(error)). "
+                    + "Choose another port, or 0 to pick a free one.",
+                isBadInput: false)
+        }
+        let port = channel.localAddress?.port ?? options.port
+        let host = options.host == "::1" ? "[::1]" : "127.0.0.1"
+        guard let url = URL(string: "http://\(host):\(port)") else {
+            throw SandboxError(message: "Could not form the sandbox's URL.", isBadInput: false)
+        }
+        return SandboxServer(
+            port: port, baseURL: url, world: world, options: options, group: group, channel: channel, core: core)
+    }
+
+    /// `seed 42, 2000 charges, 2026-11-01..2026-12-01, 9876 objects` plus the active faults.
+    public var summary: String {
+        let from = RFC3339.utcString(world.start).prefix(10)
+        let to = RFC3339.utcString(world.end).prefix(10)
+        var parts = [
+            "seed \(options.seed)", "\(options.charges) charges", "\(from)..\(to)", "\(world.objectCount) objects",
+        ]
+        if options.latency > .zero { parts.append("latency \(options.latency)") }
+        if options.failRate > 0 { parts.append("fail rate \(options.failRate)") }
+        if let rate = options.rateLimit { parts.append("rate limit \(rate)/s") }
+        if let rate = options.endpointRateLimit { parts.append("endpoint rate limit \(rate)/s") }
+        if options.dropRate > 0 { parts.append("drop rate \(options.dropRate)") }
+        if options.truncateRate > 0 { parts.append("truncate rate \(options.truncateRate)") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// Requests and answers so far.
+    public var requestStats: SandboxRequestStats { core.faults.stats }
+
+    /// Stops listening, closes the connections and stops the event loops.
+    public func shutdown() async throws {
+        try? await channel.close()
+        try await group.shutdownGracefully()
+    }
+}
+
+/// What every connection's handler shares: the router and the fault state.
+final class ServerCore: Sendable {
+    let router: Router
+    let faults: FaultState
+    let latency: TimeAmount
+    let stripeVersion = "2026-07-29.dahlia"
+
+    init(router: Router, faults: FaultState) {
+        self.router = router
+        self.faults = faults
+        let (seconds, attoseconds) = faults.options.latency.components
+        latency = .nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    }
+
+    enum Outcome {
+        case drop
+        case respond(SandboxResponse, truncate: Bool)
+    }
+
+    func handle(_ head: HTTPRequestHead) -> Outcome {
+        let prepared = router.prepare(
+            method: head.method.rawValue, uri: head.uri, authorization: head.headers.first(name: "Authorization"))
+        var response: SandboxResponse
+        var truncate = false
+        switch faults.decide(endpoint: prepared.endpoint, now: NIODeadline.now().uptimeNanoseconds) {
+        case .drop:
+            return .drop
+        case .rateLimited(let reason):
+            response = router.error(
+                429, type: "invalid_request_error", code: "rate_limit",
+                message: "Too many requests hit the API too quickly. We recommend an exponential backoff of your "
+                    + "requests.",
+                docURL: "https://stripe.com/docs/error-codes/rate-limit",
+                extraHeaders: [("Stripe-Rate-Limited-Reason", reason)])
+        case .fail:
+            response = router.error(
+                500, type: "api_error",
+                message: "An unknown error occurred (injected by the sandbox's fail rate). Please retry the request.",
+                extraHeaders: [("Stripe-Should-Retry", "true")])
+        case .serve(let cut):
+            response = router.respond(prepared)
+            truncate = cut
+        }
+        let requestID = StripeIDCodec(seed: faults.options.seed).id(
+            .request, Int(faults.nextRequestNumber() % 3_000_000_000_000))
+        response.headers.append(("Request-Id", requestID))
+        response.headers.append(("Stripe-Version", head.headers.first(name: "Stripe-Version") ?? stripeVersion))
+        response.headers.append(("Content-Type", "application/json"))
+        response.headers.append(("Cache-Control", "no-cache, no-store"))
+        faults.record(status: response.status)
+        return .respond(response, truncate: truncate)
+    }
+}
+
+/// One connection: reads a request, answers it (after the configured latency), keeps the connection alive.
+final class SandboxHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let core: ServerCore
+    private var head: HTTPRequestHead?
+
+    init(core: ServerCore) { self.core = core }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): self.head = head
+        case .body: break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            let outcome = core.handle(head)
+            if core.latency > .zero {
+                context.eventLoop.assumeIsolated().scheduleTask(in: core.latency) {
+                    self.finish(outcome, head: head, context: context)
+                }
+            } else {
+                finish(outcome, head: head, context: context)
+            }
+        }
+    }
+
+    private func finish(_ outcome: ServerCore.Outcome, head: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        switch outcome {
+        case .drop:
+            context.close(promise: nil)
+        case .respond(let response, let truncate):
+            var headers = HTTPHeaders(response.headers)
+            headers.add(name: "Content-Length", value: String(response.body.count))
+            let keepAlive = head.isKeepAlive && !truncate
+            if !keepAlive { headers.add(name: "Connection", value: "close") }
+            let status = HTTPResponseStatus(statusCode: response.status)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+                promise: nil)
+            let bytes = truncate ? response.body.prefix(response.body.count / 2) : response.body[...]
+            var buffer = context.channel.allocator.buffer(capacity: bytes.count)
+            buffer.writeBytes(bytes)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            if truncate {
+                // Flush what there is and hang up: the client sees fewer bytes than Content-Length announced.
+                context.flush()
+                context.close(promise: nil)
+                return
+            }
+            let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+            if !keepAlive {
+                let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                written.whenComplete { _ in loopBound.value.close(promise: nil) }
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}

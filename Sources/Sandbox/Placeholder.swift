@@ -1,1 +1,0 @@
-// The Sandbox module's sources arrive with issue 3.

@@ -1,0 +1,17 @@
+import Foundation
+
+/// A value guarded by a lock, for the little shared mutable state the server keeps (statistics, rate windows).
+///
+/// `Synchronization.Mutex` needs macOS 15 and the package supports macOS 14, so this wraps `NSLock`.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

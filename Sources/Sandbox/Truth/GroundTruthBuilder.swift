@@ -1,0 +1,300 @@
+import Foundation
+import ReconCore
+
+extension SandboxWorld {
+    /// What each report must contain for `range`, reconciled at `asOf`, following SPEC §4 and §5.
+    ///
+    /// The objects' state is the world's snapshot at its end (refunds, reversals and disputes created after the
+    /// range count, as the job sees them when it fetches the objects). Exceptions name:
+    /// - `application_fee_missing`: the charge; expected `application_fee_amount`, actual 0.
+    /// - `application_fee_amount_mismatch`: the fee, related the charge; expected `application_fee_amount`,
+    ///   actual the fee's amount.
+    /// - `transfer_amount_mismatch`: the transfer, related the charge; expected `transfer_data.amount` or the charge
+    ///   amount, actual the transfer amount. `transfer_currency_mismatch`: expected and actual currencies.
+    ///   `transfer_destination_mismatch`: expected and actual account ids. All three for destination charges
+    ///   created in the range.
+    /// - `transfer_source_not_destination_charge`: a transfer created in the range, related its source charge.
+    /// - `missing_balance_transaction`: a charge, transfer or application fee created in the range.
+    /// - `refund_without_transfer_reversal`: a refund created in the range, related the charge; actual the
+    ///   refund amount.
+    /// - `won_dispute_not_repaid`: a won dispute created in the range, related its transfer; expected the
+    ///   recovered amount, actual 0.
+    public func groundTruth(
+        for range: ReportingRange, asOf: Date, skippedTransferGrace: TimeInterval
+    ) -> GroundTruth {
+        GroundTruthBuilder(
+            storage: storage, from: range.unixSeconds.from, to: range.unixSeconds.to,
+            asOf: Int64(asOf.timeIntervalSince1970.rounded(.down)), grace: Int64(skippedTransferGrace.rounded(.up))
+        ).build()
+    }
+}
+
+private struct GroundTruthBuilder {
+    let storage: WorldStorage
+    let from: Int64
+    let to: Int64
+    let asOf: Int64
+    let grace: Int64
+
+    private var s: WorldStorage { storage }
+    private func id(_ kind: StripeIDKind, _ index: Int) -> String { s.ids.id(kind, index) }
+    private func id(_ kind: StripeIDKind, _ index: Int32) -> String? { index >= 0 ? s.ids.id(kind, Int(index)) : nil }
+
+    /// Indexes of a created-sorted table inside `[from, to)`.
+    private func inRange(_ created: [Int64]) -> Range<Int> {
+        func first(_ bound: Int64) -> Int {
+            var low = 0
+            var high = created.count
+            while low < high {
+                let mid = (low + high) / 2
+                if created[mid] >= bound { high = mid } else { low = mid + 1 }
+            }
+            return low
+        }
+        let lower = first(from)
+        return lower..<max(lower, first(to))
+    }
+
+    private func net(_ bt: Int32) -> Int64 {
+        guard bt >= 0 else { return 0 }
+        return s.balanceTransactions.amount[Int(bt)] - s.balanceTransactions.fee[Int(bt)]
+    }
+
+    /// Sum of `net` over the platform's balance transactions of the charge and everything hanging off it.
+    private func platformNet(_ c: Int) -> Int64 {
+        let charges = s.charges
+        var total = net(charges.balanceTransaction[c]) + net(charges.failureBalanceTransaction[c])
+        for refund in charges.refunds.items(of: c) { total += net(s.refunds.balanceTransaction[Int(refund)]) }
+        let transfer = Int(charges.transfer[c])
+        if transfer >= 0 {
+            total += net(s.transfers.balanceTransaction[transfer])
+            for reversal in s.transfers.reversals.items(of: transfer) {
+                total += net(s.reversals.balanceTransaction[Int(reversal)])
+            }
+        }
+        let fee = Int(charges.fee[c])
+        if fee >= 0 {
+            total += net(s.fees.balanceTransaction[fee])
+            for refund in s.fees.refunds.items(of: fee) { total += net(s.feeRefunds.balanceTransaction[Int(refund)]) }
+        }
+        for dispute in charges.disputes.items(of: c) {
+            total += net(s.disputes.withdrawal[Int(dispute)]) + net(s.disputes.reinstatement[Int(dispute)])
+        }
+        return total
+    }
+
+    func build() -> GroundTruth {
+        var truth = GroundTruth(
+            from: from, to: to, asOf: asOf, skippedTransferGrace: grace, platformFees: [], skippedTransfers: [],
+            unreversedDisputes: [], exceptions: [], ledger: [], summary: [])
+        var summary: [Currency: GroundTruth.SummaryRow] = [:]
+        func add(_ currency: Currency, _ change: (inout GroundTruth.SummaryRow) -> Void) {
+            change(&summary[currency, default: GroundTruth.SummaryRow(currency: currency)])
+        }
+        func exception(
+            _ kind: GroundTruth.ExceptionKind, _ object: String, _ related: String?, _ currency: Currency,
+            _ expected: GroundTruth.Value?, _ actual: GroundTruth.Value?
+        ) {
+            truth.exceptions.append(
+                GroundTruth.Exception(
+                    kind: kind, objectID: object, relatedID: related, currency: currency, expected: expected,
+                    actual: actual))
+        }
+
+        let charges = s.charges
+        for c in inRange(charges.created) {
+            let currency = charges.currency[c].currency
+            let chargeID = id(.charge, c)
+            if charges.balanceTransaction[c] < 0 {
+                exception(.missingBalanceTransaction, chargeID, nil, currency, nil, nil)
+            }
+            guard charges.isDestinationCharge(c), charges.status[c] == .succeeded else { continue }
+            let amount = charges.amount[c]
+            let refunded = charges.amountRefunded[c]
+            let transfer = Int(charges.transfer[c])
+            let fee = Int(charges.fee[c])
+            let transferAmount = transfer >= 0 ? s.transfers.amount[transfer] : 0
+            let transferReversed = transfer >= 0 ? s.transfers.amountReversed[transfer] : 0
+            let feeAmount = fee >= 0 ? s.fees.amount[fee] : 0
+            let feeRefunded = fee >= 0 ? s.fees.amountRefunded[fee] : 0
+            let dpf = (amount - refunded) - (transferAmount - transferReversed) + (feeAmount - feeRefunded)
+            let bt = Int(charges.balanceTransaction[c])
+            let settlement = bt >= 0 ? s.balanceTransactions.currency[bt] : charges.currency[c].settlement
+            let stripeFee = bt >= 0 ? s.balanceTransactions.fee[bt] : 0
+            let hasTransferData = charges.has(ChargeTable.hasTransferData, c)
+            let destination = charges.intentDestination[c]
+            truth.platformFees.append(
+                GroundTruth.PlatformFee(
+                    chargeID: chargeID, created: charges.created[c], currency: currency, amount: amount,
+                    amountRefunded: refunded,
+                    destinationAccount: destination >= 0 ? id(.account, Int(destination)) : nil,
+                    feeStyle: charges.style[c].name ?? "full_transfer", transferID: id(.transfer, charges.transfer[c]),
+                    transferAmount: transferAmount, transferReversed: transferReversed,
+                    applicationFeeID: id(.applicationFee, charges.fee[c]), applicationFeeAmount: feeAmount,
+                    applicationFeeRefunded: feeRefunded, destinationPlatformFee: dpf, stripeFee: stripeFee,
+                    settlementCurrency: settlement.currency, platformNet: platformNet(c)))
+            add(currency) {
+                $0.destinationCharges += 1
+                $0.gross += amount
+                $0.refunded += refunded
+                $0.destinationPlatformFee += dpf
+            }
+            add(settlement.currency) { $0.stripeFee += stripeFee }
+
+            // Skipped transfer.
+            if !hasTransferData, transfer < 0, destination >= 0, asOf - charges.created[c] >= grace {
+                let owed =
+                    charges.intentTransferAmount[c] >= 0
+                    ? charges.intentTransferAmount[c] : amount - max(0, charges.intentFeeAmount[c])
+                truth.skippedTransfers.append(
+                    GroundTruth.SkippedTransfer(
+                        chargeID: chargeID, created: charges.created[c], currency: currency, amount: amount,
+                        intendedDestination: id(.account, Int(destination)), paymentIntentID: id(.paymentIntent, c),
+                        amountOwed: owed))
+                add(currency) {
+                    $0.skippedTransfers += 1
+                    $0.amountOwed += owed
+                }
+            }
+
+            // Application fee and transfer checks.
+            if charges.has(ChargeTable.showsFeeAmount, c) {
+                let expected = charges.intentFeeAmount[c]
+                if fee < 0 {
+                    exception(.applicationFeeMissing, chargeID, nil, currency, .amount(expected), .amount(0))
+                } else if feeAmount != expected {
+                    exception(
+                        .applicationFeeAmountMismatch, id(.applicationFee, fee), chargeID, currency, .amount(expected),
+                        .amount(feeAmount))
+                }
+            }
+            if transfer >= 0 {
+                let transferID = id(.transfer, transfer)
+                let expected =
+                    hasTransferData && charges.intentTransferAmount[c] >= 0 ? charges.intentTransferAmount[c] : amount
+                if transferAmount != expected {
+                    exception(
+                        .transferAmountMismatch, transferID, chargeID, currency, .amount(expected),
+                        .amount(transferAmount))
+                }
+                let transferCurrency = s.transfers.currency[transfer]
+                if transferCurrency != charges.currency[c] {
+                    exception(
+                        .transferCurrencyMismatch, transferID, chargeID, currency, .text(currency.rawValue),
+                        .text(transferCurrency.code))
+                }
+                if hasTransferData, s.transfers.destination[transfer] != destination {
+                    exception(
+                        .transferDestinationMismatch, transferID, chargeID, currency,
+                        .text(id(.account, Int(destination))),
+                        .text(id(.account, Int(s.transfers.destination[transfer]))))
+                }
+            }
+        }
+
+        // Transfers and application fees created in the range.
+        let transfers = s.transfers
+        for t in inRange(transfers.created) {
+            let currency = transfers.currency[t].currency
+            if transfers.balanceTransaction[t] < 0 {
+                exception(
+                    .missingBalanceTransaction, id(.transfer, t), id(.charge, transfers.sourceCharge[t]), currency, nil,
+                    nil)
+            }
+            let source = Int(transfers.sourceCharge[t])
+            if source >= 0, !charges.isDestinationCharge(source) {
+                exception(
+                    .transferSourceNotDestinationCharge, id(.transfer, t), id(.charge, source), currency, nil, nil)
+            }
+        }
+        for f in inRange(s.fees.created) where s.fees.balanceTransaction[f] < 0 {
+            let charge = Int(s.fees.charge[f])
+            exception(
+                .missingBalanceTransaction, id(.applicationFee, f), id(.charge, charge),
+                charges.currency[charge].currency, nil, nil)
+        }
+
+        // Refunds created in the range.
+        for r in inRange(s.refunds.created) where s.refunds.transferReversal[r] < 0 {
+            let charge = Int(s.refunds.charge[r])
+            guard charges.isDestinationCharge(charge) else { continue }
+            exception(
+                .refundWithoutTransferReversal, id(.refund, r), id(.charge, charge), charges.currency[charge].currency,
+                nil, .amount(s.refunds.amount[r]))
+        }
+
+        // Disputes created in the range.
+        let disputes = s.disputes
+        for d in inRange(disputes.created) {
+            let charge = Int(disputes.charge[d])
+            let currency = charges.currency[charge].currency
+            let status = disputes.status[d]
+            let transfer = Int(charges.transfer[charge])
+            guard charges.isDestinationCharge(charge) else { continue }
+            if status == .won, transfer >= 0 {
+                let recovered = transfers.reversals.items(of: transfer)
+                    .filter { s.reversals.dispute[Int($0)] == Int32(d) }
+                    .reduce(Int64(0)) { $0 + s.reversals.amount[Int($1)] }
+                if recovered > 0, disputes.repayment[d] < 0 {
+                    exception(
+                        .wonDisputeNotRepaid, id(.dispute, d), id(.transfer, transfer), currency, .amount(recovered),
+                        .amount(0))
+                }
+            }
+            guard status.fundsStillWithdrawn else { continue }
+            var recoverable: Int64 = 0
+            var recovered: Int64 = 0
+            if transfer >= 0 {
+                var refundLinked: Int64 = 0
+                for reversal in transfers.reversals.items(of: transfer).map(Int.init) {
+                    if s.reversals.sourceRefund[reversal] >= 0 {
+                        refundLinked += s.reversals.amount[reversal]
+                    } else if s.reversals.created[reversal] >= disputes.created[d] {
+                        recovered += s.reversals.amount[reversal]
+                    }
+                }
+                recoverable = min(disputes.amount[d], transfers.amount[transfer] - refundLinked)
+            }
+            let unrecovered = recoverable - recovered
+            guard unrecovered > 0 else { continue }
+            truth.unreversedDisputes.append(
+                GroundTruth.UnreversedDispute(
+                    disputeID: id(.dispute, d), chargeID: id(.charge, charge), created: disputes.created[d],
+                    currency: currency, disputeAmount: disputes.amount[d], disputeStatus: status.name,
+                    destinationAccount: transfer >= 0 ? id(.account, Int(transfers.destination[transfer])) : nil,
+                    transferID: id(.transfer, charges.transfer[charge]), recoverable: recoverable,
+                    recovered: recovered, unrecovered: unrecovered))
+            add(currency) {
+                $0.unreversedDisputes += 1
+                $0.unrecovered += unrecovered
+            }
+        }
+
+        // Ledger.
+        let bts = s.balanceTransactions
+        var ledger: [String: GroundTruth.LedgerRow] = [:]
+        for b in inRange(bts.created) {
+            let category = bts.type[b].reportingCategory
+            let key = bts.currency[b].code + "/" + category
+            var row =
+                ledger[key]
+                ?? GroundTruth.LedgerRow(
+                    currency: bts.currency[b].currency, reportingCategory: category, count: 0, gross: 0, fee: 0, net: 0)
+            row.count += 1
+            row.gross += bts.amount[b]
+            row.fee += bts.fee[b]
+            row.net += bts.amount[b] - bts.fee[b]
+            ledger[key] = row
+        }
+
+        truth.platformFees.sort { $0.chargeID < $1.chargeID }
+        truth.skippedTransfers.sort { $0.chargeID < $1.chargeID }
+        truth.unreversedDisputes.sort { $0.disputeID < $1.disputeID }
+        truth.exceptions.sort { ($0.objectID, $0.kind) < ($1.objectID, $1.kind) }
+        truth.ledger = ledger.values.sorted {
+            ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
+        }
+        truth.summary = summary.values.sorted { $0.currency < $1.currency }
+        return truth
+    }
+}

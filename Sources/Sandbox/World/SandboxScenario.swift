@@ -1,0 +1,64 @@
+/// The situations of SPEC §4 the world is built to contain. ``SandboxWorld/ids(for:)`` names the objects
+/// that show each one (charge ids, except ``separateTransfer`` which names transfers), so tests can find them.
+public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
+    // Fee styles and plain charges
+    case applicationFee = "application_fee"
+    case transferAmount = "transfer_amount"
+    case fullTransfer = "full_transfer"
+    case plainCharge = "plain_charge"
+    // Refunds
+    case partialRefundReversed = "partial_refund_reversed"
+    case partialRefundNotReversed = "partial_refund_not_reversed"
+    case fullRefundReversed = "full_refund_reversed"
+    case fullRefundNotReversed = "full_refund_not_reversed"
+    case applicationFeeRefunded = "application_fee_refunded"
+    case refundAcrossBoundary = "refund_across_boundary"
+    case manyReversals = "many_reversals"
+    // Disputes
+    case disputeWarningNeedsResponse = "dispute_warning_needs_response"
+    case disputeWarningUnderReview = "dispute_warning_under_review"
+    case disputeWarningClosed = "dispute_warning_closed"
+    case disputeNeedsResponse = "dispute_needs_response"
+    case disputeUnderReview = "dispute_under_review"
+    case disputeLost = "dispute_lost"
+    case disputeWon = "dispute_won"
+    case disputePrevented = "dispute_prevented"
+    case disputeRecovered = "dispute_recovered"
+    case disputePartiallyRecovered = "dispute_partially_recovered"
+    case disputeNotRecovered = "dispute_not_recovered"
+    case disputeWonRepaid = "dispute_won_repaid"
+    case disputeWonNotRepaid = "dispute_won_not_repaid"
+    case multipleDisputes = "multiple_disputes"
+    case disputeAfterPartialRefund = "dispute_after_partial_refund"
+    case disputeAcrossBoundary = "dispute_across_boundary"
+    // Asynchronous payments
+    case skippedTransfer = "skipped_transfer"
+    case pendingAsync = "pending_async"
+    case failedAsync = "failed_async"
+    case youngCharge = "young_charge"
+    case transferAfterChargeDay = "transfer_after_charge_day"
+    // Currencies and transfers
+    case zeroDecimalCurrency = "zero_decimal_currency"
+    case threeDecimalCurrency = "three_decimal_currency"
+    case crossCurrency = "cross_currency"
+    case separateTransfer = "separate_transfer"
+    // Deliberate inconsistencies, one family per exception kind
+    case applicationFeeMissing = "application_fee_missing"
+    case applicationFeeAmountMismatch = "application_fee_amount_mismatch"
+    case transferAmountMismatch = "transfer_amount_mismatch"
+    case transferCurrencyMismatch = "transfer_currency_mismatch"
+    case transferDestinationMismatch = "transfer_destination_mismatch"
+    case transferSourceNotDestinationCharge = "transfer_source_not_destination_charge"
+    case missingBalanceTransaction = "missing_balance_transaction"
+    // The seed's worked examples (SPEC §4), with their exact amounts
+    /// 10.00 usd with `application_fee_amount` 1.23: DPF 1.23.
+    case seedExampleApplicationFee = "seed_example_application_fee"
+    /// 10.00 usd with `transfer_data[amount]` 8.77: DPF 1.23, platform net 0.64.
+    case seedExampleTransferAmount = "seed_example_transfer_amount"
+    /// 10.00 usd, fee 1.23, fully refunded with `reverse_transfer` and `refund_application_fee`: DPF 0.00.
+    case seedExampleFullRefundReversed = "seed_example_full_refund_reversed"
+    /// 10.00 usd, `transfer_data[amount]` 8.77, fully refunded without `reverse_transfer`: DPF −8.77.
+    case seedExampleFullRefundNotReversed = "seed_example_full_refund_not_reversed"
+    /// 10.00 usd full transfer, no refunds: DPF 0.00.
+    case seedExampleFullTransfer = "seed_example_full_transfer"
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A seeded, deterministic Stripe Connect platform: charges, PaymentIntents, transfers and their reversals,
+/// application fees and their refunds, refunds, disputes and balance transactions over `[start, start + days)`.
+///
+/// The same seed and options always give the same objects and byte-identical JSON. The world is generated
+/// compactly (about 100 bytes per object) and rendered per request, so a million charges fit in memory.
+public struct SandboxWorld: Sendable {
+    let storage: WorldStorage
+
+    /// Generates the world. `charges` is the number of platform charges; related objects come on top.
+    public init(seed: UInt64, charges: Int, start: Date, days: Int) {
+        let startSeconds = Int64(start.timeIntervalSince1970.rounded(.down))
+        let endSeconds = startSeconds + Int64(max(days, 1)) * 86_400
+        storage = WorldBuilder(seed: seed, chargeCount: max(charges, 0), start: startSeconds, end: endSeconds)
+            .build()
+    }
+
+    public var seed: UInt64 { storage.seed }
+    /// The first instant of the world.
+    public var start: Date { Date(timeIntervalSince1970: TimeInterval(storage.start)) }
+    /// The end of the world (exclusive): every object was created before it; it is the world's "now".
+    public var end: Date { Date(timeIntervalSince1970: TimeInterval(storage.end)) }
+
+    /// Number of objects per list endpoint resource, plus the nested kinds.
+    public var counts: [String: Int] {
+        [
+            "charges": storage.charges.count, "payment_intents": storage.charges.count,
+            "transfers": storage.transfers.count, "transfer_reversals": storage.reversals.count,
+            "application_fees": storage.fees.count, "fee_refunds": storage.feeRefunds.count,
+            "refunds": storage.refunds.count, "disputes": storage.disputes.count,
+            "balance_transactions": storage.balanceTransactions.count,
+        ]
+    }
+
+    /// All objects, every kind counted once.
+    public var objectCount: Int { counts.values.reduce(0, +) }
+
+    /// The ids of the objects that show `scenario`, oldest first (charge ids; transfer ids for
+    /// ``SandboxScenario/separateTransfer``).
+    public func ids(for scenario: SandboxScenario) -> [String] {
+        (storage.scenarios[scenario] ?? []).map { storage.ids.id($0.kind, Int($0.index)) }
+    }
+
+    /// The connected accounts of the world.
+    public var accountIDs: [String] { (0..<storage.accountCount).map { storage.ids.id(.account, $0) } }
+
+    /// The JSON Stripe would return for `GET /v1/<resource>/<id>` (for tests and tools), or `nil` when no such
+    /// object exists.
+    public func renderedObject(id: String) -> Data? {
+        let renderer = Renderer(storage: storage)
+        guard let object = renderer.lookup(id: id) else { return nil }
+        let writer = JSONWriter(ids: storage.ids)
+        renderer.render(object, to: writer, expand: ExpandTree())
+        return Data(writer.bytes)
+    }
+}

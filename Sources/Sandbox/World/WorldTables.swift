@@ -1,0 +1,370 @@
+import ReconCore
+
+// The world is stored as struct-of-arrays of small integers: one table per Stripe object kind, one array per
+// field, the object's index in its table is the index inside its id. Tables are sorted by `created` (ties by
+// generation order), so "newest first" is simply descending index. References between objects are indexes,
+// `-1` for none. Nothing is rendered ahead of time: JSON is written per request.
+
+/// The currencies of the world, with the platform's settlement currency for each: eur settles in usd
+/// (cross-currency balance transactions with `exchange_rate`), the others settle in their own currency.
+enum WorldCurrency: UInt8, CaseIterable, Sendable {
+    case usd, eur, gbp, jpy, bhd
+
+    var code: String {
+        switch self {
+        case .usd: "usd"
+        case .eur: "eur"
+        case .gbp: "gbp"
+        case .jpy: "jpy"
+        case .bhd: "bhd"
+        }
+    }
+
+    var currency: Currency {
+        switch self {
+        case .usd: .usd
+        case .eur: .eur
+        case .gbp: .gbp
+        case .jpy: .jpy
+        case .bhd: .bhd
+        }
+    }
+
+    var settlement: WorldCurrency { self == .eur ? .usd : self }
+
+    /// Stripe requires three-decimal amounts to end in 0, so every bhd amount is a multiple of 10.
+    var granularity: Int64 { currency.exponent == 3 ? 10 : 1 }
+
+    /// The dispute fee in this (settlement) currency's minor units.
+    var disputeFee: Int64 {
+        switch self {
+        case .usd, .eur: 1500
+        case .gbp: 2000
+        case .jpy: 2000
+        case .bhd: 6000
+        }
+    }
+
+    /// A typical charge amount in minor units.
+    func randomAmount(_ rng: inout SplitMix64) -> Int64 {
+        switch self {
+        case .usd, .eur, .gbp: rng.int(500...60_000)
+        case .jpy: rng.int(300...60_000)
+        case .bhd: rng.int(100...6_000) * 10
+        }
+    }
+}
+
+enum FeeStyle: UInt8, Sendable {
+    case plain, applicationFee, transferAmount, fullTransfer
+
+    var name: String? {
+        switch self {
+        case .plain: nil
+        case .applicationFee: "application_fee"
+        case .transferAmount: "transfer_amount"
+        case .fullTransfer: "full_transfer"
+        }
+    }
+}
+
+enum ChargeStatus: UInt8, Sendable {
+    case succeeded, pending, failed
+
+    var name: String {
+        switch self {
+        case .succeeded: "succeeded"
+        case .pending: "pending"
+        case .failed: "failed"
+        }
+    }
+}
+
+/// How the customer paid: a card captured at once, a bank debit that settles days later, or a card under
+/// asynchronous capture (its transfer is attached a little later).
+enum PaymentMethodKind: UInt8, Sendable {
+    case card, bankDebit, cardAsyncCapture
+}
+
+enum DisputeStatus: UInt8, CaseIterable, Sendable {
+    case warningNeedsResponse, warningUnderReview, warningClosed, needsResponse, underReview, won, lost, prevented
+
+    var name: String {
+        switch self {
+        case .warningNeedsResponse: "warning_needs_response"
+        case .warningUnderReview: "warning_under_review"
+        case .warningClosed: "warning_closed"
+        case .needsResponse: "needs_response"
+        case .underReview: "under_review"
+        case .won: "won"
+        case .lost: "lost"
+        case .prevented: "prevented"
+        }
+    }
+
+    var isInquiry: Bool { self == .warningNeedsResponse || self == .warningUnderReview || self == .warningClosed }
+    /// Statuses whose funds were withdrawn from the platform (and, for `won`, later reinstated).
+    var withdrawsFunds: Bool { self == .needsResponse || self == .underReview || self == .lost || self == .won }
+    /// Statuses SPEC §4 counts as still withdrawn (candidates for an unreversed dispute).
+    var fundsStillWithdrawn: Bool { self == .needsResponse || self == .underReview || self == .lost }
+}
+
+/// The balance transaction types the world uses, with Stripe's reporting category for each.
+enum BTType: UInt8, Sendable {
+    case charge, payment, paymentFailureRefund, refund, paymentRefund, transfer, transferRefund
+    case applicationFee, applicationFeeRefund, disputeWithdrawal, disputeReinstatement
+
+    var type: String {
+        switch self {
+        case .charge: "charge"
+        case .payment: "payment"
+        case .paymentFailureRefund: "payment_failure_refund"
+        case .refund: "refund"
+        case .paymentRefund: "payment_refund"
+        case .transfer: "transfer"
+        case .transferRefund: "transfer_refund"
+        case .applicationFee: "application_fee"
+        case .applicationFeeRefund: "application_fee_refund"
+        case .disputeWithdrawal, .disputeReinstatement: "adjustment"
+        }
+    }
+
+    var reportingCategory: String {
+        switch self {
+        case .charge, .payment: "charge"
+        case .paymentFailureRefund: "charge_failure"
+        case .refund, .paymentRefund: "refund"
+        case .transfer: "transfer"
+        case .transferRefund: "transfer_reversal"
+        case .applicationFee: "platform_earning"
+        case .applicationFeeRefund: "platform_earning_refund"
+        case .disputeWithdrawal: "dispute"
+        case .disputeReinstatement: "dispute_reversal"
+        }
+    }
+}
+
+/// Why a transfer exists.
+enum TransferRole: UInt8, Sendable {
+    /// The transfer of a destination charge (`charge.transfer`).
+    case destination
+    /// A separate transfer funded from the balance (`source_transaction` null).
+    case separate
+    /// A separate transfer paying back recovered dispute funds after a won dispute.
+    case disputeRepayment
+    /// A transfer with a `source_transaction` that is not a destination charge (an inconsistency).
+    case sourceTransaction
+}
+
+/// Owner → items, for one-to-many links (a charge's refunds, a transfer's reversals). Items of each owner are
+/// in ascending index order, which is creation order.
+struct Adjacency: Sendable {
+    private(set) var offsets: [Int32] = [0]
+    private(set) var items: [Int32] = []
+
+    init() {}
+
+    /// `owner[item]` is the owner of each item (`-1` for none).
+    init(ownerCount: Int, owner: [Int32]) {
+        var counts = [Int32](repeating: 0, count: ownerCount + 1)
+        for value in owner where value >= 0 { counts[Int(value) + 1] += 1 }
+        for index in 0..<ownerCount { counts[index + 1] += counts[index] }
+        offsets = counts
+        var next = counts
+        items = [Int32](repeating: 0, count: Int(counts[ownerCount]))
+        for (item, value) in owner.enumerated() where value >= 0 {
+            items[Int(next[Int(value)])] = Int32(item)
+            next[Int(value)] += 1
+        }
+    }
+
+    func items(of owner: Int) -> ArraySlice<Int32> {
+        items[Int(offsets[owner])..<Int(offsets[owner + 1])]
+    }
+}
+
+struct ChargeTable: Sendable {
+    var created: [Int64] = []
+    var amount: [Int64] = []
+    var currency: [WorldCurrency] = []
+    var status: [ChargeStatus] = []
+    var method: [PaymentMethodKind] = []
+    var style: [FeeStyle] = []
+    /// The PaymentIntent's `transfer_data.destination` (account index), `-1` for none.
+    var intentDestination: [Int16] = []
+    /// The PaymentIntent's `transfer_data.amount`, `-1` for none.
+    var intentTransferAmount: [Int64] = []
+    /// The PaymentIntent's `application_fee_amount`, `-1` for none.
+    var intentFeeAmount: [Int64] = []
+    /// Bit 0: the charge carries `transfer_data` (as its intent asked); bit 1: it shows `application_fee_amount`;
+    /// bit 2: disputed.
+    var flags: [UInt8] = []
+    /// Presentment → settlement exchange rate in millionths, 0 when the charge settles in its own currency.
+    var rate: [Int32] = []
+    var transfer: [Int32] = []
+    var fee: [Int32] = []
+    var balanceTransaction: [Int32] = []
+    var failureBalanceTransaction: [Int32] = []
+    var amountRefunded: [Int64] = []
+    var refunds = Adjacency()
+    var disputes = Adjacency()
+
+    var count: Int { created.count }
+
+    static let hasTransferData: UInt8 = 1
+    static let showsFeeAmount: UInt8 = 2
+    static let disputed: UInt8 = 4
+
+    func has(_ flag: UInt8, _ index: Int) -> Bool { flags[index] & flag != 0 }
+    /// Whether SPEC §4 calls this charge a destination charge.
+    func isDestinationCharge(_ index: Int) -> Bool {
+        has(ChargeTable.hasTransferData, index) || transfer[index] >= 0 || intentDestination[index] >= 0
+    }
+}
+
+struct TransferTable: Sendable {
+    var created: [Int64] = []
+    var amount: [Int64] = []
+    var currency: [WorldCurrency] = []
+    var rate: [Int32] = []
+    var destination: [Int16] = []
+    var sourceCharge: [Int32] = []
+    var role: [TransferRole] = []
+    /// `metadata.dispute_id` of a dispute repayment, `-1` for none.
+    var dispute: [Int32] = []
+    var balanceTransaction: [Int32] = []
+    var amountReversed: [Int64] = []
+    var reversals = Adjacency()
+
+    var count: Int { created.count }
+}
+
+struct ReversalTable: Sendable {
+    var created: [Int64] = []
+    var transfer: [Int32] = []
+    var amount: [Int64] = []
+    var sourceRefund: [Int32] = []
+    /// `metadata.dispute_id` of a dispute recovery reversal, `-1` for none.
+    var dispute: [Int32] = []
+    var balanceTransaction: [Int32] = []
+
+    var count: Int { created.count }
+}
+
+struct FeeTable: Sendable {
+    var created: [Int64] = []
+    var charge: [Int32] = []
+    var amount: [Int64] = []
+    var balanceTransaction: [Int32] = []
+    var amountRefunded: [Int64] = []
+    var refunds = Adjacency()
+
+    var count: Int { created.count }
+}
+
+struct FeeRefundTable: Sendable {
+    var created: [Int64] = []
+    var fee: [Int32] = []
+    var amount: [Int64] = []
+    var balanceTransaction: [Int32] = []
+
+    var count: Int { created.count }
+}
+
+struct RefundTable: Sendable {
+    var created: [Int64] = []
+    var charge: [Int32] = []
+    var amount: [Int64] = []
+    var balanceTransaction: [Int32] = []
+    var transferReversal: [Int32] = []
+
+    var count: Int { created.count }
+}
+
+struct DisputeTable: Sendable {
+    var created: [Int64] = []
+    var charge: [Int32] = []
+    var amount: [Int64] = []
+    var status: [DisputeStatus] = []
+    var reason: [UInt8] = []
+    var withdrawal: [Int32] = []
+    var reinstatement: [Int32] = []
+    /// The transfer that paid recovered funds back after a win, `-1` for none.
+    var repayment: [Int32] = []
+
+    var count: Int { created.count }
+
+    static let reasons = ["fraudulent", "product_not_received", "duplicate", "subscription_canceled", "general"]
+}
+
+struct BalanceTransactionTable: Sendable {
+    var created: [Int64] = []
+    var type: [BTType] = []
+    var amount: [Int64] = []
+    var fee: [Int64] = []
+    var currency: [WorldCurrency] = []
+    var rate: [Int32] = []
+    var sourceKind: [StripeIDKind] = []
+    var source: [Int32] = []
+    var availableOn: [Int64] = []
+    /// Forced `pending` (a bank debit that has not settled yet).
+    var pending: [Bool] = []
+
+    var count: Int { created.count }
+
+    var net: (Int) -> Int64 { { [amount, fee] index in amount[index] - fee[index] } }
+}
+
+/// Everything the world holds; immutable once generated and shared by every request.
+final class WorldStorage: Sendable {
+    let seed: UInt64
+    let start: Int64
+    let end: Int64
+    let accountCount: Int
+    let ids: StripeIDCodec
+    let charges: ChargeTable
+    let transfers: TransferTable
+    let reversals: ReversalTable
+    let fees: FeeTable
+    let feeRefunds: FeeRefundTable
+    let refunds: RefundTable
+    let disputes: DisputeTable
+    let balanceTransactions: BalanceTransactionTable
+    /// Scenario → the objects that show it (charge or transfer indexes).
+    let scenarios: [SandboxScenario: [ScenarioObject]]
+
+    init(
+        seed: UInt64, start: Int64, end: Int64, accountCount: Int, charges: ChargeTable, transfers: TransferTable,
+        reversals: ReversalTable, fees: FeeTable, feeRefunds: FeeRefundTable, refunds: RefundTable,
+        disputes: DisputeTable, balanceTransactions: BalanceTransactionTable,
+        scenarios: [SandboxScenario: [ScenarioObject]]
+    ) {
+        self.seed = seed
+        self.start = start
+        self.end = end
+        self.accountCount = accountCount
+        self.ids = StripeIDCodec(seed: seed)
+        self.charges = charges
+        self.transfers = transfers
+        self.reversals = reversals
+        self.fees = fees
+        self.feeRefunds = feeRefunds
+        self.refunds = refunds
+        self.disputes = disputes
+        self.balanceTransactions = balanceTransactions
+        self.scenarios = scenarios
+    }
+}
+
+struct ScenarioObject: Sendable, Hashable {
+    var kind: StripeIDKind
+    var index: Int32
+}
+
+/// Converts a presentment amount to the settlement currency with an exchange rate in millionths, rounding half
+/// away from zero (`rate == 0`: same currency).
+func convert(_ amount: Int64, rate: Int32) -> Int64 {
+    guard rate != 0 else { return amount }
+    let magnitude = (amount.magnitude * UInt64(rate) + 500_000) / 1_000_000
+    return amount < 0 ? -Int64(magnitude) : Int64(magnitude)
+}

@@ -1,0 +1,122 @@
+import CurlTransport
+import Extract
+import Foundation
+import History
+import Logging
+import ReconCore
+import Sandbox
+import StripeAPI
+
+/// A sandbox, a history in a temporary folder, and a client wired to both.
+final class ExtractionHarness {
+    static let key = "sk_test_4eC39HqLyjWDarjtT1zdp7dc"
+    /// 2026-11-01, the sandbox's default first day.
+    static let start: Int64 = 1_793_491_200
+    static let day: Int64 = 86_400
+
+    let server: SandboxServer
+    let folder: URL
+
+    init(_ configure: (inout SandboxOptions) -> Void = { _ in }) async throws {
+        var options = SandboxOptions()
+        options.charges = 300
+        options.days = 10
+        configure(&options)
+        server = try await SandboxServer.start(options)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("extract-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func close() async throws {
+        try await server.shutdown()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func store(_ name: String = "history") throws -> HistoryStore {
+        try HistoryStore.open(path: folder.appendingPathComponent("\(name).sqlite").path)
+    }
+
+    func client(
+        globalRate: Double = 1_000, endpointRate: Double = 1_000, maxRetries: Int = 8,
+        transport: (any HTTPTransport)? = nil
+    ) throws -> StripeClient {
+        let curl = try transport ?? Self.curl()
+        return StripeClient(
+            configuration: StripeClientConfiguration(
+                baseURL: server.baseURL, key: try APIKey(Self.key), stripeVersion: "2026-07-29.dahlia",
+                retryPolicy: RetryPolicy(maxRetries: maxRetries, baseDelay: .milliseconds(10), maxDelay: .milliseconds(200))),
+            transport: curl, budget: RequestBudget(globalRate: globalRate, endpointRate: endpointRate),
+            logger: Logger(label: "extract-tests"))
+    }
+
+    static func curl() throws -> CurlHTTPTransport {
+        try CurlHTTPTransport(
+            configuration: CurlTransportConfiguration(
+                connectTimeout: .seconds(5), requestTimeout: .seconds(5), maxConcurrentRequests: 16))
+    }
+
+    /// Records a run over `[from, to)` and extracts it.
+    @discardableResult
+    func extract(
+        store: HistoryStore, client: StripeClient, from: Int64 = start, to: Int64 = start + 10 * day,
+        concurrency: Int = 8, windowSeconds: Int64 = 7 * day
+    ) async throws -> (runID: Int64, summary: ExtractionSummary) {
+        let range = try ReportingRange(
+            from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
+            timeZone: TimeZone(identifier: "UTC")!)
+        let (runID, _) = try store.beginRun(
+            RunStart(
+                command: "extract", range: range, mode: "test", toolVersion: "test", stripeVersion: "2026-07-29.dahlia",
+                apiBase: server.baseURL.absoluteString, startedAt: to + 30 * Self.day, pid: 1))
+        let extractor = Extractor(
+            client: client, store: store, options: Extractor.Options(concurrency: concurrency, settleMargin: 300, windowSeconds: windowSeconds),
+            logger: Logger(label: "extract-tests"))
+        let summary = try await extractor.extract(from: from, to: to, runID: runID, now: to + 30 * Self.day)
+        try store.finishRun(runID, status: .completed, finishedAt: to + 30 * Self.day, message: nil, details: nil)
+        return (runID, summary)
+    }
+
+    /// Every object of every kind in a history, `kind → id → raw JSON`.
+    static func contents(_ store: HistoryStore) throws -> [ObjectKind: [String: String]] {
+        var result: [ObjectKind: [String: String]] = [:]
+        for kind in ObjectKind.allCases { result[kind] = try store.rawObjects(of: kind) }
+        return result
+    }
+
+    /// The ids a plain sequential pager finds for a list over `[from, to)`: the independent oracle.
+    static func referenceIDs<Item: StripeObject>(
+        client: StripeClient, path: String, type: Item.Type, from: Int64, to: Int64
+    ) async throws -> Set<String> {
+        var ids = Set<String>()
+        var cursor: String?
+        repeat {
+            var query = [("limit", "100"), ("created[gte]", "\(from)"), ("created[lt]", "\(to)")]
+            if let cursor { query.append(("starting_after", cursor)) }
+            let page = try await client.listPage(type, path: path, query: query)
+            ids.formUnion(page.items.map(\.object.id))
+            cursor = page.hasMore ? page.lastID : nil
+        } while cursor != nil
+        return ids
+    }
+}
+
+/// A transport that works for `limit` requests and then fails every request, like a process that died.
+final class DyingTransport: HTTPTransport, @unchecked Sendable {
+    private let inner: any HTTPTransport
+    private let lock = NSLock()
+    private var remaining: Int
+
+    init(_ inner: any HTTPTransport, limit: Int) {
+        self.inner = inner
+        self.remaining = limit
+    }
+
+    func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        let alive: Bool = lock.withLock {
+            remaining -= 1
+            return remaining >= 0
+        }
+        guard alive else { throw .invalidRequest("the process was killed") }
+        return try await inner.get(request)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+@testable import Extract
+@testable import History
+import ReconCore
+import Sandbox
+import StripeAPI
+
+@Suite("Extraction against the sandbox", .serialized)
+struct ExtractorTests {
+    typealias H = ExtractionHarness
+
+    @Test("every object of the range is stored exactly once, as a plain sequential pager sees it")
+    func storesEveryObjectOnce() async throws {
+        let harness = try await H()
+        let store = try harness.store()
+        let client = try harness.client()
+        let (_, summary) = try await harness.extract(store: store, client: client)
+
+        let from = H.start, to = H.start + 10 * H.day
+        let lists: [(ObjectKind, String, any StripeObject.Type)] = [
+            (.charge, "/v1/charges", Charge.self), (.transfer, "/v1/transfers", Transfer.self),
+            (.applicationFee, "/v1/application_fees", ApplicationFee.self),
+            (.balanceTransaction, "/v1/balance_transactions", BalanceTransaction.self),
+            (.dispute, "/v1/disputes", Dispute.self), (.refund, "/v1/refunds", Refund.self),
+        ]
+        for (kind, path, type) in lists {
+            let expected = try await Self.reference(type, client: client, path: path, from: from, to: to)
+            let stored = try store.ids(of: kind, createdFrom: from, to: to)
+            #expect(stored.count == Set(stored).count, "\(kind) stored once")
+            #expect(Set(stored) == expected, "\(kind) matches the sequential pager")
+            #expect(!expected.isEmpty)
+        }
+        // The whole world lies in the range, so every object it holds is in the history.
+        let total = try ObjectKind.allCases.map { try store.count(of: $0) }.reduce(0, +)
+        #expect(total == harness.server.world.objectCount)
+        #expect(summary.new == total)
+        // Nothing the range refers to is left unfetched.
+        let chain = try store.runChain(1)
+        #expect(try await store.followUpNeeds(from: from, to: to, chain: chain).isEmpty)
+        try await harness.close()
+    }
+
+    /// Opens the existential so the generic pager can run.
+    static func reference(
+        _ type: any StripeObject.Type, client: StripeClient, path: String, from: Int64, to: Int64
+    ) async throws -> Set<String> {
+        try await H.referenceIDs(client: client, path: path, type: type, from: from, to: to)
+    }
+
+    @Test("a short range follows its references across the boundary")
+    func followsReferencesAcrossTheBoundary() async throws {
+        let harness = try await H()
+        let store = try harness.store()
+        let from = H.start + 3 * H.day, to = H.start + 5 * H.day
+        let (runID, summary) = try await harness.extract(store: store, client: try harness.client(), from: from, to: to)
+        #expect(summary.followUps > 0)
+
+        let charges = Dictionary(uniqueKeysWithValues: try store.facts(ChargeFacts.self, createdFrom: 0, to: .max).map { ($0.id, $0) })
+        let transfers = Dictionary(uniqueKeysWithValues: try store.facts(TransferFacts.self, createdFrom: 0, to: .max).map { ($0.id, $0) })
+        let reversals = try store.facts(TransferReversalFacts.self, createdFrom: 0, to: .max)
+        let balance = Set(try store.ids(of: .balanceTransaction, createdFrom: 0, to: .max))
+        // Refunds and disputes of the range: their charges are stored, even when created before the range.
+        let refunds = try store.facts(RefundFacts.self, createdFrom: from, to: to)
+        let disputes = try store.facts(DisputeFacts.self, createdFrom: from, to: to)
+        #expect(refunds.allSatisfy { $0.chargeID.map { charges[$0] != nil } ?? true })
+        #expect(disputes.allSatisfy { charges[$0.chargeID] != nil })
+        #expect(disputes.contains { charges[$0.chargeID]!.created < from }, "a dispute on an older charge")
+        // Every charge in scope has its transfer, and each transfer all of its reversals.
+        for charge in charges.values where charge.created >= from && charge.created < to {
+            if let transferID = charge.transferID {
+                let transfer = try #require(transfers[transferID], "transfer \(transferID)")
+                let reversed = reversals.filter { $0.transferID == transferID }.map(\.amount).reduce(0, +)
+                #expect(reversed == transfer.amountReversed, "reversals of \(transferID)")
+            }
+            if let id = charge.balanceTransactionID { #expect(balance.contains(id)) }
+        }
+        #expect(try await store.followUpNeeds(from: from, to: to, chain: store.runChain(runID)).isEmpty)
+        try await harness.close()
+    }
+
+    @Test("re-running a range updates in place and duplicates nothing")
+    func rerunIsIdempotent() async throws {
+        let harness = try await H()
+        let store = try harness.store()
+        let client = try harness.client()
+        let first = try await harness.extract(store: store, client: client).summary
+        let before = try H.contents(store)
+        let second = try await harness.extract(store: store, client: client).summary
+        #expect(second.new == 0)
+        #expect(second.updated == 0)
+        #expect(second.unchanged > 0)
+        #expect(first.new > 0)
+        #expect(try H.contents(store) == before)
+        try await harness.close()
+    }
+
+    @Test("with 5 % 500s, latency and 429s above the limits, the history is the same as a clean run's")
+    func survivesFaults() async throws {
+        let clean = try await H { $0.charges = 1_500 }
+        let cleanStore = try clean.store()
+        try await clean.extract(store: cleanStore, client: try clean.client())
+        let expected = try H.contents(cleanStore)
+        try await clean.close()
+
+        let faulty = try await H {
+            $0.charges = 1_500
+            $0.failRate = 0.05
+            $0.latency = .milliseconds(5)
+            $0.rateLimit = 30
+            $0.endpointRateLimit = 8
+        }
+        let store = try faulty.store()
+        // A budget above the server's limits, so 429s really happen and are absorbed.
+        let client = try faulty.client(globalRate: 80, endpointRate: 30, maxRetries: 12)
+        try await faulty.extract(store: store, client: client)
+        #expect(try H.contents(store) == expected)
+        let stats = faulty.server.requestStats
+        #expect(stats.injectedFailures > 0)
+        #expect(stats.rateLimited > 0)
+        #expect(await client.stats.retries >= stats.injectedFailures)
+        try await faulty.close()
+    }
+
+    @Test("the budget keeps requests under the configured limits, measured at the server: no 429 at all")
+    func budgetKeepsUnderLimits() async throws {
+        // The server enforces the configured limits plus 10 % for arrival jitter on a busy 2-core machine.
+        let harness = try await H {
+            $0.charges = 1_500
+            $0.rateLimit = 33
+            $0.endpointRateLimit = 11
+        }
+        let store = try harness.store()
+        let client = try harness.client(globalRate: 30, endpointRate: 10)
+        try await harness.extract(store: store, client: client, concurrency: 16)
+        let stats = harness.server.requestStats
+        #expect(stats.total > 60, "enough requests to exceed the limits without the budget")
+        #expect(stats.rateLimited == 0)
+        #expect(await client.stats.rateLimited == 0)
+        try await harness.close()
+    }
+
+    @Test("an interrupted extraction resumes from its checkpoints and ends with the same history")
+    func resumesAfterInterruption() async throws {
+        // Day-long windows and two workers: no worker is ever idle, so no window splits and page counts are stable.
+        let harness = try await H { $0.charges = 1_500 }
+        let clean = try harness.store("clean")
+        let cleanRun = try await harness.extract(
+            store: clean, client: try harness.client(), concurrency: 2, windowSeconds: H.day)
+        let expected = try H.contents(clean)
+
+        // Given an extraction that dies after 60 requests
+        let store = try harness.store("resumed")
+        let dying = try harness.client(transport: DyingTransport(try H.curl(), limit: 60))
+        await #expect(throws: StripeClientError.self) {
+            try await harness.extract(store: store, client: dying, concurrency: 2, windowSeconds: H.day)
+        }
+        #expect(try H.contents(store).values.map(\.count).reduce(0, +) > 0)
+
+        // When the next run of the same range starts
+        let (_, summary) = try await harness.extract(
+            store: store, client: try harness.client(), concurrency: 2, windowSeconds: H.day)
+
+        // Then it skipped the finished windows and their pages, and the history equals an uninterrupted run's
+        #expect(summary.resumedWindows >= 10)
+        #expect(summary.pages <= cleanRun.summary.pages - 20)
+        #expect(try H.contents(store) == expected)
+        try await harness.close()
+    }
+}

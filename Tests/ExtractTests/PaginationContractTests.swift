@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import Extract
+import History
+import ReconCore
+import StripeAPI
+
+/// A server whose refunds list repeats the same page forever; every other list is empty.
+final class RepeatingTransport: HTTPTransport, @unchecked Sendable {
+    let body: String
+    init(body: String) { self.body = body }
+
+    func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        let empty = #"{"object":"list","url":"/v1/x","has_more":false,"data":[]}"#
+        let text = request.url.path == "/v1/refunds" ? body : empty
+        return HTTPResponse(status: 200, headers: ["request-id": "req_loop"], body: Data(text.utf8))
+    }
+}
+
+@Suite("Paging contract")
+struct PaginationContractTests {
+    @Test("a list whose cursor does not advance stops with an error instead of looping")
+    func cursorThatDoesNotAdvance() async throws {
+        let refund = #"{"id":"re_1","object":"refund","amount":100,"balance_transaction":null,"charge":"ch_1","created":1793500000,"currency":"usd","metadata":{},"payment_intent":null,"reason":null,"status":"succeeded","transfer_reversal":null}"#
+        let transport = RepeatingTransport(body: #"{"object":"list","url":"/v1/refunds","has_more":true,"data":[\#(refund)]}"#)
+        let client = StripeClient(
+            configuration: StripeClientConfiguration(
+                baseURL: URL(string: "http://127.0.0.1:1")!, key: try APIKey(ExtractionHarness.key),
+                stripeVersion: "2026-07-29.dahlia", retryPolicy: RetryPolicy(maxRetries: 0)),
+            transport: transport, budget: RequestBudget(globalRate: 1_000, endpointRate: 1_000),
+            logger: Logger(label: "test"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try HistoryStore.open(path: folder.appendingPathComponent("h.sqlite").path)
+        let range = try ReportingRange(
+            from: Date(timeIntervalSince1970: 1_793_491_200), to: Date(timeIntervalSince1970: 1_793_577_600),
+            timeZone: TimeZone(identifier: "UTC")!)
+        let runID = try store.beginRun(
+            RunStart(command: "extract", range: range, mode: "test", toolVersion: "t", stripeVersion: "v", apiBase: "x",
+                startedAt: 0, pid: 1)).runID
+        let extractor = Extractor(
+            client: client, store: store, options: Extractor.Options(concurrency: 1, settleMargin: 0),
+            logger: Logger(label: "test"))
+        await #expect {
+            _ = try await extractor.extract(from: 1_793_491_200, to: 1_793_577_600, runID: runID, now: 1_800_000_000)
+        } throws: { error in
+            guard case .brokenPagination(_, let requestID, let detail) = error as? StripeClientError else { return false }
+            return requestID == "req_loop" && detail.contains("did not advance")
+        }
+    }
+
+    @Test("intervals: finished windows are subtracted, the rest is cut to length")
+    func intervals() {
+        #expect(Intervals.subtract([10..<20, 30..<40], from: 0..<50) == [0..<10, 20..<30, 40..<50])
+        #expect(Intervals.subtract([0..<50], from: 0..<50) == [])
+        #expect(Intervals.subtract([], from: 0..<50) == [0..<50])
+        #expect(Intervals.split(0..<25, length: 10) == [0..<10, 10..<20, 20..<25])
+    }
+}

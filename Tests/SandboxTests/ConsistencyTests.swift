@@ -1,0 +1,115 @@
+import Foundation
+import ReconCore
+import Sandbox
+import Testing
+
+/// The ground truth is computed from the generator's tables, the JSON is rendered from them separately: this
+/// recomputes SPEC §4's figures from the served JSON alone and compares, so a renderer bug cannot hide.
+@Suite struct ConsistencyTests {
+    static func sumNet(_ objects: [[String: Any]]) -> Int64 {
+        objects.reduce(0) { total, object in
+            guard let bt = object.object("balance_transaction") else { return total }
+            return total + (bt.int("net") ?? 0)
+        }
+    }
+
+    @Test func figuresRecomputedFromTheServedJSONMatchTheGroundTruth() async throws {
+        let server = try await startServer(charges: 160, seed: 21)
+        let connection = try WireConnection(port: server.port)
+        let world = server.world
+        let range = try ReportingRange(
+            from: world.start, to: world.end, timeZone: TimeZone(identifier: "UTC") ?? .current)
+        let truth = world.groundTruth(for: range, asOf: world.end, skippedTransferGrace: 3600)
+        #expect(truth.platformFees.count > 50)
+        let expand = "expand[]=transfer&expand[]=application_fee&expand[]=balance_transaction&expand[]=payment_intent"
+
+        var skippedFromJSON: Set<String> = []
+        for row in truth.platformFees {
+            let charge = try connection.request("/v1/charges/\(row.chargeID)?\(expand)").json()
+            let transfer = charge.object("transfer")
+            let fee = charge.object("application_fee")
+            let amount = charge.int("amount_captured") ?? 0
+            let dpf =
+                (amount - (charge.int("amount_refunded") ?? 0))
+                - ((transfer?.int("amount") ?? 0) - (transfer?.int("amount_reversed") ?? 0))
+                + ((fee?.int("amount") ?? 0) - (fee?.int("amount_refunded") ?? 0))
+            #expect(dpf == row.destinationPlatformFee, "DPF of \(row.chargeID)")
+            #expect(charge.object("balance_transaction")?.int("fee") ?? 0 == row.stripeFee)
+            #expect(transfer?.string("id") == row.transferID)
+            #expect(fee?.string("id") == row.applicationFeeID)
+
+            // Platform net: the charge's BT, its refunds', its transfer's and reversals', its fee's and fee
+            // refunds', its disputes'.
+            var net = charge.object("balance_transaction")?.int("net") ?? 0
+            let refunds =
+                try connection.request("/v1/refunds?charge=\(row.chargeID)&limit=100&expand[]=data.balance_transaction")
+                .json().list("data") ?? []
+            net += Self.sumNet(refunds)
+            if let transfer, let id = transfer.string("id") {
+                net += transfer.object("balance_transaction").flatMap { $0.int("net") } ?? 0
+                if transfer["balance_transaction"] is String {
+                    net +=
+                        try connection.request(
+                            "/v1/balance_transactions/\(transfer.string("balance_transaction") ?? "")"
+                        ).json().int("net") ?? 0
+                }
+                let reversals =
+                    try connection.request("/v1/transfers/\(id)/reversals?limit=100&expand[]=data.balance_transaction")
+                    .json().list("data") ?? []
+                net += Self.sumNet(reversals)
+            }
+            if let fee, let id = fee.string("id") {
+                if let bt = fee.string("balance_transaction") {
+                    net += try connection.request("/v1/balance_transactions/\(bt)").json().int("net") ?? 0
+                }
+                let feeRefunds =
+                    try connection.request(
+                        "/v1/application_fees/\(id)/refunds?limit=100&expand[]=data.balance_transaction"
+                    ).json().list("data") ?? []
+                net += Self.sumNet(feeRefunds)
+            }
+            let disputes = try connection.request("/v1/disputes?charge=\(row.chargeID)").json().list("data") ?? []
+            for dispute in disputes {
+                net += (dispute.list("balance_transactions") ?? []).reduce(0) { $0 + ($1.int("net") ?? 0) }
+            }
+            #expect(net == row.platformNet, "platform net of \(row.chargeID)")
+
+            // Skipped transfer, from the JSON alone.
+            let intent = charge.object("payment_intent")
+            if charge.string("status") == "succeeded", intent?.object("transfer_data")?.string("destination") != nil,
+                charge["transfer_data"] is NSNull, charge["transfer"] == nil,
+                (charge.int("created") ?? 0) <= Int64(world.end.timeIntervalSince1970) - 3600
+            {
+                skippedFromJSON.insert(row.chargeID)
+            }
+        }
+        #expect(skippedFromJSON == Set(truth.skippedTransfers.map(\.chargeID)))
+
+        // The ledger: every balance transaction of the world, grouped.
+        var ledger: [String: (count: Int, gross: Int64, fee: Int64, net: Int64)] = [:]
+        var cursor: String?
+        repeat {
+            let json = try connection.request(
+                "/v1/balance_transactions?limit=100" + (cursor.map { "&starting_after=\($0)" } ?? "")
+            ).json()
+            let data = json.list("data") ?? []
+            for bt in data {
+                let key = "\(bt.string("currency") ?? "")/\(bt.string("reporting_category") ?? "")"
+                let old = ledger[key] ?? (0, 0, 0, 0)
+                ledger[key] = (
+                    old.count + 1, old.gross + (bt.int("amount") ?? 0), old.fee + (bt.int("fee") ?? 0),
+                    old.net + (bt.int("net") ?? 0)
+                )
+            }
+            cursor = json["has_more"] as? Bool == true ? data.last?.string("id") : nil
+        } while cursor != nil
+        #expect(ledger.count == truth.ledger.count)
+        for row in truth.ledger {
+            let served = ledger["\(row.currency.rawValue)/\(row.reportingCategory)"]
+            #expect(
+                served?.count == row.count && served?.gross == row.gross && served?.fee == row.fee
+                    && served?.net == row.net, "\(row)")
+        }
+        try await server.shutdown()
+    }
+}

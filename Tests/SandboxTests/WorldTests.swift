@@ -1,0 +1,189 @@
+import Foundation
+import ReconCore
+import Sandbox
+import Testing
+
+/// The world: deterministic, covering every situation of SPEC §4, and its ground truth.
+@Suite struct WorldTests {
+    static let utc = TimeZone(identifier: "UTC") ?? .current
+    static let start = Date(timeIntervalSince1970: 1_793_491_200)  // 2026-11-01
+
+    static func wholeWorld(_ world: SandboxWorld) throws -> ReportingRange {
+        try ReportingRange(from: world.start, to: world.end, timeZone: utc)
+    }
+
+    @Test func theSameSeedRendersIdenticalJSONAndAnotherSeedDiffers() throws {
+        let first = SandboxWorld(seed: 99, charges: 300, start: Self.start, days: 30)
+        let second = SandboxWorld(seed: 99, charges: 300, start: Self.start, days: 30)
+        let other = SandboxWorld(seed: 100, charges: 300, start: Self.start, days: 30)
+        #expect(first.counts == second.counts)
+        var rendered = 0
+        for scenario in SandboxScenario.allCases {
+            for id in first.ids(for: scenario).prefix(3) {
+                let a = try #require(first.renderedObject(id: id))
+                #expect(a == second.renderedObject(id: id), "\(id)")
+                #expect(other.renderedObject(id: id) == nil, "ids of one seed do not resolve in another")
+                rendered += 1
+            }
+        }
+        #expect(rendered > 50)
+        let range = try Self.wholeWorld(first)
+        let truthA = first.groundTruth(for: range, asOf: first.end, skippedTransferGrace: 3600)
+        let truthB = second.groundTruth(for: range, asOf: second.end, skippedTransferGrace: 3600)
+        #expect(try truthA.jsonData() == truthB.jsonData())
+        let truthOther = other.groundTruth(for: range, asOf: other.end, skippedTransferGrace: 3600)
+        #expect(try truthA.jsonData() != truthOther.jsonData())
+    }
+
+    @Test func theDefaultWorldCoversEverySituationOfTheSpec() throws {
+        let world = SandboxWorld(seed: 42, charges: 2_000, start: Self.start, days: 30)
+        for scenario in SandboxScenario.allCases {
+            #expect(!world.ids(for: scenario).isEmpty, "\(scenario.rawValue) appears in the default world")
+        }
+        let truth = world.groundTruth(for: try Self.wholeWorld(world), asOf: world.end, skippedTransferGrace: 3600)
+        #expect(!truth.platformFees.isEmpty)
+        #expect(!truth.skippedTransfers.isEmpty)
+        #expect(!truth.unreversedDisputes.isEmpty)
+        #expect(!truth.ledger.isEmpty)
+        #expect(!truth.summary.isEmpty)
+        let kinds = Set(truth.exceptions.map(\.kind))
+        for kind in GroundTruth.ExceptionKind.allCases {
+            #expect(kinds.contains(kind), "exception \(kind.rawValue) appears")
+        }
+        for style in ["application_fee", "transfer_amount", "full_transfer"] {
+            #expect(truth.platformFees.contains { $0.feeStyle == style })
+        }
+        #expect(Set(truth.summary.map(\.currency.rawValue)).isSuperset(of: ["usd", "eur", "jpy", "bhd"]))
+        let categories = Set(truth.ledger.map(\.reportingCategory))
+        #expect(
+            categories.isSuperset(of: [
+                "charge", "transfer", "platform_earning", "refund", "transfer_reversal", "platform_earning_refund",
+                "dispute", "dispute_reversal", "charge_failure",
+            ]))
+        // Every status of a dispute
+        let statuses: [SandboxScenario] = [
+            .disputeWarningNeedsResponse, .disputeWarningUnderReview, .disputeWarningClosed, .disputeNeedsResponse,
+            .disputeUnderReview, .disputeLost, .disputeWon, .disputePrevented,
+        ]
+        #expect(statuses.allSatisfy { !world.ids(for: $0).isEmpty })
+    }
+
+    @Test func theSeedsWorkedExamplesHaveTheirHandComputedFigures() throws {
+        let world = SandboxWorld(seed: 42, charges: 400, start: Self.start, days: 30)
+        let truth = world.groundTruth(for: try Self.wholeWorld(world), asOf: world.end, skippedTransferGrace: 3600)
+        func row(_ scenario: SandboxScenario) throws -> GroundTruth.PlatformFee {
+            let id = try #require(world.ids(for: scenario).first)
+            return try #require(truth.platformFees.first { $0.chargeID == id })
+        }
+        // 10.00 usd, application_fee_amount 1.23: transfer 10.00, fee 1.23, DPF 1.23.
+        let applicationFee = try row(.seedExampleApplicationFee)
+        #expect(applicationFee.feeStyle == "application_fee")
+        #expect(applicationFee.transferAmount == 1000)
+        #expect(applicationFee.applicationFeeAmount == 123)
+        #expect(applicationFee.destinationPlatformFee == 123)
+        #expect(applicationFee.stripeFee == 59)  // 2.9 % + 0.30
+        #expect(applicationFee.platformNet == 1000 - 59 - 1000 + 123)
+        // 10.00 usd, transfer_data[amount] 8.77: DPF 1.23, net 0.64 as in Stripe's docs.
+        let transferAmount = try row(.seedExampleTransferAmount)
+        #expect(transferAmount.feeStyle == "transfer_amount")
+        #expect(transferAmount.transferAmount == 877)
+        #expect(transferAmount.applicationFeeID == nil)
+        #expect(transferAmount.destinationPlatformFee == 123)
+        #expect(transferAmount.platformNet == 64)
+        // Fully refunded with reverse_transfer and refund_application_fee: DPF 0.
+        let reversed = try row(.seedExampleFullRefundReversed)
+        #expect(reversed.amountRefunded == 1000)
+        #expect(reversed.transferReversed == 1000)
+        #expect(reversed.applicationFeeRefunded == 123)
+        #expect(reversed.destinationPlatformFee == 0)
+        #expect(reversed.platformNet == -59)
+        // Fully refunded without reverse_transfer: DPF −8.77, the platform covered the refund.
+        let notReversed = try row(.seedExampleFullRefundNotReversed)
+        #expect(notReversed.destinationPlatformFee == -877)
+        #expect(notReversed.platformNet == 1000 - 59 - 1000 - 877)
+        let refundException = truth.exceptions.first {
+            $0.kind == .refundWithoutTransferReversal && $0.relatedID == notReversed.chargeID
+        }
+        #expect(refundException?.actual == .amount(1000))
+        // Full transfer, no refunds: DPF 0.
+        #expect(try row(.seedExampleFullTransfer).destinationPlatformFee == 0)
+    }
+
+    @Test func skippedTransfersWaitForTheGracePeriod() throws {
+        let world = SandboxWorld(seed: 42, charges: 400, start: Self.start, days: 30)
+        let range = try Self.wholeWorld(world)
+        let young = Set(world.ids(for: .youngCharge))
+        #expect(young.count == 2)
+        let now = world.groundTruth(for: range, asOf: world.end, skippedTransferGrace: 3600)
+        #expect(now.skippedTransfers.allSatisfy { !young.contains($0.chargeID) })
+        let later = world.groundTruth(for: range, asOf: world.end.addingTimeInterval(7200), skippedTransferGrace: 3600)
+        #expect(young.isSubset(of: Set(later.skippedTransfers.map(\.chargeID))))
+        #expect(later.skippedTransfers.count == now.skippedTransfers.count + 2)
+        // The amount owed: transfer_data.amount, else amount − application_fee_amount.
+        for skipped in now.skippedTransfers {
+            #expect(skipped.amountOwed > 0 && skipped.amountOwed <= skipped.amount)
+            #expect(skipped.paymentIntentID.hasPrefix("pi_"))
+        }
+        #expect(!world.ids(for: .pendingAsync).contains { id in now.skippedTransfers.contains { $0.chargeID == id } })
+    }
+
+    @Test func unreversedDisputesFollowTheRecoveryRule() throws {
+        let world = SandboxWorld(seed: 42, charges: 400, start: Self.start, days: 30)
+        let truth = world.groundTruth(for: try Self.wholeWorld(world), asOf: world.end, skippedTransferGrace: 3600)
+        let byCharge = Dictionary(grouping: truth.unreversedDisputes, by: \.chargeID)
+        for row in truth.unreversedDisputes {
+            #expect(row.unrecovered == row.recoverable - row.recovered)
+            #expect(row.unrecovered > 0)
+            #expect(["needs_response", "under_review", "lost"].contains(row.disputeStatus))
+        }
+        // Fully recovered disputes and won ones never appear; unrecovered and partially recovered withdrawn ones do.
+        for id in world.ids(for: .disputeRecovered) + world.ids(for: .disputeWon)
+            + world.ids(for: .disputeWarningClosed)
+        {
+            let rows = byCharge[id] ?? []
+            #expect(rows.allSatisfy { $0.disputeStatus != "won" && $0.recovered < $0.recoverable })
+        }
+        let partial = try #require(world.ids(for: .disputePartiallyRecovered).first)
+        let partialRow = try #require(byCharge[partial]?.first)
+        #expect(partialRow.recovered > 0 && partialRow.recovered < partialRow.recoverable)
+        let afterRefund = try #require(world.ids(for: .disputeAfterPartialRefund).first)
+        if let row = byCharge[afterRefund]?.first,
+            let fee = truth.platformFees.first(where: { $0.chargeID == afterRefund })
+        {
+            #expect(row.disputeAmount == fee.amount - fee.amountRefunded)
+        }
+        // A dispute on a charge that is not a destination charge is never an unreversed dispute.
+        let plainIDs = Set(world.ids(for: .plainCharge))
+        #expect(truth.unreversedDisputes.allSatisfy { !plainIDs.contains($0.chargeID) })
+    }
+
+    @Test func aRangeCountsOnlyObjectsCreatedInIt() throws {
+        let world = SandboxWorld(seed: 42, charges: 400, start: Self.start, days: 30)
+        let day = try ReportingRange(
+            from: Self.start.addingTimeInterval(10 * 86_400), to: Self.start.addingTimeInterval(11 * 86_400),
+            timeZone: Self.utc)
+        let truth = world.groundTruth(for: day, asOf: world.end, skippedTransferGrace: 3600)
+        let (from, to) = day.unixSeconds
+        #expect(truth.platformFees.allSatisfy { $0.created >= from && $0.created < to })
+        #expect(truth.unreversedDisputes.allSatisfy { $0.created >= from && $0.created < to })
+        let whole = world.groundTruth(for: try Self.wholeWorld(world), asOf: world.end, skippedTransferGrace: 3600)
+        #expect(truth.ledger.map(\.count).reduce(0, +) < whole.ledger.map(\.count).reduce(0, +))
+        #expect(whole.ledger.map(\.count).reduce(0, +) == world.counts["balance_transactions"])
+    }
+
+    @Test func theGroundTruthIsWrittenAsSortedStableJSON() throws {
+        let world = SandboxWorld(seed: 1, charges: 200, start: Self.start, days: 30)
+        let truth = world.groundTruth(for: try Self.wholeWorld(world), asOf: world.end, skippedTransferGrace: 3600)
+        let data = try truth.jsonData()
+        #expect(try GroundTruth.read(from: data) == truth)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"destination_platform_fee\""))
+        #expect(text.contains("\"as_of\""))
+        #expect(truth.platformFees.map(\.chargeID) == truth.platformFees.map(\.chargeID).sorted())
+        #expect(truth.exceptions.map(\.objectID) == truth.exceptions.map(\.objectID).sorted())
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ground-truth-\(UUID()).json")
+        try truth.write(to: url)
+        #expect(try Data(contentsOf: url) == data)
+        try? FileManager.default.removeItem(at: url)
+    }
+}

@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: C libraries from the system (apt: libcurl4-openssl-dev, libxlsxwriter-dev)
@@ -54,8 +55,13 @@ let package = Package(
                 "ReconCore", "StripeAPI", "History", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        /// CSV and XLSX writers (the only module importing CXlsxWriter).
-        .target(name: "Reports", dependencies: ["ReconCore", "CXlsxWriter"]),
+        /// The rules of SPEC §4: facts in, report rows out. No network, database, clock or logger.
+        .target(name: "Reconcile", dependencies: ["ReconCore"]),
+        /// CSV and XLSX writers (the only module importing CXlsxWriter). They format; they never compute.
+        .target(
+            name: "Reports",
+            dependencies: ["ReconCore", "CXlsxWriter", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         /// A Stripe-compatible loopback server with a seeded Connect world, for tests, benchmarks and the demo.
         /// It writes Stripe's JSON on its own and never uses StripeAPI's models.
         .target(
@@ -71,7 +77,7 @@ let package = Package(
         .target(
             name: "ReconCLI",
             dependencies: [
-                "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reports", "Sandbox",
+                "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reconcile", "Reports", "Sandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -106,6 +112,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "ReconcileTests", dependencies: ["Reconcile", "ReconCore", "Sandbox"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ReconCore"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "ReconCore"]),
         .testTarget(name: "ReconCLITests", dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox"]),
     ]

@@ -40,6 +40,13 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(name: .customLong("endpoint-rate-limit"), help: "Requests per second to one endpoint before 429s.")
     var endpointRateLimit: Double?
 
+    @Option(
+        name: .customLong("forbid"),
+        help: ArgumentHelp(
+            "Answer 403 to restricted keys (rk_test_…) for this resource (application_fees, disputes, …), to try a "
+                + "key without a permission. Repeatable.", valueName: "resource"))
+    var forbiddenResources: [String] = []
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535 (0 picks a free port).") }
         guard (1...5_000_000).contains(charges) else { throw ValidationError("--charges must be from 1 to 5000000.") }
@@ -80,6 +87,7 @@ struct SandboxCommand: AsyncParsableCommand {
         options.failRate = failRate
         options.rateLimit = rateLimit
         options.endpointRateLimit = endpointRateLimit
+        options.restrictedKeyForbiddenResources = Set(forbiddenResources)
         let console = CommandContext.current.console
         let server = try await SandboxServer.start(options)
         console.writeOutput("Sandbox listening on \(server.baseURL.absoluteString) (\(server.summary))\n")

@@ -149,11 +149,13 @@ func errorStatusesComeBackAsResponsesWithTheirBodies(status: Int) async throws {
         }
         let elapsed = ContinuousClock.now - start
 
-        // Then all succeed, far faster than one after another (32 × 200 ms), on at most 16 connections
+        // Then all succeed, on several workers' connections at once (a worker only takes a second request
+        // when the first is done, so many connections mean requests in flight together), and at most 16.
+        // Wall-clock bounds are left to the benchmarks: tests run in parallel on a 2-core machine.
         #expect(statuses == Array(repeating: 200, count: 32))
-        // One after another takes 6.4 s; 16 workers need 0.4 s. 4 s proves parallel work even on a busy machine.
-        #expect(elapsed < .seconds(4))
+        #expect(server.acceptedConnections >= 8)
         #expect(server.acceptedConnections <= 16)
+        _ = elapsed
     }
 }
 
@@ -202,7 +204,8 @@ func errorStatusesComeBackAsResponsesWithTheirBodies(status: Int) async throws {
             Issue.record("expected timedOut, got \(String(describing: error))")
             return
         }
-        #expect(ContinuousClock.now - start < .seconds(3))
+        // A timedOut error is itself the proof: the server answers only after 3 s, the timeout is 300 ms.
+        _ = start
     }
 }
 

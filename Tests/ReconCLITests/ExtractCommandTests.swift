@@ -9,10 +9,13 @@ import Sandbox
 @Suite("extract command against the sandbox", .serialized)
 struct ExtractCommandTests {
     /// A sandbox of 200 charges over 2026-11-01..11 and the arguments that point `extract` at it.
-    static func withSandbox(_ body: (SandboxServer, TemporaryFolder, [String]) async throws -> Void) async throws {
+    static func withSandbox(
+        forbidding forbidden: Set<String> = [], _ body: (SandboxServer, TemporaryFolder, [String]) async throws -> Void
+    ) async throws {
         var options = SandboxOptions()
         options.charges = 200
         options.days = 10
+        options.restrictedKeyForbiddenResources = forbidden
         let server = try await SandboxServer.start(options)
         let folder = try TemporaryFolder()
         let config = try folder.write("config.yaml", "")
@@ -56,6 +59,52 @@ struct ExtractCommandTests {
             #expect(!result.error.contains(CLI.liveKey))
             let store = try HistoryStore.open(path: folder.url.appendingPathComponent("history.sqlite").path)
             #expect(try store.runs().first?.status == .failed)
+        }
+    }
+
+    @Test("a restricted key without read access exits 2 naming the resource and the permission to grant")
+    func forbiddenResource() async throws {
+        try await Self.withSandbox(forbidding: ["application_fees"]) { _, _, arguments in
+            let key = "rk_test_51H8abcdefGHIJKLmnop"
+            let result = await CLI.run(["extract"] + arguments, environment: ["STRIPE_API_KEY": key])
+            #expect(result.status == 2)
+            #expect(result.error.contains("HTTP 403"))
+            #expect(result.error.contains("lacks read access to application fees"))
+            #expect(result.error.contains("rak_applicationfees_read"))
+            #expect(!result.error.contains(key))
+        }
+    }
+
+    @Test("a range entirely inside the settle margin exits 2; one reaching into it is clamped with a warning")
+    func settleMargin() async throws {
+        try await Self.withSandbox { _, folder, arguments in
+            // CLI.now is 2026-11-21T01:30:00Z; a one-hour margin makes 00:30 the newest extractable second.
+            let environment = ["STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_RANGE_SETTLE_MARGIN_SECONDS": "3600"]
+            let base = Array(arguments.prefix(while: { $0 != "--from" })) + Array(arguments.drop(while: { $0 != "--api-base" }))
+            let tooRecent = await CLI.run(
+                ["extract", "--from", "2026-11-21T01:00:00Z", "--to", "2026-11-21T01:20:00Z"] + base,
+                environment: environment)
+            #expect(tooRecent.status == 2)
+            #expect(tooRecent.error.contains("range.settle_margin_seconds"))
+            let clamped = await CLI.run(
+                ["extract", "--from", "2026-11-20T00:00:00Z", "--to", "2026-11-21T01:20:00Z"] + base,
+                environment: environment)
+            #expect(clamped.status == 0, "\(clamped.error)")
+            #expect(clamped.error.contains("range end moved back"))
+            _ = folder
+        }
+    }
+
+    @Test("a live key on a database of test-mode objects exits 2 before any request")
+    func modesNeverShareADatabase() async throws {
+        try await Self.withSandbox { server, _, arguments in
+            let first = await CLI.run(["extract"] + arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+            #expect(first.status == 0)
+            let requests = server.requestStats.total
+            let live = await CLI.run(["extract"] + arguments, environment: ["STRIPE_API_KEY": CLI.liveKey])
+            #expect(live.status == 2)
+            #expect(live.error.contains("holds test-mode objects, but this run uses a live-mode key"))
+            #expect(server.requestStats.total == requests)
         }
     }
 

@@ -70,10 +70,13 @@ struct PreparedRequest: Sendable {
 struct Router: Sendable {
     let storage: WorldStorage
     let renderer: Renderer
+    /// Resources restricted keys may not read (403).
+    let restrictedKeyForbiddenResources: Set<String>
 
-    init(storage: WorldStorage) {
+    init(storage: WorldStorage, restrictedKeyForbiddenResources: Set<String> = []) {
         self.storage = storage
         self.renderer = Renderer(storage: storage)
+        self.restrictedKeyForbiddenResources = restrictedKeyForbiddenResources
     }
 
     // MARK: Routing
@@ -88,6 +91,8 @@ struct Router: Sendable {
         var prepared = PreparedRequest(endpoint: endpoint, early: nil, segments: segments, query: query)
         if let failure = authenticate(authorization) {
             prepared.early = failure
+        } else if let forbidden = forbid(authorization, segments: segments) {
+            prepared.early = forbidden
         } else if method != "GET" {
             prepared.early = error(
                 405, type: "invalid_request_error",
@@ -471,6 +476,20 @@ struct Router: Sendable {
             401, type: "invalid_request_error",
             message: "Invalid API Key provided: \(Router.mask(key)). The connect-recon sandbox accepts any "
                 + "test-mode secret or restricted key (sk_test_… or rk_test_…).")
+    }
+
+    /// A restricted key (`rk_test_…`) gets Stripe's 403 for the resources the options withhold from it.
+    private func forbid(_ header: String?, segments: [String]) -> SandboxResponse? {
+        guard !restrictedKeyForbiddenResources.isEmpty, let header,
+            header.lowercased().hasPrefix("bearer rk_test_"), segments.count >= 2,
+            restrictedKeyForbiddenResources.contains(segments[1])
+        else { return nil }
+        let key = String(header.dropFirst(7))
+        let permission = "rak_" + segments[1].replacingOccurrences(of: "_", with: "") + "_read"
+        return error(
+            403, type: "invalid_request_error",
+            message: "The provided key '\(Router.mask(key))' does not have the required permissions for this endpoint. "
+                + "Having the '\(permission)' permission would allow this request to continue.")
     }
 
     static func isAcceptedKey(_ key: String) -> Bool {

@@ -28,6 +28,10 @@ public struct SandboxOptions: Sendable {
     /// Share (0…1) of responses whose body is cut short (the full `Content-Length` is still announced).
     public var truncateRate: Double = 0
 
+    /// Resources (`application_fees`, `disputes`, …) that restricted keys (`rk_test_…`) may not read: they get
+    /// Stripe's 403, to try a key that lacks a permission.
+    public var restrictedKeyForbiddenResources: Set<String> = []
+
     public init() {}
 }
 

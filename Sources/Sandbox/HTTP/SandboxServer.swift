@@ -59,7 +59,8 @@ public final class SandboxServer: Sendable {
             throw SandboxError(message: "The \(name) is a share between 0 and 1, not \(rate).", isBadInput: true)
         }
         let world = SandboxWorld(seed: options.seed, charges: options.charges, start: options.start, days: options.days)
-        let core = ServerCore(router: Router(storage: world.storage), faults: FaultState(options: options))
+        let core = ServerCore(router: Router(
+                storage: world.storage, restrictedKeyForbiddenResources: options.restrictedKeyForbiddenResources), faults: FaultState(options: options))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)

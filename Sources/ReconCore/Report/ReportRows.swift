@@ -1,0 +1,232 @@
+/// One row of `platform_fees.csv`: a destination charge created in the range (SPEC §5). Amounts are minor
+/// units of `currency`, except `stripeFee` and `platformNet`, which are in `settlementCurrency`.
+public struct PlatformFeeRow: Sendable, Hashable, Codable {
+    public var chargeID: String
+    public var created: Int64
+    public var currency: Currency
+    public var amount: Int64
+    public var amountRefunded: Int64
+    public var destinationAccount: String?
+    public var feeStyle: FeeStyle
+    public var transferID: String?
+    public var transferAmount: Int64?
+    public var transferReversed: Int64?
+    public var applicationFeeID: String?
+    public var applicationFeeAmount: Int64?
+    public var applicationFeeRefunded: Int64?
+    public var destinationPlatformFee: Int64
+    public var stripeFee: Int64?
+    public var settlementCurrency: Currency?
+    public var platformNet: Int64?
+
+    public init(
+        chargeID: String, created: Int64, currency: Currency, amount: Int64, amountRefunded: Int64,
+        destinationAccount: String?, feeStyle: FeeStyle, transferID: String?, transferAmount: Int64?,
+        transferReversed: Int64?, applicationFeeID: String?, applicationFeeAmount: Int64?,
+        applicationFeeRefunded: Int64?, destinationPlatformFee: Int64, stripeFee: Int64?,
+        settlementCurrency: Currency?, platformNet: Int64?
+    ) {
+        self.chargeID = chargeID
+        self.created = created
+        self.currency = currency
+        self.amount = amount
+        self.amountRefunded = amountRefunded
+        self.destinationAccount = destinationAccount
+        self.feeStyle = feeStyle
+        self.transferID = transferID
+        self.transferAmount = transferAmount
+        self.transferReversed = transferReversed
+        self.applicationFeeID = applicationFeeID
+        self.applicationFeeAmount = applicationFeeAmount
+        self.applicationFeeRefunded = applicationFeeRefunded
+        self.destinationPlatformFee = destinationPlatformFee
+        self.stripeFee = stripeFee
+        self.settlementCurrency = settlementCurrency
+        self.platformNet = platformNet
+    }
+}
+
+/// One row of `skipped_transfers.csv`: a charge whose intended transfer Stripe skipped.
+public struct SkippedTransferRow: Sendable, Hashable, Codable {
+    public var chargeID: String
+    public var created: Int64
+    public var currency: Currency
+    public var amount: Int64
+    public var intendedDestination: String
+    public var paymentIntentID: String
+    /// What the connected account should have received, in minor units of `currency`.
+    public var amountOwed: Int64
+    public var status: FindingStatus
+
+    public init(
+        chargeID: String, created: Int64, currency: Currency, amount: Int64, intendedDestination: String,
+        paymentIntentID: String, amountOwed: Int64, status: FindingStatus = .new
+    ) {
+        self.chargeID = chargeID
+        self.created = created
+        self.currency = currency
+        self.amount = amount
+        self.intendedDestination = intendedDestination
+        self.paymentIntentID = paymentIntentID
+        self.amountOwed = amountOwed
+        self.status = status
+    }
+}
+
+/// One row of `unreversed_disputes.csv`: a dispute whose withdrawn funds the platform has not recovered.
+public struct UnreversedDisputeRow: Sendable, Hashable, Codable {
+    public var disputeID: String
+    public var chargeID: String
+    public var created: Int64
+    public var currency: Currency
+    public var disputeAmount: Int64
+    public var disputeStatus: String
+    public var destinationAccount: String?
+    public var transferID: String?
+    public var recoverable: Int64
+    public var recovered: Int64
+    public var unrecovered: Int64
+    public var status: FindingStatus
+
+    public init(
+        disputeID: String, chargeID: String, created: Int64, currency: Currency, disputeAmount: Int64,
+        disputeStatus: String, destinationAccount: String?, transferID: String?, recoverable: Int64, recovered: Int64,
+        unrecovered: Int64, status: FindingStatus = .new
+    ) {
+        self.disputeID = disputeID
+        self.chargeID = chargeID
+        self.created = created
+        self.currency = currency
+        self.disputeAmount = disputeAmount
+        self.disputeStatus = disputeStatus
+        self.destinationAccount = destinationAccount
+        self.transferID = transferID
+        self.recoverable = recoverable
+        self.recovered = recovered
+        self.unrecovered = unrecovered
+        self.status = status
+    }
+}
+
+/// The kinds of exception (SPEC §4), spelled as the reports write them.
+public enum ExceptionKind: String, Sendable, Codable, CaseIterable {
+    case applicationFeeMissing = "application_fee_missing"
+    case applicationFeeAmountMismatch = "application_fee_amount_mismatch"
+    case transferAmountMismatch = "transfer_amount_mismatch"
+    case transferCurrencyMismatch = "transfer_currency_mismatch"
+    case transferDestinationMismatch = "transfer_destination_mismatch"
+    case transferSourceNotDestinationCharge = "transfer_source_not_destination_charge"
+    case missingBalanceTransaction = "missing_balance_transaction"
+    case refundWithoutTransferReversal = "refund_without_transfer_reversal"
+    case wonDisputeNotRepaid = "won_dispute_not_repaid"
+    /// A referenced object Stripe answered 404 for during extraction.
+    case missingObject = "missing_object"
+    /// A figure of the object does not fit in 64 bits (corrupt data): it was left out of the report's totals
+    /// rather than wrapped around.
+    case amountOverflow = "amount_overflow"
+}
+
+/// An exception's expected or actual value: an amount in minor units of the row's currency, or text.
+public enum ExceptionValue: Sendable, Hashable, Codable {
+    case amount(Int64)
+    case text(String)
+}
+
+/// One row of `exceptions.csv`.
+public struct ExceptionRow: Sendable, Hashable, Codable {
+    public var kind: ExceptionKind
+    public var objectID: String
+    public var relatedID: String?
+    public var currency: Currency?
+    public var expected: ExceptionValue?
+    public var actual: ExceptionValue?
+    /// One sentence a finance person can act on.
+    public var message: String
+    public var status: FindingStatus
+
+    public init(
+        kind: ExceptionKind, objectID: String, relatedID: String?, currency: Currency?, expected: ExceptionValue?,
+        actual: ExceptionValue?, message: String, status: FindingStatus = .new
+    ) {
+        self.kind = kind
+        self.objectID = objectID
+        self.relatedID = relatedID
+        self.currency = currency
+        self.expected = expected
+        self.actual = actual
+        self.message = message
+        self.status = status
+    }
+}
+
+/// One row of `ledger.csv`: the range's balance transactions of one currency and reporting category.
+public struct LedgerRow: Sendable, Hashable, Codable {
+    public var currency: Currency
+    public var reportingCategory: String
+    public var count: Int
+    public var gross: Int64
+    public var fee: Int64
+    public var net: Int64
+
+    public init(currency: Currency, reportingCategory: String, count: Int, gross: Int64, fee: Int64, net: Int64) {
+        self.currency = currency
+        self.reportingCategory = reportingCategory
+        self.count = count
+        self.gross = gross
+        self.fee = fee
+        self.net = net
+    }
+}
+
+/// One row of `summary.csv`: the range's totals in one currency.
+public struct SummaryRow: Sendable, Hashable, Codable {
+    public var currency: Currency
+    public var destinationCharges: Int
+    public var gross: Int64
+    public var refunded: Int64
+    public var destinationPlatformFee: Int64
+    public var stripeFee: Int64
+    public var skippedTransfers: Int
+    public var amountOwed: Int64
+    public var unreversedDisputes: Int
+    public var unrecovered: Int64
+
+    public init(
+        currency: Currency, destinationCharges: Int, gross: Int64, refunded: Int64, destinationPlatformFee: Int64,
+        stripeFee: Int64, skippedTransfers: Int, amountOwed: Int64, unreversedDisputes: Int, unrecovered: Int64
+    ) {
+        self.currency = currency
+        self.destinationCharges = destinationCharges
+        self.gross = gross
+        self.refunded = refunded
+        self.destinationPlatformFee = destinationPlatformFee
+        self.stripeFee = stripeFee
+        self.skippedTransfers = skippedTransfers
+        self.amountOwed = amountOwed
+        self.unreversedDisputes = unreversedDisputes
+        self.unrecovered = unrecovered
+    }
+}
+
+/// Everything a range's reports contain, computed by the reconciler; writers only format it.
+public struct ReconciliationReport: Sendable, Hashable, Codable {
+    public var platformFees: [PlatformFeeRow]
+    public var skippedTransfers: [SkippedTransferRow]
+    public var unreversedDisputes: [UnreversedDisputeRow]
+    public var exceptions: [ExceptionRow]
+    public var ledger: [LedgerRow]
+    public var summary: [SummaryRow]
+
+    public init(
+        platformFees: [PlatformFeeRow] = [], skippedTransfers: [SkippedTransferRow] = [],
+        unreversedDisputes: [UnreversedDisputeRow] = [], exceptions: [ExceptionRow] = [], ledger: [LedgerRow] = [],
+        summary: [SummaryRow] = []
+    ) {
+        self.platformFees = platformFees
+        self.skippedTransfers = skippedTransfers
+        self.unreversedDisputes = unreversedDisputes
+        self.exceptions = exceptions
+        self.ledger = ledger
+        self.summary = summary
+    }
+}

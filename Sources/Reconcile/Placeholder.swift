@@ -1,0 +1,1 @@
+// Arrives with issue 5.

@@ -10,7 +10,8 @@ let package = Package(
     name: "connect-recon",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "connect-recon", targets: ["connect-recon"])
+        .executable(name: "connect-recon", targets: ["connect-recon"]),
+        .executable(name: "connect-recon-bench", targets: ["ConnectReconBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -84,6 +85,14 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "connect-recon", dependencies: ["ReconCLI"]),
+        /// The performance benchmark of issue 6: sets up the sandbox and the data itself, prints a table.
+        .executableTarget(
+            name: "ConnectReconBench",
+            dependencies: [
+                "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reconcile", "Reports", "Sandbox",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // MARK: Tests
         .testTarget(name: "ReconCoreTests", dependencies: ["ReconCore"]),

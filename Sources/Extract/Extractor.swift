@@ -124,6 +124,8 @@ public struct Extractor: Sendable {
         var path: String?
         var endpoint: String?
         var filter: [(String, String)] = []
+        /// The won dispute whose repayment this list searches for, recorded as searched when it ends.
+        var repaymentFor: String?
     }
 
     /// One object by id.
@@ -216,7 +218,10 @@ public struct Extractor: Sendable {
                 page.batch, run: runID, completing: checkpoint, windowObjects: page.objects, now: now)
             await tally.record(outcome, pages: 1)
             await progress?.pageStored(resource: stream.kind.rawValue, objects: page.objects, total: total)
-            if finished { return }
+            if finished {
+                if let disputeID = stream.repaymentFor { try await store.recordRepaymentSearch(disputeID: disputeID, run: runID) }
+                return
+            }
             stream.cursor = page.lastID
         }
     }
@@ -256,7 +261,7 @@ public struct Extractor: Sendable {
             await progress?.pageStored(resource: "follow-ups by id", objects: 1, total: total)
         } else {
             logger.warning("referenced object not found (404)", metadata: ["kind": "\(item.kind.rawValue)", "id": "\(id)"])
-            try await store.recordMissing(kind: item.kind, id: id, referencedBy: "range \(id)", requestID: nil, run: runID)
+            try await store.recordMissing(kind: item.kind, id: id, referencedBy: "an object of the range", requestID: nil, run: runID)
             await tally.missing()
         }
     }
@@ -291,6 +296,13 @@ public struct Extractor: Sendable {
         }
         work += needs.chargeDisputeLists.map {
             .list(ListStream(kind: .disputes, path: "/v1/disputes", endpoint: "/v1/disputes", filter: [("charge", $0)]))
+        }
+        work += needs.repaymentSearches.map {
+            .list(
+                ListStream(
+                    kind: .transfers, path: "/v1/transfers", endpoint: "/v1/transfers",
+                    filter: [("destination", $0.destination), ("created[gte]", String($0.since))],
+                    repaymentFor: $0.disputeID))
         }
         return work
     }

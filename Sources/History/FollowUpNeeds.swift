@@ -15,6 +15,9 @@ public struct FollowUpNeeds: Sendable, Equatable {
     public var chargeRefundLists: [String] = []
     /// Disputed charges with no dispute stored (disputes created after the range).
     public var chargeDisputeLists: [String] = []
+    /// Won disputes whose recovered funds may have been paid back after the range: list the transfers to
+    /// `destination` created since `since` (the dispute's creation) to find the repayment.
+    public var repaymentSearches: [RepaymentSearch] = []
 
     public init() {}
 
@@ -23,5 +26,20 @@ public struct FollowUpNeeds: Sendable, Equatable {
     public var count: Int {
         charges.count + paymentIntents.count + transfers.count + applicationFees.count + balanceTransactions.count
             + transferReversalLists.count + feeRefundLists.count + chargeRefundLists.count + chargeDisputeLists.count
+            + repaymentSearches.count
+    }
+}
+
+/// Where to look for the transfer that pays a won dispute's recovered funds back to the connected account.
+public struct RepaymentSearch: Sendable, Hashable {
+    public var disputeID: String
+    public var destination: String
+    /// Unix seconds: the dispute's creation; a repayment cannot be older.
+    public var since: Int64
+
+    public init(disputeID: String, destination: String, since: Int64) {
+        self.disputeID = disputeID
+        self.destination = destination
+        self.since = since
     }
 }

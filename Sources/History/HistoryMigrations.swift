@@ -54,6 +54,23 @@ enum HistoryMigrations {
             t.primaryKey(["run_id", "kind", "object_id"])
         }
 
+        try db.create(table: "findings") { t in
+            t.column("kind", .text).notNull()  // skipped_transfer, unreversed_dispute, or an exception kind
+            t.column("object_id", .text).notNull()
+            t.column("first_run", .integer).notNull().references("runs")
+            t.column("last_run", .integer).notNull().references("runs")
+            t.column("resolved_run", .integer).references("runs")
+            t.column("range_from", .integer).notNull()  // the range of the last run that reported it
+            t.column("range_to", .integer).notNull()
+            t.primaryKey(["kind", "object_id"])
+        }
+
+        try db.create(table: "finished_searches") { t in
+            t.column("run_id", .integer).notNull().references("runs", onDelete: .cascade)
+            t.column("search", .text).notNull()  // e.g. "repayment dp_…"
+            t.primaryKey(["run_id", "search"])
+        }
+
         try db.create(table: "missing_objects") { t in
             t.column("run_id", .integer).notNull().references("runs", onDelete: .cascade)
             t.column("kind", .text).notNull()

@@ -30,6 +30,15 @@ extension HistoryStore {
         }
     }
 
+    /// Records that the search for a won dispute's repayment was made in run `runID` (found or not).
+    public func recordRepaymentSearch(disputeID: String, run runID: Int64) async throws(HistoryError) {
+        try await writeDatabase { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO finished_searches (run_id, search) VALUES (?, ?)",
+                arguments: [runID, "repayment " + disputeID])
+        }
+    }
+
     /// Everything the range `[from, to)` refers to that the runs in `chain` have not seen yet.
     ///
     /// Scope (SPEC §3): charges created in the range, and the charges of the range's refunds, disputes,
@@ -122,6 +131,25 @@ extension HistoryStore {
                 UNION ALL SELECT value FROM disputes, json_each(disputes.balance_transaction_ids)
                     WHERE disputes.charge_id IN scope_charges
                 """)
+            // Won disputes the platform recovered (a reversal without a refund, after the dispute) with no
+            // repayment transfer seen in this chain: the repayment may postdate the range, and only its
+            // metadata[dispute_id] links it, so search the destination's transfers since the dispute.
+            needs.repaymentSearches = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT d.id, t.destination, d.created FROM disputes d
+                    JOIN charges c ON c.id = d.charge_id
+                    JOIN transfers t ON t.id = c.transfer_id
+                    WHERE d.charge_id IN scope_charges AND d.status = 'won' AND t.destination IS NOT NULL
+                      AND EXISTS (SELECT 1 FROM transfer_reversals r WHERE r.transfer_id = t.id
+                                  AND r.source_refund_id IS NULL AND r.created >= d.created)
+                      AND NOT EXISTS (SELECT 1 FROM transfers p WHERE p.dispute_id_metadata = d.id
+                                      AND p.last_seen_run IN \(seen))
+                      AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
+                                      AND f.search = 'repayment ' || d.id)
+                    ORDER BY d.id
+                    """
+            ).map { RepaymentSearch(disputeID: $0[0], destination: $0[1], since: $0[2]) }
             try db.execute(sql: "DROP TABLE temp.scope_charges")
             return needs
         }

@@ -1,68 +1,337 @@
+import Foundation
 import GRDB
 import ReconCore
 
 /// A facts type the history keeps in a table of its own, one row per object id.
-protocol StorableFacts: Codable, Sendable {
+///
+/// The one place facts map to and from rows: ``columns`` names the table's fact columns (the facts' coding keys),
+/// ``databaseValues`` gives them in that order for binding, and ``init(row:)`` reads them back by index from a
+/// `SELECT` of ``selection``. Positional, not Codable: the history stores and loads millions of rows, and a
+/// dictionary or a decoder per row was most of the time they took (see issue 6).
+protocol StorableFacts: Sendable {
     static var kind: ObjectKind { get }
     static var table: String { get }
+    /// The fact columns, `id` first, in the order of ``databaseValues`` and ``init(row:)``.
+    static var columns: [String] { get }
     var id: String { get }
+    /// The values of ``columns``, in order.
+    var databaseValues: [DatabaseValue] { get }
+    /// Reads the facts from a row whose first columns are ``columns``, in order.
+    init(row: Row) throws
+}
+
+extension StorableFacts {
+    /// `id, created, …`: the `SELECT` list that ``init(row:)`` reads.
+    static var selection: String { columns.joined(separator: ", ") }
 }
 
 extension ChargeFacts: StorableFacts {
     static var kind: ObjectKind { .charge }
     static var table: String { "charges" }
+    static let columns = [
+        "id", "created", "currency", "amount", "amount_captured", "amount_refunded", "status", "captured",
+        "payment_intent_id", "transfer_id", "application_fee_id", "application_fee_amount", "transfer_destination",
+        "transfer_data_amount", "balance_transaction_id", "livemode",
+    ]
+
+    var databaseValues: [DatabaseValue] {
+        [
+            id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
+            amountCaptured.databaseValue, amountRefunded.databaseValue, status.databaseValue, captured.databaseValue,
+            paymentIntentID.databaseValue, transferID.databaseValue, applicationFeeID.databaseValue,
+            applicationFeeAmount.databaseValue, transferDestination.databaseValue, transferDataAmount.databaseValue,
+            balanceTransactionID.databaseValue, livemode.databaseValue,
+        ]
+    }
+
+    init(row: Row) throws {
+        self.init(
+            id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
+            currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
+            amountCaptured: try row.decode(atIndex: 4), amountRefunded: try row.decode(atIndex: 5),
+            status: try row.decode(atIndex: 6), captured: try row.decode(atIndex: 7),
+            paymentIntentID: try row.decode(atIndex: 8), transferID: try row.decode(atIndex: 9),
+            applicationFeeID: try row.decode(atIndex: 10), applicationFeeAmount: try row.decode(atIndex: 11),
+            transferDestination: try row.decode(atIndex: 12), transferDataAmount: try row.decode(atIndex: 13),
+            balanceTransactionID: try row.decode(atIndex: 14), livemode: try row.decode(atIndex: 15))
+    }
 }
 
 extension PaymentIntentFacts: StorableFacts {
     static var kind: ObjectKind { .paymentIntent }
     static var table: String { "payment_intents" }
+    static let columns = [
+        "id", "created", "currency", "amount", "application_fee_amount", "transfer_destination",
+        "transfer_data_amount", "status", "latest_charge_id", "livemode",
+    ]
+
+    var databaseValues: [DatabaseValue] {
+        [
+            id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
+            applicationFeeAmount.databaseValue, transferDestination.databaseValue, transferDataAmount.databaseValue,
+            status.databaseValue, latestChargeID.databaseValue, livemode.databaseValue,
+        ]
+    }
+
+    init(row: Row) throws {
+        self.init(
+            id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
+            currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
+            applicationFeeAmount: try row.decode(atIndex: 4), transferDestination: try row.decode(atIndex: 5),
+            transferDataAmount: try row.decode(atIndex: 6), status: try row.decode(atIndex: 7),
+            latestChargeID: try row.decode(atIndex: 8), livemode: try row.decode(atIndex: 9))
+    }
 }
 
 extension TransferFacts: StorableFacts {
     static var kind: ObjectKind { .transfer }
     static var table: String { "transfers" }
+    static let columns = [
+        "id", "created", "currency", "amount", "amount_reversed", "destination", "source_transaction_id",
+        "balance_transaction_id", "transfer_group", "dispute_id_metadata", "livemode",
+    ]
+
+    var databaseValues: [DatabaseValue] {
+        [
+            id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
+            amountReversed.databaseValue, destination.databaseValue, sourceTransactionID.databaseValue,
+            balanceTransactionID.databaseValue, transferGroup.databaseValue, disputeIDMetadata.databaseValue,
+            livemode.databaseValue,
+        ]
+    }
+
+    init(row: Row) throws {
+        self.init(
+            id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
+            currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
+            amountReversed: try row.decode(atIndex: 4), destination: try row.decode(atIndex: 5),
+            sourceTransactionID: try row.decode(atIndex: 6), balanceTransactionID: try row.decode(atIndex: 7),
+            transferGroup: try row.decode(atIndex: 8), disputeIDMetadata: try row.decode(atIndex: 9),
+            livemode: try row.decode(atIndex: 10))
+    }
 }
 
 extension TransferReversalFacts: StorableFacts {
     static var kind: ObjectKind { .transferReversal }
     static var table: String { "transfer_reversals" }
+    static let columns = [
+        "id", "transfer_id", "created", "currency", "amount", "source_refund_id", "balance_transaction_id",
+        "dispute_id_metadata",
+    ]
+
+    var databaseValues: [DatabaseValue] {
+        [
+            id.databaseValue, transferID.databaseValue, created.databaseValue, currency.rawValue.databaseValue,
+            amount.databaseValue, sourceRefundID.databaseValue, balanceTransactionID.databaseValue,
+            disputeIDMetadata.databaseValue,
+        ]
+    }
+
+    init(row: Row) throws {
+        self.init(
+            id: try row.decode(atIndex: 0), transferID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
+            currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
+            sourceRefundID: try row.decode(atIndex: 5), balanceTransactionID: try row.decode(atIndex: 6),
+            disputeIDMetadata: try row.decode(atIndex: 7))
+    }
 }
 
 extension ApplicationFeeFacts: StorableFacts {
     static var kind: ObjectKind { .applicationFee }
     static var table: String { "application_fees" }
+    static let columns = [
+        "id", "created", "currency", "amount", "amount_refunded", "originating_charge_id", "account_id",
+        "balance_transaction_id", "livemode",
+    ]
+
+    var databaseValues: [DatabaseValue] {
+        [
+            id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
+            amountRefunded.databaseValue, originatingChargeID.databaseValue, accountID.databaseValue,
+            balanceTransactionID.databaseValue, livemode.databaseValue,
+        ]
+    }
+
+    init(row: Row) throws {
+        self.init(
+            id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
+            currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
+            amountRefunded: try row.decode(atIndex: 4), originatingChargeID: try row.decode(atIndex: 5),
+            accountID: try row.decode(atIndex: 6), balanceTransactionID: try row.decode(atIndex: 7),
+            livemode: try row.decode(atIndex: 8))
+    }
 }
 
 extension FeeRefundFacts: StorableFacts {
     static var kind: ObjectKind { .feeRefund }
     static var table: String { "fee_refunds" }
+    static let columns = ["id", "fee_id", "created", "currency", "amount", "balance_transaction_id"]
+
+    var databaseValues: [DatabaseValue] {
+        [
+            id.databaseValue, feeID.databaseValue, created.databaseValue, currency.rawValue.databaseValue,
+            amount.databaseValue, balanceTransactionID.databaseValue,
+        ]
+    }
+
+    init(row: Row) throws {
+        self.init(
+            id: try row.decode(atIndex: 0), feeID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
+            currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
+            balanceTransactionID: try row.decode(atIndex: 5))
+    }
 }
 
 extension RefundFacts: StorableFacts {
     static var kind: ObjectKind { .refund }
     static var table: String { "refunds" }
+    static let columns = [
+        "id", "charge_id", "created", "currency", "amount", "status", "transfer_reversal_id", "balance_transaction_id",
+    ]
+
+    var databaseValues: [DatabaseValue] {
+        [
+            id.databaseValue, chargeID.databaseValue, created.databaseValue, currency.rawValue.databaseValue,
+            amount.databaseValue, status.databaseValue, transferReversalID.databaseValue,
+            balanceTransactionID.databaseValue,
+        ]
+    }
+
+    init(row: Row) throws {
+        self.init(
+            id: try row.decode(atIndex: 0), chargeID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
+            currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
+            status: try row.decode(atIndex: 5), transferReversalID: try row.decode(atIndex: 6),
+            balanceTransactionID: try row.decode(atIndex: 7))
+    }
 }
 
 extension DisputeFacts: StorableFacts {
     static var kind: ObjectKind { .dispute }
     static var table: String { "disputes" }
+    static let columns = ["id", "charge_id", "created", "currency", "amount", "status", "balance_transaction_ids"]
+
+    var databaseValues: [DatabaseValue] {
+        [
+            id.databaseValue, chargeID.databaseValue, created.databaseValue, currency.rawValue.databaseValue,
+            amount.databaseValue, status.databaseValue, IDList.json(balanceTransactionIDs).databaseValue,
+        ]
+    }
+
+    init(row: Row) throws {
+        self.init(
+            id: try row.decode(atIndex: 0), chargeID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
+            currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
+            status: try row.decode(atIndex: 5), balanceTransactionIDs: try IDList.ids(try row.decode(atIndex: 6)))
+    }
 }
 
 extension BalanceTransactionFacts: StorableFacts {
     static var kind: ObjectKind { .balanceTransaction }
     static var table: String { "balance_transactions" }
+    static let columns = [
+        "id", "created", "currency", "amount", "fee", "net", "type", "reporting_category", "source_id",
+        "exchange_rate", "status",
+    ]
+
+    var databaseValues: [DatabaseValue] {
+        [
+            id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
+            fee.databaseValue, net.databaseValue, type.databaseValue, reportingCategory.databaseValue,
+            sourceID.databaseValue, exchangeRate.databaseValue, status.databaseValue,
+        ]
+    }
+
+    init(row: Row) throws {
+        self.init(
+            id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
+            currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
+            fee: try row.decode(atIndex: 4), net: try row.decode(atIndex: 5), type: try row.decode(atIndex: 6),
+            reportingCategory: try row.decode(atIndex: 7), sourceID: try row.decode(atIndex: 8),
+            exchangeRate: try row.decode(atIndex: 9), status: try row.decode(atIndex: 10))
+    }
 }
 
-// MARK: - The one place facts map to and from rows
+// MARK: - Column helpers
 
-/// Encodes facts as the columns of their table (the facts' coding keys are the column names).
-struct FactsRecord<Facts: StorableFacts>: EncodableRecord, Encodable {
-    let facts: Facts
-    func encode(to encoder: any Encoder) throws { try facts.encode(to: encoder) }
+/// A stored value that does not fit its facts type: the file was changed by something else than connect-recon.
+struct FactsColumnError: Error, CustomStringConvertible {
+    let description: String
 }
 
-/// Decodes facts from a row of their table; the raw JSON and run columns are not read.
-struct FactsRow<Facts: StorableFacts>: FetchableRecord, Decodable {
-    let facts: Facts
-    init(from decoder: any Decoder) throws { facts = try Facts(from: decoder) }
+enum FactsColumn {
+    /// A currency column; a value that is not a three-letter code is an error, as it was for the decoder.
+    static func currency(_ row: Row, _ index: Int) throws -> Currency {
+        let code: String = try row.decode(atIndex: index)
+        guard let currency = Currency(rawValue: code) else {
+            throw FactsColumnError(description: "'\(code.prefix(20))' in a currency column is not a currency code")
+        }
+        return currency
+    }
+}
+
+/// A list of ids stored as a JSON array of strings (`["txn_1","txn_2"]`), written byte for byte as GRDB's
+/// `Codable` encoding wrote it, so histories written before and after issue 6 hold the same text.
+enum IDList {
+    /// The JSON text of `ids`, escaped as `JSONEncoder` escapes (`"`, `\`, `/` and control characters).
+    static func json(_ ids: [String]) -> String {
+        var text = "["
+        for (index, id) in ids.enumerated() {
+            if index > 0 { text += "," }
+            text += "\""
+            for scalar in id.unicodeScalars {
+                switch scalar {
+                case "\"": text += "\\\""
+                case "\\": text += "\\\\"
+                case "/": text += "\\/"
+                case "\n": text += "\\n"
+                case "\r": text += "\\r"
+                case "\t": text += "\\t"
+                case "\u{08}": text += "\\b"
+                case "\u{0C}": text += "\\f"
+                case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            text += "\""
+        }
+        return text + "]"
+    }
+
+    /// The ids of a JSON array of strings. Plain ids (no escapes) are split directly; anything else goes
+    /// through `JSONDecoder`.
+    static func ids(_ json: String) throws -> [String] {
+        let bytes = Array(json.utf8)
+        if let ids = plain(bytes) { return ids }
+        do {
+            return try JSONDecoder().decode([String].self, from: Data(bytes))
+        } catch {
+            throw FactsColumnError(description: "'\(json.prefix(40))' in an id-list column is not a JSON array of strings")
+        }
+    }
+
+    /// `["a","b"]` without white space or escapes, or `nil`.
+    private static func plain(_ bytes: [UInt8]) -> [String]? {
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), backslash = UInt8(ascii: "\\")
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
+        var ids: [String] = []
+        var index = 1
+        let end = bytes.count - 1
+        while index < end {
+            guard bytes[index] == quote else { return nil }
+            var close = index + 1
+            while close < end, bytes[close] != quote {
+                if bytes[close] == backslash || bytes[close] < 0x20 { return nil }
+                close += 1
+            }
+            guard close < end else { return nil }
+            ids.append(String(decoding: bytes[(index + 1)..<close], as: UTF8.self))
+            index = close + 1
+            if index < end {
+                guard bytes[index] == comma, index + 1 < end else { return nil }
+                index += 1
+            }
+        }
+        return ids
+    }
 }

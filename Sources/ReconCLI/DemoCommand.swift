@@ -1,16 +1,69 @@
 import ArgumentParser
+import Foundation
+import Sandbox
 
 /// `connect-recon demo`: the whole job against the built-in sandbox, no Stripe account needed.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Start the built-in Stripe sandbox, run the whole job on it and show where the workbook is.",
-        discussion: "Needs no Stripe account or key: the sandbox serves a seeded, made-up Connect platform.")
+        discussion: """
+            Needs no Stripe account or key: the sandbox serves a seeded, made-up Connect platform covering the \
+            last 30 days, on a free port of 127.0.0.1. The demo's history is kept in <out>/demo-history.sqlite, so \
+            running it twice shows findings as open the second time.
+            """)
 
     @Option(help: ArgumentHelp("Folder for the demo's reports (default Reports).", valueName: "dir"))
-    var out: String?
+    var out: String = "Reports"
+
+    @Option(help: "Number of made-up charges.")
+    var charges: Int = 2_000
+
+    func validate() throws {
+        guard (10...200_000).contains(charges) else { throw ValidationError("--charges must be from 10 to 200000.") }
+    }
 
     func run() async throws {
-        throw NotYetAvailable(command: "demo", missing: "the sandbox, extractor and reconciler are not all built yet")
+        let context = CommandContext.current
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? .current
+        let today = calendar.startOfDay(for: context.now())
+        guard let start = calendar.date(byAdding: .day, value: -30, to: today) else { return }
+        var options = SandboxOptions()
+        options.port = 0
+        options.charges = charges
+        options.start = start
+        options.days = 30
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let server = try await SandboxServer.start(options)
+        context.console.writeOutput("Sandbox listening on \(server.baseURL.absoluteString) (\(server.summary))\n")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = calendar.timeZone
+        let arguments = [
+            "run", "--from", formatter.string(from: start), "--to", formatter.string(from: today), "--api-base",
+            server.baseURL.absoluteString, "--out", out, "--db", (out as NSString).appendingPathComponent("demo-history.sqlite"),
+            "--config", Self.emptyConfigPath(),
+        ]
+        var environment = context.environment
+        environment["STRIPE_API_KEY"] = "sk_test_connectrecondemo"
+        environment["CONNECT_RECON_RANGE_TIME_ZONE"] = "UTC"
+        // The sandbox has no rate limits: let the demo use live mode's 100 requests/s.
+        environment["CONNECT_RECON_API_RATE_LIMIT"] = "100"
+        environment["CONNECT_RECON_API_ENDPOINT_RATE_LIMIT"] = "50"
+        let demoContext = CommandContext(environment: environment, console: context.console, now: context.now)
+        let status = await CommandContext.$current.withValue(demoContext) { await CommandLineEntry.run(arguments) }
+        try await server.shutdown()
+        guard status == ExitStatus.completed.rawValue else { throw CompletedWithStatus(status: ExitStatus(rawValue: status) ?? .failed) }
+        context.console.writeOutput(
+            "\nDemo complete. Open the workbook above in Excel, LibreOffice or Google Sheets; see the runs with:\n"
+                + "  connect-recon history --db \((out as NSString).appendingPathComponent("demo-history.sqlite"))\n")
+    }
+
+    /// An empty configuration, so a local config/connect-recon.yaml cannot redirect the demo.
+    private static func emptyConfigPath() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("connect-recon-demo-\(getpid()).yaml").path
+        FileManager.default.createFile(atPath: path, contents: Data())
+        return path
     }
 }

@@ -46,7 +46,7 @@ final class TerminalProgress: ExtractionProgress, @unchecked Sendable {
             let now = clock.now
             if let lastDraw, now - lastDraw < .milliseconds(200) { return nil }
             lastDraw = now
-            let elapsed = ExtractionJob.seconds(now - began)
+            let elapsed = RunRecorder.seconds(now - began)
             let all = totals.values.reduce(0, +)
             let parts = totals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · ")
             let phase = round > 0 ? " · follow-ups round \(round)" : ""

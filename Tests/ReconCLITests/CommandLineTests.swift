@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import History
 @testable import ReconCLI
 
 @Suite("Command line")
@@ -31,27 +32,46 @@ struct CommandLineTests {
         #expect(result.output.contains("SQLite 3."))
     }
 
-    @Test("a valid run that cannot go further yet exits 1 and says so, never 0")
-    func notYetAvailableExitsOne() async throws {
+    /// Options that point a run at a port where nothing listens, with no retries and a temporary database.
+    static func deadEnd(_ folder: TemporaryFolder) -> [String] {
+        [
+            "--api-base", "http://127.0.0.1:1", "--db", folder.url.appendingPathComponent("h.sqlite").path, "--out",
+            folder.url.appendingPathComponent("reports").path,
+        ]
+    }
+
+    static let noRetries = ["CONNECT_RECON_API_MAX_RETRIES": "0"]
+
+    @Test("a run that cannot reach the API exits 1 naming the endpoint, and is recorded as failed")
+    func unreachableAPI() async throws {
         let folder = try TemporaryFolder()
         let config = try folder.write("config.yaml", "")
         let result = await CLI.run(
-            ["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"],
-            environment: ["STRIPE_API_KEY": CLI.testKey])
+            ["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"] + Self.deadEnd(folder),
+            environment: ["STRIPE_API_KEY": CLI.testKey].merging(Self.noRetries) { $1 })
         #expect(result.status == 1)
-        #expect(result.error.contains("not available in this version yet"))
+        #expect(result.error.contains("GET /v1/"))
+        #expect(result.error.contains("got no complete response after 1 attempt"))
         #expect(result.error.contains("range [2026-11-20T00:00:00Z, 2026-11-21T00:00:00Z)"))
         #expect(result.error.contains("test mode (sk_test_…)"))
         #expect(!result.error.contains(CLI.testKey))
         #expect(!result.output.contains(CLI.testKey))
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("reports").path))
+        let store = try HistoryStore.open(path: folder.url.appendingPathComponent("h.sqlite").path)
+        #expect(try store.runs().first?.status == .failed)
+        #expect(try store.runs().first?.message?.contains("GET /v1/") == true)
     }
 
     @Test("reconcile needs no key")
     func reconcileNeedsNoKey() async throws {
         let folder = try TemporaryFolder()
         let config = try folder.write("config.yaml", "")
-        let result = await CLI.run(["reconcile", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"])
-        #expect(result.status == 1)
+        let database = folder.url.appendingPathComponent("h.sqlite").path
+        _ = try HistoryStore.open(path: database)
+        let result = await CLI.run(
+            ["reconcile", "--config", config, "--db", database, "--from", "2026-11-20", "--to", "2026-11-21"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("no completed extraction"))
         #expect(!result.error.contains("STRIPE_API_KEY"))
     }
 
@@ -60,8 +80,9 @@ struct CommandLineTests {
         let folder = try TemporaryFolder()
         let keyFile = try folder.write("stripe.key", CLI.liveKey + "\n", permissions: 0o644)
         let config = try folder.write("config.yaml", "api:\n  key_file: \(keyFile)\n")
-        let isolated = ["--db", folder.url.appendingPathComponent("h.sqlite").path, "--out", folder.url.path]
-        let result = await CLI.run(["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"] + isolated)
+        let isolated = Self.deadEnd(folder)
+        let result = await CLI.run(
+            ["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"] + isolated, environment: Self.noRetries)
         #expect(result.status == 1)
         #expect(result.error.contains("live mode (rk_live_…)"))
         #expect(result.error.contains("can be read by other users"))
@@ -69,7 +90,8 @@ struct CommandLineTests {
         #expect(!result.error.contains(CLI.liveKey))
 
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile)
-        let quiet = await CLI.run(["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"] + isolated)
+        let quiet = await CLI.run(
+            ["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"] + isolated, environment: Self.noRetries)
         #expect(!quiet.error.contains("can be read by other users"))
     }
 
@@ -79,9 +101,8 @@ struct CommandLineTests {
         let keyFile = try folder.write("stripe.key", CLI.liveKey)
         let config = try folder.write("config.yaml", "api:\n  key_file: \(keyFile)\n")
         let result = await CLI.run(
-            ["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21", "--db",
-                folder.url.appendingPathComponent("h.sqlite").path],
-            environment: ["STRIPE_API_KEY": CLI.testKey])
+            ["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"] + Self.deadEnd(folder),
+            environment: ["STRIPE_API_KEY": CLI.testKey].merging(Self.noRetries) { $1 })
         #expect(result.error.contains("test mode"))
     }
 
@@ -89,7 +110,9 @@ struct CommandLineTests {
     func nightlyRangeInTimeZone() async throws {
         let folder = try TemporaryFolder()
         let config = try folder.write("config.yaml", "range:\n  time_zone: America/New_York\n")
-        let result = await CLI.run(["run", "--config", config], environment: ["STRIPE_API_KEY": CLI.testKey])
+        let result = await CLI.run(
+            ["run", "--config", config] + Self.deadEnd(folder),
+            environment: ["STRIPE_API_KEY": CLI.testKey].merging(Self.noRetries) { $1 })
         // 2026-11-21T01:30Z is 2026-11-20 20:30 in New York, so the previous day there is 19 November.
         #expect(result.error.contains("range [2026-11-19T00:00:00-05:00, 2026-11-20T00:00:00-05:00)"))
         #expect(result.error.contains("time zone America/New_York"))

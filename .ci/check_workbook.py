@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Reads a connect-recon workbook back with a real reader (openpyxl) and checks what SPEC §5 promises.
+
+    python3 .ci/check_workbook.py REPORT.xlsx [SHEET ...]
+
+SHEET defaults to the seven sheets of SPEC §5. Checks: the file opens; the expected sheets exist in this
+order (continuation sheets such as "Ledger (2)" may follow their sheet); every sheet's header row is frozen
+and filterable; every non-empty cell of an amount or count column is a number, never text (formulas are
+judged by their cached results). Exit status: 0 all good, 1 a check failed, 2 bad usage or the workbook
+does not open. Needs openpyxl (pip install openpyxl).
+"""
+import os
+import re
+import sys
+
+DEFAULT_SHEETS = [
+    "Platform fees", "Skipped transfers", "Unreversed disputes", "Exceptions", "Ledger", "Summary", "Run",
+]
+
+# Columns that hold numbers, by sheet (SPEC §5 names, which are also the workbook's header texts).
+NUMERIC_COLUMNS = {
+    "Platform fees": {
+        "amount", "amount_refunded", "transfer_amount", "transfer_reversed", "application_fee_amount",
+        "application_fee_refunded", "destination_platform_fee", "stripe_fee", "platform_net",
+    },
+    "Skipped transfers": {"amount", "amount_owed"},
+    "Unreversed disputes": {"dispute_amount", "recoverable", "recovered", "unrecovered"},
+    "Ledger": {"count", "gross", "fee", "net"},
+    "Summary": {
+        "destination_charges", "gross", "refunded", "destination_platform_fee", "stripe_fee",
+        "skipped_transfers", "amount_owed", "unreversed_disputes", "unrecovered",
+    },
+}
+
+# Above this size the workbook is streamed (read-only mode): amounts are still checked, panes are not.
+FULL_LOAD_LIMIT = 50 * 1024 * 1024
+CONTINUATION = re.compile(r"^(?P<base>.+) \((?P<part>\d+)\)$")
+
+
+def fail(message, status=1):
+    print(f"check_workbook: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+def base_name(sheet):
+    match = CONTINUATION.match(sheet)
+    return match.group("base") if match else sheet
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 2 if len(argv) < 2 else 0
+    path = argv[1]
+    expected = argv[2:] or DEFAULT_SHEETS
+    try:
+        import openpyxl
+    except ImportError:
+        fail("openpyxl is not installed: run 'python3 -m pip install openpyxl'", 2)
+    if not os.path.isfile(path):
+        fail(f"'{path}' does not exist", 2)
+
+    full = os.path.getsize(path) <= FULL_LOAD_LIMIT
+    try:
+        book = openpyxl.load_workbook(path, data_only=True, read_only=not full)
+    except Exception as error:  # openpyxl raises many types for a damaged file
+        fail(f"'{path}' does not open as a workbook: {type(error).__name__}: {error}", 2)
+
+    problems = []
+    names = book.sheetnames
+    bases = [base_name(name) for name in names]
+    # Expected sheets in order; continuations right after their sheet.
+    ordered = [b for i, b in enumerate(bases) if i == 0 or bases[i - 1] != b]
+    missing = [sheet for sheet in expected if sheet not in ordered]
+    if missing:
+        problems.append(f"missing sheets {missing}; the workbook has {names}")
+    elif [b for b in ordered if b in expected] != list(expected):
+        problems.append(f"sheets are out of order: expected {expected}, found {names}")
+
+    for name in names:
+        sheet = book[name]
+        rows = sheet.iter_rows(values_only=True)
+        header = next(rows, None)
+        if not header or header[0] is None:
+            problems.append(f"'{name}': no header row")
+            continue
+        if full:
+            if sheet.freeze_panes != "A2":
+                problems.append(f"'{name}': header row is not frozen (freeze_panes={sheet.freeze_panes!r})")
+            if not sheet.auto_filter.ref:
+                problems.append(f"'{name}': no autofilter over the data")
+        numeric = NUMERIC_COLUMNS.get(base_name(name), set())
+        columns = [(index, title) for index, title in enumerate(header) if title in numeric]
+        missing_columns = numeric - set(header)
+        if missing_columns:
+            problems.append(f"'{name}': missing columns {sorted(missing_columns)}")
+        bad = 0
+        for number, row in enumerate(rows, start=2):
+            for index, title in columns:
+                value = row[index] if index < len(row) else None
+                if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)):
+                    continue
+                bad += 1
+                if bad <= 5:
+                    problems.append(f"'{name}'!{title} row {number}: {value!r} is {type(value).__name__}, not a number")
+        if bad > 5:
+            problems.append(f"'{name}': {bad - 5} more non-numeric amounts")
+
+    if problems:
+        for problem in problems:
+            print(f"check_workbook: {problem}", file=sys.stderr)
+        fail(f"{len(problems)} problem(s) in '{path}'")
+    print(f"check_workbook: '{path}' is fine: {len(names)} sheets {names}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

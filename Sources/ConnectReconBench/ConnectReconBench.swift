@@ -1,0 +1,121 @@
+import Foundation
+
+/// `connect-recon-bench`: the performance figures of issue 6, measured side by side in one run.
+///
+/// ```sh
+/// swift run -c release connect-recon-bench            # everything (first run also populates .build-bench/)
+/// swift run -c release connect-recon-bench --only reconcile --reconcile-charges 250000
+/// ```
+///
+/// It starts its own sandboxes and builds its own data; the 1M-charge history is cached under `.build-bench/`.
+/// Progress goes to standard error, the table (Markdown) to standard output.
+@main
+struct ConnectReconBench {
+    struct Options {
+        var extractionCharges = 20_000
+        var extractionDays = 30
+        /// 1,250,000 platform charges are about 1,000,000 destination charges (the world's mix is 80 %).
+        var reconcileCharges = 1_250_000
+        var reconcileDays = 30
+        var xlsxRows = 1_000_000
+        var only: Set<String> = []
+        var folder = URL(fileURLWithPath: ".build-bench", isDirectory: true)
+
+        static let measurements: Set<String> = ["extraction", "storage", "reconcile", "xlsx"]
+
+        init(_ arguments: [String]) throws {
+            var rest = arguments[...]
+            func number(_ flag: String) throws -> Int {
+                guard let text = rest.popFirst(), let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0
+                else { throw BenchError("\(flag) needs a positive number") }
+                return value
+            }
+            while let flag = rest.popFirst() {
+                switch flag {
+                case "--extraction-charges": extractionCharges = try number(flag)
+                case "--reconcile-charges": reconcileCharges = try number(flag)
+                case "--xlsx-rows": xlsxRows = try number(flag)
+                case "--cache": folder = URL(fileURLWithPath: rest.popFirst() ?? ".build-bench", isDirectory: true)
+                case "--only":
+                    only = Set((rest.popFirst() ?? "").split(separator: ",").map(String.init))
+                    guard only.isSubset(of: Self.measurements) else {
+                        throw BenchError("--only takes a comma-separated list of \(Self.measurements.sorted())")
+                    }
+                case "--help", "-h":
+                    throw BenchError(
+                        """
+                        usage: connect-recon-bench [--only extraction,storage,reconcile,xlsx] [--extraction-charges N]
+                                                   [--reconcile-charges N] [--xlsx-rows N] [--cache DIR]
+                        """)
+                default: throw BenchError("unknown option '\(flag)' (try --help)")
+                }
+            }
+        }
+
+        func runs(_ measurement: String) -> Bool { only.isEmpty || only.contains(measurement) }
+    }
+
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            if arguments.first == ChildReconcile.flag {
+                try await ChildReconcile.main(Array(arguments.dropFirst()))
+                return
+            }
+            try await run(Options(arguments))
+        } catch {
+            FileHandle.standardError.write(Data("connect-recon-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func log(_ message: String) {
+        FileHandle.standardError.write(Data("[bench] \(message)\n".utf8))
+    }
+
+    static func run(_ options: Options) async throws {
+        let total = Stopwatch()
+        log("machine: \(Machine.description)")
+        var sections: [(title: String, figures: [Figure])] = []
+        let scratch = options.folder.appendingPathComponent("scratch", isDirectory: true)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+
+        // (a) and (d): extraction at Stripe's limits, then the history's write throughput on its objects.
+        if options.runs("extraction") || options.runs("storage") {
+            let extraction = try await ExtractionBenchmark(
+                charges: options.extractionCharges, days: options.extractionDays, folder: scratch
+            ).run(log: log)
+            if options.runs("extraction") {
+                sections.append(("(a) extraction against the sandbox at Stripe's limits", extraction.figures))
+            }
+            if options.runs("storage") {
+                log("storage: writing the extracted objects into a fresh history")
+                let storage = try await StorageBenchmark(
+                    sourcePath: extraction.databasePath, folder: scratch, from: extraction.from, to: extraction.to
+                ).run()
+                sections.append(("(d) SQLite write throughput of extraction", storage))
+            }
+        }
+        // (b): offline reconcile and reports of about a million destination charges.
+        if options.runs("reconcile") {
+            let figures = try await ReconcileBenchmark(
+                charges: options.reconcileCharges, days: options.reconcileDays, cacheFolder: options.folder
+            ).run(log: log)
+            sections.append(("(b) offline reconcile + all reports", figures))
+        }
+        // (c): streaming one big sheet.
+        if options.runs("xlsx") {
+            log("xlsx: writing \(Format.count(options.xlsxRows)) rows")
+            let figures = try XLSXBenchmark(
+                rows: options.xlsxRows, folder: scratch.appendingPathComponent("xlsx", isDirectory: true)
+            ).run()
+            sections.append(("(c) XLSX streaming", figures))
+        }
+
+        print("connect-recon-bench on \(Machine.description)")
+        print("")
+        print(ResultTable.render(sections))
+        print("")
+        print("benchmark wall time: \(Format.seconds(total.seconds))")
+    }
+}

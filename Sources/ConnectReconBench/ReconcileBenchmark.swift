@@ -1,0 +1,271 @@
+import CurlTransport
+import Extract
+import Foundation
+import History
+import Logging
+import ReconCore
+import Reconcile
+import Reports
+import Sandbox
+import StripeAPI
+import Synchronization
+
+/// Measurement (b): offline reconcile and every report of a history holding about a million destination charges.
+///
+/// The history is populated once by extracting a sandbox world with no latency, no rate limits and an unlimited
+/// budget (the real extraction path: wire JSON, decoding, the history's upserts), then cached under
+/// `.build-bench/`. The reconcile itself runs in a child process, so its peak resident memory is its own and not
+/// the sandbox's.
+struct ReconcileBenchmark {
+    /// Platform charges in the world; 80 % of them are destination charges.
+    var charges: Int
+    var days: Int
+    var cacheFolder: URL
+
+    /// What population took, remembered next to the cached database.
+    struct Population: Codable {
+        var objects: Int
+        var seconds: Double
+        var from: Int64
+        var to: Int64
+    }
+
+    var databasePath: String { cacheFolder.appendingPathComponent("history-seed42-\(charges)-\(days)d.sqlite").path }
+    private var markerPath: String { databasePath + ".populated.json" }
+
+    /// The cached history, populating it first when missing. `fresh` is true when this call populated it.
+    func populatedHistory(log: @escaping @Sendable (String) -> Void) async throws -> (population: Population, fresh: Bool) {
+        if let data = FileManager.default.contents(atPath: markerPath),
+            let population = try? JSONDecoder().decode(Population.self, from: data),
+            FileManager.default.fileExists(atPath: databasePath)
+        {
+            log("reconcile: using the cached history \(databasePath)")
+            return (population, false)
+        }
+        try FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
+        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: databasePath + suffix) }
+        var options = SandboxOptions()
+        options.charges = charges
+        options.days = days
+        let generation = Stopwatch()
+        let server = try await SandboxServer.start(options)
+        log("reconcile: populating \(databasePath) from a sandbox (\(server.summary)), generated in \(Format.seconds(generation.seconds))")
+        let from = Int64(server.world.start.timeIntervalSince1970)
+        let to = Int64(server.world.end.timeIntervalSince1970)
+        let store = try HistoryStore.open(path: databasePath)
+        let runID = try ExtractionBenchmark.beginRun(store, from: from, to: to, apiBase: server.baseURL.absoluteString)
+        let concurrency = 8
+        let transport = try ExtractionBenchmark.transport(concurrency: concurrency)
+        let client = try ExtractionBenchmark.client(server, transport: transport, global: 1e9, endpoint: 1e9)
+        let extractor = Extractor(
+            client: client, store: store,
+            options: Extractor.Options(concurrency: concurrency, settleMargin: 300, windowSeconds: 86_400),
+            logger: Logger(label: "bench.populate"), progress: PopulationProgress(log: log))
+        let watch = Stopwatch()
+        _ = try await extractor.extract(from: from, to: to, runID: runID, now: to + 30 * 86_400)
+        let seconds = watch.seconds
+        transport.shutdown()
+        try await server.shutdown()
+        try store.finishRun(runID, status: .completed, finishedAt: to + 30 * 86_400, message: nil, details: nil)
+        var objects = 0
+        for kind in ObjectKind.allCases { objects += try store.count(of: kind) }
+        let population = Population(objects: objects, seconds: seconds, from: from, to: to)
+        try JSONEncoder().encode(population).write(to: URL(fileURLWithPath: markerPath))
+        return (population, true)
+    }
+
+    /// Runs the reconcile in a child process and turns what it reports into figures.
+    func run(log: @escaping @Sendable (String) -> Void) async throws -> [Figure] {
+        let (population, fresh) = try await populatedHistory(log: log)
+        var figures: [Figure] = []
+        if fresh {
+            figures.append(
+                Figure(
+                    "history populated (loopback extraction, no latency, no limits)",
+                    "\(Format.count(population.objects)) objects in \(Format.seconds(population.seconds))",
+                    ratio: Format.rate(Double(population.objects) / population.seconds, unit: "objects")))
+        } else {
+            figures.append(
+                Figure(
+                    "history (cached; populated by loopback extraction)",
+                    "\(Format.count(population.objects)) objects",
+                    ratio: "first run: " + Format.rate(Double(population.objects) / population.seconds, unit: "objects")))
+        }
+        let output = cacheFolder.appendingPathComponent("reports").path
+        let child = try ChildReconcile.spawn(
+            database: databasePath, output: output, from: population.from, to: population.to)
+        log("reconcile: child finished in \(Format.seconds(child.total)), peak RSS \(Format.bytes(child.peakResident))")
+        let peak = max(child.peakResident, Machine.childrenPeakResidentBytes())
+        figures += [
+            Figure("destination charges reconciled", Format.count(child.platformFeeRows)),
+            Figure("objects loaded from the history", Format.count(child.objectsLoaded)),
+            Figure("  load the input from the history", Format.seconds(child.load)),
+            Figure("  rules (Reconciler.reconcile)", Format.seconds(child.rules)),
+            Figure("  record findings (\(Format.count(child.findings)))", Format.seconds(child.findingsSeconds)),
+            Figure("  write the CSV files", Format.seconds(child.csv)),
+            Figure("  write the XLSX workbook", Format.seconds(child.xlsx)),
+            Figure("  swap the folder into place", Format.seconds(child.swap)),
+            Figure.atMost("reconcile + all reports, total", child.total, 30, format: Format.seconds),
+            Figure.atMost(
+                "peak resident memory", Double(peak), 1_073_741_824, format: { Format.bytes(UInt64($0)) }),
+            Figure(
+                "  resident after load / rules / reports",
+                child.residentAfter.map { Format.bytes($0) }.joined(separator: " / ")),
+        ]
+        return figures
+    }
+}
+
+/// Logs population progress every 250,000 objects.
+final class PopulationProgress: ExtractionProgress {
+    let log: @Sendable (String) -> Void
+    private let next = Mutex<[String: Int]>([:])
+
+    init(log: @escaping @Sendable (String) -> Void) { self.log = log }
+
+    func pageStored(resource: String, objects: Int, total: Int) async {
+        let due = next.withLock { marks -> Bool in
+            let mark = marks[resource, default: 250_000]
+            guard total >= mark else { return false }
+            marks[resource] = mark + 250_000
+            return true
+        }
+        if due { log("  populating: \(resource) \(Format.count(total))") }
+    }
+
+    func followUpsPlanned(round: Int, count: Int) async {
+        log("  populating: follow-up round \(round), \(count) requests")
+    }
+}
+
+/// The reconcile step in a child process: the same steps as `connect-recon reconcile`, timed one by one.
+enum ChildReconcile {
+    static let flag = "--child-reconcile"
+
+    /// What the child measured.
+    struct Measurement: Codable {
+        var load: Double
+        var rules: Double
+        var findingsSeconds: Double
+        var csv: Double
+        var xlsx: Double
+        var swap: Double
+        var total: Double
+        var peakResident: UInt64
+        var residentAfter: [UInt64]
+        var platformFeeRows: Int
+        var objectsLoaded: Int
+        var findings: Int
+    }
+
+    /// Starts this executable again with ``flag`` and reads its measurement from standard output.
+    static func spawn(database: String, output: String, from: Int64, to: Int64) throws -> Measurement {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = [flag, database, output, String(from), String(to)]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+            let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last,
+            let measurement = try? JSONDecoder().decode(Measurement.self, from: Data(line.utf8))
+        else {
+            throw BenchError("the reconcile child process failed (status \(process.terminationStatus))")
+        }
+        return measurement
+    }
+
+    /// The child's body: reconciles `[from, to)` of `database`, writes the reports under `output`, prints JSON.
+    static func main(_ arguments: [String]) async throws {
+        guard arguments.count == 4, let from = Int64(arguments[2]), let to = Int64(arguments[3]) else {
+            throw BenchError("usage: \(flag) DATABASE OUTPUT FROM TO")
+        }
+        let database = arguments[0]
+        let output = URL(fileURLWithPath: arguments[1], isDirectory: true)
+        let asOf = to + 30 * 86_400
+        var total = Stopwatch()
+        var watch = Stopwatch()
+        var resident: [UInt64] = []
+        let store = try HistoryStore.open(path: database)
+        let range = try ReportingRange(
+            from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
+            timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
+        let runID = try store.beginRun(
+            RunStart(
+                command: "reconcile", range: range, mode: "test", toolVersion: "bench",
+                stripeVersion: ExtractionBenchmark.stripeVersion, apiBase: "offline", startedAt: asOf, pid: getpid()),
+            resume: false
+        ).runID
+        _ = watch.lap()
+        _ = total.lap()
+
+        let input = try await store.reconciliationInput(from: from, to: to, asOf: asOf, skippedTransferGrace: 3600)
+        let load = watch.lap()
+        resident.append(Machine.residentBytes() ?? 0)
+        let objectsLoaded =
+            input.charges.count + input.paymentIntents.count + input.transfers.count + input.transferReversals.count
+            + input.applicationFees.count + input.feeRefunds.count + input.refunds.count + input.disputes.count
+            + input.balanceTransactions.count
+
+        var report = Reconciler.reconcile(input)
+        let rules = watch.lap()
+        resident.append(Machine.residentBytes() ?? 0)
+
+        var keys: [FindingKey] = []
+        keys += report.skippedTransfers.map { FindingKey(kind: "skipped_transfer", objectID: $0.chargeID) }
+        keys += report.unreversedDisputes.map { FindingKey(kind: "unreversed_dispute", objectID: $0.disputeID) }
+        keys += report.exceptions.map { FindingKey(kind: $0.kind.rawValue, objectID: $0.objectID) }
+        let update = try await store.recordFindings(keys, run: runID, from: from, to: to)
+        for index in report.exceptions.indices {
+            let row = report.exceptions[index]
+            if update.open.contains(FindingKey(kind: row.kind.rawValue, objectID: row.objectID)) {
+                report.exceptions[index].status = .open
+            }
+        }
+        let findings = watch.lap()
+
+        let metadata = ReportMetadata(
+            range: range, runID: runID, startedAt: asOf, finishedAt: asOf, command: "reconcile", toolVersion: "bench",
+            stripeVersion: ExtractionBenchmark.stripeVersion, mode: .test, apiBase: "offline",
+            counts: ["charges in scope": input.charges.count])
+        let stages = StageClock()
+        _ = try ReportWriter.write(
+            report, metadata: metadata, to: output,
+            options: WriteOptions(faultInjection: { stage in stages.mark(stage) }))
+        let reports = watch.lap()
+        let seconds = total.seconds
+        resident.append(Machine.residentBytes() ?? 0)
+        try store.finishRun(runID, status: .completed, finishedAt: asOf, message: nil, details: nil)
+
+        let csv = stages.at(.afterCSVFiles) ?? 0
+        let xlsx = (stages.at(.afterWorkbook) ?? 0) - csv
+        let measurement = Measurement(
+            load: load, rules: rules, findingsSeconds: findings, csv: csv, xlsx: xlsx, swap: reports - csv - xlsx,
+            total: seconds, peakResident: Machine.peakResidentBytes() ?? 0, residentAfter: resident,
+            platformFeeRows: report.platformFees.count, objectsLoaded: objectsLoaded, findings: keys.count)
+        let data = try JSONEncoder().encode(measurement)
+        print(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// Seconds from its creation to each stage of a report write.
+final class StageClock: Sendable {
+    private let started = ContinuousClock.now
+    private let marks = Mutex<[WriteStage: Double]>([:])
+
+    func mark(_ stage: WriteStage) {
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        marks.withLock { $0[stage] = seconds }
+    }
+
+    func at(_ stage: WriteStage) -> Double? { marks.withLock { $0[stage] } }
+}
+
+/// A benchmark that cannot go on.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

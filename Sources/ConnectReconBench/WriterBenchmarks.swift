@@ -1,0 +1,141 @@
+import Foundation
+import History
+import ReconCore
+import Reports
+
+/// Measurement (c): the workbook streaming a sheet of `rows` platform-fee rows (the report's widest table),
+/// through ``ReportWriter`` as the job calls it. The CSV files are written first; only the workbook is timed.
+struct XLSXBenchmark {
+    var rows: Int
+    var folder: URL
+
+    func run() throws -> [Figure] {
+        let currencies: [Currency] = [.usd, .eur, .gbp, .jpy, .bhd]
+        let styles: [FeeStyle] = [.applicationFee, .transferAmount, .fullTransfer]
+        var platformFees: [PlatformFeeRow] = []
+        platformFees.reserveCapacity(rows)
+        for index in 0..<rows {
+            let style = styles[index % 3]
+            let amount = Int64(1_000 + (index * 7_919) % 250_000)
+            let fee = amount / 10
+            platformFees.append(
+                PlatformFeeRow(
+                    chargeID: "ch_bench\(String(index, radix: 36))", created: 1_793_491_200 + Int64(index),
+                    currency: currencies[index % currencies.count], amount: amount,
+                    amountRefunded: index % 11 == 0 ? amount / 2 : 0, destinationAccount: "acct_bench\(index % 400)",
+                    feeStyle: style, transferID: style == .fullTransfer || style == .transferAmount || index % 2 == 0
+                        ? "tr_bench\(String(index, radix: 36))" : nil,
+                    transferAmount: amount - fee, transferReversed: 0,
+                    applicationFeeID: style == .applicationFee ? "fee_bench\(String(index, radix: 36))" : nil,
+                    applicationFeeAmount: style == .applicationFee ? fee : nil,
+                    applicationFeeRefunded: style == .applicationFee ? 0 : nil, destinationPlatformFee: fee,
+                    stripeFee: amount * 29 / 1000 + 30, settlementCurrency: .usd, platformNet: fee - 30))
+        }
+        let report = ReconciliationReport(
+            platformFees: platformFees, skippedTransfers: [], unreversedDisputes: [], exceptions: [], ledger: [],
+            summary: [])
+        let range = try ReportingRange(
+            from: Date(timeIntervalSince1970: 1_793_491_200), to: Date(timeIntervalSince1970: 1_796_083_200),
+            timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
+        let metadata = ReportMetadata(
+            range: range, runID: 1, startedAt: 0, finishedAt: 0, command: "bench", toolVersion: "bench",
+            stripeVersion: ExtractionBenchmark.stripeVersion, mode: .test, apiBase: "offline")
+        let stages = StageClock()
+        _ = try ReportWriter.write(
+            report, metadata: metadata, to: folder, options: WriteOptions(faultInjection: { stages.mark($0) }))
+        let csv = stages.at(.afterCSVFiles) ?? 0
+        let sheets = (stages.at(.afterSheets) ?? 0) - csv
+        let workbook = (stages.at(.afterWorkbook) ?? 0) - csv
+        return [
+            Figure("rows in one sheet", Format.count(rows)),
+            Figure(
+                "XLSX sheet streamed (rows written)", Format.seconds(sheets),
+                ratio: Format.rate(Double(rows) / sheets, unit: "rows")),
+            Figure(
+                "XLSX workbook incl. close (zip) and sync", Format.seconds(workbook),
+                target: "report it", ratio: Format.rate(Double(rows) / workbook, unit: "rows")),
+            Figure("CSV of the same rows (for comparison)", Format.seconds(csv), ratio: Format.rate(Double(rows) / csv, unit: "rows")),
+        ]
+    }
+}
+
+/// Measurement (d): how fast the history stores extracted objects, page-sized transactions of real objects.
+///
+/// The objects are those measurement (a) extracted (facts and raw JSON read back from its history), written
+/// into a fresh history in transactions of one page each (100 list items; a charge page also carries its 100
+/// expanded PaymentIntents), first as new objects, then again as a re-run that finds them unchanged.
+struct StorageBenchmark {
+    var sourcePath: String
+    var folder: URL
+    var from: Int64
+    var to: Int64
+
+    /// What extraction at Stripe's limit can deliver: 100 pages/s of 100 items, plus embedded objects.
+    static let neededRate = 20_000.0
+
+    func run() async throws -> [Figure] {
+        let source = try HistoryStore.open(path: sourcePath)
+        let input = try await source.reconciliationInput(from: from, to: to, asOf: to, skippedTransferGrace: 0)
+        func raws(_ kind: ObjectKind) throws -> [String: String] { try source.rawObjects(of: kind) }
+        let chargeRaw = try raws(.charge)
+        let intentRaw = try raws(.paymentIntent)
+        var pages: [ObjectBatch] = []
+        func pack<Facts>(
+            _ facts: [Facts], _ raw: [String: String], id: (Facts) -> String,
+            into: WritableKeyPath<ObjectBatch, [StoredObject<Facts>]>
+        ) {
+            var index = 0
+            while index < facts.count {
+                var batch = ObjectBatch()
+                for item in facts[index..<min(index + 100, facts.count)] {
+                    batch[keyPath: into].append(StoredObject(facts: item, rawJSON: raw[id(item)] ?? "{}"))
+                }
+                pages.append(batch)
+                index += 100
+            }
+        }
+        // Charge pages carry their expanded PaymentIntents, as the extractor stores them.
+        let intents = Dictionary(input.paymentIntents.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var index = 0
+        while index < input.charges.count {
+            var batch = ObjectBatch()
+            for charge in input.charges[index..<min(index + 100, input.charges.count)] {
+                batch.charges.append(StoredObject(facts: charge, rawJSON: chargeRaw[charge.id] ?? "{}"))
+                if let id = charge.paymentIntentID, let intent = intents[id] {
+                    batch.paymentIntents.append(StoredObject(facts: intent, rawJSON: intentRaw[id] ?? "{}"))
+                }
+            }
+            pages.append(batch)
+            index += 100
+        }
+        pack(input.transfers, try raws(.transfer), id: \.id, into: \.transfers)
+        pack(input.transferReversals, try raws(.transferReversal), id: \.id, into: \.transferReversals)
+        pack(input.applicationFees, try raws(.applicationFee), id: \.id, into: \.applicationFees)
+        pack(input.feeRefunds, try raws(.feeRefund), id: \.id, into: \.feeRefunds)
+        pack(input.refunds, try raws(.refund), id: \.id, into: \.refunds)
+        pack(input.disputes, try raws(.dispute), id: \.id, into: \.disputes)
+        pack(input.balanceTransactions, try raws(.balanceTransaction), id: \.id, into: \.balanceTransactions)
+        let objects = pages.reduce(0) { $0 + $1.count }
+
+        let path = folder.appendingPathComponent("storage.sqlite").path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let store = try HistoryStore.open(path: path)
+        var seconds: [Double] = []
+        for _ in 0..<2 {
+            let runID = try ExtractionBenchmark.beginRun(store, from: from, to: to, apiBase: "offline")
+            let watch = Stopwatch()
+            for page in pages { try await store.write(page, run: runID, now: to) }
+            seconds.append(watch.seconds)
+            try store.finishRun(runID, status: .completed, finishedAt: to, message: nil, details: nil)
+        }
+        return [
+            Figure("objects written (\(Format.count(pages.count)) page transactions)", Format.count(objects)),
+            Figure.atLeast(
+                "first extraction (all new)", Double(objects) / seconds[0], Self.neededRate,
+                format: { Format.rate($0, unit: "objects") }, targetText: "≥ 20,000 objects/s (API's max)"),
+            Figure.atLeast(
+                "re-run (all unchanged)", Double(objects) / seconds[1], Self.neededRate,
+                format: { Format.rate($0, unit: "objects") }, targetText: "≥ 20,000 objects/s (API's max)"),
+        ]
+    }
+}

@@ -1,0 +1,158 @@
+import GRDB
+import ReconCore
+
+extension HistoryStore {
+    /// Records the findings of run `runID` over `[from, to)` and tells which were already open and which
+    /// earlier findings of an overlapping range are gone (resolved). One transaction.
+    public func recordFindings(
+        _ findings: [FindingKey], run runID: Int64, from: Int64, to: Int64
+    ) async throws(HistoryError) -> FindingsUpdate {
+        try await writeDatabase { db in
+            var open = Set<FindingKey>()
+            let current = Set(findings)
+            let upsert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO findings (kind, object_id, first_run, last_run, resolved_run, range_from, range_to)
+                    VALUES (?, ?, ?, ?, NULL, ?, ?)
+                    ON CONFLICT(kind, object_id) DO UPDATE SET last_run = excluded.last_run, resolved_run = NULL,
+                        range_from = excluded.range_from, range_to = excluded.range_to
+                    RETURNING first_run
+                    """)
+            for key in current {
+                let firstRun = try Int64.fetchOne(
+                    upsert, arguments: [key.kind, key.objectID, runID, runID, from, to])
+                if let firstRun, firstRun != runID { open.insert(key) }
+            }
+            // Gone: unresolved findings last reported for an overlapping range, not seen by this run.
+            let candidates = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT kind, object_id, first_run, last_run FROM findings
+                    WHERE resolved_run IS NULL AND last_run <> ? AND range_from < ? AND range_to > ?
+                    """, arguments: [runID, to, from])
+            var resolved: [ResolvedFinding] = []
+            for row in candidates {
+                let key = FindingKey(kind: row["kind"], objectID: row["object_id"])
+                guard !current.contains(key) else { continue }
+                resolved.append(ResolvedFinding(key: key, firstRun: row["first_run"], lastRun: row["last_run"]))
+                try db.execute(
+                    sql: "UPDATE findings SET resolved_run = ? WHERE kind = ? AND object_id = ?",
+                    arguments: [runID, key.kind, key.objectID])
+            }
+            return FindingsUpdate(
+                open: open, resolved: resolved.sorted { ($0.key.kind, $0.key.objectID) < ($1.key.kind, $1.key.objectID) })
+        }
+    }
+
+    /// Whether the history has extracted `[from, to)` completely at least once (a completed run that fetched).
+    public func hasCompletedExtraction(from: Int64, to: Int64) throws(HistoryError) -> Bool {
+        try readDatabase { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM runs WHERE status = 'completed' AND command IN ('extract', 'run')
+                                   AND range_from <= ? AND range_to >= ?)
+                    """, arguments: [from, to]) ?? false
+        }
+    }
+
+    /// The facts of `[from, to)` and of every object they refer to, for the reconciler.
+    ///
+    /// Scope as in SPEC §3: the range's charges and the charges of its refunds, disputes, transfers and fees;
+    /// those charges' PaymentIntents, transfers, fees, refunds and disputes; the transfers' reversals and the
+    /// fees' refunds; transfers that pay back a dispute in scope; and every balance transaction of all these
+    /// plus the range's own balance transactions.
+    public func reconciliationInput(
+        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64
+    ) async throws(HistoryError) -> ReconciliationInput {
+        try await writeDatabase { db in
+            let arguments: StatementArguments = ["from": from, "to": to]
+            for table in ["charges", "transfers", "fees", "disputes", "balance"] {
+                try db.execute(sql: "DROP TABLE IF EXISTS temp.scope_\(table)")
+                try db.execute(sql: "CREATE TEMP TABLE scope_\(table) (id TEXT PRIMARY KEY)")
+            }
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO scope_charges
+                    SELECT id FROM charges WHERE created >= :from AND created < :to
+                    UNION SELECT charge_id FROM refunds WHERE created >= :from AND created < :to AND charge_id IS NOT NULL
+                    UNION SELECT charge_id FROM disputes WHERE created >= :from AND created < :to
+                    UNION SELECT source_transaction_id FROM transfers
+                        WHERE created >= :from AND created < :to AND source_transaction_id IS NOT NULL
+                    UNION SELECT originating_charge_id FROM application_fees
+                        WHERE created >= :from AND created < :to AND originating_charge_id IS NOT NULL
+                    """, arguments: arguments)
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO scope_disputes
+                    SELECT id FROM disputes WHERE (created >= :from AND created < :to)
+                        OR charge_id IN (SELECT id FROM scope_charges)
+                    """, arguments: arguments)
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO scope_transfers
+                    SELECT id FROM transfers WHERE (created >= :from AND created < :to)
+                        OR id IN (SELECT transfer_id FROM charges WHERE id IN (SELECT id FROM scope_charges))
+                        OR dispute_id_metadata IN (SELECT id FROM scope_disputes)
+                    """, arguments: arguments)
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO scope_fees
+                    SELECT id FROM application_fees WHERE (created >= :from AND created < :to)
+                        OR id IN (SELECT application_fee_id FROM charges WHERE id IN (SELECT id FROM scope_charges))
+                    """, arguments: arguments)
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO scope_balance
+                    SELECT id FROM balance_transactions WHERE created >= :from AND created < :to
+                    UNION SELECT balance_transaction_id FROM charges WHERE id IN (SELECT id FROM scope_charges)
+                    UNION SELECT balance_transaction_id FROM transfers WHERE id IN (SELECT id FROM scope_transfers)
+                    UNION SELECT balance_transaction_id FROM transfer_reversals
+                        WHERE transfer_id IN (SELECT id FROM scope_transfers)
+                    UNION SELECT balance_transaction_id FROM application_fees WHERE id IN (SELECT id FROM scope_fees)
+                    UNION SELECT balance_transaction_id FROM fee_refunds WHERE fee_id IN (SELECT id FROM scope_fees)
+                    UNION SELECT balance_transaction_id FROM refunds
+                        WHERE charge_id IN (SELECT id FROM scope_charges) OR (created >= :from AND created < :to)
+                    UNION SELECT value FROM disputes, json_each(disputes.balance_transaction_ids)
+                        WHERE disputes.id IN (SELECT id FROM scope_disputes)
+                    """, arguments: arguments)
+
+            func load<Facts: StorableFacts>(_ type: Facts.Type, _ condition: String) throws -> [Facts] {
+                try HistoryStore.fetchFacts(type, db: db, condition: condition, arguments: arguments)
+            }
+            let input = ReconciliationInput(
+                from: from, to: to, asOf: asOf, skippedTransferGrace: skippedTransferGrace,
+                charges: try load(ChargeFacts.self, "id IN (SELECT id FROM scope_charges)"),
+                paymentIntents: try load(
+                    PaymentIntentFacts.self,
+                    "id IN (SELECT payment_intent_id FROM charges WHERE id IN (SELECT id FROM scope_charges))"),
+                transfers: try load(TransferFacts.self, "id IN (SELECT id FROM scope_transfers)"),
+                transferReversals: try load(
+                    TransferReversalFacts.self, "transfer_id IN (SELECT id FROM scope_transfers)"),
+                applicationFees: try load(ApplicationFeeFacts.self, "id IN (SELECT id FROM scope_fees)"),
+                feeRefunds: try load(FeeRefundFacts.self, "fee_id IN (SELECT id FROM scope_fees)"),
+                refunds: try load(
+                    RefundFacts.self,
+                    "charge_id IN (SELECT id FROM scope_charges) OR (created >= :from AND created < :to)"),
+                disputes: try load(DisputeFacts.self, "id IN (SELECT id FROM scope_disputes)"),
+                balanceTransactions: try load(BalanceTransactionFacts.self, "id IN (SELECT id FROM scope_balance)"),
+                missingObjects: try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT DISTINCT m.kind, m.object_id FROM missing_objects m JOIN runs r ON r.id = m.run_id
+                        WHERE r.range_from < :to AND r.range_to > :from ORDER BY m.kind, m.object_id
+                        """, arguments: arguments
+                ).compactMap { row in
+                    guard let kind = ObjectKind(rawValue: row["kind"]) else { return nil }
+                    let id: String = row["object_id"]
+                    let table = HistoryStore.table(of: kind)
+                    let present = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id]) ?? false
+                    return present ? nil : (kind: kind, id: id)
+                })
+            for table in ["charges", "transfers", "fees", "disputes", "balance"] {
+                try db.execute(sql: "DROP TABLE temp.scope_\(table)")
+            }
+            return input
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import ReconCore
+
+// MARK: - Disputes: unreversed disputes and won disputes whose recovery was never paid back
+
+extension ReportBuilder {
+    /// Statuses whose funds Stripe withdrew from the platform and has not returned (SPEC §4).
+    static let fundsStillWithdrawn: Set<String> = ["needs_response", "under_review", "lost"]
+    /// Statuses whose funds were withdrawn at some point (`won`: and later reinstated). Inquiries (`warning_*`)
+    /// and `prevented` disputes never withdraw anything.
+    static let fundsWithdrawn: Set<String> = fundsStillWithdrawn.union(["won"])
+
+    /// Every dispute created in the range on a destination charge.
+    mutating func disputes() {
+        for dispute in index.disputes where index.isInRange(dispute.created) {
+            guard let charge = index.chargeByID[dispute.chargeID], index.isDestinationCharge(charge) else { continue }
+            let transfer = index.transfer(of: charge)
+            if Self.fundsStillWithdrawn.contains(dispute.status) {
+                unreversedDispute(dispute, charge: charge, transfer: transfer)
+            } else if dispute.status == "won", let transfer {
+                wonDisputeRepayment(dispute, charge: charge, transfer: transfer)
+            }
+        }
+    }
+
+    /// The transfer reversals that recovered `dispute`'s funds: not linked to a refund and created at or after the
+    /// dispute (SPEC §4). When a charge has more than one dispute that withdrew funds, a reversal counts for one
+    /// dispute only, so nothing is recovered twice: the dispute its `metadata[dispute_id]` names, else the latest
+    /// withdrawing dispute created at or before it. With a single withdrawing dispute (the sandbox's "multiple
+    /// disputes" are an inquiry, which withdraws nothing, then a real dispute) this is exactly SPEC's rule.
+    func recoveryReversals(
+        of dispute: DisputeFacts, charge: ChargeFacts, transfer: TransferFacts
+    ) -> [TransferReversalFacts] {
+        let chargeDisputes = index.disputesByCharge[charge.id] ?? []
+        let disputeIDs = Set(chargeDisputes.map(\.id))
+        let withdrawing = chargeDisputes.filter { Self.fundsWithdrawn.contains($0.status) }
+        return index.reversals(of: transfer).filter { reversal in
+            guard reversal.sourceRefundID == nil, reversal.created >= dispute.created else { return false }
+            if let tag = reversal.disputeIDMetadata, disputeIDs.contains(tag) { return tag == dispute.id }
+            guard let owner = withdrawing.last(where: { $0.created <= reversal.created }) else { return true }
+            return owner.id == dispute.id
+        }
+    }
+
+    /// `recoverable = min(d.amount, t.amount − t's refund-linked reversals)`, `recovered` = its recovery
+    /// reversals, reported when `recoverable − recovered > 0`. Without a transfer nothing is recoverable from the
+    /// connected account (a skipped transfer left the funds with the platform), so nothing is reported.
+    private mutating func unreversedDispute(
+        _ dispute: DisputeFacts, charge: ChargeFacts, transfer: TransferFacts?
+    ) {
+        guard let transfer else { return }
+        var recoverable: Int64
+        var recovered: Int64
+        if transfer.currency != dispute.currency {
+            // Amounts of two currencies cannot be compared: report the whole disputed amount as unrecovered and
+            // say why, rather than subtracting eur from usd.
+            recoverable = dispute.amount
+            recovered = 0
+            exception(
+                .transferCurrencyMismatch, dispute.id, related: transfer.id, currency: dispute.currency,
+                created: dispute.created, expected: .text(dispute.currency.rawValue),
+                actual: .text(transfer.currency.rawValue),
+                message: "Dispute \(dispute.id) is in \(dispute.currency) but transfer \(transfer.id) is in "
+                    + "\(transfer.currency), so what was recovered cannot be computed; the whole dispute is "
+                    + "reported as unrecovered, check its reversals by hand.")
+        } else {
+            let reversals = index.reversals(of: transfer)
+            guard
+                let refundLinked = Checked.sum(reversals.filter { $0.sourceRefundID != nil }.map(\.amount)),
+                let left = Checked.subtract(transfer.amount, refundLinked),
+                let sum = Checked.sum(
+                    recoveryReversals(of: dispute, charge: charge, transfer: transfer).map(\.amount))
+            else {
+                overflow(dispute.id, currency: dispute.currency, created: dispute.created, what: "recovered amount")
+                return
+            }
+            recoverable = min(dispute.amount, left)
+            recovered = sum
+        }
+        guard let unrecovered = Checked.subtract(recoverable, recovered) else {
+            overflow(dispute.id, currency: dispute.currency, created: dispute.created, what: "unrecovered amount")
+            return
+        }
+        guard unrecovered > 0 else { return }
+        unreversedDisputes.append(
+            UnreversedDisputeRow(
+                disputeID: dispute.id, chargeID: charge.id, created: dispute.created, currency: dispute.currency,
+                disputeAmount: dispute.amount, disputeStatus: dispute.status, destinationAccount: transfer.destination,
+                transferID: transfer.id, recoverable: recoverable, recovered: recovered, unrecovered: unrecovered,
+                status: .new))
+        countInSummary(dispute.currency, \.unreversedDisputes)
+        addToSummary(
+            dispute.currency, \.unrecovered, unrecovered, objectID: dispute.id, created: dispute.created,
+            what: "unrecovered")
+    }
+
+    /// A won dispute returns the funds to the platform; what the platform recovered from the connected account
+    /// must go back to it: transfers to the same account tagged `metadata[dispute_id]` with this dispute, created
+    /// after it, in the transfer's currency. Reported when they pay back less than was recovered.
+    private mutating func wonDisputeRepayment(_ dispute: DisputeFacts, charge: ChargeFacts, transfer: TransferFacts) {
+        let repayments = (index.repaymentsByDispute[dispute.id] ?? []).filter {
+            $0.destination == transfer.destination && $0.created >= dispute.created && $0.currency == transfer.currency
+                && $0.id != transfer.id
+        }
+        guard
+            let recovered = Checked.sum(
+                recoveryReversals(of: dispute, charge: charge, transfer: transfer).map(\.amount)),
+            let repaid = Checked.sum(repayments.map(\.amount))
+        else {
+            overflow(dispute.id, currency: transfer.currency, created: dispute.created, what: "recovered amount")
+            return
+        }
+        guard recovered > 0, repaid < recovered else { return }
+        exception(
+            .wonDisputeNotRepaid, dispute.id, related: transfer.id, currency: transfer.currency,
+            created: dispute.created, expected: .amount(recovered), actual: .amount(repaid),
+            message: "Dispute \(dispute.id) was won, but only \(describe(repaid, transfer.currency)) of the "
+                + "\(describe(recovered, transfer.currency)) recovered from \(transfer.destination ?? "the connected account") "
+                + "was paid back; transfer the rest to it with metadata[dispute_id]=\(dispute.id).")
+    }
+}

@@ -1,0 +1,116 @@
+import ReconCore
+
+/// The input's objects by id and by the links the rules follow. When an id occurs twice in the input, the first
+/// occurrence wins, so a duplicated object is never counted twice.
+struct FactIndex {
+    let from: Int64
+    let to: Int64
+
+    let charges: [ChargeFacts]
+    let transfers: [TransferFacts]
+    let applicationFees: [ApplicationFeeFacts]
+    let refunds: [RefundFacts]
+    let disputes: [DisputeFacts]
+    let balanceTransactions: [BalanceTransactionFacts]
+
+    let chargeByID: [String: ChargeFacts]
+    let paymentIntentByID: [String: PaymentIntentFacts]
+    let transferByID: [String: TransferFacts]
+    let feeByID: [String: ApplicationFeeFacts]
+    let balanceTransactionByID: [String: BalanceTransactionFacts]
+    /// `application_fee.originating_transaction` → fee: the join Stripe documents next to `charge.application_fee`.
+    let feeByOriginatingCharge: [String: ApplicationFeeFacts]
+    /// Children, each list in creation order (ties by id).
+    let reversalsByTransfer: [String: [TransferReversalFacts]]
+    let feeRefundsByFee: [String: [FeeRefundFacts]]
+    let refundsByCharge: [String: [RefundFacts]]
+    let disputesByCharge: [String: [DisputeFacts]]
+    let balanceTransactionsBySource: [String: [BalanceTransactionFacts]]
+    /// Transfers tagged `metadata[dispute_id]`: repayments of funds recovered for a dispute the platform won.
+    let repaymentsByDispute: [String: [TransferFacts]]
+
+    init(_ input: ReconciliationInput) {
+        from = input.from
+        to = input.to
+        charges = Self.unique(input.charges, \.id)
+        transfers = Self.unique(input.transfers, \.id)
+        applicationFees = Self.unique(input.applicationFees, \.id)
+        refunds = Self.unique(input.refunds, \.id)
+        disputes = Self.unique(input.disputes, \.id)
+        balanceTransactions = Self.unique(input.balanceTransactions, \.id)
+        let reversals = Self.unique(input.transferReversals, \.id).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+        let feeRefunds = Self.unique(input.feeRefunds, \.id).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+
+        chargeByID = Self.byID(charges, \.id)
+        paymentIntentByID = Self.byID(Self.unique(input.paymentIntents, \.id), \.id)
+        transferByID = Self.byID(transfers, \.id)
+        feeByID = Self.byID(applicationFees, \.id)
+        balanceTransactionByID = Self.byID(balanceTransactions, \.id)
+        var byOrigin: [String: ApplicationFeeFacts] = [:]
+        for fee in applicationFees.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
+            guard let charge = fee.originatingChargeID, byOrigin[charge] == nil else { continue }
+            byOrigin[charge] = fee
+        }
+        feeByOriginatingCharge = byOrigin
+        reversalsByTransfer = Dictionary(grouping: reversals, by: \.transferID)
+        feeRefundsByFee = Dictionary(grouping: feeRefunds, by: \.feeID)
+        refundsByCharge = Dictionary(
+            grouping: refunds.filter { $0.chargeID != nil }.sorted { ($0.created, $0.id) < ($1.created, $1.id) },
+            by: { $0.chargeID ?? "" })
+        disputesByCharge = Dictionary(
+            grouping: disputes.sorted { ($0.created, $0.id) < ($1.created, $1.id) }, by: \.chargeID)
+        balanceTransactionsBySource = Dictionary(
+            grouping: balanceTransactions.filter { $0.sourceID != nil }, by: { $0.sourceID ?? "" })
+        repaymentsByDispute = Dictionary(
+            grouping: transfers.filter { $0.disputeIDMetadata != nil }.sorted {
+                ($0.created, $0.id) < ($1.created, $1.id)
+            },
+            by: { $0.disputeIDMetadata ?? "" })
+    }
+
+    // MARK: Questions the rules ask
+
+    func isInRange(_ created: Int64) -> Bool { from <= created && created < to }
+
+    func paymentIntent(of charge: ChargeFacts) -> PaymentIntentFacts? {
+        charge.paymentIntentID.flatMap { paymentIntentByID[$0] }
+    }
+
+    /// SPEC §4: `transfer_data.destination`, or `transfer`, or the PaymentIntent's `transfer_data.destination`.
+    func isDestinationCharge(_ charge: ChargeFacts) -> Bool {
+        charge.transferDestination != nil || charge.transferID != nil
+            || paymentIntent(of: charge)?.transferDestination != nil
+    }
+
+    /// `status == "succeeded"` and `captured`: the charges SPEC §4 reasons about.
+    func hasSucceeded(_ charge: ChargeFacts) -> Bool { charge.status == "succeeded" && charge.captured }
+
+    func transfer(of charge: ChargeFacts) -> TransferFacts? { charge.transferID.flatMap { transferByID[$0] } }
+
+    /// `charge.application_fee`, else the fee whose `originating_transaction` is the charge (under asynchronous
+    /// capture the charge can briefly show no fee id while the fee already exists).
+    func applicationFee(of charge: ChargeFacts) -> ApplicationFeeFacts? {
+        charge.applicationFeeID.flatMap { feeByID[$0] } ?? feeByOriginatingCharge[charge.id]
+    }
+
+    func reversals(of transfer: TransferFacts?) -> [TransferReversalFacts] {
+        transfer.flatMap { reversalsByTransfer[$0.id] } ?? []
+    }
+
+    /// Whether `id` names a balance transaction the input lacks (`nil` names none: nothing is missing from the input).
+    func isAbsent(balanceTransaction id: String?) -> Bool {
+        guard let id else { return false }
+        return balanceTransactionByID[id] == nil
+    }
+
+    // MARK: Building
+
+    private static func unique<T>(_ items: [T], _ id: KeyPath<T, String>) -> [T] {
+        var seen: Set<String> = []
+        return items.filter { seen.insert($0[keyPath: id]).inserted }
+    }
+
+    private static func byID<T>(_ items: [T], _ id: KeyPath<T, String>) -> [String: T] {
+        Dictionary(items.map { ($0[keyPath: id], $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}

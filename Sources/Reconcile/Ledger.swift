@@ -1,0 +1,37 @@
+import ReconCore
+
+// MARK: - Ledger: the range's balance transactions per currency and reporting category
+
+extension ReportBuilder {
+    /// Balance transactions created in the range, grouped by (currency, `reporting_category`): count, gross
+    /// (Σ amount), fee (Σ fee), net (Σ net). A transaction whose figures would overflow a total is left out of its
+    /// group and reported.
+    mutating func ledger() {
+        struct Key: Hashable {
+            var currency: Currency
+            var category: String
+        }
+        var groups: [Key: LedgerRow] = [:]
+        let inRange = index.balanceTransactions.filter { index.isInRange($0.created) }
+        for bt in inRange.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
+            let key = Key(currency: bt.currency, category: bt.reportingCategory)
+            var row =
+                groups[key]
+                ?? LedgerRow(
+                    currency: bt.currency, reportingCategory: bt.reportingCategory, count: 0, gross: 0, fee: 0, net: 0)
+            guard let gross = Checked.add(row.gross, bt.amount), let fee = Checked.add(row.fee, bt.fee),
+                let net = Checked.add(row.net, bt.net)
+            else {
+                overflow(
+                    bt.id, currency: bt.currency, created: bt.created, what: "\(bt.reportingCategory) ledger total")
+                continue
+            }
+            row.count += 1
+            row.gross = gross
+            row.fee = fee
+            row.net = net
+            groups[key] = row
+        }
+        ledgerRows = Array(groups.values)
+    }
+}

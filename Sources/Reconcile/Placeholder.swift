@@ -1,1 +1,0 @@
-// Arrives with issue 5.

@@ -1,0 +1,216 @@
+import ReconCore
+
+// MARK: - Destination charges: platform_fees, skipped transfers, fee and transfer checks
+
+extension ReportBuilder {
+    /// Every succeeded, captured destination charge created in the range: its `platform_fees` row, its skipped
+    /// transfer if any, and the checks of its application fee and transfer against what it asked for.
+    mutating func destinationCharges() {
+        for charge in index.charges
+        where index.isInRange(charge.created) && index.hasSucceeded(charge) && index.isDestinationCharge(charge) {
+            platformFee(charge)
+            skippedTransfer(charge)
+            applicationFeeChecks(charge)
+            transferChecks(charge)
+        }
+    }
+
+    /// SPEC §2's fee styles, read from what the charge or its PaymentIntent asked for (a skipped or still young
+    /// charge only shows its intent on the PaymentIntent).
+    func feeStyle(_ charge: ChargeFacts, fee: ApplicationFeeFacts?) -> FeeStyle {
+        let intent = index.paymentIntent(of: charge)
+        if fee != nil || charge.applicationFeeAmount != nil || intent?.applicationFeeAmount != nil {
+            return .applicationFee
+        }
+        if charge.transferDataAmount != nil || intent?.transferDataAmount != nil { return .transferAmount }
+        return .fullTransfer
+    }
+
+    private mutating func platformFee(_ charge: ChargeFacts) {
+        let intent = index.paymentIntent(of: charge)
+        let transfer = index.transfer(of: charge)
+        let fee = index.applicationFee(of: charge)
+        // DPF = (captured − refunded) − (t.amount − t.amount_reversed) + (f.amount − f.amount_refunded), in the
+        // charge's currency; a missing transfer or fee counts as zero. When the transfer or fee is in another
+        // currency (a transfer_currency_mismatch, reported for the same charge) the figure mixes currencies as
+        // Stripe's own objects do; the exception row is what tells the reader not to trust it.
+        guard
+            let kept = Checked.subtract(charge.amountCaptured, charge.amountRefunded),
+            let transferred = Checked.subtract(transfer?.amount ?? 0, transfer?.amountReversed ?? 0),
+            let feeKept = Checked.subtract(fee?.amount ?? 0, fee?.amountRefunded ?? 0),
+            let afterTransfer = Checked.subtract(kept, transferred),
+            let dpf = Checked.add(afterTransfer, feeKept)
+        else {
+            overflow(charge.id, currency: charge.currency, created: charge.created, what: "destination platform fee")
+            return
+        }
+        let chargeBT = charge.balanceTransactionID.flatMap { index.balanceTransactionByID[$0] }
+        let net = platformNet(charge, transfer: transfer, fee: fee, chargeBT: chargeBT)
+        let row = PlatformFeeRow(
+            chargeID: charge.id, created: charge.created, currency: charge.currency, amount: charge.amount,
+            amountRefunded: charge.amountRefunded,
+            destinationAccount: charge.transferDestination ?? intent?.transferDestination ?? transfer?.destination,
+            feeStyle: feeStyle(charge, fee: fee), transferID: charge.transferID ?? transfer?.id,
+            transferAmount: transfer?.amount, transferReversed: transfer?.amountReversed,
+            applicationFeeID: fee?.id ?? charge.applicationFeeID, applicationFeeAmount: fee?.amount,
+            applicationFeeRefunded: fee?.amountRefunded, destinationPlatformFee: dpf, stripeFee: chargeBT?.fee,
+            settlementCurrency: net.settlement, platformNet: net.amount)
+        platformFees.append(row)
+
+        countInSummary(charge.currency, \.destinationCharges)
+        let what = "charge"
+        addToSummary(charge.currency, \.gross, charge.amount, objectID: charge.id, created: charge.created, what: what)
+        addToSummary(
+            charge.currency, \.refunded, charge.amountRefunded, objectID: charge.id, created: charge.created, what: what
+        )
+        addToSummary(
+            charge.currency, \.destinationPlatformFee, dpf, objectID: charge.id, created: charge.created,
+            what: "destination platform fee")
+        // The Stripe fee counts in the settlement currency's row, so no summary row adds two currencies.
+        if let chargeBT {
+            addToSummary(
+                chargeBT.currency, \.stripeFee, chargeBT.fee, objectID: charge.id, created: charge.created,
+                what: "Stripe fee")
+        }
+    }
+
+    /// The sum of `net` over the platform's balance transactions of the charge, its refunds, its transfer and the
+    /// transfer's reversals, its application fee and the fee's refunds, and its disputes, whenever created.
+    ///
+    /// The balance transactions are those the objects name plus those whose `source` is one of the objects (a
+    /// failure or a reinstatement the object does not name). The settlement currency is the charge's balance
+    /// transaction's; the net is `nil` (unknown, not zero) when a named balance transaction is absent from the
+    /// input, when the balance transactions are in more than one currency (Stripe settles one charge in one
+    /// currency, so this is inconsistent data we refuse to add up), or when the sum overflows.
+    private mutating func platformNet(
+        _ charge: ChargeFacts, transfer: TransferFacts?, fee: ApplicationFeeFacts?,
+        chargeBT: BalanceTransactionFacts?
+    ) -> (settlement: Currency?, amount: Int64?) {
+        var sources: [String] = [charge.id]
+        var named: [String?] = [charge.balanceTransactionID]
+        for refund in index.refundsByCharge[charge.id] ?? [] {
+            sources.append(refund.id)
+            named.append(refund.balanceTransactionID)
+        }
+        if let transfer {
+            sources.append(transfer.id)
+            named.append(transfer.balanceTransactionID)
+            for reversal in index.reversals(of: transfer) {
+                sources.append(reversal.id)
+                named.append(reversal.balanceTransactionID)
+            }
+        }
+        if let fee {
+            sources.append(fee.id)
+            named.append(fee.balanceTransactionID)
+            for refund in index.feeRefundsByFee[fee.id] ?? [] {
+                sources.append(refund.id)
+                named.append(refund.balanceTransactionID)
+            }
+        }
+        for dispute in index.disputesByCharge[charge.id] ?? [] {
+            sources.append(dispute.id)
+            named.append(contentsOf: dispute.balanceTransactionIDs.map { Optional($0) })
+        }
+
+        var transactions: [String: BalanceTransactionFacts] = [:]
+        var complete = true
+        for id in named.compactMap({ $0 }) {
+            if let bt = index.balanceTransactionByID[id] { transactions[id] = bt } else { complete = false }
+        }
+        for source in sources {
+            for bt in index.balanceTransactionsBySource[source] ?? [] { transactions[bt.id] = bt }
+        }
+        let currencies = Set(transactions.values.map(\.currency))
+        let settlement = chargeBT?.currency ?? (currencies.count == 1 ? currencies.first : nil)
+        guard complete, let settlement, currencies.allSatisfy({ $0 == settlement }) else {
+            return (settlement, nil)
+        }
+        guard let net = Checked.sum(transactions.values.map(\.net)) else {
+            overflow(charge.id, currency: settlement, created: charge.created, what: "platform net")
+            return (settlement, nil)
+        }
+        return (settlement, net)
+    }
+
+    /// SPEC §4: the PaymentIntent asked for a transfer, the charge carries neither `transfer_data` nor `transfer`,
+    /// and the charge is older than the grace period of asynchronous capture.
+    private mutating func skippedTransfer(_ charge: ChargeFacts) {
+        guard let intent = index.paymentIntent(of: charge), let destination = intent.transferDestination,
+            charge.transferDestination == nil, charge.transferID == nil, !isYoung(charge)
+        else { return }
+        let owed: Int64
+        if let amount = intent.transferDataAmount {
+            owed = amount
+        } else if let amount = Checked.subtract(charge.amount, intent.applicationFeeAmount ?? 0) {
+            owed = amount
+        } else {
+            overflow(charge.id, currency: charge.currency, created: charge.created, what: "amount owed")
+            return
+        }
+        skippedTransfers.append(
+            SkippedTransferRow(
+                chargeID: charge.id, created: charge.created, currency: charge.currency, amount: charge.amount,
+                intendedDestination: destination, paymentIntentID: intent.id, amountOwed: owed, status: .new))
+        countInSummary(charge.currency, \.skippedTransfers)
+        addToSummary(
+            charge.currency, \.amountOwed, owed, objectID: charge.id, created: charge.created, what: "amount owed")
+    }
+
+    /// The charge showed `application_fee_amount`: the fee must exist and be of that amount. A charge inside the
+    /// grace period may not show its fee yet (asynchronous capture), so it is not reported as missing.
+    private mutating func applicationFeeChecks(_ charge: ChargeFacts) {
+        guard let requested = charge.applicationFeeAmount else { return }
+        guard let fee = index.applicationFee(of: charge) else {
+            guard charge.applicationFeeID == nil, !isYoung(charge) else { return }
+            exception(
+                .applicationFeeMissing, charge.id, related: nil, currency: charge.currency, created: charge.created,
+                expected: .amount(requested), actual: .amount(0),
+                message: "Charge \(charge.id) asked for an application fee of \(describe(requested, charge.currency)) "
+                    + "but Stripe created none; collect the fee from the connected account or correct the charge.")
+            return
+        }
+        guard fee.amount != requested else { return }
+        exception(
+            .applicationFeeAmountMismatch, fee.id, related: charge.id, currency: charge.currency,
+            created: charge.created, expected: .amount(requested), actual: .amount(fee.amount),
+            message: "Application fee \(fee.id) is \(describe(fee.amount, fee.currency)) but charge \(charge.id) "
+                + "asked for \(describe(requested, charge.currency)); refund or collect the difference.")
+    }
+
+    /// The transfer must carry what the charge asked for: `transfer_data.amount` (else the captured amount), the
+    /// charge's currency and `transfer_data.destination`.
+    private mutating func transferChecks(_ charge: ChargeFacts) {
+        guard let transfer = index.transfer(of: charge) else { return }
+        let intent = index.paymentIntent(of: charge)
+        let askedAmount =
+            charge.transferDestination != nil
+            ? charge.transferDataAmount : (charge.transferDataAmount ?? intent?.transferDataAmount)
+        let expected = askedAmount ?? charge.amountCaptured
+        if transfer.amount != expected {
+            exception(
+                .transferAmountMismatch, transfer.id, related: charge.id, currency: charge.currency,
+                created: charge.created, expected: .amount(expected), actual: .amount(transfer.amount),
+                message: "Transfer \(transfer.id) sent \(describe(transfer.amount, transfer.currency)) but charge "
+                    + "\(charge.id) asked for \(describe(expected, charge.currency)); transfer or reverse the difference."
+            )
+        }
+        if transfer.currency != charge.currency {
+            exception(
+                .transferCurrencyMismatch, transfer.id, related: charge.id, currency: charge.currency,
+                created: charge.created, expected: .text(charge.currency.rawValue),
+                actual: .text(transfer.currency.rawValue),
+                message: "Transfer \(transfer.id) is in \(transfer.currency) but charge \(charge.id) is in "
+                    + "\(charge.currency), so the charge's platform fee mixes currencies; ask Stripe why and correct it."
+            )
+        }
+        if let destination = charge.transferDestination, transfer.destination != destination {
+            exception(
+                .transferDestinationMismatch, transfer.id, related: charge.id, currency: charge.currency,
+                created: charge.created, expected: .text(destination),
+                actual: transfer.destination.map { .text($0) },
+                message: "Transfer \(transfer.id) went to \(transfer.destination ?? "no account") but charge "
+                    + "\(charge.id) asked for \(destination); reverse it and transfer the funds to the right account.")
+        }
+    }
+}

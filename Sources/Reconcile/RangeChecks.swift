@@ -1,0 +1,101 @@
+import ReconCore
+
+// MARK: - Exceptions about objects created in the range
+
+extension ReportBuilder {
+    /// A succeeded, captured charge in the range must have a balance transaction. Pending and failed charges are
+    /// left alone (a declined card has none; a pending debit gets one when it settles), and so is a charge inside
+    /// the grace period of asynchronous capture, whose balance transaction Stripe attaches a little later.
+    mutating func chargesInRange() {
+        for charge in index.charges
+        where index.isInRange(charge.created) && index.hasSucceeded(charge) && !isYoung(charge) {
+            missingBalanceTransaction(
+                charge.balanceTransactionID, of: "Charge", charge.id, related: nil, currency: charge.currency,
+                created: charge.created)
+        }
+    }
+
+    /// Transfers in the range: each needs a balance transaction, and a `source_transaction` must be a destination
+    /// charge.
+    mutating func transfersInRange() {
+        for transfer in index.transfers where index.isInRange(transfer.created) {
+            missingBalanceTransaction(
+                transfer.balanceTransactionID, of: "Transfer", transfer.id, related: transfer.sourceTransactionID,
+                currency: transfer.currency, created: transfer.created)
+            // A source charge absent from the input cannot be judged; if Stripe answered 404 for it, it has its
+            // own missing_object row.
+            guard let sourceID = transfer.sourceTransactionID, let source = index.chargeByID[sourceID],
+                !index.isDestinationCharge(source)
+            else { continue }
+            exception(
+                .transferSourceNotDestinationCharge, transfer.id, related: source.id, currency: transfer.currency,
+                created: transfer.created,
+                message: "Transfer \(transfer.id) of \(describe(transfer.amount, transfer.currency)) is funded by "
+                    + "charge \(source.id), which is not a destination charge; check why these funds went to "
+                    + "\(transfer.destination ?? "a connected account") and reverse the transfer if it was a mistake.")
+        }
+    }
+
+    mutating func applicationFeesInRange() {
+        for fee in index.applicationFees where index.isInRange(fee.created) {
+            missingBalanceTransaction(
+                fee.balanceTransactionID, of: "Application fee", fee.id, related: fee.originatingChargeID,
+                currency: fee.currency, created: fee.created)
+        }
+    }
+
+    /// A refund in the range of a destination charge whose transfer was made, that did not reverse the transfer:
+    /// the platform paid the refund alone. Failed and canceled refunds moved no money and are left alone, and so
+    /// are refunds of a charge without a transfer (a skipped transfer leaves nothing to reverse).
+    mutating func refundsInRange() {
+        for refund in index.refunds
+        where index.isInRange(refund.created) && refund.transferReversalID == nil
+            && refund.status != "failed" && refund.status != "canceled"
+        {
+            guard let chargeID = refund.chargeID, let charge = index.chargeByID[chargeID],
+                index.isDestinationCharge(charge), charge.transferID != nil
+            else { continue }
+            exception(
+                .refundWithoutTransferReversal, refund.id, related: charge.id, currency: refund.currency,
+                created: refund.created, actual: .amount(refund.amount),
+                message: "Refund \(refund.id) of \(describe(refund.amount, refund.currency)) on destination charge "
+                    + "\(charge.id) did not reverse the transfer, so the platform bore it; reverse the transfer "
+                    + "if the connected account should.")
+        }
+    }
+
+    /// One row per object Stripe answered 404 for during extraction.
+    mutating func missingObjects(_ missing: [(kind: ObjectKind, id: String)]) {
+        for object in missing {
+            let kind = object.kind.rawValue.replacingUnderscores()
+            exception(
+                .missingObject, object.id, related: nil, currency: nil, created: .max,
+                message: "Stripe answered 404 for \(kind) \(object.id), which other objects refer to, so figures "
+                    + "that depend on it count it as zero; ask Stripe support whether it was deleted.")
+        }
+    }
+
+    private mutating func missingBalanceTransaction(
+        _ balanceTransactionID: String?, of noun: String, _ objectID: String, related: String?, currency: Currency,
+        created: Int64
+    ) {
+        if let balanceTransactionID {
+            guard index.isAbsent(balanceTransaction: balanceTransactionID) else { return }
+            exception(
+                .missingBalanceTransaction, objectID, related: related, currency: currency, created: created,
+                message: "\(noun) \(objectID) names balance transaction \(balanceTransactionID), which is not in "
+                    + "the extracted data; run the extraction for this range again.")
+        } else {
+            exception(
+                .missingBalanceTransaction, objectID, related: related, currency: currency, created: created,
+                message: "\(noun) \(objectID) has no balance transaction, so its money is missing from the ledger; "
+                    + "check it in the Stripe Dashboard and ask Stripe support if it stays so.")
+        }
+    }
+}
+
+extension String {
+    fileprivate func replacingUnderscores() -> String {
+        String(map { $0 == "_" ? " " : $0 })
+    }
+}

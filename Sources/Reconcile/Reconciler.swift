@@ -1,0 +1,133 @@
+import ReconCore
+
+/// The rules of SPEC §4: the facts of a range in, the rows of every report out.
+///
+/// Pure: no network, database, clock or logger; `input.asOf` is the only "now". All amounts are `Int64` minor
+/// units; a sum never mixes currencies and never overflows silently (an overflow becomes an `amount_overflow`
+/// exception and the figure is left out of the totals). Every finding comes out with status `new`: the history
+/// marks the ones it has seen before as `open`.
+public enum Reconciler {
+    /// Reconciles `input`. Rows are sorted by creation time, then id; ledger and summary by currency, then
+    /// reporting category.
+    public static func reconcile(_ input: ReconciliationInput) -> ReconciliationReport {
+        var builder = ReportBuilder(
+            index: FactIndex(input), asOf: input.asOf, grace: input.skippedTransferGrace)
+        builder.destinationCharges()
+        builder.chargesInRange()
+        builder.transfersInRange()
+        builder.applicationFeesInRange()
+        builder.refundsInRange()
+        builder.disputes()
+        builder.missingObjects(input.missingObjects)
+        builder.ledger()
+        return builder.report()
+    }
+}
+
+/// Accumulates the report's rows; each rule lives in an extension named after it.
+struct ReportBuilder {
+    let index: FactIndex
+    let asOf: Int64
+    let grace: Int64
+
+    var platformFees: [PlatformFeeRow] = []
+    var skippedTransfers: [SkippedTransferRow] = []
+    var unreversedDisputes: [UnreversedDisputeRow] = []
+    var ledgerRows: [LedgerRow] = []
+    var summary: [Currency: SummaryRow] = [:]
+    /// Exceptions with the creation time of the object they name (for the row order) and their identity, so an
+    /// object reached twice (a transfer shared by two charges in corrupt data) is reported once.
+    private var exceptions: [(created: Int64, row: ExceptionRow)] = []
+    private var exceptionKeys: Set<String> = []
+
+    init(index: FactIndex, asOf: Int64, grace: Int64) {
+        self.index = index
+        self.asOf = asOf
+        self.grace = grace
+    }
+
+    /// Whether a charge is still inside the grace period of asynchronous capture (its transfer, application fee
+    /// and balance transaction may not be attached yet).
+    func isYoung(_ charge: ChargeFacts) -> Bool {
+        guard let age = Checked.subtract(asOf, charge.created) else { return false }
+        return age < grace
+    }
+
+    // MARK: Exceptions
+
+    mutating func exception(
+        _ kind: ExceptionKind, _ objectID: String, related: String?, currency: Currency?, created: Int64,
+        expected: ExceptionValue? = nil, actual: ExceptionValue? = nil, message: String
+    ) {
+        let key = "\(kind.rawValue)\u{0}\(objectID)\u{0}\(related ?? "")"
+        guard exceptionKeys.insert(key).inserted else { return }
+        exceptions.append(
+            (
+                created,
+                ExceptionRow(
+                    kind: kind, objectID: objectID, relatedID: related, currency: currency, expected: expected,
+                    actual: actual, message: message, status: .new)
+            ))
+    }
+
+    /// Records that a figure of `objectID` did not fit in 64 bits and was left out.
+    mutating func overflow(_ objectID: String, currency: Currency?, created: Int64, what: String) {
+        exception(
+            .amountOverflow, objectID, related: nil, currency: currency, created: created,
+            message: "The \(what) of \(objectID) does not fit in 64 bits and was left out of this report's figures; "
+                + "check the object in the Stripe Dashboard for corrupt data.")
+    }
+
+    // MARK: Summary
+
+    /// Adds `value` to one total of `currency`'s summary row; an overflow leaves the total unchanged and says so.
+    mutating func addToSummary(
+        _ currency: Currency, _ field: WritableKeyPath<SummaryRow, Int64>, _ value: Int64, objectID: String,
+        created: Int64, what: String
+    ) {
+        var row = summaryRow(currency)
+        guard let total = Checked.add(row[keyPath: field], value) else {
+            overflow(objectID, currency: currency, created: created, what: "\(what) total in \(currency)")
+            return
+        }
+        row[keyPath: field] = total
+        summary[currency] = row
+    }
+
+    mutating func countInSummary(_ currency: Currency, _ field: WritableKeyPath<SummaryRow, Int>) {
+        var row = summaryRow(currency)
+        row[keyPath: field] += 1
+        summary[currency] = row
+    }
+
+    private func summaryRow(_ currency: Currency) -> SummaryRow {
+        summary[currency]
+            ?? SummaryRow(
+                currency: currency, destinationCharges: 0, gross: 0, refunded: 0, destinationPlatformFee: 0,
+                stripeFee: 0, skippedTransfers: 0, amountOwed: 0, unreversedDisputes: 0, unrecovered: 0)
+    }
+
+    // MARK: Result
+
+    func report() -> ReconciliationReport {
+        ReconciliationReport(
+            platformFees: platformFees.sorted { ($0.created, $0.chargeID) < ($1.created, $1.chargeID) },
+            skippedTransfers: skippedTransfers.sorted { ($0.created, $0.chargeID) < ($1.created, $1.chargeID) },
+            unreversedDisputes: unreversedDisputes.sorted {
+                ($0.created, $0.disputeID) < ($1.created, $1.disputeID)
+            },
+            exceptions: exceptions.sorted {
+                ($0.created, $0.row.objectID, $0.row.kind.rawValue, $0.row.relatedID ?? "")
+                    < ($1.created, $1.row.objectID, $1.row.kind.rawValue, $1.row.relatedID ?? "")
+            }.map(\.row),
+            ledger: ledgerRows.sorted {
+                ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
+            },
+            summary: summary.values.sorted { $0.currency < $1.currency })
+    }
+}
+
+/// `8.77 usd` for messages.
+func describe(_ minorUnits: Int64, _ currency: Currency) -> String {
+    Money(minorUnits: minorUnits, currency: currency).description
+}

@@ -1,0 +1,116 @@
+import Crypto
+import ReconCore
+
+/// Writes one CSV file exactly as SPEC §5 says: RFC 4180 quoting (a field with a comma, quote, CR or LF is
+/// quoted and its quotes doubled), UTF-8 without a byte-order mark, a header row, `\n` line ends, amounts in
+/// major units with exactly the currency's decimals and no thousands separators, times in UTC.
+///
+/// Rows stream through a 1 MiB buffer; the SHA-256 of the bytes is computed on the way out.
+struct CSVWriter: ~Copyable {
+    private let file: OwnedFileDescriptor
+    private var buffer: [UInt8] = []
+    private var hasher = SHA256()
+    private(set) var byteCount = 0
+    private(set) var unknownDecimals = 0
+    private static let flushThreshold = 1 << 20
+
+    init(path: String) throws(ReportError) {
+        file = try OwnedFileDescriptor.create(path)
+        buffer.reserveCapacity(Self.flushThreshold + 4096)
+    }
+
+    /// Writes one record: the fields separated by commas, then `\n`.
+    mutating func writeRecord(_ cells: [Cell]) throws(ReportError) {
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            append(cell)
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= Self.flushThreshold { try flush() }
+    }
+
+    /// Writes the header row.
+    mutating func writeHeader(_ columns: [Column]) throws(ReportError) {
+        try writeRecord(columns.map { .text($0.name) })
+    }
+
+    /// Flushes, syncs and closes the file; returns the SHA-256 of everything written, lower-case hex.
+    consuming func finish() throws(ReportError) -> (sha256: String, byteCount: Int, unknownDecimals: Int) {
+        try flush()
+        try file.sync()
+        let digest = hasher.finalize()
+        let result = (Self.hex(digest), byteCount, unknownDecimals)
+        try file.close()
+        return result
+    }
+
+    private mutating func flush() throws(ReportError) {
+        guard !buffer.isEmpty else { return }
+        var hasher = self.hasher
+        let descriptor = file.raw
+        let path = file.path
+        let failure = buffer.withUnsafeBytes { bytes -> ReportError? in
+            hasher.update(bufferPointer: bytes)
+            do throws(ReportError) {
+                try OwnedFileDescriptor.write(bytes, to: descriptor, path: path)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        self.hasher = hasher
+        if let failure { throw failure }
+        byteCount += buffer.count
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func append(_ cell: Cell) {
+        switch cell {
+        case .text(let text):
+            appendText(FormulaGuard.neutralised(text))
+        case .amount(let minorUnits, let currency):
+            if let exponent = CellText.exponent(of: currency) {
+                buffer.append(contentsOf: MinorUnitFormatter.string(minorUnits, exponent: exponent).utf8)
+            } else {
+                unknownDecimals += 1
+                appendText(CellText.unknownDecimals(minorUnits))
+            }
+        case .count(let count):
+            buffer.append(contentsOf: String(count).utf8)
+        case .time(let unixSeconds):
+            UTCTimestamp.append(unixSeconds, to: &buffer)
+        case .seconds(let seconds):
+            buffer.append(contentsOf: String(seconds).utf8)
+        case .empty:
+            break
+        }
+    }
+
+    /// RFC 4180: quote a field containing a comma, a quote, CR or LF, doubling its quotes.
+    private mutating func appendText(_ text: String) {
+        let utf8 = text.utf8
+        let needsQuotes = utf8.contains { byte in
+            byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D
+        }
+        guard needsQuotes else {
+            buffer.append(contentsOf: utf8)
+            return
+        }
+        buffer.append(UInt8(ascii: "\""))
+        for byte in utf8 {
+            if byte == UInt8(ascii: "\"") { buffer.append(byte) }
+            buffer.append(byte)
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    static func hex(_ digest: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes = [UInt8]()
+        for byte in digest {
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// What ``ReportWriter/write(_:metadata:to:)`` wrote, at its final place.
+public struct ReportFiles: Sendable, Hashable {
+    /// One written CSV file.
+    public struct CSVFile: Sendable, Hashable {
+        /// The file name, for example `platform_fees.csv`.
+        public var name: String
+        public var url: URL
+        /// SHA-256 of the file's bytes, lower-case hex (also on the workbook's Run sheet).
+        public var sha256: String
+        public var byteCount: Int
+        /// Data rows, header not counted.
+        public var rowCount: Int
+    }
+
+    /// `<out>/<range.folderName>/`.
+    public var folder: URL
+    /// The six CSV files in SPEC §5's order.
+    public var csvFiles: [CSVFile]
+    /// `reconciliation_<from>_<to>.xlsx`.
+    public var workbook: URL
+    /// The workbook's sheets in order (continuation sheets such as `Ledger (2)` included).
+    public var sheetNames: [String]
+    /// Amount cells whose currency's decimals are unknown, written as `minor units: N` text instead of a
+    /// number (each such amount is counted once, though it appears in a CSV and in the workbook).
+    public var amountsWithUnknownDecimals: Int
+
+    /// The CSV file called `name`, if written.
+    public func csvFile(named name: String) -> CSVFile? { csvFiles.first { $0.name == name } }
+}

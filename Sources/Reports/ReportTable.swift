@@ -1,0 +1,227 @@
+import ReconCore
+
+// MARK: - Cells
+
+/// One value of a report row, as both writers see it. The CSV writer renders it as text, the XLSX writer
+/// as a typed cell; neither ever changes a figure.
+enum Cell: Sendable {
+    /// Text, written as a string (neutralised when a spreadsheet would run it; see ``FormulaGuard``).
+    case text(String)
+    /// An amount in minor units of `currency`; `nil` when the row names no currency for it.
+    case amount(Int64, Currency?)
+    /// A whole number that is not money (a count of objects or rows).
+    case count(Int)
+    /// A moment as Unix seconds, written in UTC.
+    case time(Int64)
+    /// A duration in seconds (the Run sheet's timings; never in a CSV).
+    case seconds(Double)
+    /// An optional value that is absent: an empty CSV field, an empty XLSX cell.
+    case empty
+
+    static func text(_ value: String?) -> Cell { value.map(Cell.text) ?? .empty }
+    static func amount(_ value: Int64?, _ currency: Currency?) -> Cell {
+        value.map { .amount($0, currency) } ?? .empty
+    }
+    static func exceptionValue(_ value: ExceptionValue?, _ currency: Currency?) -> Cell {
+        switch value {
+        case .amount(let minorUnits): .amount(minorUnits, currency)
+        case .text(let text): .text(text)
+        case nil: .empty
+        }
+    }
+}
+
+/// What a column holds: it chooses the XLSX column width, never the value's rendering.
+enum ColumnKind: Sendable {
+    case identifier, text, amount, count, time, mixed
+}
+
+/// A report column: its SPEC §5 name (the CSV header and the XLSX header alike) and what it holds.
+struct Column: Sendable {
+    let name: String
+    let kind: ColumnKind
+
+    init(_ name: String, _ kind: ColumnKind) {
+        self.name = name
+        self.kind = kind
+    }
+}
+
+// MARK: - Tables
+
+/// One report file and its sheet: the columns in SPEC §5's order and a way to fill row `i`'s cells.
+/// Rows are produced one at a time into a reused buffer, so a million-row table costs no second copy.
+struct ReportTable {
+    /// The CSV file name, for example `platform_fees.csv`.
+    let fileName: String
+    /// The XLSX sheet name (continuations get ` (2)`, ` (3)`…).
+    let sheetName: String
+    let columns: [Column]
+    let rowCount: Int
+    /// Appends row `index`'s cells (exactly `columns.count` of them) to the buffer.
+    let fill: (_ index: Int, _ cells: inout [Cell]) -> Void
+
+    /// The six tables of a report, in SPEC §5's order.
+    static func tables(of report: ReconciliationReport) -> [ReportTable] {
+        [
+            platformFees(report.platformFees), skippedTransfers(report.skippedTransfers),
+            unreversedDisputes(report.unreversedDisputes), exceptions(report.exceptions), ledger(report.ledger),
+            summary(report.summary),
+        ]
+    }
+
+    static func platformFees(_ rows: [PlatformFeeRow]) -> ReportTable {
+        ReportTable(
+            fileName: "platform_fees.csv", sheetName: "Platform fees",
+            columns: [
+                Column("charge_id", .identifier), Column("created_utc", .time), Column("currency", .text),
+                Column("amount", .amount), Column("amount_refunded", .amount),
+                Column("destination_account", .identifier), Column("fee_style", .text),
+                Column("transfer_id", .identifier), Column("transfer_amount", .amount),
+                Column("transfer_reversed", .amount), Column("application_fee_id", .identifier),
+                Column("application_fee_amount", .amount), Column("application_fee_refunded", .amount),
+                Column("destination_platform_fee", .amount), Column("stripe_fee", .amount),
+                Column("settlement_currency", .text), Column("platform_net", .amount),
+            ],
+            rowCount: rows.count
+        ) { index, cells in
+            let row = rows[index]
+            cells.append(.text(row.chargeID))
+            cells.append(.time(row.created))
+            cells.append(.text(row.currency.rawValue))
+            cells.append(.amount(row.amount, row.currency))
+            cells.append(.amount(row.amountRefunded, row.currency))
+            cells.append(.text(row.destinationAccount))
+            cells.append(.text(row.feeStyle.rawValue))
+            cells.append(.text(row.transferID))
+            cells.append(.amount(row.transferAmount, row.currency))
+            cells.append(.amount(row.transferReversed, row.currency))
+            cells.append(.text(row.applicationFeeID))
+            cells.append(.amount(row.applicationFeeAmount, row.currency))
+            cells.append(.amount(row.applicationFeeRefunded, row.currency))
+            cells.append(.amount(row.destinationPlatformFee, row.currency))
+            cells.append(.amount(row.stripeFee, row.settlementCurrency))
+            cells.append(.text(row.settlementCurrency?.rawValue))
+            cells.append(.amount(row.platformNet, row.settlementCurrency))
+        }
+    }
+
+    static func skippedTransfers(_ rows: [SkippedTransferRow]) -> ReportTable {
+        ReportTable(
+            fileName: "skipped_transfers.csv", sheetName: "Skipped transfers",
+            columns: [
+                Column("charge_id", .identifier), Column("created_utc", .time), Column("currency", .text),
+                Column("amount", .amount), Column("intended_destination", .identifier),
+                Column("payment_intent_id", .identifier), Column("amount_owed", .amount), Column("status", .text),
+            ],
+            rowCount: rows.count
+        ) { index, cells in
+            let row = rows[index]
+            cells.append(.text(row.chargeID))
+            cells.append(.time(row.created))
+            cells.append(.text(row.currency.rawValue))
+            cells.append(.amount(row.amount, row.currency))
+            cells.append(.text(row.intendedDestination))
+            cells.append(.text(row.paymentIntentID))
+            cells.append(.amount(row.amountOwed, row.currency))
+            cells.append(.text(row.status.rawValue))
+        }
+    }
+
+    static func unreversedDisputes(_ rows: [UnreversedDisputeRow]) -> ReportTable {
+        ReportTable(
+            fileName: "unreversed_disputes.csv", sheetName: "Unreversed disputes",
+            columns: [
+                Column("dispute_id", .identifier), Column("charge_id", .identifier), Column("created_utc", .time),
+                Column("currency", .text), Column("dispute_amount", .amount), Column("dispute_status", .text),
+                Column("destination_account", .identifier), Column("transfer_id", .identifier),
+                Column("recoverable", .amount), Column("recovered", .amount), Column("unrecovered", .amount),
+                Column("status", .text),
+            ],
+            rowCount: rows.count
+        ) { index, cells in
+            let row = rows[index]
+            cells.append(.text(row.disputeID))
+            cells.append(.text(row.chargeID))
+            cells.append(.time(row.created))
+            cells.append(.text(row.currency.rawValue))
+            cells.append(.amount(row.disputeAmount, row.currency))
+            cells.append(.text(row.disputeStatus))
+            cells.append(.text(row.destinationAccount))
+            cells.append(.text(row.transferID))
+            cells.append(.amount(row.recoverable, row.currency))
+            cells.append(.amount(row.recovered, row.currency))
+            cells.append(.amount(row.unrecovered, row.currency))
+            cells.append(.text(row.status.rawValue))
+        }
+    }
+
+    /// SPEC §5's seven columns, then `status` (SPEC: "at least, in this order"; extra columns go last).
+    static func exceptions(_ rows: [ExceptionRow]) -> ReportTable {
+        ReportTable(
+            fileName: "exceptions.csv", sheetName: "Exceptions",
+            columns: [
+                Column("kind", .text), Column("object_id", .identifier), Column("related_id", .identifier),
+                Column("currency", .text), Column("expected", .mixed), Column("actual", .mixed),
+                Column("message", .text), Column("status", .text),
+            ],
+            rowCount: rows.count
+        ) { index, cells in
+            let row = rows[index]
+            cells.append(.text(row.kind.rawValue))
+            cells.append(.text(row.objectID))
+            cells.append(.text(row.relatedID))
+            cells.append(.text(row.currency?.rawValue))
+            cells.append(.exceptionValue(row.expected, row.currency))
+            cells.append(.exceptionValue(row.actual, row.currency))
+            cells.append(.text(row.message))
+            cells.append(.text(row.status.rawValue))
+        }
+    }
+
+    static func ledger(_ rows: [LedgerRow]) -> ReportTable {
+        ReportTable(
+            fileName: "ledger.csv", sheetName: "Ledger",
+            columns: [
+                Column("currency", .text), Column("reporting_category", .text), Column("count", .count),
+                Column("gross", .amount), Column("fee", .amount), Column("net", .amount),
+            ],
+            rowCount: rows.count
+        ) { index, cells in
+            let row = rows[index]
+            cells.append(.text(row.currency.rawValue))
+            cells.append(.text(row.reportingCategory))
+            cells.append(.count(row.count))
+            cells.append(.amount(row.gross, row.currency))
+            cells.append(.amount(row.fee, row.currency))
+            cells.append(.amount(row.net, row.currency))
+        }
+    }
+
+    static func summary(_ rows: [SummaryRow]) -> ReportTable {
+        ReportTable(
+            fileName: "summary.csv", sheetName: "Summary",
+            columns: summaryColumns,
+            rowCount: rows.count
+        ) { index, cells in
+            let row = rows[index]
+            cells.append(.text(row.currency.rawValue))
+            cells.append(.count(row.destinationCharges))
+            cells.append(.amount(row.gross, row.currency))
+            cells.append(.amount(row.refunded, row.currency))
+            cells.append(.amount(row.destinationPlatformFee, row.currency))
+            cells.append(.amount(row.stripeFee, row.currency))
+            cells.append(.count(row.skippedTransfers))
+            cells.append(.amount(row.amountOwed, row.currency))
+            cells.append(.count(row.unreversedDisputes))
+            cells.append(.amount(row.unrecovered, row.currency))
+        }
+    }
+
+    static let summaryColumns = [
+        Column("currency", .text), Column("destination_charges", .count), Column("gross", .amount),
+        Column("refunded", .amount), Column("destination_platform_fee", .amount), Column("stripe_fee", .amount),
+        Column("skipped_transfers", .count), Column("amount_owed", .amount), Column("unreversed_disputes", .count),
+        Column("unrecovered", .amount),
+    ]
+}

@@ -1,0 +1,103 @@
+import CXlsxWriter
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A libxlsxwriter workbook that this value owns: `workbook_close` runs exactly once, from ``close()`` (which
+/// reports its result) or, when a write fails midway, from `deinit` (whose half-written file lives in the
+/// temporary report folder and is removed with it).
+///
+/// The workbook streams: `constant_memory` is on, so each sheet's rows go to a temporary file (in
+/// `temporaryDirectory`) as they are written, and must be written in order, top to bottom.
+struct Workbook: ~Copyable {
+    private let owned: OwnedHandle
+    let path: String
+
+    var handle: UnsafeMutablePointer<lxw_workbook> { owned.handle }
+
+    init(path: String, temporaryDirectory: String) throws(ReportError) {
+        guard let directory = strdup(temporaryDirectory) else {
+            throw .workbook(path: path, operation: "create", reason: "out of memory")
+        }
+        var options = lxw_workbook_options(constant_memory: 1, tmpdir: directory, use_zip64: 0)
+        // NULL is failure (STYLE: `workbook_new` returns an implicitly unwrapped pointer).
+        guard let handle = workbook_new_opt(path, &options) else {
+            free(directory)
+            throw .workbook(
+                path: path, operation: "create",
+                reason: "libxlsxwriter could not start a workbook (out of memory, or no temporary file)")
+        }
+        self.owned = OwnedHandle(handle: handle, temporaryDirectory: directory)
+        self.path = path
+    }
+
+    /// Adds a worksheet; the pointer stays valid until the workbook is closed, and is used only before that.
+    func addWorksheet(named name: String) throws(ReportError) -> UnsafeMutablePointer<lxw_worksheet> {
+        let validation = workbook_validate_sheet_name(handle, name)
+        guard validation == LXW_NO_ERROR else {
+            throw .workbook(path: path, operation: "add sheet '\(name)'", reason: Self.describe(validation))
+        }
+        guard let sheet = workbook_add_worksheet(handle, name) else {
+            throw .workbook(path: path, operation: "add sheet '\(name)'", reason: "libxlsxwriter refused it")
+        }
+        return sheet
+    }
+
+    /// A new cell format, owned by the workbook.
+    func addFormat() throws(ReportError) -> UnsafeMutablePointer<lxw_format> {
+        guard let format = workbook_add_format(handle) else {
+            throw .workbook(path: path, operation: "add format", reason: "out of memory")
+        }
+        return format
+    }
+
+    /// A new chart, owned by the workbook once inserted in a sheet.
+    func addChart(type: lxw_chart_type) throws(ReportError) -> UnsafeMutablePointer<lxw_chart> {
+        guard let chart = workbook_add_chart(handle, UInt8(type.rawValue)) else {
+            throw .workbook(path: path, operation: "add chart", reason: "out of memory")
+        }
+        return chart
+    }
+
+    /// Assembles the `.xlsx` file (the zip of every sheet) and frees the workbook.
+    consuming func close() throws(ReportError) {
+        let path = self.path
+        let (result, code) = owned.close()
+        guard result == LXW_NO_ERROR else {
+            if code == ENOSPC || code == EDQUOT { throw .diskFull(path: path) }
+            if result == LXW_ERROR_CREATING_XLSX_FILE, code != 0 {
+                throw ReportError.from(errno: code, operation: "create", path: path)
+            }
+            throw .workbook(path: path, operation: "close", reason: Self.describe(result))
+        }
+    }
+
+    static func describe(_ error: lxw_error) -> String {
+        guard let text = lxw_strerror(error) else { return "libxlsxwriter error \(error.rawValue)" }
+        return String(cString: text)
+    }
+
+    /// The C handle and the C string libxlsxwriter keeps for its temporary folder, released exactly once.
+    private struct OwnedHandle: ~Copyable {
+        let handle: UnsafeMutablePointer<lxw_workbook>
+        let temporaryDirectory: UnsafeMutablePointer<CChar>
+
+        /// `workbook_close`'s result and the `errno` right after it.
+        consuming func close() -> (lxw_error, Int32) {
+            errno = 0
+            let result = workbook_close(handle)
+            let code = errno
+            free(temporaryDirectory)
+            discard self
+            return (result, code)
+        }
+
+        deinit {
+            _ = workbook_close(handle)
+            free(temporaryDirectory)
+        }
+    }
+}

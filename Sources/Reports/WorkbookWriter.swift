@@ -1,0 +1,290 @@
+import CXlsxWriter
+import ReconCore
+
+/// One sheet a table's rows landed on: the first, or a continuation (`Ledger (2)`).
+struct SheetPart {
+    let name: String
+    /// Data rows on this sheet: rows 2 … `dataRows + 1` in Excel's numbering (row 1 is the header).
+    let dataRows: Int
+    /// Valid until the workbook closes.
+    let sheet: UnsafeMutablePointer<lxw_worksheet>
+}
+
+/// A formula and the result a reader without a calculation engine shows for it.
+struct FormulaCell {
+    let formula: String
+    /// `.amount` or `.count`: the value libxlsxwriter stores as the formula's cached result.
+    let cachedResult: Cell
+}
+
+/// Writes report tables into a streaming workbook: typed cells, a bold frozen header, an autofilter over the
+/// data, column widths, and continuation sheets past `maxRowsPerSheet` rows (header included).
+struct WorkbookWriter: ~Copyable {
+    /// Excel's row limit per sheet, the header row included.
+    static let excelMaxRows = 1_048_576
+    /// Excel's limit on the characters of one cell.
+    static let excelMaxCellCharacters = 32_767
+
+    private let workbook: Workbook
+    private let maxRowsPerSheet: Int
+    private let formats: Formats
+    private var amountFormats: [UnsafeMutablePointer<lxw_format>?] = Array(repeating: nil, count: 19)
+    private(set) var sheetNames: [String] = []
+
+    private var headerFormat: UnsafeMutablePointer<lxw_format> { formats.header }
+    private var countFormat: UnsafeMutablePointer<lxw_format> { formats.count }
+    private var timeFormat: UnsafeMutablePointer<lxw_format> { formats.time }
+    private var secondsFormat: UnsafeMutablePointer<lxw_format> { formats.seconds }
+    private var unknownDecimalsFormat: UnsafeMutablePointer<lxw_format> { formats.unknownDecimals }
+    private var noteFormat: UnsafeMutablePointer<lxw_format> { formats.note }
+
+    /// The workbook's fixed cell formats (owned by the workbook).
+    private struct Formats {
+        let header, count, time, seconds, unknownDecimals, note: UnsafeMutablePointer<lxw_format>
+
+        init(_ workbook: borrowing Workbook) throws(ReportError) {
+            header = try workbook.addFormat()
+            format_set_bold(header)
+            format_set_bg_color(header, 0xDDE4EE)
+            format_set_bottom(header, UInt8(LXW_BORDER_THIN.rawValue))
+            count = try workbook.addFormat()
+            format_set_num_format(count, "#,##0")
+            time = try workbook.addFormat()
+            // A real date-time (sortable, filterable by date) that shows the CSV's text: 2026-11-20T13:45:07Z.
+            format_set_num_format(time, "yyyy-mm-dd\"T\"hh:mm:ss\"Z\"")
+            format_set_align(time, UInt8(LXW_ALIGN_LEFT.rawValue))
+            seconds = try workbook.addFormat()
+            format_set_num_format(seconds, "#,##0.000")
+            unknownDecimals = try workbook.addFormat()
+            format_set_italic(unknownDecimals)
+            format_set_font_color(unknownDecimals, 0xC65911)
+            note = try workbook.addFormat()
+            format_set_italic(note)
+        }
+    }
+
+    init(path: String, temporaryDirectory: String, maxRowsPerSheet: Int) throws(ReportError) {
+        precondition(maxRowsPerSheet >= 2 && maxRowsPerSheet <= Self.excelMaxRows, "a sheet holds 2…1,048,576 rows")
+        let workbook = try Workbook(path: path, temporaryDirectory: temporaryDirectory)
+        let formats = try Formats(workbook)
+        self.workbook = workbook
+        self.formats = formats
+        self.maxRowsPerSheet = maxRowsPerSheet
+    }
+
+    /// `Ledger` for the first part, `Ledger (2)`, `Ledger (3)`… after it.
+    static func sheetName(_ base: String, part: Int) -> String { part == 1 ? base : "\(base) (\(part))" }
+
+    /// `#,##0.00;[Red]-#,##0.00` for exponent 2: the currency's decimals, thousands grouped, negatives red.
+    static func amountNumberFormat(exponent: Int) -> String {
+        let positive = exponent == 0 ? "#,##0" : "#,##0." + String(repeating: "0", count: exponent)
+        return "\(positive);[Red]-\(positive)"
+    }
+
+    // MARK: Tables
+
+    /// Writes `table` from its first row to its last, continuing on a new sheet whenever one is full.
+    mutating func write(_ table: ReportTable) throws(ReportError) -> [SheetPart] {
+        let widths = Self.columnWidths(table)
+        let capacity = maxRowsPerSheet - 1
+        var parts: [SheetPart] = []
+        var cells: [Cell] = []
+        cells.reserveCapacity(table.columns.count)
+        var index = 0
+        repeat {
+            let name = Self.sheetName(table.sheetName, part: parts.count + 1)
+            let sheet = try beginSheet(named: name, columns: table.columns, widths: widths)
+            let rowsHere = min(capacity, table.rowCount - index)
+            for row in stride(from: 1, through: rowsHere, by: 1) {
+                cells.removeAll(keepingCapacity: true)
+                table.fill(index, &cells)
+                for (column, cell) in cells.enumerated() {
+                    try writeCell(cell, sheet: sheet, row: row, column: column)
+                }
+                index += 1
+            }
+            check(
+                worksheet_autofilter(sheet, 0, 0, lxw_row_t(rowsHere), lxw_col_t(table.columns.count - 1)),
+                "set the autofilter of '\(name)'")
+            parts.append(SheetPart(name: name, dataRows: rowsHere, sheet: sheet))
+        } while index < table.rowCount
+        return parts
+    }
+
+    private mutating func beginSheet(
+        named name: String, columns: [Column], widths: [Double]
+    ) throws(ReportError) -> UnsafeMutablePointer<lxw_worksheet> {
+        let sheet = try workbook.addWorksheet(named: name)
+        sheetNames.append(name)
+        for (column, width) in widths.enumerated() {
+            _ = worksheet_set_column(sheet, lxw_col_t(column), lxw_col_t(column), width, nil)
+        }
+        worksheet_freeze_panes(sheet, 1, 0)
+        for (column, header) in columns.enumerated() {
+            try checked(worksheet_write_string(sheet, 0, lxw_col_t(column), header.name, headerFormat), sheet: name)
+        }
+        return sheet
+    }
+
+    private mutating func writeCell(
+        _ cell: Cell, sheet: UnsafeMutablePointer<lxw_worksheet>, row: Int, column: Int
+    ) throws(ReportError) {
+        let row = lxw_row_t(row)
+        let column = lxw_col_t(column)
+        let result: lxw_error
+        switch cell {
+        case .text(let text):
+            result = worksheet_write_string(sheet, row, column, Self.cellText(FormulaGuard.neutralised(text)), nil)
+        case .amount(let minorUnits, let currency):
+            if let exponent = CellText.exponent(of: currency) {
+                // The one place a Double is made: minor units / 10^exponent, for a number cell.
+                let value = Double(minorUnits) / Self.powersOfTen[exponent]
+                result = worksheet_write_number(sheet, row, column, value, try amountFormat(exponent: exponent))
+            } else {
+                result = worksheet_write_string(
+                    sheet, row, column, CellText.unknownDecimals(minorUnits), unknownDecimalsFormat)
+            }
+        case .count(let count):
+            result = worksheet_write_number(sheet, row, column, Double(count), countFormat)
+        case .time(let unixSeconds):
+            result = worksheet_write_unixtime(sheet, row, column, unixSeconds, timeFormat)
+        case .seconds(let seconds):
+            result = worksheet_write_number(sheet, row, column, seconds, secondsFormat)
+        case .empty:
+            return
+        }
+        try checked(result, sheet: "row \(row + 1)")
+    }
+
+    private mutating func amountFormat(exponent: Int) throws(ReportError) -> UnsafeMutablePointer<lxw_format> {
+        if let format = amountFormats[exponent] { return format }
+        let format = try workbook.addFormat()
+        format_set_num_format(format, Self.amountNumberFormat(exponent: exponent))
+        amountFormats[exponent] = format
+        return format
+    }
+
+    // MARK: Summary extras
+
+    /// Below the summary rows (after one blank row): a note, then one row per currency of formulas that sum
+    /// the detail sheets, each with its result cached for readers that do not calculate.
+    mutating func writeChecks(
+        on part: SheetPart, note: String, rows: [(label: String, cells: [FormulaCell?])]
+    ) throws(ReportError) {
+        var row = part.dataRows + 2
+        try checked(worksheet_write_string(part.sheet, lxw_row_t(row), 0, note, noteFormat), sheet: part.name)
+        for check in rows {
+            row += 1
+            try writeCell(.text(check.label), sheet: part.sheet, row: row, column: 0)
+            for (column, formulaCell) in check.cells.enumerated() {
+                guard let formulaCell else { continue }
+                let cached: Double
+                let format: UnsafeMutablePointer<lxw_format>
+                switch formulaCell.cachedResult {
+                case .amount(let minorUnits, let currency):
+                    guard let exponent = CellText.exponent(of: currency) else { continue }
+                    cached = Double(minorUnits) / Self.powersOfTen[exponent]
+                    format = try amountFormat(exponent: exponent)
+                case .count(let count):
+                    cached = Double(count)
+                    format = countFormat
+                default:
+                    continue
+                }
+                try checked(
+                    worksheet_write_formula_num(
+                        part.sheet, lxw_row_t(row), lxw_col_t(column + 1), formulaCell.formula, format, cached),
+                    sheet: part.name)
+            }
+        }
+    }
+
+    /// A column chart of one column of `part` by its category column, placed right of the data.
+    mutating func insertColumnChart(
+        on part: SheetPart, title: String, categoryColumn: Int, valueColumn: Int, valueAxis: String, at column: Int
+    ) throws(ReportError) {
+        guard part.dataRows > 0 else { return }
+        let chart = try workbook.addChart(type: LXW_CHART_COLUMN)
+        guard let series = chart_add_series(chart, nil, nil) else {
+            throw .workbook(path: workbook.path, operation: "add chart series", reason: "out of memory")
+        }
+        let last = lxw_row_t(part.dataRows)
+        chart_series_set_categories(series, part.name, 1, lxw_col_t(categoryColumn), last, lxw_col_t(categoryColumn))
+        chart_series_set_values(series, part.name, 1, lxw_col_t(valueColumn), last, lxw_col_t(valueColumn))
+        chart_series_set_name(series, title)
+        chart_title_set_name(chart, title)
+        chart_legend_set_position(chart, UInt8(LXW_CHART_LEGEND_NONE.rawValue))
+        chart_axis_set_name(chart.pointee.y_axis, valueAxis)
+        try checked(worksheet_insert_chart(part.sheet, 1, lxw_col_t(column), chart), sheet: part.name)
+    }
+
+    // MARK: Closing
+
+    /// Writes the `.xlsx` file.
+    consuming func close() throws(ReportError) {
+        try workbook.close()
+    }
+
+    // MARK: Helpers
+
+    private func checked(_ result: lxw_error, sheet: String) throws(ReportError) {
+        guard result == LXW_NO_ERROR else {
+            throw .workbook(path: workbook.path, operation: "write \(sheet)", reason: Workbook.describe(result))
+        }
+    }
+
+    private func check(_ result: lxw_error, _ operation: String) {
+        assert(result == LXW_NO_ERROR, "\(operation): \(Workbook.describe(result))")
+    }
+
+    /// Excel holds at most 32,767 characters in a cell; longer text is cut there (the CSV keeps all of it).
+    static func cellText(_ text: String) -> String {
+        guard text.utf8.count > excelMaxCellCharacters, text.unicodeScalars.count > excelMaxCellCharacters else {
+            return text
+        }
+        let marker = " [cut: longer than Excel allows in a cell; see the CSV]"
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.prefix(excelMaxCellCharacters - marker.unicodeScalars.count))
+        return String(scalars) + marker
+    }
+
+    static let powersOfTen: [Double] = (0...18).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    /// Characters per column: the header or the widest of the first 1,000 rows, plus padding, within 8…60.
+    static func columnWidths(_ table: ReportTable) -> [Double] {
+        var widths = table.columns.map { column -> Int in
+            switch column.kind {
+            case .time: max(column.name.count, 20)
+            default: column.name.count
+            }
+        }
+        var cells: [Cell] = []
+        for index in 0..<min(table.rowCount, 1000) {
+            cells.removeAll(keepingCapacity: true)
+            table.fill(index, &cells)
+            for (column, cell) in cells.enumerated() where column < widths.count {
+                widths[column] = max(widths[column], displayWidth(cell))
+            }
+        }
+        return widths.map { Double(min(max($0 + 2, 8), 60)) }
+    }
+
+    private static func displayWidth(_ cell: Cell) -> Int {
+        switch cell {
+        case .text(let text): return FormulaGuard.neutralised(text).count
+        case .amount(let minorUnits, let currency):
+            guard let exponent = CellText.exponent(of: currency) else {
+                return CellText.unknownDecimals(minorUnits).count
+            }
+            let digits = String(minorUnits.magnitude).count
+            let whole = max(digits - exponent, 1)
+            return whole + (whole - 1) / 3 + (exponent > 0 ? exponent + 1 : 0) + (minorUnits < 0 ? 1 : 0)
+        case .count(let count): return String(count).count + String(count).count / 3
+        case .time: return 20
+        case .seconds: return 10
+        case .empty: return 0
+        }
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import Testing
+
+@testable import History
+import ReconCore
+import Sandbox
+
+/// `connect-recon run` against the sandbox, compared with the sandbox's ground truth (SPEC §4 and §5).
+@Suite("End to end against the ground truth", .serialized)
+struct EndToEndTests {
+    /// 2026-11-01 … 2026-11-20: ends before CLI.now (2026-11-21T01:30Z) minus the settle margin.
+    static let from = "2026-11-01"
+    static let to = "2026-11-20"
+
+    static func money(_ minorUnits: Int64, _ currency: Currency) -> String {
+        (try? Money(minorUnits: minorUnits, currency: currency).formatted()) ?? "?"
+    }
+
+    static func text(_ value: GroundTruth.Value?, _ currency: Currency) -> String {
+        switch value {
+        case .amount(let minor)?: money(minor, currency)
+        case .text(let text)?: text
+        case nil: ""
+        }
+    }
+
+    static func time(_ seconds: Int64) -> String { RFC3339.string(unixSeconds: seconds, in: TimeZone(secondsFromGMT: 0)!) }
+
+    /// The ground truth as the CSV lines each file must hold (without the trailing status column).
+    static func expectedLines(_ truth: GroundTruth) -> [String: Set<String>] {
+        var files: [String: Set<String>] = [:]
+        files["platform_fees.csv"] = Set(truth.platformFees.map { row in
+            let c = row.currency
+            return [
+                row.chargeID, time(row.created), c.rawValue, money(row.amount, c), money(row.amountRefunded, c),
+                row.destinationAccount ?? "", row.feeStyle, row.transferID ?? "",
+                row.transferID == nil ? "" : money(row.transferAmount, c),
+                row.transferID == nil ? "" : money(row.transferReversed, c), row.applicationFeeID ?? "",
+                row.applicationFeeID == nil ? "" : money(row.applicationFeeAmount, c),
+                row.applicationFeeID == nil ? "" : money(row.applicationFeeRefunded, c),
+                money(row.destinationPlatformFee, c), money(row.stripeFee, row.settlementCurrency),
+                row.settlementCurrency.rawValue, money(row.platformNet, row.settlementCurrency),
+            ].joined(separator: ",")
+        })
+        files["skipped_transfers.csv"] = Set(truth.skippedTransfers.map { row in
+            [
+                row.chargeID, time(row.created), row.currency.rawValue, money(row.amount, row.currency),
+                row.intendedDestination, row.paymentIntentID, money(row.amountOwed, row.currency),
+            ].joined(separator: ",")
+        })
+        files["unreversed_disputes.csv"] = Set(truth.unreversedDisputes.map { row in
+            let c = row.currency
+            return [
+                row.disputeID, row.chargeID, time(row.created), c.rawValue, money(row.disputeAmount, c),
+                row.disputeStatus, row.destinationAccount ?? "", row.transferID ?? "", money(row.recoverable, c),
+                money(row.recovered, c), money(row.unrecovered, c),
+            ].joined(separator: ",")
+        })
+        files["exceptions.csv"] = Set(truth.exceptions.map { row in
+            [
+                row.kind.rawValue, row.objectID, row.relatedID ?? "", row.currency.rawValue,
+                text(row.expected, row.currency), text(row.actual, row.currency),
+            ].joined(separator: ",")
+        })
+        files["ledger.csv"] = Set(truth.ledger.map { row in
+            [
+                row.currency.rawValue, row.reportingCategory, String(row.count), money(row.gross, row.currency),
+                money(row.fee, row.currency), money(row.net, row.currency),
+            ].joined(separator: ",")
+        })
+        files["summary.csv"] = Set(truth.summary.map { row in
+            let c = row.currency
+            return [
+                c.rawValue, String(row.destinationCharges), money(row.gross, c), money(row.refunded, c),
+                money(row.destinationPlatformFee, c), money(row.stripeFee, c), String(row.skippedTransfers),
+                money(row.amountOwed, c), String(row.unreversedDisputes), money(row.unrecovered, c),
+            ].joined(separator: ",")
+        })
+        return files
+    }
+
+    /// A written CSV's data lines, cut to `columns` fields (the fields compared never contain commas).
+    static func lines(_ url: URL, columns: Int) throws -> [String] {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).prefix(columns).joined(separator: ",")
+        }
+    }
+
+    static let columns = [
+        "platform_fees.csv": 17, "skipped_transfers.csv": 7, "unreversed_disputes.csv": 11, "exceptions.csv": 6,
+        "ledger.csv": 6, "summary.csv": 10,
+    ]
+
+    @Test("run writes exactly the ground truth; a re-run marks findings open; reconcile reproduces it offline")
+    func runMatchesGroundTruth() async throws {
+        // Given a sandbox world and its ground truth for the range, as of the run's clock
+        var options = SandboxOptions()
+        options.charges = 800
+        options.days = 19
+        let server = try await SandboxServer.start(options)
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", "")
+        let out = folder.url.appendingPathComponent("reports")
+        let range = try ReportingRange(
+            from: Date(timeIntervalSince1970: 1_793_491_200), to: Date(timeIntervalSince1970: 1_793_491_200 + 19 * 86_400),
+            timeZone: TimeZone(identifier: "UTC")!)
+        let truth = server.world.groundTruth(for: range, asOf: CLI.now, skippedTransferGrace: 3_600)
+        let arguments = [
+            "--config", config, "--from", Self.from, "--to", Self.to, "--out", out.path, "--db",
+            folder.url.appendingPathComponent("history.sqlite").path,
+        ]
+
+        // When connect-recon runs the range
+        let first = await CLI.run(
+            ["run", "--api-base", server.baseURL.absoluteString] + arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+        #expect(first.status == 0, "\(first.error)")
+
+        // Then every file holds exactly the ground truth's rows, all new
+        let reportFolder = out.appendingPathComponent("\(Self.from)_\(Self.to)")
+        let expected = Self.expectedLines(truth)
+        for (file, lines) in expected {
+            let written = try Self.lines(reportFolder.appendingPathComponent(file), columns: Self.columns[file]!)
+            #expect(written.count == lines.count, "\(file): row count")
+            #expect(Set(written) == lines, "\(file): rows")
+            if Set(written) != lines {
+                let missing = lines.subtracting(written).sorted().prefix(3)
+                let extra = Set(written).subtracting(lines).sorted().prefix(3)
+                Issue.record("\(file) missing \(Array(missing)) extra \(Array(extra))")
+            }
+        }
+        #expect(!truth.skippedTransfers.isEmpty && !truth.unreversedDisputes.isEmpty && !truth.exceptions.isEmpty)
+        let firstStatuses = try String(contentsOf: reportFolder.appendingPathComponent("skipped_transfers.csv"), encoding: .utf8)
+        #expect(firstStatuses.split(separator: "\n").dropFirst().allSatisfy { $0.hasSuffix(",new") })
+        #expect(FileManager.default.fileExists(
+            atPath: reportFolder.appendingPathComponent("reconciliation_\(Self.from)_\(Self.to).xlsx").path))
+
+        // When it runs again, the figures are the same and every finding is open
+        let second = await CLI.run(
+            ["run", "--api-base", server.baseURL.absoluteString] + arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+        #expect(second.status == 0, "\(second.error)")
+        for (file, lines) in expected {
+            #expect(Set(try Self.lines(reportFolder.appendingPathComponent(file), columns: Self.columns[file]!)) == lines)
+        }
+        for file in ["skipped_transfers.csv", "unreversed_disputes.csv", "exceptions.csv"] {
+            let text = try String(contentsOf: reportFolder.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.split(separator: "\n").dropFirst().allSatisfy { $0.hasSuffix(",open") }, "\(file) all open")
+        }
+        var csvAfterRerun: [String: Data] = [:]
+        for file in expected.keys { csvAfterRerun[file] = try Data(contentsOf: reportFolder.appendingPathComponent(file)) }
+        try await server.shutdown()
+
+        // And reconcile, with the sandbox gone, reproduces the same files byte for byte
+        let offline = await CLI.run(["reconcile"] + arguments)
+        #expect(offline.status == 0, "\(offline.error)")
+        for (file, data) in csvAfterRerun {
+            #expect(try Data(contentsOf: reportFolder.appendingPathComponent(file)) == data, "\(file) reproduced")
+        }
+        let store = try HistoryStore.open(path: folder.url.appendingPathComponent("history.sqlite").path)
+        #expect(try store.runs().map(\.command) == ["reconcile", "run", "run"])
+        #expect(try store.runs().allSatisfy { $0.status == .completed })
+    }
+
+    @Test("a slice of days 3–5 matches the ground truth, with references across both boundaries followed")
+    func sliceMatchesGroundTruth() async throws {
+        // Seed 42 with 400 charges over 10 days has a won dispute on day 3–5 repaid after day 5.
+        var options = SandboxOptions()
+        options.charges = 400
+        options.days = 10
+        let server = try await SandboxServer.start(options)
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", "")
+        let out = folder.url.appendingPathComponent("reports")
+        let start: TimeInterval = 1_793_491_200 + 3 * 86_400
+        let range = try ReportingRange(
+            from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: start + 2 * 86_400),
+            timeZone: TimeZone(identifier: "UTC")!)
+        let truth = server.world.groundTruth(for: range, asOf: CLI.now, skippedTransferGrace: 3_600)
+        let result = await CLI.run(
+            ["run", "--config", config, "--from", "2026-11-04", "--to", "2026-11-06", "--out", out.path, "--db",
+                folder.url.appendingPathComponent("h.sqlite").path, "--api-base", server.baseURL.absoluteString],
+            environment: ["STRIPE_API_KEY": CLI.testKey])
+        #expect(result.status == 0, "\(result.error)")
+        let reportFolder = out.appendingPathComponent("2026-11-04_2026-11-06")
+        for (file, lines) in Self.expectedLines(truth) {
+            let written = Set(try Self.lines(reportFolder.appendingPathComponent(file), columns: Self.columns[file]!))
+            #expect(written == lines, "\(file)")
+            if written != lines {
+                Issue.record("\(file) missing \(lines.subtracting(written).sorted().prefix(3)) extra \(written.subtracting(lines).sorted().prefix(3))")
+            }
+        }
+        try await server.shutdown()
+    }
+
+    @Test("--fail-on-findings exits 3 when there are new findings, 0 when they are all open")
+    func failOnFindings() async throws {
+        var options = SandboxOptions()
+        options.charges = 300
+        options.days = 19
+        let server = try await SandboxServer.start(options)
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", "")
+        let arguments = [
+            "run", "--fail-on-findings", "--config", config, "--from", Self.from, "--to", Self.to, "--out",
+            folder.url.appendingPathComponent("reports").path, "--db", folder.url.appendingPathComponent("h.sqlite").path,
+            "--api-base", server.baseURL.absoluteString,
+        ]
+        let first = await CLI.run(arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+        #expect(first.status == 3)
+        let second = await CLI.run(arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+        #expect(second.status == 0)
+        try await server.shutdown()
+    }
+
+    @Test("reconcile refuses a range the history never extracted, and a database that does not exist")
+    func reconcileNeedsAnExtraction() async throws {
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", "")
+        let database = folder.url.appendingPathComponent("h.sqlite").path
+        let missing = await CLI.run(["reconcile", "--config", config, "--db", database, "--from", "2026-11-01", "--to", "2026-11-02"])
+        #expect(missing.status == 2)
+        #expect(missing.error.contains("There is no history database"))
+        #expect(!FileManager.default.fileExists(atPath: database))
+        _ = try HistoryStore.open(path: database)
+        let empty = await CLI.run(["reconcile", "--config", config, "--db", database, "--from", "2026-11-01", "--to", "2026-11-02"])
+        #expect(empty.status == 2)
+        #expect(empty.error.contains("no completed extraction"))
+    }
+
+    @Test("history lists runs as a table and as JSON")
+    func historyCommand() async throws {
+        var options = SandboxOptions()
+        options.charges = 100
+        options.days = 19
+        let server = try await SandboxServer.start(options)
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", "")
+        let database = folder.url.appendingPathComponent("h.sqlite").path
+        let run = await CLI.run(
+            ["run", "--config", config, "--from", Self.from, "--to", Self.to, "--db", database, "--out",
+                folder.url.appendingPathComponent("r").path, "--api-base", server.baseURL.absoluteString],
+            environment: ["STRIPE_API_KEY": CLI.testKey])
+        #expect(run.status == 0)
+        try await server.shutdown()
+        let table = await CLI.run(["history", "--config", config, "--db", database])
+        #expect(table.status == 0)
+        #expect(table.output.contains("run  command  range"))
+        #expect(table.output.contains("2026-11-01_2026-11-20  completed"))
+        #expect(table.output.contains("usd DPF "))
+        let json = await CLI.run(["history", "--config", config, "--db", database, "--json"])
+        let runs = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        #expect(runs.count == 1)
+        #expect(runs.first?["status"] as? String == "completed")
+        #expect(runs.first?["from"] as? String == "2026-11-01T00:00:00Z")
+        #expect((runs.first?["details"] as? [String: Any])?["totals"] != nil)
+    }
+}

@@ -1,0 +1,349 @@
+import Foundation
+import ReconCore
+import Sandbox
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Every object of a sandbox world as reconciler facts, read the way the job reads Stripe: the list endpoints paged
+/// with `starting_after`, the nested reversal and fee-refund lists past their embedded first 10, and each JSON
+/// object converted field by field (test-only; the product's mapping lives in Extract and goes through StripeAPI's
+/// models, which this test deliberately does not use).
+struct SandboxFacts {
+    var charges: [ChargeFacts] = []
+    var paymentIntents: [PaymentIntentFacts] = []
+    var transfers: [TransferFacts] = []
+    var transferReversals: [TransferReversalFacts] = []
+    var applicationFees: [ApplicationFeeFacts] = []
+    var feeRefunds: [FeeRefundFacts] = []
+    var refunds: [RefundFacts] = []
+    var disputes: [DisputeFacts] = []
+    var balanceTransactions: [BalanceTransactionFacts] = []
+
+    /// The input for `[from, to)` holding every object of the world (any creation time).
+    func input(from: Int64, to: Int64, asOf: Int64, grace: Int64) -> ReconciliationInput {
+        ReconciliationInput(
+            from: from, to: to, asOf: asOf, skippedTransferGrace: grace, charges: charges,
+            paymentIntents: paymentIntents, transfers: transfers, transferReversals: transferReversals,
+            applicationFees: applicationFees, feeRefunds: feeRefunds, refunds: refunds, disputes: disputes,
+            balanceTransactions: balanceTransactions)
+    }
+
+    /// Only what SPEC §3's extraction holds for `[from, to)`: the objects created in the range, plus what they
+    /// refer to at any creation time — the charges (and their PaymentIntents, transfers, application fees) of the
+    /// range's refunds and disputes, the source charge of a transfer, every reversal of a transfer and refund of a
+    /// fee, every refund and dispute of a charge (the platform net counts them "whenever created"), the transfer
+    /// that repays a dispute (found by searching the destination's transfers since the dispute), and the balance
+    /// transactions all of these name.
+    func closure(from: Int64, to: Int64) -> SandboxFacts {
+        func inRange(_ created: Int64) -> Bool { from <= created && created < to }
+        var chargeIDs = Set(charges.filter { inRange($0.created) }.map(\.id))
+        chargeIDs.formUnion(refunds.filter { inRange($0.created) }.compactMap(\.chargeID))
+        chargeIDs.formUnion(disputes.filter { inRange($0.created) }.map(\.chargeID))
+        chargeIDs.formUnion(transfers.filter { inRange($0.created) }.compactMap(\.sourceTransactionID))
+        var result = SandboxFacts()
+        result.charges = charges.filter { chargeIDs.contains($0.id) }
+        let intentIDs = Set(result.charges.compactMap(\.paymentIntentID))
+        result.paymentIntents = paymentIntents.filter { intentIDs.contains($0.id) || inRange($0.created) }
+        let transferIDs = Set(result.charges.compactMap(\.transferID))
+        result.transfers = transfers.filter { transferIDs.contains($0.id) || inRange($0.created) }
+        let feeIDs = Set(result.charges.compactMap(\.applicationFeeID))
+        result.applicationFees = applicationFees.filter { feeIDs.contains($0.id) || inRange($0.created) }
+        result.refunds = refunds.filter { inRange($0.created) || $0.chargeID.map(chargeIDs.contains) == true }
+        result.disputes = disputes.filter { inRange($0.created) || chargeIDs.contains($0.chargeID) }
+        // The extraction searches a won dispute's destination for the transfer that repays it, whenever made.
+        let disputeIDs = Set(result.disputes.map(\.id))
+        let listed = Set(result.transfers.map(\.id))
+        result.transfers += transfers.filter {
+            !listed.contains($0.id) && $0.disputeIDMetadata.map(disputeIDs.contains) == true
+        }
+        let keptTransfers = Set(result.transfers.map(\.id))
+        result.transferReversals = transferReversals.filter { keptTransfers.contains($0.transferID) }
+        let keptFees = Set(result.applicationFees.map(\.id))
+        result.feeRefunds = feeRefunds.filter { keptFees.contains($0.feeID) }
+        var named = Set<String>()
+        named.formUnion(result.charges.compactMap(\.balanceTransactionID))
+        named.formUnion(result.transfers.compactMap(\.balanceTransactionID))
+        named.formUnion(result.transferReversals.compactMap(\.balanceTransactionID))
+        named.formUnion(result.applicationFees.compactMap(\.balanceTransactionID))
+        named.formUnion(result.feeRefunds.compactMap(\.balanceTransactionID))
+        named.formUnion(result.refunds.compactMap(\.balanceTransactionID))
+        named.formUnion(result.disputes.flatMap(\.balanceTransactionIDs))
+        result.balanceTransactions = balanceTransactions.filter { inRange($0.created) || named.contains($0.id) }
+        return result
+    }
+
+    /// Starts a sandbox for the world, reads all of it, and stops the sandbox.
+    static func load(seed: UInt64, charges: Int, start: Date, days: Int) async throws -> (SandboxWorld, SandboxFacts) {
+        var options = SandboxOptions()
+        options.seed = seed
+        options.charges = charges
+        options.start = start
+        options.days = days
+        let server = try await SandboxServer.start(options)
+        do {
+            let facts = try read(port: server.port)
+            try await server.shutdown()
+            return (server.world, facts)
+        } catch {
+            try? await server.shutdown()
+            throw error
+        }
+    }
+
+    private static func read(port: Int) throws -> SandboxFacts {
+        let connection = try HTTPConnection(port: port)
+        var facts = SandboxFacts()
+        var reversalIDs: Set<String> = []
+        var feeRefundIDs: Set<String> = []
+        for object in try connection.list("/v1/charges") { facts.charges.append(try JSONFacts.charge(object)) }
+        for object in try connection.list("/v1/payment_intents") {
+            facts.paymentIntents.append(try JSONFacts.paymentIntent(object))
+        }
+        for object in try connection.list("/v1/transfers") {
+            let transfer = try JSONFacts.transfer(object)
+            facts.transfers.append(transfer)
+            let nested = try JSONFacts.nested(object, "reversals", connection: connection)
+            for item in nested {
+                let reversal = try JSONFacts.reversal(item)
+                if reversalIDs.insert(reversal.id).inserted { facts.transferReversals.append(reversal) }
+            }
+        }
+        for object in try connection.list("/v1/application_fees") {
+            facts.applicationFees.append(try JSONFacts.applicationFee(object))
+            for item in try JSONFacts.nested(object, "refunds", connection: connection) {
+                let refund = try JSONFacts.feeRefund(item)
+                if feeRefundIDs.insert(refund.id).inserted { facts.feeRefunds.append(refund) }
+            }
+        }
+        for object in try connection.list("/v1/refunds") { facts.refunds.append(try JSONFacts.refund(object)) }
+        for object in try connection.list("/v1/disputes") { facts.disputes.append(try JSONFacts.dispute(object)) }
+        for object in try connection.list("/v1/balance_transactions") {
+            facts.balanceTransactions.append(try JSONFacts.balanceTransaction(object))
+        }
+        return facts
+    }
+}
+
+// MARK: - JSON → facts
+
+struct FactsConversionError: Error, CustomStringConvertible {
+    var description: String
+}
+
+enum JSONFacts {
+    typealias Object = [String: Any]
+
+    static func charge(_ o: Object) throws -> ChargeFacts {
+        let transferData = o["transfer_data"] as? Object
+        return ChargeFacts(
+            id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
+            amount: try int(o, "amount"), amountCaptured: try int(o, "amount_captured"),
+            amountRefunded: try int(o, "amount_refunded"), status: try string(o, "status"),
+            captured: (o["captured"] as? Bool) ?? false, paymentIntentID: reference(o["payment_intent"]),
+            transferID: reference(o["transfer"]), applicationFeeID: reference(o["application_fee"]),
+            applicationFeeAmount: optionalInt(o["application_fee_amount"]),
+            transferDestination: reference(transferData?["destination"]),
+            transferDataAmount: optionalInt(transferData?["amount"]),
+            balanceTransactionID: reference(o["balance_transaction"]), livemode: (o["livemode"] as? Bool) ?? false)
+    }
+
+    static func paymentIntent(_ o: Object) throws -> PaymentIntentFacts {
+        let transferData = o["transfer_data"] as? Object
+        return PaymentIntentFacts(
+            id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
+            amount: try int(o, "amount"), applicationFeeAmount: optionalInt(o["application_fee_amount"]),
+            transferDestination: reference(transferData?["destination"]),
+            transferDataAmount: optionalInt(transferData?["amount"]), status: try string(o, "status"),
+            latestChargeID: reference(o["latest_charge"]), livemode: (o["livemode"] as? Bool) ?? false)
+    }
+
+    static func transfer(_ o: Object) throws -> TransferFacts {
+        TransferFacts(
+            id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
+            amount: try int(o, "amount"), amountReversed: try int(o, "amount_reversed"),
+            destination: reference(o["destination"]), sourceTransactionID: reference(o["source_transaction"]),
+            balanceTransactionID: reference(o["balance_transaction"]), transferGroup: o["transfer_group"] as? String,
+            disputeIDMetadata: (o["metadata"] as? Object)?["dispute_id"] as? String,
+            livemode: (o["livemode"] as? Bool) ?? false)
+    }
+
+    static func reversal(_ o: Object) throws -> TransferReversalFacts {
+        TransferReversalFacts(
+            id: try string(o, "id"), transferID: try required(reference(o["transfer"]), "transfer"),
+            created: try int(o, "created"), currency: try currency(o), amount: try int(o, "amount"),
+            sourceRefundID: reference(o["source_refund"]), balanceTransactionID: reference(o["balance_transaction"]),
+            disputeIDMetadata: (o["metadata"] as? Object)?["dispute_id"] as? String)
+    }
+
+    static func applicationFee(_ o: Object) throws -> ApplicationFeeFacts {
+        ApplicationFeeFacts(
+            id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
+            amount: try int(o, "amount"), amountRefunded: try int(o, "amount_refunded"),
+            originatingChargeID: reference(o["originating_transaction"]), accountID: reference(o["account"]),
+            balanceTransactionID: reference(o["balance_transaction"]), livemode: (o["livemode"] as? Bool) ?? false)
+    }
+
+    static func feeRefund(_ o: Object) throws -> FeeRefundFacts {
+        FeeRefundFacts(
+            id: try string(o, "id"), feeID: try required(reference(o["fee"]), "fee"), created: try int(o, "created"),
+            currency: try currency(o), amount: try int(o, "amount"),
+            balanceTransactionID: reference(o["balance_transaction"]))
+    }
+
+    static func refund(_ o: Object) throws -> RefundFacts {
+        RefundFacts(
+            id: try string(o, "id"), chargeID: reference(o["charge"]), created: try int(o, "created"),
+            currency: try currency(o), amount: try int(o, "amount"), status: o["status"] as? String,
+            transferReversalID: reference(o["transfer_reversal"]),
+            balanceTransactionID: reference(o["balance_transaction"]))
+    }
+
+    static func dispute(_ o: Object) throws -> DisputeFacts {
+        DisputeFacts(
+            id: try string(o, "id"), chargeID: try required(reference(o["charge"]), "charge"),
+            created: try int(o, "created"), currency: try currency(o), amount: try int(o, "amount"),
+            status: try string(o, "status"),
+            balanceTransactionIDs: ((o["balance_transactions"] as? [Any]) ?? []).compactMap { reference($0) })
+    }
+
+    static func balanceTransaction(_ o: Object) throws -> BalanceTransactionFacts {
+        BalanceTransactionFacts(
+            id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
+            amount: try int(o, "amount"), fee: try int(o, "fee"), net: try int(o, "net"), type: try string(o, "type"),
+            reportingCategory: try string(o, "reporting_category"), sourceID: reference(o["source"]),
+            exchangeRate: (o["exchange_rate"] as? NSNumber)?.doubleValue, status: try string(o, "status"))
+    }
+
+    /// The embedded first page of a nested list plus the rest, paged from its `url`.
+    static func nested(_ o: Object, _ field: String, connection: HTTPConnection) throws -> [Object] {
+        guard let list = o[field] as? Object else { throw FactsConversionError(description: "no \(field) list") }
+        let embedded = (list["data"] as? [Object]) ?? []
+        guard (list["has_more"] as? Bool) == true, let url = list["url"] as? String else { return embedded }
+        return try connection.list(url)
+    }
+
+    // MARK: Fields
+
+    static func reference(_ value: Any?) -> String? {
+        if let id = value as? String { return id }
+        return (value as? Object)?["id"] as? String
+    }
+
+    static func optionalInt(_ value: Any?) -> Int64? { (value as? NSNumber)?.int64Value }
+
+    static func int(_ o: Object, _ key: String) throws -> Int64 {
+        try required(optionalInt(o[key]), key)
+    }
+
+    static func string(_ o: Object, _ key: String) throws -> String {
+        try required(o[key] as? String, key)
+    }
+
+    static func currency(_ o: Object) throws -> Currency {
+        try Currency(code: try string(o, "currency"))
+    }
+
+    static func required<T>(_ value: T?, _ key: String) throws -> T {
+        guard let value else { throw FactsConversionError(description: "missing field \(key)") }
+        return value
+    }
+}
+
+// MARK: - A minimal HTTP/1.1 client
+
+/// Blocking keep-alive requests over one loopback socket: enough to page the sandbox without a client library.
+final class HTTPConnection {
+    private let socket: Int32
+    private var buffer: [UInt8] = []
+    private static let key = "sk_test_51ReconcileTests000000000000001"
+
+    init(port: Int) throws {
+        #if canImport(Glibc)
+            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard socket >= 0 else { throw FactsConversionError(description: "socket() failed") }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(socket)
+            throw FactsConversionError(description: "connect() failed")
+        }
+    }
+
+    deinit { close(socket) }
+
+    /// Every item of a list endpoint, paged 100 at a time with `starting_after`.
+    func list(_ path: String) throws -> [[String: Any]] {
+        var items: [[String: Any]] = []
+        var after: String?
+        while true {
+            var url = path + (path.contains("?") ? "&" : "?") + "limit=100"
+            if let after { url += "&starting_after=" + after }
+            let page = try get(url)
+            let data = (page["data"] as? [[String: Any]]) ?? []
+            items.append(contentsOf: data)
+            guard (page["has_more"] as? Bool) == true, let last = data.last?["id"] as? String else { return items }
+            after = last
+        }
+    }
+
+    func get(_ path: String) throws -> [String: Any] {
+        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(Self.key)\r\n\r\n"
+        let bytes = Array(request.utf8)
+        let sent = bytes.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
+        guard sent == bytes.count else { throw FactsConversionError(description: "write() failed") }
+        let (status, body) = try receive()
+        guard status == 200, let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw FactsConversionError(
+                description: "GET \(path): \(status) \(String(decoding: body, as: UTF8.self).prefix(300))")
+        }
+        return object
+    }
+
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[0..<count])
+        return true
+    }
+
+    private func receive() throws -> (Int, Data) {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        var headerEnd = buffer.firstRange(of: separator)?.lowerBound
+        while headerEnd == nil {
+            guard fill() else { throw FactsConversionError(description: "connection closed") }
+            headerEnd = buffer.firstRange(of: separator)?.lowerBound
+        }
+        let end = headerEnd ?? 0
+        let lines = String(decoding: buffer[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? -1
+        var length = 0
+        for line in lines.dropFirst() where line.lowercased().hasPrefix("content-length:") {
+            length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        let bodyStart = end + 4
+        while buffer.count - bodyStart < length {
+            guard fill() else { throw FactsConversionError(description: "body cut short") }
+        }
+        let body = Data(buffer[bodyStart..<(bodyStart + length)])
+        buffer.removeFirst(bodyStart + length)
+        return (status, body)
+    }
+}

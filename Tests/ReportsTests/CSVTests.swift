@@ -1,0 +1,199 @@
+import Foundation
+import ReconCore
+import Reports
+import Testing
+
+@Suite("CSV files")
+struct CSVTests {
+    static let expectedFiles: [(String, String)] = [
+        (
+            "platform_fees.csv",
+            """
+            charge_id,created_utc,currency,amount,amount_refunded,destination_account,fee_style,transfer_id,\
+            transfer_amount,transfer_reversed,application_fee_id,application_fee_amount,application_fee_refunded,\
+            destination_platform_fee,stripe_fee,settlement_currency,platform_net
+            ch_1,2026-11-20T13:45:07Z,usd,10.00,0.00,acct_1,application_fee,tr_1,10.00,0.00,fee_1,1.23,0.00,1.23,0.59,usd,0.64
+            ch_2,2026-11-20T13:45:08Z,usd,10.00,10.00,acct_2,transfer_amount,tr_2,8.77,0.00,,,,-8.77,,,
+            ch_3,2026-11-20T13:45:09Z,jpy,1234567,0,acct_3,application_fee,tr_3,1234567,0,fee_3,877,0,877,4321,jpy,877
+            ch_4,2026-11-20T13:45:10Z,bhd,10.000,0.000,,full_transfer,tr_4,10.000,0.000,,,,8.770,0.50,usd,-0.05
+
+            """
+        ),
+        (
+            "skipped_transfers.csv",
+            """
+            charge_id,created_utc,currency,amount,intended_destination,payment_intent_id,amount_owed,status
+            ch_5,2026-11-20T13:45:07Z,usd,20.00,acct_9,pi_5,18.00,new
+
+            """
+        ),
+        (
+            "unreversed_disputes.csv",
+            """
+            dispute_id,charge_id,created_utc,currency,dispute_amount,dispute_status,destination_account,transfer_id,\
+            recoverable,recovered,unrecovered,status
+            dp_1,ch_1,2026-11-20T13:45:07Z,usd,10.00,lost,acct_1,tr_1,10.00,2.50,7.50,open
+
+            """
+        ),
+        (
+            "exceptions.csv",
+            """
+            kind,object_id,related_id,currency,expected,actual,message,status
+            application_fee_amount_mismatch,ch_6,fee_6,usd,1.23,-1.00,"The fee is 1.00, not 1.23, ""as asked""; check the fee.",new
+            transfer_destination_mismatch,tr_7,,,acct_1,"'=HYPERLINK(""x"")","Zürich → 東京
+            line 2",open
+
+            """
+        ),
+        (
+            "ledger.csv",
+            """
+            currency,reporting_category,count,gross,fee,net
+            usd,charge,3,30.00,1.18,28.82
+            usd,transfer,2,-18.77,0.00,-18.77
+
+            """
+        ),
+        (
+            "summary.csv",
+            """
+            currency,destination_charges,gross,refunded,destination_platform_fee,stripe_fee,skipped_transfers,\
+            amount_owed,unreversed_disputes,unrecovered
+            bhd,1,10.000,0.000,8.770,0.000,0,0.000,0,0.000
+            jpy,1,1234567,0,877,4321,0,0,0,0
+            usd,2,20.00,10.00,-7.54,1.09,1,18.00,1,7.50
+
+            """
+        ),
+    ]
+
+    @Test(arguments: expectedFiles)
+    func writesEachFileByteForByteAsSpecified(name: String, expected: String) throws {
+        // Given the seed's worked numbers (usd, jpy, bhd, a negative DPF, empty optionals, quotes, UTF-8)
+        let scratch = try ScratchFolder()
+        // When the report is written
+        let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
+        // Then the file holds exactly these bytes: UTF-8 without BOM, `\n` line ends, RFC 4180 quoting
+        let file = try #require(files.csvFile(named: name))
+        let bytes = try Data(contentsOf: file.url)
+        #expect(String(decoding: bytes, as: UTF8.self) == expected)
+        #expect(!bytes.starts(with: [0xEF, 0xBB, 0xBF]))
+        #expect(file.byteCount == bytes.count)
+        #expect(file.url.deletingLastPathComponent().lastPathComponent == "2026-11-20_2026-11-21")
+    }
+
+    @Test func listsTheSixFilesInSpecOrderWithRowCounts() throws {
+        let scratch = try ScratchFolder()
+        let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
+        #expect(files.csvFiles.map(\.name) == CSVTests.expectedFiles.map(\.0))
+        #expect(files.csvFiles.map(\.rowCount) == [4, 1, 1, 2, 2, 3])
+        #expect(files.amountsWithUnknownDecimals == 0)
+    }
+
+    @Test func anEmptyReportStillHasEveryFileWithItsHeader() throws {
+        let scratch = try ScratchFolder()
+        let files = try ReportWriter.write(ReconciliationReport(), metadata: try Fixture.metadata(), to: scratch.url)
+        for (file, expected) in zip(files.csvFiles, CSVTests.expectedFiles) {
+            let header = expected.1.prefix { $0 != "\n" } + "\n"
+            #expect(try text(file.url) == String(header))
+        }
+    }
+
+    @Test(
+        "text that starts like a formula gets a leading quote; other text is untouched",
+        arguments: [
+            ("=1+2", "'=1+2"),
+            ("+41 44 123", "'+41 44 123"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1:A2)", "'@SUM(A1:A2)"),
+            ("\tcmd", "'\tcmd"),
+            ("\rcmd", "\"'\rcmd\""),
+            ("=A1,B1", "\"'=A1,B1\""),
+            ("a=b", "a=b"),
+            ("1-2", "1-2"),
+            (" =1", " =1"),
+            ("", ""),
+        ])
+    func neutralisesFormulaTextInCSV(message: String, field: String) throws {
+        let scratch = try ScratchFolder()
+        let report = ReconciliationReport(exceptions: [
+            ExceptionRow(
+                kind: .missingObject, objectID: "ch_1", relatedID: nil, currency: .usd, expected: .amount(-877),
+                actual: .text(message), message: message)
+        ])
+        let files = try ReportWriter.write(report, metadata: try Fixture.metadata(), to: scratch.url)
+        let lines = try text(try #require(files.csvFile(named: "exceptions.csv")).url)
+        // The negative amount stays a plain number; the text fields are neutralised.
+        #expect(lines.hasSuffix("\nmissing_object,ch_1,,usd,-8.77,\(field),\(field),new\n"))
+    }
+
+    @Test(arguments: [
+        ("=1", "'=1"), ("+1", "'+1"), ("-1", "'-1"), ("@x", "'@x"), ("\t", "'\t"), ("\r", "'\r"), ("x=1", "x=1"),
+        ("'=1", "'=1"), ("", ""),
+    ])
+    func formulaGuardPrefixesOnlyDangerousFirstCharacters(input: String, output: String) {
+        #expect(FormulaGuard.neutralised(input) == output)
+    }
+
+    @Test func amountsInACurrencyWithUnknownDecimalsAreLabelledMinorUnitsAndCounted() throws {
+        // Given a currency Stripe's table does not know, and an exception amount with no currency at all
+        let scratch = try ScratchFolder()
+        let unknown = try #require(Currency(rawValue: "xyz"))
+        #expect(unknown.exponent == nil)
+        let report = ReconciliationReport(
+            exceptions: [
+                ExceptionRow(
+                    kind: .missingObject, objectID: "ch_1", relatedID: nil, currency: nil, expected: .amount(10),
+                    actual: nil, message: "m")
+            ],
+            ledger: [LedgerRow(currency: unknown, reportingCategory: "charge", count: 1, gross: 877, fee: -5, net: 872)]
+        )
+        // When written
+        let files = try ReportWriter.write(report, metadata: try Fixture.metadata(), to: scratch.url)
+        // Then nothing is guessed: the raw minor units, labelled, and counted
+        #expect(
+            try text(try #require(files.csvFile(named: "ledger.csv")).url)
+                == "currency,reporting_category,count,gross,fee,net\n"
+                + "xyz,charge,1,minor units: 877,minor units: -5,minor units: 872\n")
+        #expect(
+            try text(try #require(files.csvFile(named: "exceptions.csv")).url).hasSuffix(
+                "\nmissing_object,ch_1,,,minor units: 10,,m,new\n"))
+        #expect(files.amountsWithUnknownDecimals == 4)
+    }
+
+    @Test(arguments: [
+        Int64(0), 1_795_182_307, 951_782_400, 951_868_799, 4_102_444_800, 253_402_300_799, -1, -86_400, 1_709_164_800,
+    ])
+    func timesAreUTCLikeRFC3339(unixSeconds: Int64) throws {
+        let scratch = try ScratchFolder()
+        let report = ReconciliationReport(skippedTransfers: [
+            SkippedTransferRow(
+                chargeID: "ch", created: unixSeconds, currency: .usd, amount: 1, intendedDestination: "acct",
+                paymentIntentID: "pi", amountOwed: 1)
+        ])
+        let files = try ReportWriter.write(report, metadata: try Fixture.metadata(), to: scratch.url)
+        let expected = RFC3339.utcString(Date(timeIntervalSince1970: TimeInterval(unixSeconds)))
+        #expect(
+            try text(try #require(files.csvFile(named: "skipped_transfers.csv")).url).contains(
+                "\nch,\(expected),usd,0.01,acct,pi,0.01,new\n"))
+    }
+
+    @Test func theRecordedSHA256IsTheFilesDigest() throws {
+        let scratch = try ScratchFolder()
+        let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
+        let sha256sum = "/usr/bin/sha256sum"
+        try #require(FileManager.default.isExecutableFile(atPath: sha256sum), "needs sha256sum (coreutils)")
+        for file in files.csvFiles {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: sha256sum)
+            process.arguments = [file.url.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(output.prefix(64) == file.sha256[...], "\(file.name)")
+        }
+    }
+}

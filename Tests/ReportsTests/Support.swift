@@ -1,0 +1,286 @@
+import Foundation
+import ReconCore
+import Reports
+import Testing
+
+// MARK: - Fixtures
+
+enum Fixture {
+    /// 2026-11-20T00:00:00Z … 2026-11-21T00:00:00Z.
+    static let from: Int64 = 1_795_132_800
+    static let to: Int64 = 1_795_219_200
+    /// 2026-11-20T13:45:07Z.
+    static let created: Int64 = 1_795_182_307
+
+    static let utc = TimeZone(identifier: "UTC")!
+
+    static func range() throws -> ReportingRange {
+        try ReportingRange(
+            from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
+            timeZone: utc)
+    }
+
+    static func metadata(resolved: [ReportMetadata.ResolvedFinding] = []) throws -> ReportMetadata {
+        ReportMetadata(
+            range: try range(), runID: 7, startedAt: created, finishedAt: created + 42, command: "run",
+            toolVersion: "0.1.0-test", stripeVersion: "2025-03-31.basil", mode: .test,
+            apiBase: "http://user:sk_test_secret123@127.0.0.1:12111", counts: ["charge": 3, "transfer": 2],
+            timings: ["extract": 1.5, "reconcile": 0.25], resolvedFindings: resolved,
+            parameters: [ReportMetadata.Parameter("grace period", "3600 s")])
+    }
+
+    /// The seed's worked numbers: a 10.00 USD application-fee charge (DPF 1.23), an 8.77 transfer-amount
+    /// charge fully refunded without reversing the transfer (DPF −8.77), a jpy and a bhd charge.
+    static func report() -> ReconciliationReport {
+        ReconciliationReport(
+            platformFees: [
+                PlatformFeeRow(
+                    chargeID: "ch_1", created: created, currency: .usd, amount: 1000, amountRefunded: 0,
+                    destinationAccount: "acct_1", feeStyle: .applicationFee, transferID: "tr_1",
+                    transferAmount: 1000, transferReversed: 0, applicationFeeID: "fee_1", applicationFeeAmount: 123,
+                    applicationFeeRefunded: 0, destinationPlatformFee: 123, stripeFee: 59, settlementCurrency: .usd,
+                    platformNet: 64),
+                PlatformFeeRow(
+                    chargeID: "ch_2", created: created + 1, currency: .usd, amount: 1000, amountRefunded: 1000,
+                    destinationAccount: "acct_2", feeStyle: .transferAmount, transferID: "tr_2",
+                    transferAmount: 877, transferReversed: 0, applicationFeeID: nil, applicationFeeAmount: nil,
+                    applicationFeeRefunded: nil, destinationPlatformFee: -877, stripeFee: nil,
+                    settlementCurrency: nil, platformNet: nil),
+                PlatformFeeRow(
+                    chargeID: "ch_3", created: created + 2, currency: .jpy, amount: 1_234_567, amountRefunded: 0,
+                    destinationAccount: "acct_3", feeStyle: .applicationFee, transferID: "tr_3",
+                    transferAmount: 1_234_567, transferReversed: 0, applicationFeeID: "fee_3",
+                    applicationFeeAmount: 877, applicationFeeRefunded: 0, destinationPlatformFee: 877, stripeFee: 4321,
+                    settlementCurrency: .jpy, platformNet: 877),
+                PlatformFeeRow(
+                    chargeID: "ch_4", created: created + 3, currency: .bhd, amount: 10000, amountRefunded: 0,
+                    destinationAccount: nil, feeStyle: .fullTransfer, transferID: "tr_4", transferAmount: 10000,
+                    transferReversed: 0, applicationFeeID: nil, applicationFeeAmount: nil,
+                    applicationFeeRefunded: nil, destinationPlatformFee: 8770, stripeFee: 50, settlementCurrency: .usd,
+                    platformNet: -5),
+            ],
+            skippedTransfers: [
+                SkippedTransferRow(
+                    chargeID: "ch_5", created: created, currency: .usd, amount: 2000, intendedDestination: "acct_9",
+                    paymentIntentID: "pi_5", amountOwed: 1800, status: .new)
+            ],
+            unreversedDisputes: [
+                UnreversedDisputeRow(
+                    disputeID: "dp_1", chargeID: "ch_1", created: created, currency: .usd, disputeAmount: 1000,
+                    disputeStatus: "lost", destinationAccount: "acct_1", transferID: "tr_1", recoverable: 1000,
+                    recovered: 250, unrecovered: 750, status: .open)
+            ],
+            exceptions: [
+                ExceptionRow(
+                    kind: .applicationFeeAmountMismatch, objectID: "ch_6", relatedID: "fee_6", currency: .usd,
+                    expected: .amount(123), actual: .amount(-100),
+                    message: "The fee is 1.00, not 1.23, \"as asked\"; check the fee.", status: .new),
+                ExceptionRow(
+                    kind: .transferDestinationMismatch, objectID: "tr_7", relatedID: nil, currency: nil,
+                    expected: .text("acct_1"), actual: .text("=HYPERLINK(\"x\")"), message: "Zürich → 東京\nline 2",
+                    status: .open),
+            ],
+            ledger: [
+                LedgerRow(currency: .usd, reportingCategory: "charge", count: 3, gross: 3000, fee: 118, net: 2882),
+                LedgerRow(currency: .usd, reportingCategory: "transfer", count: 2, gross: -1877, fee: 0, net: -1877),
+            ],
+            summary: [
+                SummaryRow(
+                    currency: .bhd, destinationCharges: 1, gross: 10000, refunded: 0, destinationPlatformFee: 8770,
+                    stripeFee: 0, skippedTransfers: 0, amountOwed: 0, unreversedDisputes: 0, unrecovered: 0),
+                SummaryRow(
+                    currency: .jpy, destinationCharges: 1, gross: 1_234_567, refunded: 0, destinationPlatformFee: 877,
+                    stripeFee: 4321, skippedTransfers: 0, amountOwed: 0, unreversedDisputes: 0, unrecovered: 0),
+                SummaryRow(
+                    currency: .usd, destinationCharges: 2, gross: 2000, refunded: 1000, destinationPlatformFee: -754,
+                    stripeFee: 109, skippedTransfers: 1, amountOwed: 1800, unreversedDisputes: 1, unrecovered: 750),
+            ])
+    }
+}
+
+// MARK: - Scratch folders
+
+/// A fresh folder under the system's temporary folder, removed when the test ends.
+final class ScratchFolder {
+    let url: URL
+    var path: String { url.path }
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reports-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func contents() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+    }
+
+    /// Every file under `folder` with its bytes, by relative path.
+    static func snapshot(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return files
+    }
+}
+
+func text(_ url: URL) throws -> String {
+    String(decoding: try Data(contentsOf: url), as: UTF8.self)
+}
+
+// MARK: - Reading workbooks back with a real reader (openpyxl)
+
+/// Runs python3 scripts; tests that need openpyxl are skipped, with a message, when it is missing.
+enum Python {
+    static let executable: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/python3"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+
+    static let hasOpenpyxl: Bool = {
+        guard executable != nil, let result = try? run(["-c", "import openpyxl"]) else { return false }
+        return result.status == 0
+    }()
+
+    static let skipMessage = "needs python3 with openpyxl (pip install openpyxl)"
+
+    /// Runs python3 with `arguments`; returns the exit status, stdout and stderr.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        guard let executable else { throw PythonMissing() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // Read before waiting, so a large output cannot fill the pipe and block the child.
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self)
+        )
+    }
+
+    struct PythonMissing: Error {}
+
+    /// Opens the workbook with openpyxl (formulas as written, and again for their cached values) and returns
+    /// every sheet's cells with their types and number formats.
+    static func readWorkbook(_ url: URL, maxRows: Int = 200) throws -> WorkbookDump {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("read-workbook-\(UUID()).py")
+        try readerScript.write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let result = try run([script.path, url.path, String(maxRows)])
+        guard result.status == 0 else {
+            Issue.record("openpyxl could not read \(url.lastPathComponent): \(result.error)")
+            throw PythonMissing()
+        }
+        return try JSONDecoder().decode(WorkbookDump.self, from: Data(result.output.utf8))
+    }
+
+    static let readerScript = #"""
+        import datetime, json, sys
+        import openpyxl
+
+        path, max_rows = sys.argv[1], int(sys.argv[2])
+        formulas = openpyxl.load_workbook(path)
+        values = openpyxl.load_workbook(path, data_only=True)
+
+        def plain(value):
+            if isinstance(value, (datetime.datetime, datetime.date)):
+                return value.isoformat()
+            return value
+
+        sheets = []
+        for ws in formulas.worksheets:
+            cached = values[ws.title]
+            rows = []
+            for row in ws.iter_rows(max_row=min(ws.max_row, max_rows)):
+                rows.append([
+                    {"value": plain(cell.value), "type": cell.data_type, "format": cell.number_format,
+                     "cached": plain(cached[cell.coordinate].value), "bold": bool(cell.font and cell.font.b)}
+                    for cell in row
+                ])
+            sheets.append({
+                "name": ws.title, "freeze": ws.freeze_panes, "filter": ws.auto_filter.ref,
+                "charts": len(ws._charts), "maxRow": ws.max_row, "rows": rows,
+                "widths": {key: dim.width for key, dim in ws.column_dimensions.items()},
+            })
+        print(json.dumps({"sheets": sheets}))
+        """#
+}
+
+/// What the reader script prints.
+struct WorkbookDump: Decodable {
+    struct Cell: Decodable {
+        var value: JSONValue
+        var type: String
+        var format: String
+        var cached: JSONValue
+        var bold: Bool
+    }
+
+    struct Sheet: Decodable {
+        var name: String
+        var freeze: String?
+        var filter: String?
+        var charts: Int
+        var maxRow: Int
+        var rows: [[Cell]]
+        var widths: [String: Double]
+
+        /// The header row's texts.
+        var header: [String] { rows.first?.map { $0.value.string ?? "" } ?? [] }
+
+        /// The cell of data row `row` (0 = first after the header) in the column named `column`.
+        func cell(_ row: Int, _ column: String) -> Cell? {
+            guard let index = header.firstIndex(of: column), row + 1 < rows.count, index < rows[row + 1].count
+            else { return nil }
+            return rows[row + 1][index]
+        }
+    }
+
+    var sheets: [Sheet]
+    var names: [String] { sheets.map(\.name) }
+    func sheet(_ name: String) -> Sheet? { sheets.first { $0.name == name } }
+}
+
+enum JSONValue: Decodable, Equatable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let bool = try? container.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    var string: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    var number: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+}

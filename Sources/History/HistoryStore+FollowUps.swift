@@ -50,19 +50,7 @@ extension HistoryStore {
         try await writeDatabase { db in
             let seen = "(" + chain.map(String.init).joined(separator: ",") + ")"
             let missing = "(SELECT object_id FROM missing_objects WHERE run_id IN \(seen))"
-            try db.execute(sql: "DROP TABLE IF EXISTS temp.scope_charges")
-            try db.execute(sql: "CREATE TEMP TABLE scope_charges (id TEXT PRIMARY KEY)")
-            try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO scope_charges
-                    SELECT id FROM charges WHERE created >= :from AND created < :to
-                    UNION SELECT charge_id FROM refunds WHERE created >= :from AND created < :to AND charge_id IS NOT NULL
-                    UNION SELECT charge_id FROM disputes WHERE created >= :from AND created < :to
-                    UNION SELECT source_transaction_id FROM transfers
-                        WHERE created >= :from AND created < :to AND source_transaction_id LIKE 'ch\\_%' ESCAPE '\\'
-                    UNION SELECT originating_charge_id FROM application_fees
-                        WHERE created >= :from AND created < :to AND originating_charge_id IS NOT NULL
-                    """, arguments: ["from": from, "to": to])
+            try HistoryScope.createScopeCharges(db, from: from, to: to)
 
             func ids(_ sql: String) throws -> [String] {
                 try String.fetchAll(db, sql: sql + " ORDER BY 1")

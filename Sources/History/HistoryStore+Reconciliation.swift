@@ -67,21 +67,11 @@ extension HistoryStore {
     ) async throws(HistoryError) -> ReconciliationInput {
         try await writeDatabase { db in
             let arguments: StatementArguments = ["from": from, "to": to]
-            for table in ["charges", "transfers", "fees", "disputes", "balance"] {
+            try HistoryScope.createScopeCharges(db, from: from, to: to)
+            for table in ["transfers", "fees", "disputes", "balance"] {
                 try db.execute(sql: "DROP TABLE IF EXISTS temp.scope_\(table)")
                 try db.execute(sql: "CREATE TEMP TABLE scope_\(table) (id TEXT PRIMARY KEY)")
             }
-            try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO scope_charges
-                    SELECT id FROM charges WHERE created >= :from AND created < :to
-                    UNION SELECT charge_id FROM refunds WHERE created >= :from AND created < :to AND charge_id IS NOT NULL
-                    UNION SELECT charge_id FROM disputes WHERE created >= :from AND created < :to
-                    UNION SELECT source_transaction_id FROM transfers
-                        WHERE created >= :from AND created < :to AND source_transaction_id IS NOT NULL
-                    UNION SELECT originating_charge_id FROM application_fees
-                        WHERE created >= :from AND created < :to AND originating_charge_id IS NOT NULL
-                    """, arguments: arguments)
             try db.execute(
                 sql: """
                     INSERT OR IGNORE INTO scope_disputes

@@ -1,0 +1,23 @@
+import GRDB
+
+/// The one definition of a range's scope (SPEC §3), shared by the follow-ups that complete it and by the
+/// reconciliation that reads it, so the two can never disagree about which objects a range covers.
+enum HistoryScope {
+    /// Fills the temporary table `scope_charges` with the range's charges and the charges of its refunds,
+    /// disputes, transfers (their funding charge) and application fees (their originating charge).
+    static func createScopeCharges(_ db: Database, from: Int64, to: Int64) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS temp.scope_charges")
+        try db.execute(sql: "CREATE TEMP TABLE scope_charges (id TEXT PRIMARY KEY)")
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO scope_charges
+                SELECT id FROM charges WHERE created >= :from AND created < :to
+                UNION SELECT charge_id FROM refunds WHERE created >= :from AND created < :to AND charge_id IS NOT NULL
+                UNION SELECT charge_id FROM disputes WHERE created >= :from AND created < :to
+                UNION SELECT source_transaction_id FROM transfers
+                    WHERE created >= :from AND created < :to AND source_transaction_id LIKE 'ch\\_%' ESCAPE '\\'
+                UNION SELECT originating_charge_id FROM application_fees
+                    WHERE created >= :from AND created < :to AND originating_charge_id IS NOT NULL
+                """, arguments: ["from": from, "to": to])
+    }
+}

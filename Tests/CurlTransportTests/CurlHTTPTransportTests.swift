@@ -341,11 +341,13 @@ func unsupportedSchemesAreRefused(url: String) async throws {
 // MARK: Cancellation and shutdown
 
 @Test func cancellingTheCallerAnswersAtOnceAndFreesTheWorker() async throws {
+    // The slow response takes 60 s, so every outcome below is decided by behaviour, not by a stopwatch:
+    // tests run in parallel on a busy 2-core machine.
     try await TestServer.with({ request in
-        request.uri == "/slow" ? .delayed(.seconds(5), .text(200, "late")) : .text(200, "fast")
+        request.uri == "/slow" ? .delayed(.seconds(60), .text(200, "late")) : .text(200, "fast")
     }) { server in
         // Given one worker busy with a slow request
-        let transport = try makeTransport(workers: 1, requestTimeout: .seconds(10))
+        let transport = try makeTransport(workers: 1, requestTimeout: .seconds(120))
         defer { transport.shutdown() }
         let slow = try request("\(server.baseURL)/slow")
         let task = Task { await failure(of: slow, on: transport) }
@@ -356,19 +358,17 @@ func unsupportedSchemesAreRefused(url: String) async throws {
         task.cancel()
         let error = await task.value
 
-        // Then the caller is answered long before the 5 s response, with a non-retryable "cancelled"
-        // (the bound is loose on purpose: tests run in parallel on 2 cores)
-        #expect(ContinuousClock.now - start < .milliseconds(4_500))
+        // Then the caller is answered with a non-retryable "cancelled" (the response could not have come yet)
         guard case .invalidRequest(let detail) = error else {
             Issue.record("expected invalidRequest, got \(String(describing: error))")
             return
         }
         #expect(detail.contains("cancelled"))
 
-        // And the worker gives up the slow transfer and serves the next request
+        // And the worker gives up the slow transfer and serves the next request (else it would wait 60 s)
         let response = try await transport.get(request("\(server.baseURL)/fast"))
         #expect(response.status == 200)
-        #expect(ContinuousClock.now - start < .milliseconds(4_500))
+        #expect(ContinuousClock.now - start < .seconds(30))
     }
 }
 
@@ -395,8 +395,9 @@ func unsupportedSchemesAreRefused(url: String) async throws {
 }
 
 @Test func shutdownAbortsRunningRequestsAndRefusesNewOnes() async throws {
-    try await TestServer.with({ _ in .delayed(.seconds(5), .text(200, "late")) }) { server in
-        let transport = try makeTransport(workers: 1, requestTimeout: .seconds(10))
+    // The response takes 60 s: only shutdown can end these requests, whatever the machine's load.
+    try await TestServer.with({ _ in .delayed(.seconds(60), .text(200, "late")) }) { server in
+        let transport = try makeTransport(workers: 1, requestTimeout: .seconds(120))
         let slow = try request("\(server.baseURL)/slow")
         let running = Task { await failure(of: slow, on: transport) }
         try await Task.sleep(for: .milliseconds(200))
@@ -405,7 +406,7 @@ func unsupportedSchemesAreRefused(url: String) async throws {
 
         let start = ContinuousClock.now
         transport.shutdown()
-        #expect(ContinuousClock.now - start < .milliseconds(4_500))
+        #expect(ContinuousClock.now - start < .seconds(30))
 
         for error in [await running.value, await queued.value] {
             guard case .invalidRequest = error else {

@@ -125,6 +125,16 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ReconCore"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "ReconCore"]),
         .testTarget(name: "ReconCLITests", dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox"]),
+        /// Issue 7: faults, crashes, concurrent runs, hostile input and secrets, at the command level.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "ReconCLI", "ReconCore", "History", "Sandbox", "Reports",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
     ]
 )
 

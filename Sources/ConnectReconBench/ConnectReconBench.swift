@@ -75,13 +75,15 @@ struct ConnectReconBench {
 
     static func run(_ options: Options) async throws {
         let total = Stopwatch()
-        log("machine: \(Machine.description)")
+        let loadAtStart = Machine.loadAverage
+        log("machine: \(Machine.description), \(Machine.loadAverage)")
         var sections: [(title: String, figures: [Figure])] = []
         let scratch = options.folder.appendingPathComponent("scratch", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 
         // (a) and (d): extraction at Stripe's limits, then the history's write throughput on its objects.
         if options.runs("extraction") || options.runs("storage") {
+            log("extraction: \(Machine.loadAverage)")
             let extraction = try await ExtractionBenchmark(
                 charges: options.extractionCharges, days: options.extractionDays, folder: scratch
             ).run(log: log)
@@ -98,6 +100,7 @@ struct ConnectReconBench {
         }
         // (b): offline reconcile and reports of about a million destination charges.
         if options.runs("reconcile") {
+            log("reconcile: \(Machine.loadAverage)")
             let figures = try await ReconcileBenchmark(
                 charges: options.reconcileCharges, days: options.reconcileDays, cacheFolder: options.folder
             ).run(log: log)
@@ -112,10 +115,10 @@ struct ConnectReconBench {
             sections.append(("(c) XLSX streaming", figures))
         }
 
-        print("connect-recon-bench on \(Machine.description)")
+        print("connect-recon-bench on \(Machine.description); \(loadAtStart) at the start")
         print("")
         print(ResultTable.render(sections))
         print("")
-        print("benchmark wall time: \(Format.seconds(total.seconds))")
+        print("benchmark wall time: \(Format.seconds(total.seconds)); \(Machine.loadAverage) at the end")
     }
 }

@@ -26,6 +26,12 @@ enum Machine {
         return "\(cores) cores (\(cpuModel)), \(memory) memory, \(kernel)"
     }
 
+    /// `load 1.23 0.98 0.75`: the 1, 5 and 15 minute load averages, to tell a quiet machine from a busy one.
+    static var loadAverage: String {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "load unknown" }
+        return "load " + text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
     /// The peak resident set size of this process (`VmHWM`), in bytes.
     static func peakResidentBytes() -> UInt64? { statusField("VmHWM") }
 

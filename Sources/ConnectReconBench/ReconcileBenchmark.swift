@@ -111,6 +111,9 @@ struct ReconcileBenchmark {
             Figure(
                 "  resident after load / rules / reports",
                 child.residentAfter.map { Format.bytes($0) }.joined(separator: " / ")),
+            Figure(
+                "  peak resident during load / rules / reports",
+                ["load", "rules", "reports"].map { Format.bytes(child.phasePeaks[$0] ?? 0) }.joined(separator: " / ")),
         ]
         return figures
     }
@@ -153,6 +156,8 @@ enum ChildReconcile {
         var total: Double
         var peakResident: UInt64
         var residentAfter: [UInt64]
+        /// The highest resident set size sampled in each phase (`load`, `rules`, `findings`, `reports`).
+        var phasePeaks: [String: UInt64]
         var platformFeeRows: Int
         var objectsLoaded: Int
         var findings: Int
@@ -200,6 +205,8 @@ enum ChildReconcile {
         ).runID
         _ = watch.lap()
         _ = total.lap()
+        let peaks = PhasePeaks()
+        peaks.enter("load")
 
         let input = try await store.reconciliationInput(from: from, to: to, asOf: asOf, skippedTransferGrace: 3600)
         let load = watch.lap()
@@ -209,10 +216,12 @@ enum ChildReconcile {
             + input.applicationFees.count + input.feeRefunds.count + input.refunds.count + input.disputes.count
             + input.balanceTransactions.count
 
+        peaks.enter("rules")
         var report = Reconciler.reconcile(input)
         let rules = watch.lap()
         resident.append(Machine.residentBytes() ?? 0)
 
+        peaks.enter("findings")
         var keys: [FindingKey] = []
         keys += report.skippedTransfers.map { FindingKey(kind: "skipped_transfer", objectID: $0.chargeID) }
         keys += report.unreversedDisputes.map { FindingKey(kind: "unreversed_dispute", objectID: $0.disputeID) }
@@ -231,6 +240,7 @@ enum ChildReconcile {
             stripeVersion: ExtractionBenchmark.stripeVersion, mode: .test, apiBase: "offline",
             counts: ["charges in scope": input.charges.count])
         let stages = StageClock()
+        peaks.enter("reports")
         _ = try ReportWriter.write(
             report, metadata: metadata, to: output,
             options: WriteOptions(faultInjection: { stage in stages.mark(stage) }))
@@ -244,9 +254,47 @@ enum ChildReconcile {
         let measurement = Measurement(
             load: load, rules: rules, findingsSeconds: findings, csv: csv, xlsx: xlsx, swap: reports - csv - xlsx,
             total: seconds, peakResident: Machine.peakResidentBytes() ?? 0, residentAfter: resident,
+            phasePeaks: peaks.stop(),
             platformFeeRows: report.platformFees.count, objectsLoaded: objectsLoaded, findings: keys.count)
         let data = try JSONEncoder().encode(measurement)
         print(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// Samples the resident set size every 20 ms on a thread of its own and keeps the highest value per phase, so
+/// the peak can be pinned on load, rules or reports.
+final class PhasePeaks: Sendable {
+    private let state = Mutex<(phase: String, peaks: [String: UInt64], running: Bool)>(("start", [:], true))
+
+    init() {
+        let thread = Thread { [self] in
+            while self.sample() { usleep(20_000) }
+        }
+        thread.start()
+    }
+
+    /// Records one sample; false once stopped.
+    private func sample() -> Bool {
+        let resident = Machine.residentBytes() ?? 0
+        return state.withLock { state in
+            state.peaks[state.phase] = max(state.peaks[state.phase] ?? 0, resident)
+            return state.running
+        }
+    }
+
+    /// Starts attributing samples to `phase`.
+    func enter(_ phase: String) {
+        _ = sample()
+        state.withLock { $0.phase = phase }
+    }
+
+    /// Stops sampling; returns the peak of each phase.
+    func stop() -> [String: UInt64] {
+        _ = sample()
+        return state.withLock { state in
+            state.running = false
+            return state.peaks
+        }
     }
 }
 

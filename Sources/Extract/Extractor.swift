@@ -199,8 +199,11 @@ public struct Extractor: Sendable {
             previousIDs = Set(page.ids)
 
             // Split a dense window: the older half goes to an idle worker, this stream keeps the newer half.
+            // Not while the endpoint (or the account) is at its rate limit: another stream would only wait for
+            // the budget, holding a worker that the busiest endpoint needs (issue 6).
             if page.hasMore, let window = stream.window, let lastCreated = page.lastCreated,
-                lastCreated - window.lowerBound >= options.minimumSplitSeconds, await queue.hasIdleWorker
+                lastCreated - window.lowerBound >= options.minimumSplitSeconds, await queue.hasIdleWorker,
+                await client.hasHeadroom(endpoint: endpoint)
             {
                 let middle = window.lowerBound + (lastCreated - window.lowerBound) / 2
                 if middle > window.lowerBound && middle <= lastCreated {

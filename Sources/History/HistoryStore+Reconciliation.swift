@@ -16,19 +16,21 @@ extension HistoryStore {
                     VALUES (?, ?, ?, ?, NULL, ?, ?)
                     ON CONFLICT(kind, object_id) DO UPDATE SET last_run = excluded.last_run, resolved_run = NULL,
                         range_from = excluded.range_from, range_to = excluded.range_to
-                    RETURNING first_run
+                    RETURNING reported_run
                     """)
             for key in current {
-                let firstRun = try Int64.fetchOne(
-                    upsert, arguments: [key.kind, key.objectID, runID, runID, from, to])
-                if let firstRun, firstRun != runID { open.insert(key) }
+                // Open when a completed run reported it before; what only failed runs saw is still new.
+                let reportedRun = try Int64?.fetchOne(
+                    upsert, arguments: [key.kind, key.objectID, runID, runID, from, to]) ?? nil
+                if let reportedRun, reportedRun != runID { open.insert(key) }
             }
-            // Gone: unresolved findings last reported for an overlapping range, not seen by this run.
+            // Gone: reported, unresolved findings of an overlapping range that this run does not see.
             let candidates = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT kind, object_id, first_run, last_run FROM findings
-                    WHERE resolved_run IS NULL AND last_run <> ? AND range_from < ? AND range_to > ?
+                    WHERE resolved_run IS NULL AND reported_run IS NOT NULL AND last_run <> ?
+                      AND range_from < ? AND range_to > ?
                     """, arguments: [runID, to, from])
             var resolved: [ResolvedFinding] = []
             for row in candidates {

@@ -22,6 +22,9 @@ public final class HistoryStore: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "connect-recon.history"
+        // The reconcile's scope tables hold a range's ids (a million and more): keep them in memory, not in
+        // temporary files.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -121,6 +124,13 @@ public final class HistoryStore: Sendable {
         -> (runID: Int64, resumableRunID: Int64?)
     {
         try write { db in
+            // Runs still marked running died (the caller holds the lock): what they resolved never reached
+            // anyone, so it stays open.
+            try db.execute(
+                sql: """
+                    UPDATE findings SET resolved_run = NULL
+                    WHERE resolved_run IN (SELECT id FROM runs WHERE status = 'running')
+                    """)
             try db.execute(
                 sql: """
                     UPDATE runs SET status = 'failed', finished_at = ?,
@@ -168,6 +178,13 @@ public final class HistoryStore: Sendable {
             try db.execute(
                 sql: "UPDATE runs SET status = ?, finished_at = ?, message = ?, details = ? WHERE id = ?",
                 arguments: [status.rawValue, finishedAt, message, details, runID])
+            if status == .completed {
+                // Its report was written: its findings have now been reported.
+                try db.execute(sql: "UPDATE findings SET reported_run = ? WHERE last_run = ?", arguments: [runID, runID])
+            } else {
+                // Its report never reached anyone: what it resolved stays open for the next run to resolve.
+                try db.execute(sql: "UPDATE findings SET resolved_run = NULL WHERE resolved_run = ?", arguments: [runID])
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReconCore
+import Reports
 
 /// Runs `connect-recon` with arguments and returns the exit status, printing errors a person can act on.
 ///
@@ -29,7 +30,8 @@ public enum CommandLineEntry {
                 if !text.isEmpty { console.writeOutput(text + "\n") }
                 return ExitStatus.completed.rawValue
             }
-            if !text.isEmpty { console.writeError(text + "\n") }
+            // A usage error repeats the argument it did not expect: never echo a key someone typed there.
+            if !text.isEmpty { console.writeError(SecretRedaction.redacted(text) + "\n") }
             return code == .validationFailure ? ExitStatus.badInput.rawValue : ExitStatus.failed.rawValue
         }
     }

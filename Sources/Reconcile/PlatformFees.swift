@@ -179,7 +179,7 @@ extension ReportBuilder {
     }
 
     /// The transfer must carry what the charge asked for: `transfer_data.amount` (else the captured amount), the
-    /// charge's currency and `transfer_data.destination`.
+    /// charge's currency and `transfer_data.destination`; and it must be this charge's (its `source_transaction`).
     private mutating func transferChecks(_ charge: ChargeFacts) {
         guard let transfer = index.transfer(of: charge) else { return }
         let intent = index.paymentIntent(of: charge)
@@ -203,6 +203,14 @@ extension ReportBuilder {
                 message: "Transfer \(transfer.id) is in \(transfer.currency) but charge \(charge.id) is in "
                     + "\(charge.currency), so the charge's platform fee mixes currencies; ask Stripe why and correct it."
             )
+        }
+        if let source = transfer.sourceTransactionID, source != charge.id {
+            exception(
+                .transferOfAnotherCharge, transfer.id, related: charge.id, currency: charge.currency,
+                created: charge.created, expected: .text(charge.id), actual: .text(source),
+                message: "Charge \(charge.id) names transfer \(transfer.id), but that transfer was funded by charge "
+                    + "\(source), so this charge's platform fee counts another charge's transfer; ask Stripe support "
+                    + "which transfer belongs to \(charge.id).")
         }
         if let destination = charge.transferDestination, transfer.destination != destination {
             exception(

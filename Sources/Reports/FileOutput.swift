@@ -11,9 +11,10 @@ struct OwnedFileDescriptor: ~Copyable {
 
     var raw: Int32 { owned.raw }
 
-    /// Creates (or truncates) `path` for writing, mode 0644.
+    /// Creates (or truncates) `path` for writing, mode 0666 less the umask (as the workbook, written by
+    /// libxlsxwriter through `fopen`, is).
     static func create(_ path: String) throws(ReportError) -> OwnedFileDescriptor {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw ReportError.from(errno: errno, operation: "create", path: path) }
         return OwnedFileDescriptor(raw: fd, path: path)
     }

@@ -12,7 +12,7 @@ import ReconCore
 public enum ReportError: ActionableError, Equatable {
     /// The output folder cannot be created or written: permissions, a read-only file system.
     case outputNotWritable(path: String, reason: String)
-    /// The output path exists but is a file, not a folder.
+    /// The output path exists but is a file, not a folder, or one of its parents is a file.
     case outputNotAFolder(path: String)
     /// The disk (or the user's quota) filled up while writing.
     case diskFull(path: String)
@@ -28,8 +28,8 @@ public enum ReportError: ActionableError, Equatable {
             return "Cannot write reports to '\(path)': \(reason). Make the folder writable for this user, or choose "
                 + "another with --out (or output.reports_dir in the config). \(untouched)"
         case .outputNotAFolder(let path):
-            return "The output path '\(path)' is a file, not a folder. Remove or rename it, or choose another "
-                + "folder with --out."
+            return "The output path '\(path)' is a file, not a folder (or lies below a file). Remove or rename the "
+                + "file, or choose another folder with --out (or output.reports_dir in the config)."
         case .diskFull(let path):
             return "The disk is full: writing '\(path)' failed. Free some space (or raise the quota) and run again. "
                 + untouched

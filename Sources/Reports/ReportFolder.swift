@@ -27,10 +27,14 @@ enum ReportFolder {
             guard info.st_mode & S_IFMT == S_IFDIR else { throw .outputNotAFolder(path: path) }
             return
         }
-        guard errno == ENOENT else { throw ReportError.from(errno: errno, operation: "open", path: path) }
+        guard errno == ENOENT else {
+            // ENOTDIR: a parent of the path is a file, so the folder can never be created there.
+            if errno == ENOTDIR { throw .outputNotAFolder(path: path) }
+            throw ReportError.from(errno: errno, operation: "open", path: path)
+        }
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty, parent != path { try prepareOutputDirectory(parent) }
-        if mkdir(path, 0o755) != 0, errno != EEXIST {
+        if mkdir(path, 0o777) != 0, errno != EEXIST {
             throw ReportError.from(errno: errno, operation: "create the folder", path: path)
         }
     }
@@ -38,7 +42,7 @@ enum ReportFolder {
     /// Creates the hidden temporary folder for `folderName` inside `outputPath` and returns its path.
     static func createTemporary(in outputPath: String, for folderName: String) throws(ReportError) -> String {
         let path = outputPath + "/" + hiddenName(folderName, marker: temporaryMarker)
-        guard mkdir(path, 0o755) == 0 else {
+        guard mkdir(path, 0o777) == 0 else {
             throw ReportError.from(errno: errno, operation: "create the temporary folder", path: path)
         }
         return path

@@ -89,7 +89,7 @@ public struct ReportMetadata: Sendable, Hashable {
 
 /// Removes what must never be written to a report: the user and password of a URL, and anything shaped like
 /// a Stripe secret or restricted key (`sk_live_…`, `rk_test_…`), wherever it appears.
-enum SecretRedaction {
+package enum SecretRedaction {
     static func url(_ text: String) -> String {
         guard var components = URLComponents(string: text), components.user != nil || components.password != nil
         else { return redacted(text) }
@@ -99,7 +99,7 @@ enum SecretRedaction {
     }
 
     /// `text` with every `sk_`/`rk_` + `test_`/`live_` + key characters replaced by `[redacted key]`.
-    static func redacted(_ text: String) -> String {
+    package static func redacted(_ text: String) -> String {
         guard text.contains("k_test_") || text.contains("k_live_") else { return text }
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()

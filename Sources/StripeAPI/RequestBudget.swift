@@ -97,6 +97,18 @@ public actor RequestBudget {
         }
     }
 
+    /// Whether more requests in flight to `endpoint` would be sent sooner: its window holds fewer than `share` of
+    /// its capacity. When an endpoint is saturated, another stream of it only waits here, holding a worker that
+    /// an endpoint below its limit could use. (The global limit is not asked: when the account is saturated
+    /// every stream waits alike, and the endpoints below their own limit are still the ones to spread.)
+    public func hasHeadroom(endpoint: String, share: Double = 0.8) -> Bool {
+        let now = clock.now
+        guard var perEndpoint = endpoints[endpoint] else { return true }
+        perEndpoint.prune(before: now - window)
+        endpoints[endpoint] = perEndpoint
+        return Double(perEndpoint.count) < Double(perEndpoint.capacity) * share
+    }
+
     /// How often a request had to wait for the budget (for the run's summary).
     public var waits: Int { throttled }
 

@@ -64,6 +64,10 @@ public final class StripeClient: Sendable {
     /// What the client has done so far.
     public var stats: ClientStatistics { get async { await statistics.value } }
 
+    /// Whether the rate budget could send more requests to `endpoint` right now (see
+    /// ``RequestBudget/hasHeadroom(endpoint:share:)``): a pager splits its work only when this is true.
+    public func hasHeadroom(endpoint: String) async -> Bool { await budget.hasHeadroom(endpoint: endpoint) }
+
     // MARK: - Lists and retrieves
 
     /// One page of the list at `path` (`/v1/charges`) with `query`; `endpoint` names it for the budget.

@@ -177,3 +177,59 @@ struct HistoryStoreTests {
         #expect(try store.beginRun(start()).resumableRunID == nil)
     }
 }
+
+@Suite("Findings across runs")
+struct FindingsTests {
+    let key = FindingKey(kind: "skipped_transfer", objectID: "ch_1")
+    let other = FindingKey(kind: "unreversed_dispute", objectID: "dp_1")
+
+    @Test("a finding is new until a completed run has reported it, then open; gone ones are resolved")
+    func newOpenResolved() async throws {
+        let database = try TemporaryDatabase()
+        let store = try HistoryStore.open(path: database.path)
+        // Given a run that sees two findings but fails before its report is written
+        let failed = try store.beginRun(start("run")).runID
+        let first = try await store.recordFindings([key, other], run: failed, from: 0, to: 10)
+        #expect(first.open.isEmpty)
+        try store.finishRun(failed, status: .failed, finishedAt: 1, message: "disk full", details: nil)
+
+        // When the next run sees them and completes, they are still new to it
+        let completed = try store.beginRun(start("run")).runID
+        let second = try await store.recordFindings([key, other], run: completed, from: 0, to: 10)
+        #expect(second.open.isEmpty)
+        try store.finishRun(completed, status: .completed, finishedAt: 2, message: nil, details: nil)
+
+        // Then a third run calls the one it still sees open and the other resolved
+        let third = try store.beginRun(start("run")).runID
+        let update = try await store.recordFindings([key], run: third, from: 0, to: 10)
+        #expect(update.open == [key])
+        #expect(update.resolved.map(\.key) == [other])
+    }
+
+    @Test("what a failed run resolved stays open for the next run to resolve and report")
+    func failedRunResolvesNothing() async throws {
+        let database = try TemporaryDatabase()
+        let store = try HistoryStore.open(path: database.path)
+        let reported = try store.beginRun(start("run")).runID
+        _ = try await store.recordFindings([key, other], run: reported, from: 0, to: 10)
+        try store.finishRun(reported, status: .completed, finishedAt: 1, message: nil, details: nil)
+        let failed = try store.beginRun(start("run")).runID
+        #expect(try await store.recordFindings([key], run: failed, from: 0, to: 10).resolved.map(\.key) == [other])
+        try store.finishRun(failed, status: .failed, finishedAt: 2, message: "killed", details: nil)
+        let next = try store.beginRun(start("run")).runID
+        let update = try await store.recordFindings([key], run: next, from: 0, to: 10)
+        #expect(update.resolved.map(\.key) == [other])
+        #expect(update.open == [key])
+    }
+
+    @Test("findings of a range that does not overlap are never resolved by it")
+    func otherRangesUntouched() async throws {
+        let database = try TemporaryDatabase()
+        let store = try HistoryStore.open(path: database.path)
+        let run = try store.beginRun(start("run")).runID
+        _ = try await store.recordFindings([other], run: run, from: 0, to: 10)
+        try store.finishRun(run, status: .completed, finishedAt: 1, message: nil, details: nil)
+        let later = try store.beginRun(start("run", from: 1_795_219_200, to: 1_795_305_600)).runID
+        #expect(try await store.recordFindings([], run: later, from: 10, to: 20).resolved.isEmpty)
+    }
+}

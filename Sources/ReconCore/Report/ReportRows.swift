@@ -116,6 +116,8 @@ public enum ExceptionKind: String, Sendable, Codable, CaseIterable {
     case transferCurrencyMismatch = "transfer_currency_mismatch"
     case transferDestinationMismatch = "transfer_destination_mismatch"
     case transferSourceNotDestinationCharge = "transfer_source_not_destination_charge"
+    /// The charge names a transfer whose `source_transaction` is another charge.
+    case transferOfAnotherCharge = "transfer_of_another_charge"
     case missingBalanceTransaction = "missing_balance_transaction"
     case refundWithoutTransferReversal = "refund_without_transfer_reversal"
     case wonDisputeNotRepaid = "won_dispute_not_repaid"

@@ -73,6 +73,16 @@ final class FaultState: Sendable {
         }
     }
 
+    /// Rolls whether a response is delayed by ``SandboxOptions/slowLatency`` (a latency spike).
+    func rollSlow() -> Bool {
+        guard options.slowRate > 0 else { return false }
+        return state.withLock { state in
+            guard state.dice.chance(options.slowRate) else { return false }
+            state.stats.slowed += 1
+            return true
+        }
+    }
+
     func record(status: Int) {
         state.withLock { $0.stats.byStatus[status, default: 0] += 1 }
     }

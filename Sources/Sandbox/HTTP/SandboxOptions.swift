@@ -27,6 +27,11 @@ public struct SandboxOptions: Sendable {
     public var dropRate: Double = 0
     /// Share (0…1) of responses whose body is cut short (the full `Content-Length` is still announced).
     public var truncateRate: Double = 0
+    /// Share (0…1) of responses delayed by ``slowLatency`` on top of ``latency``: latency spikes, for example
+    /// past the client's request timeout.
+    public var slowRate: Double = 0
+    /// The extra delay of a slow response (see ``slowRate``).
+    public var slowLatency: Duration = .seconds(2)
 
     /// Resources (`application_fees`, `disputes`, …) that restricted keys (`rk_test_…`) may not read: they get
     /// Stripe's 403, to try a key that lacks a permission.
@@ -62,6 +67,8 @@ public struct SandboxRequestStats: Sendable, Equatable {
     public var dropped = 0
     /// Answers whose body was cut short.
     public var truncated = 0
+    /// Answers delayed by the slow rate's extra latency.
+    public var slowed = 0
 
     public init() {}
 }

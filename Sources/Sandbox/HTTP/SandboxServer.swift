@@ -55,6 +55,7 @@ public final class SandboxServer: Sendable {
         }
         for (name, rate) in [
             ("fail rate", options.failRate), ("drop rate", options.dropRate), ("truncate rate", options.truncateRate),
+            ("slow rate", options.slowRate),
         ] where !(0...1).contains(rate) {
             throw SandboxError(message: "The \(name) is a share between 0 and 1, not \(rate).", isBadInput: true)
         }
@@ -106,6 +107,7 @@ public final class SandboxServer: Sendable {
         if let rate = options.endpointRateLimit { parts.append("endpoint rate limit \(rate)/s") }
         if options.dropRate > 0 { parts.append("drop rate \(options.dropRate)") }
         if options.truncateRate > 0 { parts.append("truncate rate \(options.truncateRate)") }
+        if options.slowRate > 0 { parts.append("slow rate \(options.slowRate) (+\(options.slowLatency))") }
         return parts.joined(separator: ", ")
     }
 
@@ -124,6 +126,7 @@ final class ServerCore: Sendable {
     let router: Router
     let faults: FaultState
     let latency: TimeAmount
+    let slowLatency: TimeAmount
     let stripeVersion = "2026-07-29.dahlia"
 
     init(router: Router, faults: FaultState) {
@@ -131,6 +134,13 @@ final class ServerCore: Sendable {
         self.faults = faults
         let (seconds, attoseconds) = faults.options.latency.components
         latency = .nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        let (slowSeconds, slowAttoseconds) = faults.options.slowLatency.components
+        slowLatency = .nanoseconds(max(0, slowSeconds * 1_000_000_000 + slowAttoseconds / 1_000_000_000))
+    }
+
+    /// How long to wait before answering: the latency, plus a spike for the slow rate's share.
+    func delay() -> TimeAmount {
+        faults.rollSlow() ? latency + slowLatency : latency
     }
 
     enum Outcome {
@@ -191,8 +201,9 @@ final class SandboxHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             guard let head else { return }
             self.head = nil
             let outcome = core.handle(head)
-            if core.latency > .zero {
-                context.eventLoop.assumeIsolated().scheduleTask(in: core.latency) {
+            let delay = core.delay()
+            if delay > .zero {
+                context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
                     self.finish(outcome, head: head, context: context)
                 }
             } else {

@@ -111,9 +111,13 @@ public final class StripeClient: Sendable {
             do {
                 items.append((try decoder.decode(Item.self, from: slice), JSONSlicer.compact(bytes, range)))
             } catch {
+                let reason =
+                    JSONSlicer.oversizedInteger(bytes, range).map {
+                        "'\($0.key)' holds \($0.literal), which does not fit in 64 bits (no real Stripe amount does)"
+                    } ?? Self.describe(error)
                 throw .malformedResponse(
                     endpoint: route, requestID: requestID,
-                    detail: "item \(items.count + 1) is not a valid \(Item.objectType): \(Self.describe(error))")
+                    detail: "item \(items.count + 1) is not a valid \(Item.objectType): \(reason)")
             }
         }
         let hasMore = hasMoreText == "true"

@@ -304,3 +304,20 @@ struct HTTPRequestDescriptionTests {
         }
     }
 }
+
+@Suite("Oversized integers")
+struct OversizedIntegerTests {
+    @Test("the first integer too large for Int64 is found with its key; floats and strings are not")
+    func findsTheField() {
+        func find(_ json: String) -> (key: String, literal: String)? {
+            let bytes = Array(json.utf8)
+            return JSONSlicer.oversizedInteger(bytes, 0..<bytes.count)
+        }
+        let found = find(#"{"id":"ch_1","amount":100,"amount_captured":99999999999999999999}"#)
+        #expect(found?.key == "amount_captured")
+        #expect(found?.literal == "99999999999999999999")
+        #expect(find(#"{"amount":9223372036854775807,"min":-9223372036854775808}"#) == nil)
+        #expect(find(#"{"rate":1.0e30,"note":"99999999999999999999"}"#) == nil)
+        #expect(find(#"{"nested":{"fee":-9223372036854775809}}"#)?.key == "fee")
+    }
+}

@@ -80,6 +80,9 @@ struct ExtractionBenchmark {
             "/v1/charges", "/v1/transfers", "/v1/application_fees", "/v1/balance_transactions", "/v1/disputes",
             "/v1/refunds",
         ])
+        for path in ["/v1/charges", "/v1/transfers", "/v1/application_fees", "/v1/refunds"] {
+            log("extraction: \(path) per second: \(timeline.histogram(path: path).perSecond.map(String.init).joined(separator: " "))")
+        }
         log(
             "extraction: \(busiestPath) requests started per second: \(histogram.perSecond.map(String.init).joined(separator: " ")); "
                 + "last list request started at \(Format.seconds(phases.lastListStart)), answered at "

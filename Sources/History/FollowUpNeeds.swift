@@ -34,7 +34,8 @@ public struct FollowUpNeeds: Sendable, Equatable {
 public struct RepaymentSearch: Sendable, Hashable {
     public var disputeID: String
     public var destination: String
-    /// Unix seconds: the dispute's creation; a repayment cannot be older.
+    /// Unix seconds: the end of the range (the range's own transfers are listed anyway), or the dispute's
+    /// creation when the dispute is older than the range; a repayment cannot be older than its dispute.
     public var since: Int64
 
     public init(disputeID: String, destination: String, since: Int64) {

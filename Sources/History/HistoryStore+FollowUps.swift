@@ -137,7 +137,12 @@ extension HistoryStore {
                                       AND f.search = 'repayment ' || d.id)
                     ORDER BY d.id
                     """
-            ).map { RepaymentSearch(disputeID: $0[0], destination: $0[1], since: $0[2]) }
+            ).map { row -> RepaymentSearch in
+                // The range's own transfers were listed already: search only what lies outside it — after `to`,
+                // or from the dispute on when it is older than the range.
+                let created: Int64 = row[2]
+                return RepaymentSearch(disputeID: row[0], destination: row[1], since: created < from ? created : to)
+            }
             try db.execute(sql: "DROP TABLE temp.scope_charges")
             return needs
         }

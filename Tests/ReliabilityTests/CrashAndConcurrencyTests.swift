@@ -100,6 +100,14 @@ struct CrashAndConcurrencyTests {
             }
             #expect(killedWhileWriting >= 2, "some kills landed while the report was being written")
 
+            // A victim killed after recording its run as completed (before the process exited) did report its
+            // findings: then `open` is right. Ask the history, not the exit status.
+            if let store = try? HistoryStore.open(path: folder.path("history.sqlite")),
+                (try? store.runs().contains { $0.status == .completed }) == true
+            {
+                someVictimCompleted = true
+            }
+
             // When the range runs once more, uninterrupted
             let final = try await Executable.run(arguments, environment: Self.environment, logs: folder)
 

@@ -73,16 +73,20 @@ public struct Extractor: Sendable {
 
         let tally = Tally()
         let done = try store.completedWindows(run: runID)
-        var work: [Work] = []
+        var windowsByKind: [[Work]] = []
         for kind in ListKind.rangeLists {
             let finished = done.filter { $0.resource == kind.rawValue }.map { $0.from..<$0.to }
             let remaining = Intervals.subtract(finished, from: from..<to)
             summary.resumedWindows += finished.count
-            for interval in remaining {
-                for window in Intervals.split(interval, length: options.windowSeconds) {
-                    work.append(.list(ListStream(kind: kind, window: window, cursor: nil)))
-                }
-            }
+            windowsByKind.append(
+                remaining.flatMap { Intervals.split($0, length: options.windowSeconds) }.map {
+                    .list(ListStream(kind: kind, window: $0, cursor: nil))
+                })
+        }
+        // Interleaved across kinds, so every endpoint has cursors in flight from the first second.
+        var work: [Work] = []
+        for index in 0..<(windowsByKind.map(\.count).max() ?? 0) {
+            for windows in windowsByKind where index < windows.count { work.append(windows[index]) }
         }
         try await run(work, runID: runID, now: now, tally: tally)
 

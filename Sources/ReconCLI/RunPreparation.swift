@@ -41,16 +41,3 @@ struct RunPreparation: Sendable {
         return parts.joined(separator: ", ")
     }
 }
-
-/// A command whose machinery has not been built into this version yet: exit status 1, never a silent success.
-struct NotYetAvailable: ActionableError {
-    let command: String
-    let missing: String
-
-    var message: String {
-        "connect-recon \(command) is not available in this version yet: \(missing). Your options, configuration "
-            + "and key were checked and are valid; nothing was fetched or written."
-    }
-
-    var isBadInput: Bool { false }
-}

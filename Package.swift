@@ -85,6 +85,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "connect-recon", dependencies: ["ReconCLI"]),
+        /// What the command-line test targets share: a recording console, an in-process runner, temp folders.
+        .target(name: "ConnectReconTestSupport", dependencies: ["ReconCLI"]),
         /// The performance benchmark of issue 6: sets up the sandbox and the data itself, prints a table.
         .executableTarget(
             name: "ConnectReconBench",
@@ -124,12 +126,15 @@ let package = Package(
         .testTarget(name: "ReconcileTests", dependencies: ["Reconcile", "ReconCore", "Sandbox"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ReconCore"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "ReconCore"]),
-        .testTarget(name: "ReconCLITests", dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox"]),
+        .testTarget(
+            name: "ReconCLITests",
+            dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox", "ConnectReconTestSupport"]
+        ),
         /// Issue 7: faults, crashes, concurrent runs, hostile input and secrets, at the command level.
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "ReconCLI", "ReconCore", "History", "Sandbox", "Reports",
+                "ReconCLI", "ReconCore", "History", "Sandbox", "Reports", "ConnectReconTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import ConnectReconTestSupport
 import Foundation
 import Testing
 

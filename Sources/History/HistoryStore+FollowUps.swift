@@ -104,7 +104,7 @@ extension HistoryStore {
             needs.chargeDisputeLists = try ids(
                 """
                 SELECT c.id FROM charges c WHERE c.id IN scope_charges AND c.last_seen_run IN \(seen)
-                  AND json_extract(c.raw, '$.disputed') = 1
+                  AND json_extract((SELECT r.raw FROM charges_raw r WHERE r.id = c.id), '$.disputed') = 1
                   AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.charge_id = c.id)
                 """)
             needs.balanceTransactions = try unseen(

@@ -266,6 +266,7 @@ public final class HistoryStore: Sendable {
         // Arguments are bound by position into one cached statement per table: no dictionary, encoder or
         // SQL text per object.
         let statement = try db.cachedStatement(sql: upsertSQL(Facts.self))
+        let storeRaw = try db.cachedStatement(sql: rawUpsertSQL(Facts.self))
         let change = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO changes (run_id, kind, object_id, change) VALUES (?, ?, ?, ?)")
         let run = runID.databaseValue
@@ -273,9 +274,13 @@ public final class HistoryStore: Sendable {
         values.reserveCapacity(Facts.columns.count + 4)
         var outcome = WriteOutcome()
         for object in objects {
+            // The raw JSON first: its upsert changes a row only when the object is new or its JSON differs.
+            let id = object.facts.id.databaseValue
+            try storeRaw.execute(arguments: [id, object.rawJSON.databaseValue])
+            let contentChanged = db.changesCount > 0
             values.removeAll(keepingCapacity: true)
             values += object.facts.databaseValues
-            values += [object.rawJSON.databaseValue, run, run, run]
+            values += [run, run, run, contentChanged.databaseValue]
             guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values)) else { continue }
             let firstSeen: Int64 = try row.decode(atIndex: 0)
             let changed: Int64 = try row.decode(atIndex: 1)
@@ -294,20 +299,29 @@ public final class HistoryStore: Sendable {
         return outcome
     }
 
-    /// The upsert of one object of `Facts`: its columns, raw JSON and runs, returning the row's runs.
+    /// The upsert of one object of `Facts`: its columns and runs, returning the row's runs. The last argument
+    /// says whether the raw JSON changed (then `changed_run` becomes this run).
     private static func upsertSQL<Facts: StorableFacts>(_ type: Facts.Type) -> String {
         let table = Facts.table
         let columns = Facts.columns
         let assignments = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         return """
-            INSERT INTO \(table) (\(columns.joined(separator: ", ")), raw, first_seen_run, last_seen_run, changed_run)
-            VALUES (\(Array(repeating: "?", count: columns.count + 4).joined(separator: ", ")))
+            INSERT INTO \(table) (\(columns.joined(separator: ", ")), first_seen_run, last_seen_run, changed_run)
+            VALUES (\(Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")))
             ON CONFLICT(id) DO UPDATE SET \(assignments),
-                changed_run = CASE WHEN \(table).raw IS excluded.raw THEN \(table).changed_run
-                                   ELSE excluded.changed_run END,
-                last_seen_run = excluded.last_seen_run,
-                raw = excluded.raw
+                changed_run = CASE WHEN ? THEN excluded.changed_run ELSE \(table).changed_run END,
+                last_seen_run = excluded.last_seen_run
             RETURNING first_seen_run, changed_run
+            """
+    }
+
+    /// The upsert of one object's raw JSON into `<table>_raw`: inserts, or replaces only a different text, so
+    /// `changesCount` tells whether the object is new or changed.
+    private static func rawUpsertSQL<Facts: StorableFacts>(_ type: Facts.Type) -> String {
+        let table = Facts.table + "_raw"
+        return """
+            INSERT INTO \(table) (id, raw) VALUES (?, ?)
+            ON CONFLICT(id) DO UPDATE SET raw = excluded.raw WHERE \(table).raw IS NOT excluded.raw
             """
     }
 
@@ -355,7 +369,7 @@ public final class HistoryStore: Sendable {
     public func rawObjects(of kind: ObjectKind) throws(HistoryError) -> [String: String] {
         let table = Self.table(of: kind)
         return try read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, raw FROM \(table)").map {
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, raw FROM \(table)_raw").map {
                 (($0["id"] as String), ($0["raw"] as String))
             })
         }
@@ -364,7 +378,7 @@ public final class HistoryStore: Sendable {
     /// The stored raw JSON of one object, exactly as Stripe sent it.
     public func rawJSON(of kind: ObjectKind, id: String) throws(HistoryError) -> String? {
         let table = Self.table(of: kind)
-        return try read { db in try String.fetchOne(db, sql: "SELECT raw FROM \(table) WHERE id = ?", arguments: [id]) }
+        return try read { db in try String.fetchOne(db, sql: "SELECT raw FROM \(table)_raw WHERE id = ?", arguments: [id]) }
     }
 
     /// How many objects of `kind` the history holds.

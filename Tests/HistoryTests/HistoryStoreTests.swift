@@ -76,6 +76,38 @@ struct HistoryStoreTests {
         #expect(try store.changes(run: second)[.charge]?.new == 0)
     }
 
+    @Test("a history of schema v3 keeps every object and its JSON when its raw JSON moves to tables of its own")
+    func migrationMovesRawJSON() async throws {
+        // Given a history written before the raw JSON moved out of the object tables
+        let database = try TemporaryDatabase()
+        try GRDBTestAccess.createVersion3History(database.path)
+
+        // When this version opens it
+        let store = try HistoryStore.open(path: database.path)
+
+        // Then the facts and the JSON are both still there, and the object tables hold no JSON any more
+        #expect(try store.charges(createdFrom: 0, to: 100).map(\.id) == ["ch_old"])
+        #expect(try store.rawJSON(of: .charge, id: "ch_old") == #"{"id":"ch_old","disputed":true}"#)
+        #expect(try store.rawJSON(of: .balanceTransaction, id: "txn_old") == #"{"id":"txn_old"}"#)
+        #expect(try !GRDBTestAccess.columns(database.path, table: "charges").contains("raw"))
+        #expect(try GRDBTestAccess.columns(database.path, table: "charges_raw") == ["id", "raw"])
+
+        // And an unchanged sighting of the object is unchanged, a changed one updated
+        let run = try store.beginRun(start(from: 0, to: 100)).runID
+        var same = ObjectBatch()
+        same.balanceTransactions = [
+            StoredObject(
+                facts: BalanceTransactionFacts(
+                    id: "txn_old", created: 10, currency: .usd, amount: 1000, fee: 59, net: 941, type: "charge",
+                    reportingCategory: "charge", sourceID: nil, exchangeRate: nil, status: "available"),
+                rawJSON: #"{"id":"txn_old"}"#)
+        ]
+        #expect(try await store.write(same, run: run, now: 2) == WriteOutcome(unchanged: 1))
+        var changed = ObjectBatch()
+        changed.charges = [charge("ch_old", created: 10)]
+        #expect(try await store.write(changed, run: run, now: 2) == WriteOutcome(updated: 1))
+    }
+
     @Test("facts come back exactly as stored, optional fields included")
     func roundTrip() async throws {
         let database = try TemporaryDatabase()

@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "ExtractTests",
             dependencies: [
-                "Extract", "Sandbox", "CurlTransport", "History", "StripeAPI", "ReconCore",
+                "Extract", "Sandbox", "CurlTransport", "History", "StripeAPI", "ReconCore", "Reconcile",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

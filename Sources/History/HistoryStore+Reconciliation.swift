@@ -128,23 +128,30 @@ extension HistoryStore {
                     "charge_id IN (SELECT id FROM scope_charges) OR (created >= :from AND created < :to)"),
                 disputes: try load(DisputeFacts.self, "id IN (SELECT id FROM scope_disputes)"),
                 balanceTransactions: try load(BalanceTransactionFacts.self, "id IN (SELECT id FROM scope_balance)"),
-                missingObjects: try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT DISTINCT m.kind, m.object_id FROM missing_objects m JOIN runs r ON r.id = m.run_id
-                        WHERE r.range_from < :to AND r.range_to > :from ORDER BY m.kind, m.object_id
-                        """, arguments: arguments
-                ).compactMap { row in
-                    guard let kind = ObjectKind(rawValue: row["kind"]) else { return nil }
-                    let id: String = row["object_id"]
-                    let table = HistoryStore.table(of: kind)
-                    let present = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id]) ?? false
-                    return present ? nil : (kind: kind, id: id)
-                })
+                missingObjects: try HistoryStore.missingObjects(db, from: from, to: to))
             for table in ["charges", "transfers", "fees", "disputes", "balance"] {
                 try db.execute(sql: "DROP TABLE temp.scope_\(table)")
             }
             return input
+        }
+    }
+
+    /// The objects Stripe answered 404 for during the runs of ranges overlapping `[from, to)` and that the history
+    /// still lacks (a later run may have found them).
+    static func missingObjects(_ db: Database, from: Int64, to: Int64) throws -> [(kind: ObjectKind, id: String)] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT DISTINCT m.kind, m.object_id FROM missing_objects m JOIN runs r ON r.id = m.run_id
+                WHERE r.range_from < :to AND r.range_to > :from ORDER BY m.kind, m.object_id
+                """, arguments: ["from": from, "to": to]
+        ).compactMap { row in
+            guard let kind = ObjectKind(rawValue: row["kind"]) else { return nil }
+            let id: String = row["object_id"]
+            let table = HistoryStore.table(of: kind)
+            let present =
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id]) ?? false
+            return present ? nil : (kind: kind, id: id)
         }
     }
 }

@@ -87,6 +87,10 @@ public final class HistoryStore: Sendable {
         }
     }
 
+    /// Runs `body` in one read transaction (a snapshot of the history), on the calling thread; `body`'s own
+    /// errors come out as they are.
+    func readSnapshot<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
+
     private func read<T>(_ body: @Sendable (Database) throws -> T) throws(HistoryError) -> T {
         do {
             return try pool.read(body)

@@ -14,6 +14,7 @@ protocol StorableFacts: Sendable {
     /// The fact columns, `id` first, in the order of ``databaseValues`` and ``init(row:)``.
     static var columns: [String] { get }
     var id: String { get }
+    var created: Int64 { get }
     /// The values of ``columns``, in order.
     var databaseValues: [DatabaseValue] { get }
     /// Reads the facts from a row whose first columns are ``columns``, in order.

@@ -63,7 +63,7 @@ struct DemoCommand: AsyncParsableCommand {
     /// An empty configuration, so a local config/connect-recon.yaml cannot redirect the demo.
     private static func emptyConfigPath() -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("connect-recon-demo-\(getpid()).yaml").path
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         return path
     }
 }

@@ -11,7 +11,7 @@ extension ReportBuilder {
 
     /// Every dispute created in the range on a destination charge.
     mutating func disputes() {
-        for dispute in index.disputes where index.isInRange(dispute.created) {
+        for dispute in index.disputes where index.judges(dispute.id, \.disputes, created: dispute.created) {
             guard let charge = index.chargeByID[dispute.chargeID], index.isDestinationCharge(charge) else { continue }
             let transfer = index.transfer(of: charge)
             if Self.fundsStillWithdrawn.contains(dispute.status) {

@@ -5,6 +5,8 @@ import ReconCore
 struct FactIndex {
     let from: Int64
     let to: Int64
+    /// What this part reports on; `nil`: everything created in the range.
+    let judged: JudgedObjects?
 
     let charges: [ChargeFacts]
     let transfers: [TransferFacts]
@@ -32,6 +34,7 @@ struct FactIndex {
     init(_ input: ReconciliationInput) {
         from = input.from
         to = input.to
+        judged = input.judged
         charges = Self.unique(input.charges, \.id)
         transfers = Self.unique(input.transfers, \.id)
         applicationFees = Self.unique(input.applicationFees, \.id)
@@ -70,7 +73,17 @@ struct FactIndex {
 
     // MARK: Questions the rules ask
 
+    /// An index of nothing.
+    static let empty = FactIndex(ReconciliationInput(from: 0, to: 0, asOf: 0, skippedTransferGrace: 0))
+
     func isInRange(_ created: Int64) -> Bool { from <= created && created < to }
+
+    /// Whether the object `id` of the kind `set` names is created in the range and judged by this part.
+    func judges(_ id: String, _ set: KeyPath<JudgedObjects, Set<String>>, created: Int64) -> Bool {
+        guard isInRange(created) else { return false }
+        guard let judged else { return true }
+        return judged[keyPath: set].contains(id)
+    }
 
     func paymentIntent(of charge: ChargeFacts) -> PaymentIntentFacts? {
         charge.paymentIntentID.flatMap { paymentIntentByID[$0] }

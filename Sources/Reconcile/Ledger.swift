@@ -7,16 +7,11 @@ extension ReportBuilder {
     /// (Σ amount), fee (Σ fee), net (Σ net). A transaction whose figures would overflow a total is left out of its
     /// group and reported.
     mutating func ledger() {
-        struct Key: Hashable {
-            var currency: Currency
-            var category: String
-        }
-        var groups: [Key: LedgerRow] = [:]
-        let inRange = index.balanceTransactions.filter { index.isInRange($0.created) }
-        for bt in inRange.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
-            let key = Key(currency: bt.currency, category: bt.reportingCategory)
+        let judged = index.balanceTransactions.filter { index.judges($0.id, \.balanceTransactions, created: $0.created) }
+        for bt in judged.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
+            let key = LedgerKey(currency: bt.currency, category: bt.reportingCategory)
             var row =
-                groups[key]
+                ledgerGroups[key]
                 ?? LedgerRow(
                     currency: bt.currency, reportingCategory: bt.reportingCategory, count: 0, gross: 0, fee: 0, net: 0)
             guard let gross = Checked.add(row.gross, bt.amount), let fee = Checked.add(row.fee, bt.fee),
@@ -30,8 +25,13 @@ extension ReportBuilder {
             row.gross = gross
             row.fee = fee
             row.net = net
-            groups[key] = row
+            ledgerGroups[key] = row
         }
-        ledgerRows = Array(groups.values)
     }
+}
+
+/// A ledger row's identity.
+struct LedgerKey: Hashable {
+    var currency: Currency
+    var category: String
 }

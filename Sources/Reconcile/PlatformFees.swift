@@ -7,7 +7,9 @@ extension ReportBuilder {
     /// transfer if any, and the checks of its application fee and transfer against what it asked for.
     mutating func destinationCharges() {
         for charge in index.charges
-        where index.isInRange(charge.created) && index.hasSucceeded(charge) && index.isDestinationCharge(charge) {
+        where index.judges(charge.id, \.charges, created: charge.created) && index.hasSucceeded(charge)
+            && index.isDestinationCharge(charge)
+        {
             platformFee(charge)
             skippedTransfer(charge)
             applicationFeeChecks(charge)

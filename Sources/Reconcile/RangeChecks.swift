@@ -8,7 +8,9 @@ extension ReportBuilder {
     /// the grace period of asynchronous capture, whose balance transaction Stripe attaches a little later.
     mutating func chargesInRange() {
         for charge in index.charges
-        where index.isInRange(charge.created) && index.hasSucceeded(charge) && !isYoung(charge) {
+        where index.judges(charge.id, \.charges, created: charge.created) && index.hasSucceeded(charge)
+            && !isYoung(charge)
+        {
             missingBalanceTransaction(
                 charge.balanceTransactionID, of: "Charge", charge.id, related: nil, currency: charge.currency,
                 created: charge.created)
@@ -18,7 +20,7 @@ extension ReportBuilder {
     /// Transfers in the range: each needs a balance transaction, and a `source_transaction` must be a destination
     /// charge.
     mutating func transfersInRange() {
-        for transfer in index.transfers where index.isInRange(transfer.created) {
+        for transfer in index.transfers where index.judges(transfer.id, \.transfers, created: transfer.created) {
             missingBalanceTransaction(
                 transfer.balanceTransactionID, of: "Transfer", transfer.id, related: transfer.sourceTransactionID,
                 currency: transfer.currency, created: transfer.created)
@@ -37,7 +39,7 @@ extension ReportBuilder {
     }
 
     mutating func applicationFeesInRange() {
-        for fee in index.applicationFees where index.isInRange(fee.created) {
+        for fee in index.applicationFees where index.judges(fee.id, \.applicationFees, created: fee.created) {
             missingBalanceTransaction(
                 fee.balanceTransactionID, of: "Application fee", fee.id, related: fee.originatingChargeID,
                 currency: fee.currency, created: fee.created)
@@ -49,7 +51,7 @@ extension ReportBuilder {
     /// are refunds of a charge without a transfer (a skipped transfer leaves nothing to reverse).
     mutating func refundsInRange() {
         for refund in index.refunds
-        where index.isInRange(refund.created) && refund.transferReversalID == nil
+        where index.judges(refund.id, \.refunds, created: refund.created) && refund.transferReversalID == nil
             && refund.status != "failed" && refund.status != "canceled"
         {
             guard let chargeID = refund.chargeID, let charge = index.chargeByID[chargeID],

@@ -10,38 +10,74 @@ public enum Reconciler {
     /// Reconciles `input`. Rows are sorted by creation time, then id; ledger and summary by currency, then
     /// reporting category.
     public static func reconcile(_ input: ReconciliationInput) -> ReconciliationReport {
-        var builder = ReportBuilder(
-            index: FactIndex(input), asOf: input.asOf, grace: input.skippedTransferGrace)
+        var session = ReconciliationSession(asOf: input.asOf, skippedTransferGrace: input.skippedTransferGrace)
+        session.add(input)
+        return session.report()
+    }
+}
+
+/// The rules applied to a range given in parts (see ``JudgedObjects``): the report is the same as
+/// ``Reconciler/reconcile(_:)`` of the whole range, but only one part's facts are held at a time.
+///
+/// ```swift
+/// var session = ReconciliationSession(asOf: now, skippedTransferGrace: 3600)
+/// for part in parts {
+///     session.add(part)
+///     try writer.append(session.takePlatformFees())  // in order when parts come in charge order
+/// }
+/// let rest = session.report()
+/// ```
+public struct ReconciliationSession {
+    private var builder: ReportBuilder
+
+    public init(asOf: Int64, skippedTransferGrace: Int64) {
+        builder = ReportBuilder(asOf: asOf, grace: skippedTransferGrace)
+    }
+
+    /// Applies every rule to the objects `part` judges (all of its objects created in the range when
+    /// `part.judged` is `nil`).
+    public mutating func add(_ part: ReconciliationInput) {
+        builder.index = FactIndex(part)
         builder.destinationCharges()
         builder.chargesInRange()
         builder.transfersInRange()
         builder.applicationFeesInRange()
         builder.refundsInRange()
         builder.disputes()
-        builder.missingObjects(input.missingObjects)
+        if part.judged?.missingObjects ?? true { builder.missingObjects(part.missingObjects) }
         builder.ledger()
-        return builder.report()
+        builder.index = FactIndex.empty
     }
+
+    /// The `platform_fees` rows made since the last call, sorted by creation time, then charge id. When parts
+    /// judge their charges in that order, the rows of all calls together are sorted too.
+    public mutating func takePlatformFees() -> [PlatformFeeRow] {
+        defer { builder.platformFees.removeAll() }
+        return ReportBuilder.sorted(builder.platformFees)
+    }
+
+    /// Every row made so far (`platformFees`: those not yet taken), sorted.
+    public func report() -> ReconciliationReport { builder.report() }
 }
 
 /// Accumulates the report's rows; each rule lives in an extension named after it.
 struct ReportBuilder {
-    let index: FactIndex
+    /// The facts of the part being reconciled.
+    var index = FactIndex.empty
     let asOf: Int64
     let grace: Int64
 
     var platformFees: [PlatformFeeRow] = []
     var skippedTransfers: [SkippedTransferRow] = []
     var unreversedDisputes: [UnreversedDisputeRow] = []
-    var ledgerRows: [LedgerRow] = []
+    var ledgerGroups: [LedgerKey: LedgerRow] = [:]
     var summary: [Currency: SummaryRow] = [:]
     /// Exceptions with the creation time of the object they name (for the row order) and their identity, so an
     /// object reached twice (a transfer shared by two charges in corrupt data) is reported once.
     private var exceptions: [(created: Int64, row: ExceptionRow)] = []
     private var exceptionKeys: Set<String> = []
 
-    init(index: FactIndex, asOf: Int64, grace: Int64) {
-        self.index = index
+    init(asOf: Int64, grace: Int64) {
         self.asOf = asOf
         self.grace = grace
     }
@@ -109,9 +145,13 @@ struct ReportBuilder {
 
     // MARK: Result
 
+    static func sorted(_ rows: [PlatformFeeRow]) -> [PlatformFeeRow] {
+        rows.sorted { ($0.created, $0.chargeID) < ($1.created, $1.chargeID) }
+    }
+
     func report() -> ReconciliationReport {
         ReconciliationReport(
-            platformFees: platformFees.sorted { ($0.created, $0.chargeID) < ($1.created, $1.chargeID) },
+            platformFees: Self.sorted(platformFees),
             skippedTransfers: skippedTransfers.sorted { ($0.created, $0.chargeID) < ($1.created, $1.chargeID) },
             unreversedDisputes: unreversedDisputes.sorted {
                 ($0.created, $0.disputeID) < ($1.created, $1.disputeID)
@@ -120,7 +160,7 @@ struct ReportBuilder {
                 ($0.created, $0.row.objectID, $0.row.kind.rawValue, $0.row.relatedID ?? "")
                     < ($1.created, $1.row.objectID, $1.row.kind.rawValue, $1.row.relatedID ?? "")
             }.map(\.row),
-            ledger: ledgerRows.sorted {
+            ledger: ledgerGroups.values.sorted {
                 ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
             },
             summary: summary.values.sorted { $0.currency < $1.currency })

@@ -21,13 +21,17 @@ public struct ReconciliationInput: Sendable {
     public var balanceTransactions: [BalanceTransactionFacts]
     /// Referenced objects Stripe answered 404 for: (kind, id).
     public var missingObjects: [(kind: ObjectKind, id: String)]
+    /// When the input is one part of a range: the objects this part reports on. `nil`: the input is the whole
+    /// range, and every object created in it is reported on.
+    public var judged: JudgedObjects?
 
     public init(
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, charges: [ChargeFacts] = [],
         paymentIntents: [PaymentIntentFacts] = [], transfers: [TransferFacts] = [],
         transferReversals: [TransferReversalFacts] = [], applicationFees: [ApplicationFeeFacts] = [],
         feeRefunds: [FeeRefundFacts] = [], refunds: [RefundFacts] = [], disputes: [DisputeFacts] = [],
-        balanceTransactions: [BalanceTransactionFacts] = [], missingObjects: [(kind: ObjectKind, id: String)] = []
+        balanceTransactions: [BalanceTransactionFacts] = [], missingObjects: [(kind: ObjectKind, id: String)] = [],
+        judged: JudgedObjects? = nil
     ) {
         self.from = from
         self.to = to
@@ -39,6 +43,47 @@ public struct ReconciliationInput: Sendable {
         self.transferReversals = transferReversals
         self.applicationFees = applicationFees
         self.feeRefunds = feeRefunds
+        self.refunds = refunds
+        self.disputes = disputes
+        self.balanceTransactions = balanceTransactions
+        self.missingObjects = missingObjects
+        self.judged = judged
+    }
+
+    /// How many facts the input holds.
+    public var objectCount: Int {
+        charges.count + paymentIntents.count + transfers.count + transferReversals.count + applicationFees.count
+            + feeRefunds.count + refunds.count + disputes.count + balanceTransactions.count
+    }
+}
+
+/// The objects one part of a range reports on (see ``ReconciliationInput/judged``).
+///
+/// A range too large to hold at once is reconciled in parts: each part holds the objects it reports on plus
+/// everything they refer to (its context), and every object created in the range is judged in exactly one
+/// part. Objects of the context are looked up, never reported on, so an object two parts both need is read
+/// twice but counted once.
+public struct JudgedObjects: Sendable, Equatable {
+    /// Charges created in the range: their `platform_fees` row, skipped transfer and checks.
+    public var charges: Set<String>
+    /// Transfers, application fees, refunds and disputes created in the range: their checks and findings.
+    public var transfers: Set<String>
+    public var applicationFees: Set<String>
+    public var refunds: Set<String>
+    public var disputes: Set<String>
+    /// Balance transactions created in the range: the ledger.
+    public var balanceTransactions: Set<String>
+    /// Whether this part reports the input's `missingObjects`.
+    public var missingObjects: Bool
+
+    public init(
+        charges: Set<String> = [], transfers: Set<String> = [], applicationFees: Set<String> = [],
+        refunds: Set<String> = [], disputes: Set<String> = [], balanceTransactions: Set<String> = [],
+        missingObjects: Bool = false
+    ) {
+        self.charges = charges
+        self.transfers = transfers
+        self.applicationFees = applicationFees
         self.refunds = refunds
         self.disputes = disputes
         self.balanceTransactions = balanceTransactions

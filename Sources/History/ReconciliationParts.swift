@@ -1,0 +1,262 @@
+import GRDB
+import ReconCore
+
+extension HistoryStore {
+    /// The facts of `[from, to)` in parts of about `chargesPerPart` charges, for a reconcile whose memory does not
+    /// grow with the range (issue 6: a million destination charges in well under a gibibyte).
+    ///
+    /// Every object created in the range is judged in exactly one part (see ``JudgedObjects``); each part also
+    /// holds what its judged objects refer to, as ``reconciliationInput(from:to:asOf:skippedTransferGrace:)``
+    /// would, so ``ReconciliationSession`` fed every part makes the same report as ``Reconciler`` fed the whole
+    /// range. The parts come in this order:
+    /// 1. the range's charges by creation time, then id, with the transfers, application fees, refunds and
+    ///    disputes of the range that belong to them: `platform_fees` rows come out sorted;
+    /// 2. the range's transfers, fees, refunds and disputes whose charge is not one of the range's;
+    /// 3. the range's balance transactions (the ledger);
+    /// 4. the objects Stripe answered 404 for.
+    ///
+    /// All parts are read in one read transaction: a snapshot, whatever a concurrent writer does. `body` runs on
+    /// the calling thread; its errors are rethrown as they are.
+    public func forEachReconciliationPart(
+        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
+        _ body: (ReconciliationInput) throws -> Void
+    ) throws {
+        precondition(chargesPerPart > 0, "a part holds at least one charge")
+        let path = self.path
+        do {
+            try readSnapshot { db in
+                let loader = PartLoader(
+                    db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart)
+                try loader.chargeParts(body)
+                try loader.orphanParts(body)
+                try loader.ledgerParts(body)
+                try body(try loader.missingObjectsPart())
+            }
+        } catch let error as DatabaseError {
+            throw Self.map(error, path: path)
+        }
+    }
+}
+
+/// Reads the parts of one range inside one read transaction. Ids travel to SQLite as JSON arrays
+/// (`json_each`), joined first (`CROSS JOIN` fixes the order), so every lookup is an index probe.
+private struct PartLoader {
+    let db: Database
+    let from: Int64
+    let to: Int64
+    let asOf: Int64
+    let grace: Int64
+    let size: Int
+
+    private var inRange: String { "t.created >= \(from) AND t.created < \(to)" }
+
+    private func input(judged: JudgedObjects) -> ReconciliationInput {
+        ReconciliationInput(from: from, to: to, asOf: asOf, skippedTransferGrace: grace, judged: judged)
+    }
+
+    // MARK: 1. Charges of the range
+
+    func chargeParts(_ body: (ReconciliationInput) throws -> Void) throws {
+        var after: (created: Int64, id: String)?
+        while true {
+            let charges = try page(ChargeFacts.self, after: after, condition: "1")
+            guard let last = charges.last else { return }
+            after = (last.created, last.id)
+            try body(try chargePart(charges))
+            if charges.count < size { return }
+        }
+    }
+
+    private func chargePart(_ charges: [ChargeFacts]) throws -> ReconciliationInput {
+        let chargeIDs = charges.map(\.id)
+        var part = input(judged: JudgedObjects(charges: Set(chargeIDs)))
+        part.charges = charges
+        try addContext(of: charges, to: &part)
+        // The range's objects that belong to these charges are judged here.
+        let owned = Set(chargeIDs)
+        part.judged?.transfers = Set(
+            part.transfers.filter { isInRange($0.created) && owned.contains($0.sourceTransactionID ?? "") }.map(\.id))
+        part.judged?.applicationFees = Set(
+            part.applicationFees.filter { isInRange($0.created) && owned.contains($0.originatingChargeID ?? "") }
+                .map(\.id))
+        part.judged?.refunds = Set(
+            part.refunds.filter { isInRange($0.created) && owned.contains($0.chargeID ?? "") }.map(\.id))
+        part.judged?.disputes = Set(part.disputes.filter { isInRange($0.created) }.map(\.id))
+        return part
+    }
+
+    /// What `charges` refer to, as the whole range's scope has it: PaymentIntents, transfers (named, funded by
+    /// them, or paying back their disputes) and the transfers' reversals, application fees (named, or of the
+    /// range and originating from them) and their refunds, refunds, disputes, and the balance transactions all
+    /// of these name or, created in the range, have as source.
+    private func addContext(of charges: [ChargeFacts], to part: inout ReconciliationInput) throws {
+        let chargeIDs = charges.map(\.id)
+        part.paymentIntents = try facts(PaymentIntentFacts.self, "id", charges.compactMap(\.paymentIntentID))
+        part.disputes = Self.merged(part.disputes, try facts(DisputeFacts.self, "charge_id", chargeIDs))
+        let disputeIDs = part.disputes.map(\.id)
+        part.transfers = Self.merged(
+            part.transfers,
+            try facts(TransferFacts.self, "id", charges.compactMap(\.transferID)),
+            try facts(TransferFacts.self, "source_transaction_id", chargeIDs),
+            try facts(TransferFacts.self, "dispute_id_metadata", disputeIDs))
+        part.transferReversals = try facts(TransferReversalFacts.self, "transfer_id", part.transfers.map(\.id))
+        part.applicationFees = Self.merged(
+            part.applicationFees,
+            try facts(ApplicationFeeFacts.self, "id", charges.compactMap(\.applicationFeeID)),
+            try facts(ApplicationFeeFacts.self, "originating_charge_id", chargeIDs, and: inRange))
+        part.feeRefunds = try facts(FeeRefundFacts.self, "fee_id", part.applicationFees.map(\.id))
+        part.refunds = Self.merged(part.refunds, try facts(RefundFacts.self, "charge_id", chargeIDs))
+        try addBalanceTransactions(to: &part)
+    }
+
+    /// The balance transactions the part's objects name, and those created in the range whose source is one of
+    /// them (a failure or a reinstatement the object does not name).
+    private func addBalanceTransactions(to part: inout ReconciliationInput) throws {
+        var named: [String] = []
+        named += part.charges.compactMap(\.balanceTransactionID)
+        named += part.transfers.compactMap(\.balanceTransactionID)
+        named += part.transferReversals.compactMap(\.balanceTransactionID)
+        named += part.applicationFees.compactMap(\.balanceTransactionID)
+        named += part.feeRefunds.compactMap(\.balanceTransactionID)
+        named += part.refunds.compactMap(\.balanceTransactionID)
+        named += part.disputes.flatMap(\.balanceTransactionIDs)
+        var sources: [String] = part.charges.map(\.id)
+        sources += part.transfers.map(\.id)
+        sources += part.transferReversals.map(\.id)
+        sources += part.applicationFees.map(\.id)
+        sources += part.feeRefunds.map(\.id)
+        sources += part.refunds.map(\.id)
+        sources += part.disputes.map(\.id)
+        part.balanceTransactions = Self.merged(
+            try facts(BalanceTransactionFacts.self, "id", named),
+            try facts(BalanceTransactionFacts.self, "source_id", sources, and: inRange))
+    }
+
+    // MARK: 2. The range's objects whose charge is not one of the range's
+
+    func orphanParts(_ body: (ReconciliationInput) throws -> Void) throws {
+        // Owned by a charge of the range: judged in that charge's part.
+        func notOwned(_ column: String) -> String {
+            "NOT EXISTS (SELECT 1 FROM charges c WHERE c.id = t.\(column) AND c.created >= \(from) AND c.created < \(to))"
+        }
+        try orphans(TransferFacts.self, notOwned("source_transaction_id"), owner: \.sourceTransactionID, body) {
+            part, judged in
+            part.transfers = judged
+            part.judged?.transfers = Set(judged.map(\.id))
+        }
+        try orphans(ApplicationFeeFacts.self, notOwned("originating_charge_id"), owner: \.originatingChargeID, body) {
+            part, judged in
+            part.applicationFees = judged
+            part.judged?.applicationFees = Set(judged.map(\.id))
+        }
+        try orphans(RefundFacts.self, notOwned("charge_id"), owner: \.chargeID, body) { part, judged in
+            part.refunds = judged
+            part.judged?.refunds = Set(judged.map(\.id))
+        }
+        try orphans(DisputeFacts.self, notOwned("charge_id"), owner: { Optional($0.chargeID) }, body) {
+            part, judged in
+            part.disputes = judged
+            part.judged?.disputes = Set(judged.map(\.id))
+        }
+    }
+
+    /// Pages through the range's `Facts` matching `condition`; each page is judged with its charges as context.
+    private func orphans<Facts: StorableFacts>(
+        _ type: Facts.Type, _ condition: String, owner: (Facts) -> String?,
+        _ body: (ReconciliationInput) throws -> Void,
+        place: (inout ReconciliationInput, [Facts]) -> Void
+    ) throws {
+        var after: (created: Int64, id: String)?
+        while true {
+            let judged = try page(Facts.self, after: after, condition: condition)
+            guard let last = judged.last else { return }
+            after = (last.created, last.id)
+            var part = input(judged: JudgedObjects())
+            place(&part, judged)
+            let charges = try facts(ChargeFacts.self, "id", judged.compactMap(owner))
+            part.charges = charges
+            try addContext(of: charges, to: &part)
+            try body(part)
+            if judged.count < size { return }
+        }
+    }
+
+    // MARK: 3. The ledger
+
+    func ledgerParts(_ body: (ReconciliationInput) throws -> Void) throws {
+        var after: (created: Int64, id: String)?
+        let pageSize = size * 4
+        while true {
+            let transactions = try page(BalanceTransactionFacts.self, after: after, condition: "1", limit: pageSize)
+            guard let last = transactions.last else { return }
+            after = (last.created, last.id)
+            var part = input(judged: JudgedObjects(balanceTransactions: Set(transactions.map(\.id))))
+            part.balanceTransactions = transactions
+            try body(part)
+            if transactions.count < pageSize { return }
+        }
+    }
+
+    // MARK: 4. Objects Stripe answered 404 for
+
+    func missingObjectsPart() throws -> ReconciliationInput {
+        var part = input(judged: JudgedObjects(missingObjects: true))
+        part.missingObjects = try HistoryStore.missingObjects(db, from: from, to: to)
+        return part
+    }
+
+    // MARK: Queries
+
+    private func isInRange(_ created: Int64) -> Bool { from <= created && created < to }
+
+    /// Up to `limit` (default: the part size) objects of `Facts.table` created in the range after `after`
+    /// (creation time, then id) and matching `condition` (on the table as `t`), in that order.
+    private func page<Facts: StorableFacts>(
+        _ type: Facts.Type, after: (created: Int64, id: String)?, condition: String, limit: Int? = nil
+    ) throws -> [Facts] {
+        // `created >= lower` lets the index on `created` start at the page; the OR picks up after the last id.
+        let lower = max(from, after?.created ?? from)
+        let selection = Facts.columns.map { "t.\($0)" }.joined(separator: ", ")
+        let cursor = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT \(selection) FROM \(Facts.table) AS t
+                WHERE t.created >= ? AND t.created < ? AND (t.created > ? OR t.id > ?) AND \(condition)
+                ORDER BY t.created, t.id LIMIT ?
+                """,
+            arguments: [lower, to, after?.created ?? (from - 1), after?.id ?? "", limit ?? size])
+        var facts: [Facts] = []
+        while let row = try cursor.next() { facts.append(try Facts(row: row)) }
+        return facts
+    }
+
+    /// The objects of `Facts.table` whose `column` is one of `values` (and that match `condition`), by creation
+    /// time, then id.
+    private func facts<Facts: StorableFacts>(
+        _ type: Facts.Type, _ column: String, _ values: [String], and condition: String = "1"
+    ) throws -> [Facts] {
+        let distinct = Array(Set(values)).sorted()
+        guard !distinct.isEmpty else { return [] }
+        let selection = Facts.columns.map { "t.\($0)" }.joined(separator: ", ")
+        let cursor = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT \(selection) FROM json_each(?) AS j CROSS JOIN \(Facts.table) AS t ON t.\(column) = j.value
+                WHERE \(condition) ORDER BY t.created, t.id
+                """,
+            arguments: [IDList.json(distinct)])
+        var facts: [Facts] = []
+        while let row = try cursor.next() { facts.append(try Facts(row: row)) }
+        return facts
+    }
+
+    /// The objects of several lists, each id once, by creation time, then id.
+    private static func merged<Facts: StorableFacts>(_ lists: [Facts]...) -> [Facts] {
+        var seen: Set<String> = []
+        var all: [Facts] = []
+        for list in lists {
+            for facts in list where seen.insert(facts.id).inserted { all.append(facts) }
+        }
+        return all.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import History
+import ReconCore
+import Reconcile
+import Sandbox
+import Testing
+
+/// The reconcile in parts (issue 6) against the reconcile of the whole range, on a history extracted from a
+/// sandbox world: every object created in the range is judged in exactly one part, and the report is the same,
+/// row for row, whatever the part size.
+@Suite("Reconciliation in parts")
+struct ReconciliationPartsTests {
+    static let day = ExtractionHarness.day
+    static let start = ExtractionHarness.start
+
+    /// Whole world, a mid-range slice (refunds, disputes and transfers of charges from before it), the last day
+    /// inside the grace period, and a range with nothing in it.
+    static let ranges: [(from: Int64, to: Int64, asOf: Int64)] = [
+        (start, start + 10 * day, start + 40 * day),
+        (start + 3 * day, start + 5 * day, start + 40 * day),
+        (start + 9 * day, start + 10 * day, start + 10 * day + 600),
+        (start + 20 * day, start + 21 * day, start + 40 * day),
+    ]
+
+    @Test("parts of any size give the whole range's report, and judge every object of the range exactly once")
+    func partsMatchTheWholeRange() async throws {
+        // Given a history holding a whole sandbox world, corrupt data families included
+        let harness = try await ExtractionHarness { $0.charges = 400 }
+        let store = try harness.store()
+        try await harness.extract(store: store, client: try harness.client())
+
+        for range in Self.ranges {
+            let whole = try await store.reconciliationInput(
+                from: range.from, to: range.to, asOf: range.asOf, skippedTransferGrace: 3_600)
+            let expected = Reconciler.reconcile(whole)
+            for size in [1, 7, 5_000] {
+                // When the range is reconciled part by part, platform fees taken as they come
+                var session = ReconciliationSession(asOf: range.asOf, skippedTransferGrace: 3_600)
+                var platformFees: [PlatformFeeRow] = []
+                var judged = JudgedTally()
+                try store.forEachReconciliationPart(
+                    from: range.from, to: range.to, asOf: range.asOf, skippedTransferGrace: 3_600,
+                    chargesPerPart: size
+                ) { part in
+                    judged.add(part)
+                    session.add(part)
+                    platformFees += session.takePlatformFees()
+                }
+                var report = session.report()
+                report.platformFees = platformFees
+
+                // Then the report is the whole range's, in the same order
+                let label = "range \(range.from)…\(range.to), \(size) charges a part"
+                #expect(report == expected, "\(label)")
+                #expect(report.platformFees.count == expected.platformFees.count, "\(label)")
+                // And every object the whole range judges is judged once
+                #expect(judged.duplicates.isEmpty, "\(label): judged twice: \(judged.duplicates.prefix(5))")
+                let inRange = { (created: Int64) in range.from <= created && created < range.to }
+                #expect(judged.ids[.charge] == Set(whole.charges.filter { inRange($0.created) }.map(\.id)), "\(label)")
+                #expect(
+                    judged.ids[.transfer] == Set(whole.transfers.filter { inRange($0.created) }.map(\.id)), "\(label)")
+                #expect(
+                    judged.ids[.applicationFee] == Set(whole.applicationFees.filter { inRange($0.created) }.map(\.id)),
+                    "\(label)")
+                #expect(judged.ids[.refund] == Set(whole.refunds.filter { inRange($0.created) }.map(\.id)), "\(label)")
+                #expect(
+                    judged.ids[.dispute] == Set(whole.disputes.filter { inRange($0.created) }.map(\.id)), "\(label)")
+                #expect(
+                    judged.ids[.balanceTransaction]
+                        == Set(whole.balanceTransactions.filter { inRange($0.created) }.map(\.id)), "\(label)")
+            }
+            if range.from == Self.start + 3 * Self.day {
+                // The slice really has objects whose charge is older than the range (judged without their charge)
+                let sliceCharges = Set(whole.charges.filter { $0.created >= range.from }.map(\.id))
+                #expect(whole.refunds.contains { $0.created >= range.from && !sliceCharges.contains($0.chargeID ?? "") })
+            }
+        }
+        try await harness.close()
+    }
+}
+
+/// Which objects the parts judged, and which more than once.
+private struct JudgedTally {
+    var ids: [ObjectKind: Set<String>] = [
+        .charge: [], .transfer: [], .applicationFee: [], .refund: [], .dispute: [], .balanceTransaction: [],
+    ]
+    var duplicates: [String] = []
+
+    mutating func add(_ part: ReconciliationInput) {
+        guard let judged = part.judged else {
+            duplicates.append("a part without judged objects")
+            return
+        }
+        insert(judged.charges, .charge)
+        insert(judged.transfers, .transfer)
+        insert(judged.applicationFees, .applicationFee)
+        insert(judged.refunds, .refund)
+        insert(judged.disputes, .dispute)
+        insert(judged.balanceTransactions, .balanceTransaction)
+    }
+
+    private mutating func insert(_ set: Set<String>, _ kind: ObjectKind) {
+        for id in set where ids[kind, default: []].insert(id).inserted == false { duplicates.append(id) }
+    }
+}

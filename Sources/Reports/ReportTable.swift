@@ -70,19 +70,22 @@ struct ReportTable {
         ]
     }
 
+    static let platformFeesFileName = "platform_fees.csv"
+
+    static let platformFeesColumns = [
+        Column("charge_id", .identifier), Column("created_utc", .time), Column("currency", .text),
+        Column("amount", .amount), Column("amount_refunded", .amount),
+        Column("destination_account", .identifier), Column("fee_style", .text),
+        Column("transfer_id", .identifier), Column("transfer_amount", .amount),
+        Column("transfer_reversed", .amount), Column("application_fee_id", .identifier),
+        Column("application_fee_amount", .amount), Column("application_fee_refunded", .amount),
+        Column("destination_platform_fee", .amount), Column("stripe_fee", .amount),
+        Column("settlement_currency", .text), Column("platform_net", .amount),
+    ]
+
     static func platformFees(_ rows: [PlatformFeeRow]) -> ReportTable {
         ReportTable(
-            fileName: "platform_fees.csv", sheetName: "Platform fees",
-            columns: [
-                Column("charge_id", .identifier), Column("created_utc", .time), Column("currency", .text),
-                Column("amount", .amount), Column("amount_refunded", .amount),
-                Column("destination_account", .identifier), Column("fee_style", .text),
-                Column("transfer_id", .identifier), Column("transfer_amount", .amount),
-                Column("transfer_reversed", .amount), Column("application_fee_id", .identifier),
-                Column("application_fee_amount", .amount), Column("application_fee_refunded", .amount),
-                Column("destination_platform_fee", .amount), Column("stripe_fee", .amount),
-                Column("settlement_currency", .text), Column("platform_net", .amount),
-            ],
+            fileName: platformFeesFileName, sheetName: "Platform fees", columns: platformFeesColumns,
             rowCount: rows.count
         ) { index, cells in
             let row = rows[index]

@@ -2,6 +2,7 @@ import Foundation
 import ReconCore
 
 /// Writes a range's report folder (SPEC §5): six CSV files and one formatted workbook, all or nothing.
+/// (``ReportStream`` writes the same folder with the platform fees given as they are made.)
 ///
 /// ```swift
 /// let files = try ReportWriter.write(report, metadata: metadata, to: URL(fileURLWithPath: "Reports"))
@@ -40,102 +41,14 @@ public enum ReportWriter {
     package static func write(
         _ report: ReconciliationReport, metadata: ReportMetadata, to outputDirectory: URL, options: WriteOptions
     ) throws(ReportError) -> ReportFiles {
-        var outputPath = outputDirectory.standardizedFileURL.path
-        while outputPath.count > 1, outputPath.hasSuffix("/") { outputPath.removeLast() }
-        try ReportFolder.prepareOutputDirectory(outputPath)
-        ReportFolder.removeStale(in: outputPath)
-
-        let folderName = metadata.range.folderName
-        let finalPath = outputPath + "/" + folderName
-        let temporary = try ReportFolder.createTemporary(in: outputPath, for: folderName)
-        do {
-            let written = try writeContents(report, metadata: metadata, into: temporary, options: options)
-            try syncPath(temporary)
-            try options.faultInjection?(.beforeSwap)
-            if let previous = try ReportFolder.moveIntoPlace(
-                temporary, to: finalPath, outputPath: outputPath, folderName: folderName)
-            {
-                ReportFolder.removeTree(previous)
-            }
-            // The new report is in place; a failed sync of the parent only weakens durability, so it is not an error.
-            try? syncPath(outputPath)
-            let folder = URL(fileURLWithPath: finalPath, isDirectory: true)
-            return ReportFiles(
-                folder: folder,
-                csvFiles: written.csvFiles.map { file in
-                    var file = file
-                    file.url = folder.appendingPathComponent(file.name)
-                    return file
-                },
-                workbook: folder.appendingPathComponent(workbookName(folderName: folderName)),
-                sheetNames: written.sheetNames,
-                amountsWithUnknownDecimals: written.unknownDecimals)
-        } catch {
-            ReportFolder.removeTree(temporary)
-            throw error
-        }
-    }
-
-    private static func writeContents(
-        _ report: ReconciliationReport, metadata: ReportMetadata, into folder: String, options: WriteOptions
-    ) throws(ReportError) -> (csvFiles: [ReportFiles.CSVFile], sheetNames: [String], unknownDecimals: Int) {
-        let tables = ReportTable.tables(of: report)
-
-        // CSV files.
-        var csvFiles: [ReportFiles.CSVFile] = []
-        var unknownDecimals = 0
-        var cells: [Cell] = []
-        for table in tables {
-            let path = folder + "/" + table.fileName
-            var writer = try CSVWriter(path: path)
-            try writer.writeHeader(table.columns)
-            for index in 0..<table.rowCount {
-                cells.removeAll(keepingCapacity: true)
-                table.fill(index, &cells)
-                try writer.writeRecord(cells)
-            }
-            let result = try writer.finish()
-            unknownDecimals += result.unknownDecimals
-            csvFiles.append(
-                ReportFiles.CSVFile(
-                    name: table.fileName, url: URL(fileURLWithPath: path), sha256: result.sha256,
-                    byteCount: result.byteCount, rowCount: table.rowCount))
-        }
-        try options.faultInjection?(.afterCSVFiles)
-
-        // The workbook: one sheet (or more, past Excel's row limit) per CSV, then Run.
-        let workbookName = workbookName(folderName: metadata.range.folderName)
-        let workbookPath = folder + "/" + workbookName
-        var workbook = try WorkbookWriter(
-            path: workbookPath, temporaryDirectory: folder, maxRowsPerSheet: options.maxRowsPerSheet)
-        var parts: [String: [SheetPart]] = [:]
-        for table in tables {
-            let written = try workbook.write(table)
-            parts[table.fileName] = written
-            guard table.fileName == "summary.csv", written.count == 1, let summary = written.first else { continue }
-            try workbook.writeChecks(
-                on: summary, note: SummaryChecks.note,
-                rows: SummaryChecks.rows(report, tables: tables, parts: parts))
-            try workbook.insertColumnChart(
-                on: summary, title: "Destination Platform Fee by currency", categoryColumn: 0,
-                valueColumn: ReportTable.summaryColumns.firstIndex { $0.name == "destination_platform_fee" } ?? 4,
-                valueAxis: "major units of each currency", at: table.columns.count + 1)
-        }
-        try options.faultInjection?(.afterSheets)
-        _ = try workbook.write(
-            RunSheet.table(
-                metadata: metadata, csvFiles: csvFiles, workbookName: workbookName, unknownDecimals: unknownDecimals))
-        let sheetNames = workbook.sheetNames
-        try workbook.close()
-        try syncPath(workbookPath)
-        try options.faultInjection?(.afterWorkbook)
-        return (csvFiles, sheetNames, unknownDecimals)
+        let stream = try ReportStream(range: metadata.range, to: outputDirectory, options: options)
+        return try stream.finish(report, metadata: metadata)
     }
 }
 
 /// Where a write can be made to fail in tests.
 package enum WriteStage: Sendable, CaseIterable {
-    /// Every CSV file is written, the workbook is not started.
+    /// Every CSV file is written and synced; the workbook holds the platform-fee rows only.
     case afterCSVFiles
     /// Every sheet is written, the workbook is still open (its `deinit` closes it).
     case afterSheets

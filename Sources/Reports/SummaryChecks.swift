@@ -22,54 +22,84 @@ enum SummaryChecks {
         /// The column holding the currency the detail amount is counted in.
         var criteriaColumn = "currency"
         let sumColumn: String?
-        let total: @Sendable (ReconciliationReport, Currency) -> Int64?
     }
 
+    /// Summary column → where its check sums from.
     private static let sources: [String: Source] = [
-        "destination_charges": Source(table: "platform_fees.csv", sumColumn: nil) { report, currency in
-            Int64(report.platformFees.lazy.filter { $0.currency == currency }.count)
-        },
-        "gross": Source(table: "platform_fees.csv", sumColumn: "amount") { report, currency in
-            sum(report.platformFees.lazy.filter { $0.currency == currency }.map(\.amount))
-        },
-        "refunded": Source(table: "platform_fees.csv", sumColumn: "amount_refunded") { report, currency in
-            sum(report.platformFees.lazy.filter { $0.currency == currency }.map(\.amountRefunded))
-        },
-        "destination_platform_fee": Source(table: "platform_fees.csv", sumColumn: "destination_platform_fee") {
-            report, currency in
-            sum(report.platformFees.lazy.filter { $0.currency == currency }.map(\.destinationPlatformFee))
-        },
-        "stripe_fee": Source(
-            table: "platform_fees.csv", criteriaColumn: "settlement_currency", sumColumn: "stripe_fee"
-        ) { report, currency in
-            sum(report.platformFees.lazy.filter { $0.settlementCurrency == currency }.compactMap(\.stripeFee))
-        },
-        "skipped_transfers": Source(table: "skipped_transfers.csv", sumColumn: nil) { report, currency in
-            Int64(report.skippedTransfers.lazy.filter { $0.currency == currency }.count)
-        },
-        "amount_owed": Source(table: "skipped_transfers.csv", sumColumn: "amount_owed") { report, currency in
-            sum(report.skippedTransfers.lazy.filter { $0.currency == currency }.map(\.amountOwed))
-        },
-        "unreversed_disputes": Source(table: "unreversed_disputes.csv", sumColumn: nil) { report, currency in
-            Int64(report.unreversedDisputes.lazy.filter { $0.currency == currency }.count)
-        },
-        "unrecovered": Source(table: "unreversed_disputes.csv", sumColumn: "unrecovered") { report, currency in
-            sum(report.unreversedDisputes.lazy.filter { $0.currency == currency }.map(\.unrecovered))
-        },
+        "destination_charges": Source(table: "platform_fees.csv", sumColumn: nil),
+        "gross": Source(table: "platform_fees.csv", sumColumn: "amount"),
+        "refunded": Source(table: "platform_fees.csv", sumColumn: "amount_refunded"),
+        "destination_platform_fee": Source(table: "platform_fees.csv", sumColumn: "destination_platform_fee"),
+        "stripe_fee": Source(table: "platform_fees.csv", criteriaColumn: "settlement_currency", sumColumn: "stripe_fee"),
+        "skipped_transfers": Source(table: "skipped_transfers.csv", sumColumn: nil),
+        "amount_owed": Source(table: "skipped_transfers.csv", sumColumn: "amount_owed"),
+        "unreversed_disputes": Source(table: "unreversed_disputes.csv", sumColumn: nil),
+        "unrecovered": Source(table: "unreversed_disputes.csv", sumColumn: "unrecovered"),
     ]
+
+    /// The check formulas' cached results: per summary column and currency, the integer sum (or count) of the
+    /// detail rows, added up as the rows are written (platform fees stream through before the summary exists).
+    struct Totals {
+        /// Summary column → currency → sum; `nil` once a sum overflowed.
+        private var sums: [String: [Currency: Int64?]] = [:]
+
+        init() {}
+
+        /// The totals of every detail row of `report`.
+        init(_ report: ReconciliationReport) {
+            for row in report.platformFees { add(row) }
+            add(report)
+        }
+
+        mutating func add(_ row: PlatformFeeRow) {
+            add("destination_charges", row.currency, 1)
+            add("gross", row.currency, row.amount)
+            add("refunded", row.currency, row.amountRefunded)
+            add("destination_platform_fee", row.currency, row.destinationPlatformFee)
+            if let settlement = row.settlementCurrency, let fee = row.stripeFee { add("stripe_fee", settlement, fee) }
+        }
+
+        /// Adds the skipped transfers and unreversed disputes of `report` (its platform fees are not read).
+        mutating func add(_ report: ReconciliationReport) {
+            for row in report.skippedTransfers {
+                add("skipped_transfers", row.currency, 1)
+                add("amount_owed", row.currency, row.amountOwed)
+            }
+            for row in report.unreversedDisputes {
+                add("unreversed_disputes", row.currency, 1)
+                add("unrecovered", row.currency, row.unrecovered)
+            }
+        }
+
+        /// The sum of `column` in `currency` (zero when no row counted), `nil` when it overflowed.
+        func total(_ column: String, _ currency: Currency) -> Int64? {
+            guard let sum = sums[column]?[currency] else { return 0 }
+            return sum
+        }
+
+        private mutating func add(_ column: String, _ currency: Currency, _ value: Int64) {
+            let current = sums[column]?[currency] ?? 0
+            let next = current.flatMap { total -> Int64? in
+                let (sum, overflow) = total.addingReportingOverflow(value)
+                return overflow ? nil : sum
+            }
+            sums[column, default: [:]][currency] = .some(next)
+        }
+    }
 
     /// One row per summary row: its currency, then a formula (or `nil`) for each summary column after it.
     static func rows(
-        _ report: ReconciliationReport, tables: [ReportTable], parts: [String: [SheetPart]]
+        _ summaryRows: [SummaryRow], totals: Totals, tables: [(fileName: String, columns: [Column])],
+        parts: [String: [SheetPart]]
     ) -> [(label: String, cells: [FormulaCell?])] {
-        report.summary.map { summary in
+        summaryRows.map { summary in
             let currency = summary.currency
             let cells = ReportTable.summaryColumns.dropFirst().map { column -> FormulaCell? in
                 guard let source = sources[column.name],
                     let table = tables.first(where: { $0.fileName == source.table }),
                     let sheets = parts[source.table], !sheets.isEmpty,
                     let criteria = table.columns.firstIndex(where: { $0.name == source.criteriaColumn }),
-                    let total = source.total(report, currency)
+                    let total = totals.total(column.name, currency)
                 else { return nil }
                 if let sumName = source.sumColumn {
                     guard let sumColumn = table.columns.firstIndex(where: { $0.name == sumName }) else { return nil }
@@ -105,16 +135,5 @@ enum SummaryChecks {
             number = (number - 1) / 26
         }
         return letters
-    }
-
-    /// Integer sum, `nil` on overflow.
-    private static func sum(_ values: some Sequence<Int64>) -> Int64? {
-        var total: Int64 = 0
-        for value in values {
-            let (next, overflow) = total.addingReportingOverflow(value)
-            if overflow { return nil }
-            total = next
-        }
-        return total
     }
 }

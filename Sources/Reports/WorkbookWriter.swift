@@ -10,6 +10,22 @@ struct SheetPart {
     let sheet: UnsafeMutablePointer<lxw_worksheet>
 }
 
+/// A table being written row by row: its current sheet and the sheets it has filled.
+struct SheetStream {
+    let sheetName: String
+    let columns: [Column]
+    let widths: [Double]
+    fileprivate(set) var parts: [SheetPart] = []
+    fileprivate var sheet: UnsafeMutablePointer<lxw_worksheet>?
+    fileprivate var rowsHere = 0
+
+    init(sheetName: String, columns: [Column], widths: [Double]) {
+        self.sheetName = sheetName
+        self.columns = columns
+        self.widths = widths
+    }
+}
+
 /// A formula and the result a reader without a calculation engine shows for it.
 struct FormulaCell {
     let formula: String
@@ -85,30 +101,52 @@ struct WorkbookWriter: ~Copyable {
 
     /// Writes `table` from its first row to its last, continuing on a new sheet whenever one is full.
     mutating func write(_ table: ReportTable) throws(ReportError) -> [SheetPart] {
-        let widths = Self.columnWidths(table)
-        let capacity = maxRowsPerSheet - 1
-        var parts: [SheetPart] = []
+        var stream = SheetStream(sheetName: table.sheetName, columns: table.columns, widths: Self.columnWidths(table))
         var cells: [Cell] = []
         cells.reserveCapacity(table.columns.count)
-        var index = 0
-        repeat {
-            let name = Self.sheetName(table.sheetName, part: parts.count + 1)
-            let sheet = try beginSheet(named: name, columns: table.columns, widths: widths)
-            let rowsHere = min(capacity, table.rowCount - index)
-            for row in stride(from: 1, through: rowsHere, by: 1) {
-                cells.removeAll(keepingCapacity: true)
-                table.fill(index, &cells)
-                for (column, cell) in cells.enumerated() {
-                    try writeCell(cell, sheet: sheet, row: row, column: column)
-                }
-                index += 1
-            }
-            check(
-                worksheet_autofilter(sheet, 0, 0, lxw_row_t(rowsHere), lxw_col_t(table.columns.count - 1)),
-                "set the autofilter of '\(name)'")
-            parts.append(SheetPart(name: name, dataRows: rowsHere, sheet: sheet))
-        } while index < table.rowCount
-        return parts
+        for index in 0..<table.rowCount {
+            cells.removeAll(keepingCapacity: true)
+            table.fill(index, &cells)
+            try append(cells, to: &stream)
+        }
+        return try end(&stream)
+    }
+
+    /// Writes one row of `stream`'s table, starting its first sheet or a continuation sheet as needed.
+    mutating func append(_ cells: [Cell], to stream: inout SheetStream) throws(ReportError) {
+        if stream.sheet == nil || stream.rowsHere == maxRowsPerSheet - 1 {
+            try finishSheet(of: &stream)
+            let name = Self.sheetName(stream.sheetName, part: stream.parts.count + 1)
+            stream.sheet = try beginSheet(named: name, columns: stream.columns, widths: stream.widths)
+            stream.rowsHere = 0
+        }
+        guard let sheet = stream.sheet else { return }
+        stream.rowsHere += 1
+        for (column, cell) in cells.enumerated() {
+            try writeCell(cell, sheet: sheet, row: stream.rowsHere, column: column)
+        }
+    }
+
+    /// Ends `stream`'s table (a table without rows still gets its sheet, with the header) and returns its sheets.
+    mutating func end(_ stream: inout SheetStream) throws(ReportError) -> [SheetPart] {
+        if stream.sheet == nil, stream.parts.isEmpty {
+            stream.sheet = try beginSheet(
+                named: Self.sheetName(stream.sheetName, part: 1), columns: stream.columns, widths: stream.widths)
+            stream.rowsHere = 0
+        }
+        try finishSheet(of: &stream)
+        return stream.parts
+    }
+
+    /// Sets the autofilter of `stream`'s current sheet over its rows and records it as a part.
+    private func finishSheet(of stream: inout SheetStream) throws(ReportError) {
+        guard let sheet = stream.sheet else { return }
+        let name = Self.sheetName(stream.sheetName, part: stream.parts.count + 1)
+        check(
+            worksheet_autofilter(sheet, 0, 0, lxw_row_t(stream.rowsHere), lxw_col_t(stream.columns.count - 1)),
+            "set the autofilter of '\(name)'")
+        stream.parts.append(SheetPart(name: name, dataRows: stream.rowsHere, sheet: sheet))
+        stream.sheet = nil
     }
 
     private mutating func beginSheet(

@@ -65,6 +65,23 @@ struct AtomicWriteTests {
         #expect(try scratch.contents() == ["2026-11-20_2026-11-21"])
     }
 
+    @Test func aStreamDroppedBeforeItsFinishLeavesThePreviousReportAndNoTemporaryFolder() throws {
+        // Given a written report
+        let scratch = try ScratchFolder()
+        let metadata = try Fixture.metadata()
+        let first = try ReportWriter.write(Fixture.report(), metadata: metadata, to: scratch.url)
+        let before = try ScratchFolder.snapshot(first.folder)
+        // When the next report of the range streams some platform fees and is then abandoned (the reconcile failed)
+        do {
+            let stream = try ReportStream(range: metadata.range, to: scratch.url)
+            try stream.append(platformFees: Fixture.report().platformFees)
+            #expect(try scratch.contents().count == 2, "the stream writes into a hidden folder of its own")
+        }
+        // Then the previous report is untouched and the hidden folder is gone
+        #expect(try ScratchFolder.snapshot(first.folder) == before)
+        #expect(try scratch.contents() == ["2026-11-20_2026-11-21"])
+    }
+
     @Test func aFirstWriteThatFailsLeavesNoFolderAtAll() throws {
         let scratch = try ScratchFolder()
         let options = WriteOptions { stage throws(ReportError) in

@@ -9,18 +9,6 @@ import Testing
 /// is covered in the normal suite with a small injected row limit (`WorkbookTests`).
 @Suite("Large sheets", .enabled(if: ProcessInfo.processInfo.environment["REPORTS_LARGE"] == "1", "set REPORTS_LARGE=1"))
 struct LargeSheetTests {
-    /// When each stage of a write was reached.
-    final class StageClock: @unchecked Sendable {
-        private let lock = NSLock()
-        private var times: [WriteStage: ContinuousClock.Instant] = [:]
-
-        func record(_ stage: WriteStage) {
-            lock.withLock { times[stage] = ContinuousClock.now }
-        }
-
-        func time(_ stage: WriteStage) -> ContinuousClock.Instant? { lock.withLock { times[stage] } }
-    }
-
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
@@ -73,26 +61,22 @@ struct LargeSheetTests {
                 return row
             })
         let scratch = try ScratchFolder()
-        let clock = StageClock()
         let started = ContinuousClock.now
-        // When written
-        let files = try ReportWriter.write(
-            report, metadata: try Fixture.metadata(), to: scratch.url,
-            options: WriteOptions { stage throws(ReportError) in clock.record(stage) })
-        let finished = ContinuousClock.now
+        // When streamed in parts of 10,000 rows, as the reconcile does
+        let metadata = try Fixture.metadata()
+        let stream = try ReportStream(range: metadata.range, to: scratch.url)
+        for start in stride(from: 0, to: rowCount, by: 10_000) {
+            try stream.append(platformFees: Array(report.platformFees[start..<min(start + 10_000, rowCount)]))
+        }
+        let files = try stream.finish(ReconciliationReport(), metadata: metadata)
+        let total = Self.seconds(ContinuousClock.now - started)
         // Then: the rates, printed for the record
-        let csvDone = try #require(clock.time(.afterCSVFiles))
-        let sheetsDone = try #require(clock.time(.afterSheets))
-        let workbookDone = try #require(clock.time(.afterWorkbook))
-        let csv = Self.seconds(csvDone - started)
-        let xlsx = Self.seconds(workbookDone - csvDone)
-        let rows = Self.seconds(sheetsDone - csvDone)
-        let total = Self.seconds(finished - started)
+        let timings = stream.timings
         let bytes = (try FileManager.default.attributesOfItem(atPath: files.workbook.path)[.size] as? Int) ?? 0
         print(
-            "THROUGHPUT \(rowCount) rows x 17 columns: CSV \(Int(Double(rowCount) / csv)) rows/s (\(csv) s); "
-                + "XLSX \(Int(Double(rowCount) / xlsx)) rows/s (\(xlsx) s, \(bytes / 1_048_576) MiB, of which "
-                + "streaming the rows \(rows) s and zipping on close \(xlsx - rows) s); total \(total) s")
+            "THROUGHPUT \(rowCount) rows x 17 columns: CSV \(Int(Double(rowCount) / timings.csv)) rows/s; "
+                + "XLSX rows \(Int(Double(rowCount) / timings.workbookRows)) rows/s, close (zip) "
+                + "\(timings.workbookClose) s, \(bytes / 1_048_576) MiB; total \(total) s")
         #expect(files.csvFile(named: "platform_fees.csv")?.rowCount == rowCount)
         #expect(files.sheetNames.first == "Platform fees")
         #expect(!files.sheetNames.contains("Platform fees (2)"))

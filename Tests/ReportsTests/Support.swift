@@ -221,8 +221,8 @@ enum Python {
 }
 
 /// What the reader script prints.
-struct WorkbookDump: Decodable {
-    struct Cell: Decodable {
+struct WorkbookDump: Decodable, Equatable {
+    struct Cell: Decodable, Equatable {
         var value: JSONValue
         var type: String
         var format: String
@@ -230,7 +230,7 @@ struct WorkbookDump: Decodable {
         var bold: Bool
     }
 
-    struct Sheet: Decodable {
+    struct Sheet: Decodable, Equatable {
         var name: String
         var freeze: String?
         var filter: String?

@@ -205,6 +205,33 @@ struct WorkbookTests {
         #expect(try text(try #require(files.csvFile(named: "ledger.csv")).url).split(separator: "\n").count == 8)
     }
 
+    @Test(arguments: [1, 3])
+    func platformFeesStreamedInPartsMakeTheSameFilesAsOneWrite(partSize: Int) throws {
+        // Given sheets of at most 4 rows, and a report with 4 platform fees (so they continue on a second sheet)
+        let report = Fixture.report()
+        let options = WriteOptions(maxRowsPerSheet: 4)
+        let whole = try Self.written(report, options: options)
+        // When the same report is streamed, its platform fees in parts of `partSize` rows
+        let scratch = try ScratchFolder()
+        let metadata = try Fixture.metadata(resolved: [
+            ReportMetadata.ResolvedFinding(kind: "skipped_transfer", objectID: "ch_0", firstSeenRun: 3)
+        ])
+        let stream = try ReportStream(range: metadata.range, to: scratch.url, options: options)
+        for start in stride(from: 0, to: report.platformFees.count, by: partSize) {
+            try stream.append(
+                platformFees: Array(report.platformFees[start..<min(start + partSize, report.platformFees.count)]))
+        }
+        var rest = report
+        rest.platformFees = []
+        let files = try stream.finish(rest, metadata: metadata)
+        // Then every CSV file is byte-identical and every sheet has the same cells, formats and cached results
+        #expect(files.csvFiles.map(\.sha256) == whole.files.csvFiles.map(\.sha256))
+        #expect(files.csvFile(named: "platform_fees.csv")?.rowCount == report.platformFees.count)
+        #expect(files.sheetNames == whole.files.sheetNames)
+        #expect(try Python.readWorkbook(files.workbook) == whole.dump)
+        #expect(stream.timings.csv > 0 && stream.timings.workbookClose > 0)
+    }
+
     @Test func theCIScriptAcceptsTheWorkbookAndRejectsBrokenOnes() throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "../../.ci/check_workbook.py"

@@ -1,0 +1,260 @@
+import Foundation
+import ReconCore
+
+/// A report folder written while the reconcile runs: `platform_fees` rows as they come, then everything else.
+///
+/// ```swift
+/// let stream = try ReportStream(range: range, to: URL(fileURLWithPath: "Reports"))
+/// for part in parts { try stream.append(platformFees: rows(of: part)) }
+/// let files = try stream.finish(rest, metadata: metadata)  // atomic: swapped into place here
+/// ```
+///
+/// The platform fees go straight to `platform_fees.csv` and to the workbook's first sheet (its column widths
+/// come from the first 1,000 rows, held until then), so a million rows never sit in memory. Everything happens
+/// in a hidden temporary folder; ``finish(_:metadata:)`` writes the other five tables, the Summary checks and
+/// the Run sheet, closes the workbook and swaps the folder into place. A stream that is dropped unfinished, or
+/// whose write fails, removes its temporary folder and leaves the previous report untouched.
+///
+/// Not thread-safe: use one stream from one thread at a time.
+public final class ReportStream {
+    /// How long each writer has worked so far, in seconds (for the run's timings).
+    public struct Timings: Sendable, Hashable {
+        /// Formatting and writing CSV rows, syncing included.
+        public var csv: Double = 0
+        /// Writing the workbook's rows and sheets.
+        public var workbookRows: Double = 0
+        /// Closing the workbook (libxlsxwriter zips the sheets here) and syncing it.
+        public var workbookClose: Double = 0
+    }
+
+    private static let widthSampleRows = 1_000
+
+    private let options: WriteOptions
+    private let outputPath: String
+    private let folderName: String
+    private let temporary: String
+    private var platformFeesCSV: CSVWriter?
+    private var workbook: WorkbookWriter?
+    private var platformFeesSheet: SheetStream?
+    /// The first rows, held until there are enough to size the sheet's columns.
+    private var pendingRows: [PlatformFeeRow] = []
+    private var platformFeeCount = 0
+    private var totals = SummaryChecks.Totals()
+    private var cells: [Cell] = []
+    private var finished = false
+    public private(set) var timings = Timings()
+
+    /// Starts the report of `range` under `outputDirectory` (created if missing); leftovers of a killed run
+    /// are removed first.
+    public convenience init(range: ReportingRange, to outputDirectory: URL) throws(ReportError) {
+        try self.init(range: range, to: outputDirectory, options: WriteOptions())
+    }
+
+    /// ``init(range:to:)`` with the knobs tests need.
+    package init(range: ReportingRange, to outputDirectory: URL, options: WriteOptions) throws(ReportError) {
+        var outputPath = outputDirectory.standardizedFileURL.path
+        while outputPath.count > 1, outputPath.hasSuffix("/") { outputPath.removeLast() }
+        try ReportFolder.prepareOutputDirectory(outputPath)
+        ReportFolder.removeStale(in: outputPath)
+        self.options = options
+        self.outputPath = outputPath
+        self.folderName = range.folderName
+        self.temporary = try ReportFolder.createTemporary(in: outputPath, for: range.folderName)
+        do {
+            var csv = try CSVWriter(path: temporary + "/" + ReportTable.platformFeesFileName)
+            try csv.writeHeader(ReportTable.platformFeesColumns)
+            platformFeesCSV = consume csv
+            workbook = try WorkbookWriter(
+                path: temporary + "/" + ReportWriter.workbookName(folderName: range.folderName),
+                temporaryDirectory: temporary, maxRowsPerSheet: options.maxRowsPerSheet)
+        } catch {
+            ReportFolder.removeTree(temporary)
+            finished = true
+            throw error
+        }
+    }
+
+    deinit {
+        // Unfinished or failed: nothing of this stream may stay behind (the workbook's own deinit closes it).
+        if !finished { ReportFolder.removeTree(temporary) }
+    }
+
+    /// Writes `rows` to `platform_fees.csv` and the Platform fees sheet, in the order given (the caller's order
+    /// is the report's: creation time, then charge id).
+    public func append(platformFees rows: [PlatformFeeRow]) throws(ReportError) {
+        precondition(!finished, "append after finish")
+        do {
+            try appendRows(rows)
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    /// Writes the other tables of `report` (its `platformFees`, if any, are appended first), the Summary checks
+    /// and the Run sheet, closes the workbook, syncs everything and swaps the folder into place.
+    public func finish(_ report: ReconciliationReport, metadata: ReportMetadata) throws(ReportError) -> ReportFiles {
+        precondition(!finished, "finish called twice")
+        do {
+            try appendRows(report.platformFees)
+            return try complete(report, metadata: metadata)
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    // MARK: Steps
+
+    private func appendRows(_ rows: [PlatformFeeRow]) throws(ReportError) {
+        guard !rows.isEmpty else { return }
+        let table = ReportTable.platformFees(rows)
+        var clock = WriterClock()
+        for index in 0..<rows.count {
+            cells.removeAll(keepingCapacity: true)
+            table.fill(index, &cells)
+            try platformFeesCSV?.writeRecord(cells)
+            totals.add(rows[index])
+        }
+        timings.csv += clock.lap()
+        platformFeeCount += rows.count
+        if platformFeesSheet == nil {
+            pendingRows += rows
+            guard pendingRows.count >= Self.widthSampleRows else { return }
+            try startPlatformFeesSheet()
+        } else {
+            try writeSheetRows(table)
+        }
+        timings.workbookRows += clock.lap()
+    }
+
+    /// Sizes the Platform fees sheet's columns from the rows held so far and writes them.
+    private func startPlatformFeesSheet() throws(ReportError) {
+        let held = ReportTable.platformFees(pendingRows)
+        platformFeesSheet = SheetStream(
+            sheetName: held.sheetName, columns: held.columns, widths: WorkbookWriter.columnWidths(held))
+        pendingRows = []
+        try writeSheetRows(held)
+    }
+
+    private func writeSheetRows(_ table: ReportTable) throws(ReportError) {
+        guard var sheet = platformFeesSheet else { return }
+        defer { platformFeesSheet = sheet }
+        for index in 0..<table.rowCount {
+            cells.removeAll(keepingCapacity: true)
+            table.fill(index, &cells)
+            try workbook?.append(cells, to: &sheet)
+        }
+    }
+
+    private func complete(_ report: ReconciliationReport, metadata: ReportMetadata) throws(ReportError) -> ReportFiles {
+        var clock = WriterClock()
+        if platformFeesSheet == nil { try startPlatformFeesSheet() }
+        guard let csv = platformFeesCSV.take(), var writer = workbook.take(), var sheet = platformFeesSheet else {
+            preconditionFailure("a report stream is finished once")
+        }
+
+        // CSV files: platform fees (streamed) and the rest.
+        let platformResult = try csv.finish()
+        var csvFiles = [
+            ReportFiles.CSVFile(
+                name: ReportTable.platformFeesFileName,
+                url: URL(fileURLWithPath: temporary + "/" + ReportTable.platformFeesFileName),
+                sha256: platformResult.sha256, byteCount: platformResult.byteCount, rowCount: platformFeeCount)
+        ]
+        var unknownDecimals = platformResult.unknownDecimals
+        let tables = ReportTable.tables(of: report).filter { $0.fileName != ReportTable.platformFeesFileName }
+        for table in tables {
+            let path = temporary + "/" + table.fileName
+            var writer = try CSVWriter(path: path)
+            try writer.writeHeader(table.columns)
+            for index in 0..<table.rowCount {
+                cells.removeAll(keepingCapacity: true)
+                table.fill(index, &cells)
+                try writer.writeRecord(cells)
+            }
+            let result = try writer.finish()
+            unknownDecimals += result.unknownDecimals
+            csvFiles.append(
+                ReportFiles.CSVFile(
+                    name: table.fileName, url: URL(fileURLWithPath: path), sha256: result.sha256,
+                    byteCount: result.byteCount, rowCount: table.rowCount))
+        }
+        timings.csv += clock.lap()
+        try options.faultInjection?(.afterCSVFiles)
+
+        // The workbook: one sheet (or more, past Excel's row limit) per CSV, then Run.
+        var parts: [String: [SheetPart]] = [ReportTable.platformFeesFileName: try writer.end(&sheet)]
+        var checkTotals = totals
+        checkTotals.add(report)
+        let columns = [(ReportTable.platformFeesFileName, ReportTable.platformFeesColumns)]
+            + tables.map { ($0.fileName, $0.columns) }
+        for table in tables {
+            let written = try writer.write(table)
+            parts[table.fileName] = written
+            guard table.fileName == "summary.csv", written.count == 1, let summary = written.first else { continue }
+            try writer.writeChecks(
+                on: summary, note: SummaryChecks.note,
+                rows: SummaryChecks.rows(report.summary, totals: checkTotals, tables: columns, parts: parts))
+            try writer.insertColumnChart(
+                on: summary, title: "Destination Platform Fee by currency", categoryColumn: 0,
+                valueColumn: ReportTable.summaryColumns.firstIndex { $0.name == "destination_platform_fee" } ?? 4,
+                valueAxis: "major units of each currency", at: table.columns.count + 1)
+        }
+        try options.faultInjection?(.afterSheets)
+        let workbookName = ReportWriter.workbookName(folderName: folderName)
+        _ = try writer.write(
+            RunSheet.table(
+                metadata: metadata, csvFiles: csvFiles, workbookName: workbookName, unknownDecimals: unknownDecimals))
+        let sheetNames = writer.sheetNames
+        timings.workbookRows += clock.lap()
+        let workbookPath = temporary + "/" + workbookName
+        try writer.close()
+        try syncPath(workbookPath)
+        timings.workbookClose += clock.lap()
+        try options.faultInjection?(.afterWorkbook)
+
+        // Into place.
+        try syncPath(temporary)
+        try options.faultInjection?(.beforeSwap)
+        let finalPath = outputPath + "/" + folderName
+        if let previous = try ReportFolder.moveIntoPlace(
+            temporary, to: finalPath, outputPath: outputPath, folderName: folderName)
+        {
+            ReportFolder.removeTree(previous)
+        }
+        finished = true
+        // The new report is in place; a failed sync of the parent only weakens durability, so it is not an error.
+        try? syncPath(outputPath)
+        let folder = URL(fileURLWithPath: finalPath, isDirectory: true)
+        return ReportFiles(
+            folder: folder,
+            csvFiles: csvFiles.map { file in
+                var file = file
+                file.url = folder.appendingPathComponent(file.name)
+                return file
+            },
+            workbook: folder.appendingPathComponent(workbookName), sheetNames: sheetNames,
+            amountsWithUnknownDecimals: unknownDecimals)
+    }
+
+    /// After a failure: closes what is open and removes the temporary folder.
+    private func abandon() {
+        _ = platformFeesCSV.take()
+        _ = workbook.take()
+        ReportFolder.removeTree(temporary)
+        finished = true
+    }
+}
+
+/// Seconds between laps, for ``ReportStream/Timings``.
+private struct WriterClock {
+    private var last = ContinuousClock.now
+
+    mutating func lap() -> Double {
+        let now = ContinuousClock.now
+        defer { last = now }
+        let elapsed = now - last
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}

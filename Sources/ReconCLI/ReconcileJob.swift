@@ -15,7 +15,9 @@ struct ReconcileJob {
     let logger: Logger
 
     struct Outcome {
+        /// Every table but the platform fees, which went straight to the files.
         let report: ReconciliationReport
+        let platformFeeRows: Int
         let files: ReportFiles
         let newFindings: Int
         let openFindings: Int
@@ -24,61 +26,43 @@ struct ReconcileJob {
     }
 
     func run(recorder: RunRecorder, command: String, extraCounts: [String: Int] = [:]) async throws -> Outcome {
-        let clock = ContinuousClock()
-        let began = clock.now
-        let (from, to) = range.unixSeconds
         let now = Int64(context.now().timeIntervalSince1970)
-        let input = try await recorder.store.reconciliationInput(
-            from: from, to: to, asOf: now, skippedTransferGrace: Int64(configuration.skippedTransferGrace))
-        var report = Reconciler.reconcile(input)
-
-        // Mark findings new or open against earlier runs; find the ones that are gone.
-        var keys: [FindingKey] = []
-        keys += report.skippedTransfers.map { FindingKey(kind: "skipped_transfer", objectID: $0.chargeID) }
-        keys += report.unreversedDisputes.map { FindingKey(kind: "unreversed_dispute", objectID: $0.disputeID) }
-        keys += report.exceptions.map { FindingKey(kind: $0.kind.rawValue, objectID: $0.objectID) }
-        let update = try await recorder.store.recordFindings(keys, run: recorder.runID, from: from, to: to)
-        func status(_ key: FindingKey) -> FindingStatus { update.open.contains(key) ? .open : .new }
-        for index in report.skippedTransfers.indices {
-            report.skippedTransfers[index].status = status(
-                FindingKey(kind: "skipped_transfer", objectID: report.skippedTransfers[index].chargeID))
+        let pipeline = ReconcilePipeline(
+            store: recorder.store, range: range, asOf: now,
+            skippedTransferGrace: Int64(configuration.skippedTransferGrace),
+            outputDirectory: URL(fileURLWithPath: configuration.outputDirectory, isDirectory: true))
+        let outcome = try await pipeline.run(runID: recorder.runID) { findings in
+            var counts: [String: Int] = extraCounts
+            counts["objects read for the reconcile"] = findings.objectsRead
+            counts["platform fee rows"] = findings.platformFeeRows
+            counts["findings new"] = findings.newFindings
+            counts["findings open"] = findings.openFindings
+            counts["findings resolved"] = findings.resolved.count
+            return ReportMetadata(
+                range: range, runID: recorder.runID, startedAt: now - Int64(recorder.elapsed), finishedAt: now,
+                command: command, toolVersion: VersionInfo.tool, stripeVersion: configuration.stripeVersion,
+                mode: ReportMetadata.Mode(rawValue: mode) ?? .test, apiBase: configuration.apiBaseURL.absoluteString,
+                counts: counts, timings: ["before reports": recorder.elapsed],
+                resolvedFindings: findings.resolved.map {
+                    ReportMetadata.ResolvedFinding(
+                        kind: $0.key.kind, objectID: $0.key.objectID, firstSeenRun: $0.firstRun)
+                },
+                parameters: [
+                    .init("time zone", configuration.timeZoneName),
+                    .init("skipped-transfer grace (s)", String(Int(configuration.skippedTransferGrace))),
+                    .init("configuration file", configuration.filePath ?? "none"),
+                ])
         }
-        for index in report.unreversedDisputes.indices {
-            report.unreversedDisputes[index].status = status(
-                FindingKey(kind: "unreversed_dispute", objectID: report.unreversedDisputes[index].disputeID))
-        }
-        for index in report.exceptions.indices {
-            let row = report.exceptions[index]
-            report.exceptions[index].status = status(FindingKey(kind: row.kind.rawValue, objectID: row.objectID))
-        }
-        let openCount = keys.filter { update.open.contains($0) }.count
-
-        var counts: [String: Int] = extraCounts
-        counts["charges in scope"] = input.charges.count
-        counts["balance transactions in scope"] = input.balanceTransactions.count
-        counts["platform fee rows"] = report.platformFees.count
-        counts["findings new"] = keys.count - openCount
-        counts["findings open"] = openCount
-        counts["findings resolved"] = update.resolved.count
-        let metadata = ReportMetadata(
-            range: range, runID: recorder.runID, startedAt: now - Int64(recorder.elapsed), finishedAt: now,
-            command: command, toolVersion: VersionInfo.tool, stripeVersion: configuration.stripeVersion,
-            mode: ReportMetadata.Mode(rawValue: mode) ?? .test, apiBase: configuration.apiBaseURL.absoluteString,
-            counts: counts, timings: ["before reports": recorder.elapsed],
-            resolvedFindings: update.resolved.map {
-                ReportMetadata.ResolvedFinding(kind: $0.key.kind, objectID: $0.key.objectID, firstSeenRun: $0.firstRun)
-            },
-            parameters: [
-                .init("time zone", configuration.timeZoneName),
-                .init("skipped-transfer grace (s)", String(Int(configuration.skippedTransferGrace))),
-                .init("configuration file", configuration.filePath ?? "none"),
-            ])
-        let files = try ReportWriter.write(
-            report, metadata: metadata, to: URL(fileURLWithPath: configuration.outputDirectory, isDirectory: true))
+        let findings = outcome.findings
+        logger.info(
+            "reconcile: \(findings.parts) parts, \(findings.objectsRead) objects read; read \(Self.rounded(outcome.timings.read)) s, rules \(Self.rounded(outcome.timings.rules)) s, reports finished \(Self.rounded(outcome.timings.finish)) s after the rules")
         return Outcome(
-            report: report, files: files, newFindings: keys.count - openCount, openFindings: openCount,
-            resolved: update.resolved, seconds: RunRecorder.seconds(clock.now - began))
+            report: findings.report, platformFeeRows: findings.platformFeeRows, files: outcome.files,
+            newFindings: findings.newFindings, openFindings: findings.openFindings, resolved: findings.resolved,
+            seconds: outcome.timings.total)
     }
+
+    private static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
     /// The run's details: counts and totals per currency.
     static func details(_ outcome: Outcome) -> [String: any Sendable] {
@@ -91,7 +75,7 @@ struct ReconcileJob {
             ]
         }
         return [
-            "platform_fees": outcome.report.platformFees.count,
+            "platform_fees": outcome.platformFeeRows,
             "skipped_transfers": outcome.report.skippedTransfers.count,
             "unreversed_disputes": outcome.report.unreversedDisputes.count,
             "exceptions": outcome.report.exceptions.count, "findings_new": outcome.newFindings,
@@ -103,7 +87,7 @@ struct ReconcileJob {
 
     /// What the command prints.
     static func report(_ outcome: Outcome) -> String {
-        var lines = ["Reconciled: \(outcome.report.platformFees.count) destination charges"]
+        var lines = ["Reconciled: \(outcome.platformFeeRows) destination charges"]
         for row in outcome.report.summary {
             let fee = (try? Money(minorUnits: row.destinationPlatformFee, currency: row.currency).formatted()) ?? "?"
             lines.append(

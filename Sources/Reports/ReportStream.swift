@@ -25,6 +25,8 @@ public final class ReportStream {
         public var workbookRows: Double = 0
         /// Closing the workbook (libxlsxwriter zips the sheets here) and syncing it.
         public var workbookClose: Double = 0
+
+        public init() {}
     }
 
     private static let widthSampleRows = 1_000
@@ -238,8 +240,10 @@ public final class ReportStream {
             amountsWithUnknownDecimals: unknownDecimals)
     }
 
-    /// After a failure: closes what is open and removes the temporary folder.
-    private func abandon() {
+    /// Drops the unfinished report: closes what is open and removes the hidden folder; the previous report of
+    /// the range stays as it was. Does nothing once finished (or already abandoned).
+    public func abandon() {
+        guard !finished else { return }
         _ = platformFeesCSV.take()
         _ = workbook.take()
         ReportFolder.removeTree(temporary)

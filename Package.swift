@@ -92,6 +92,7 @@ let package = Package(
             name: "ConnectReconBench",
             dependencies: [
                 "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reconcile", "Reports", "Sandbox",
+                "ReconCLI",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

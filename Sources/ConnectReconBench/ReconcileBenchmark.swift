@@ -4,7 +4,7 @@ import Foundation
 import History
 import Logging
 import ReconCore
-import Reconcile
+import ReconCLI
 import Reports
 import Sandbox
 import StripeAPI
@@ -98,22 +98,22 @@ struct ReconcileBenchmark {
         let peak = max(child.peakResident, Machine.childrenPeakResidentBytes())
         figures += [
             Figure("destination charges reconciled", Format.count(child.platformFeeRows)),
-            Figure("objects loaded from the history", Format.count(child.objectsLoaded)),
-            Figure("  load the input from the history", Format.seconds(child.load)),
-            Figure("  rules (Reconciler.reconcile)", Format.seconds(child.rules)),
+            Figure(
+                "objects read from the history (\(Format.count(child.parts)) parts)", Format.count(child.objectsLoaded)),
+            Figure("  read the parts from the history", Format.seconds(child.read)),
+            Figure("  rules (ReconciliationSession)", Format.seconds(child.rules)),
             Figure("  record findings (\(Format.count(child.findings)))", Format.seconds(child.findingsSeconds)),
-            Figure("  write the CSV files", Format.seconds(child.csv)),
-            Figure("  write the XLSX workbook", Format.seconds(child.xlsx)),
-            Figure("  swap the folder into place", Format.seconds(child.swap)),
+            Figure("  report writer, on its own thread: CSV", Format.seconds(child.csv)),
+            Figure("  report writer, on its own thread: XLSX rows", Format.seconds(child.workbookRows)),
+            Figure("  XLSX close (zip) and sync", Format.seconds(child.workbookClose)),
+            Figure("  waiting for the writer after the rules", Format.seconds(child.finish)),
             Figure.atMost("reconcile + all reports, total", child.total, 30, format: Format.seconds),
             Figure.atMost(
                 "peak resident memory", Double(peak), 1_073_741_824, format: { Format.bytes(UInt64($0)) }),
             Figure(
-                "  resident after load / rules / reports",
-                child.residentAfter.map { Format.bytes($0) }.joined(separator: " / ")),
-            Figure(
-                "  peak resident during load / rules / reports",
-                ["load", "rules", "reports"].map { Format.bytes(child.phasePeaks[$0] ?? 0) }.joined(separator: " / ")),
+                "  peak resident during rules / findings / reports",
+                ["rules", "findings", "reports"].map { Format.bytes(child.phasePeaks[$0] ?? 0) }
+                    .joined(separator: " / ")),
         ]
         return figures
     }
@@ -147,19 +147,20 @@ enum ChildReconcile {
 
     /// What the child measured.
     struct Measurement: Codable {
-        var load: Double
+        var read: Double
         var rules: Double
         var findingsSeconds: Double
         var csv: Double
-        var xlsx: Double
-        var swap: Double
+        var workbookRows: Double
+        var workbookClose: Double
+        var finish: Double
         var total: Double
         var peakResident: UInt64
-        var residentAfter: [UInt64]
-        /// The highest resident set size sampled in each phase (`load`, `rules`, `findings`, `reports`).
+        /// The highest resident set size sampled in each phase (`rules`, `findings`, `reports`).
         var phasePeaks: [String: UInt64]
         var platformFeeRows: Int
         var objectsLoaded: Int
+        var parts: Int
         var findings: Int
     }
 
@@ -182,7 +183,8 @@ enum ChildReconcile {
         return measurement
     }
 
-    /// The child's body: reconciles `[from, to)` of `database`, writes the reports under `output`, prints JSON.
+    /// The child's body: reconciles `[from, to)` of `database` exactly as `connect-recon reconcile` does
+    /// (``ReconcilePipeline``), writes the reports under `output`, prints JSON.
     static func main(_ arguments: [String]) async throws {
         guard arguments.count == 4, let from = Int64(arguments[2]), let to = Int64(arguments[3]) else {
             throw BenchError("usage: \(flag) DATABASE OUTPUT FROM TO")
@@ -190,9 +192,6 @@ enum ChildReconcile {
         let database = arguments[0]
         let output = URL(fileURLWithPath: arguments[1], isDirectory: true)
         let asOf = to + 30 * 86_400
-        var total = Stopwatch()
-        var watch = Stopwatch()
-        var resident: [UInt64] = []
         let store = try HistoryStore.open(path: database)
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
@@ -203,59 +202,26 @@ enum ChildReconcile {
                 stripeVersion: ExtractionBenchmark.stripeVersion, apiBase: "offline", startedAt: asOf, pid: getpid()),
             resume: false
         ).runID
-        _ = watch.lap()
-        _ = total.lap()
         let peaks = PhasePeaks()
-        peaks.enter("load")
-
-        let input = try await store.reconciliationInput(from: from, to: to, asOf: asOf, skippedTransferGrace: 3600)
-        let load = watch.lap()
-        resident.append(Machine.residentBytes() ?? 0)
-        let objectsLoaded =
-            input.charges.count + input.paymentIntents.count + input.transfers.count + input.transferReversals.count
-            + input.applicationFees.count + input.feeRefunds.count + input.refunds.count + input.disputes.count
-            + input.balanceTransactions.count
-
-        peaks.enter("rules")
-        var report = Reconciler.reconcile(input)
-        let rules = watch.lap()
-        resident.append(Machine.residentBytes() ?? 0)
-
-        peaks.enter("findings")
-        var keys: [FindingKey] = []
-        keys += report.skippedTransfers.map { FindingKey(kind: "skipped_transfer", objectID: $0.chargeID) }
-        keys += report.unreversedDisputes.map { FindingKey(kind: "unreversed_dispute", objectID: $0.disputeID) }
-        keys += report.exceptions.map { FindingKey(kind: $0.kind.rawValue, objectID: $0.objectID) }
-        let update = try await store.recordFindings(keys, run: runID, from: from, to: to)
-        for index in report.exceptions.indices {
-            let row = report.exceptions[index]
-            if update.open.contains(FindingKey(kind: row.kind.rawValue, objectID: row.objectID)) {
-                report.exceptions[index].status = .open
-            }
-        }
-        let findings = watch.lap()
-
-        let metadata = ReportMetadata(
-            range: range, runID: runID, startedAt: asOf, finishedAt: asOf, command: "reconcile", toolVersion: "bench",
-            stripeVersion: ExtractionBenchmark.stripeVersion, mode: .test, apiBase: "offline",
-            counts: ["charges in scope": input.charges.count])
-        let stages = StageClock()
-        peaks.enter("reports")
-        _ = try ReportWriter.write(
-            report, metadata: metadata, to: output,
-            options: WriteOptions(faultInjection: { stage in stages.mark(stage) }))
-        let reports = watch.lap()
-        let seconds = total.seconds
-        resident.append(Machine.residentBytes() ?? 0)
+        let pipeline = ReconcilePipeline(
+            store: store, range: range, asOf: asOf, skippedTransferGrace: 3600, outputDirectory: output)
+        let outcome = try await pipeline.run(
+            runID: runID,
+            metadata: { findings in
+                ReportMetadata(
+                    range: range, runID: runID, startedAt: asOf, finishedAt: asOf, command: "reconcile",
+                    toolVersion: "bench", stripeVersion: ExtractionBenchmark.stripeVersion, mode: .test,
+                    apiBase: "offline", counts: ["objects read for the reconcile": findings.objectsRead])
+            }, phase: { peaks.enter($0) })
         try store.finishRun(runID, status: .completed, finishedAt: asOf, message: nil, details: nil)
-
-        let csv = stages.at(.afterCSVFiles) ?? 0
-        let xlsx = (stages.at(.afterWorkbook) ?? 0) - csv
+        let timings = outcome.timings
+        let findings = outcome.findings
         let measurement = Measurement(
-            load: load, rules: rules, findingsSeconds: findings, csv: csv, xlsx: xlsx, swap: reports - csv - xlsx,
-            total: seconds, peakResident: Machine.peakResidentBytes() ?? 0, residentAfter: resident,
-            phasePeaks: peaks.stop(),
-            platformFeeRows: report.platformFees.count, objectsLoaded: objectsLoaded, findings: keys.count)
+            read: timings.read, rules: timings.rules, findingsSeconds: timings.findings, csv: timings.writer.csv,
+            workbookRows: timings.writer.workbookRows, workbookClose: timings.writer.workbookClose,
+            finish: timings.finish, total: timings.total, peakResident: Machine.peakResidentBytes() ?? 0,
+            phasePeaks: peaks.stop(), platformFeeRows: findings.platformFeeRows, objectsLoaded: findings.objectsRead,
+            parts: findings.parts, findings: findings.newFindings + findings.openFindings)
         let data = try JSONEncoder().encode(measurement)
         print(String(decoding: data, as: UTF8.self))
     }
@@ -296,20 +262,6 @@ final class PhasePeaks: Sendable {
             return state.peaks
         }
     }
-}
-
-/// Seconds from its creation to each stage of a report write.
-final class StageClock: Sendable {
-    private let started = ContinuousClock.now
-    private let marks = Mutex<[WriteStage: Double]>([:])
-
-    func mark(_ stage: WriteStage) {
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        marks.withLock { $0[stage] = seconds }
-    }
-
-    func at(_ stage: WriteStage) -> Double? { marks.withLock { $0[stage] } }
 }
 
 /// A benchmark that cannot go on.

@@ -33,16 +33,38 @@ enum HistoryMigrations {
     /// every fact row fill a page of its own, so a reconcile that needs only the facts read the whole file:
     /// 12 GB for a million charges (issue 6). Apart, the facts of a million charges are about 1 GB.
     ///
-    /// `DROP COLUMN` rewrites every row; the pages the JSON held are reused by later writes (`VACUUM` gives
-    /// them back to the file system, see the README).
+    /// The fact table is rebuilt (new table, copy, drop, rename, indexes again), not altered: `DROP COLUMN`
+    /// shrinks each row in place and leaves one small row per page, which reads as slowly as before. The
+    /// pages the old table held are reused by later writes (`VACUUM` gives them back to the file system).
     private static func moveRawJSONApart(_ db: Database) throws {
         for table in objectTables {
             try db.execute(
                 sql: """
                     CREATE TABLE \(table)_raw (id TEXT PRIMARY KEY NOT NULL, raw TEXT NOT NULL);
-                    INSERT INTO \(table)_raw (id, raw) SELECT id, raw FROM \(table) ORDER BY id;
-                    ALTER TABLE \(table) DROP COLUMN raw;
+                    INSERT INTO \(table)_raw (id, raw) SELECT id, raw FROM \(table);
                     """)
+            let columns = try db.columns(in: table).filter { $0.name != "raw" }
+            let indexes = try db.indexes(on: table).filter { $0.origin == .createIndex }
+            try db.create(table: "\(table)_v4") { t in
+                for column in columns {
+                    if column.name == "id" {
+                        t.primaryKey("id", .text)
+                    } else {
+                        let definition = t.column(column.name, Database.ColumnType(rawValue: column.type))
+                        if column.isNotNull { definition.notNull() }
+                    }
+                }
+            }
+            let names = columns.map { $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
+            try db.execute(
+                sql: """
+                    INSERT INTO \(table)_v4 (\(names)) SELECT \(names) FROM \(table) ORDER BY rowid;
+                    DROP TABLE \(table);
+                    ALTER TABLE \(table)_v4 RENAME TO \(table);
+                    """)
+            for index in indexes {
+                try db.create(index: index.name, on: table, columns: index.columns, options: index.isUnique ? .unique : [])
+            }
         }
     }
 

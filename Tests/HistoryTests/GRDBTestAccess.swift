@@ -42,4 +42,12 @@ extension GRDBTestAccess {
         let pool = try DatabasePool(path: path)
         return try pool.read { db in try db.columns(in: table).map(\.name) }
     }
+
+    /// The names of the indexes on `table` made by `CREATE INDEX`, sorted.
+    static func indexes(_ path: String, table: String) throws -> [String] {
+        let pool = try DatabasePool(path: path)
+        return try pool.read { db in
+            try db.indexes(on: table).filter { $0.origin == .createIndex }.map(\.name).sorted()
+        }
+    }
 }

@@ -91,6 +91,15 @@ struct HistoryStoreTests {
         #expect(try store.rawJSON(of: .balanceTransaction, id: "txn_old") == #"{"id":"txn_old"}"#)
         #expect(try !GRDBTestAccess.columns(database.path, table: "charges").contains("raw"))
         #expect(try GRDBTestAccess.columns(database.path, table: "charges_raw") == ["id", "raw"])
+        #expect(
+            try GRDBTestAccess.indexes(database.path, table: "charges") == [
+                "charges_on_created", "charges_on_last_seen_run", "charges_on_payment_intent_id", "charges_on_transfer_id",
+            ])
+        #expect(
+            try GRDBTestAccess.indexes(database.path, table: "balance_transactions") == [
+                "balance_transactions_on_created", "balance_transactions_on_last_seen_run",
+                "balance_transactions_on_source_id",
+            ])
 
         // And an unchanged sighting of the object is unchanged, a changed one updated
         let run = try store.beginRun(start(from: 0, to: 100)).runID

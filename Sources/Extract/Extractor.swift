@@ -83,6 +83,9 @@ public struct Extractor: Sendable {
                     .list(ListStream(kind: kind, window: $0, cursor: nil))
                 })
         }
+        // The balance transactions list is the longest (a transaction for every charge, refund, transfer, fee…), so
+        // its rate limit decides the extraction's length: it keeps its rate while the others share the rest.
+        await client.prioritize(endpoint: ListKind.balanceTransactions.pathForList)
         // Interleaved across kinds, so every endpoint has cursors in flight from the first second.
         var work: [Work] = []
         for index in 0..<(windowsByKind.map(\.count).max() ?? 0) {

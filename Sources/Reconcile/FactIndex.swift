@@ -32,6 +32,10 @@ struct FactIndex {
     let repaymentsByDispute: [String: [TransferFacts]]
 
     init(_ input: ReconciliationInput) {
+        self = Self.isLedgerOnly(input) ? FactIndex(ledgerOnly: input) : FactIndex(all: input)
+    }
+
+    private init(all input: ReconciliationInput) {
         from = input.from
         to = input.to
         judged = input.judged
@@ -69,6 +73,37 @@ struct FactIndex {
                 ($0.created, $0.id) < ($1.created, $1.id)
             },
             by: { $0.disputeIDMetadata ?? "" })
+    }
+
+    /// A part with balance transactions only (the ledger's): nothing refers to them, so the lookups stay empty.
+    private init(ledgerOnly input: ReconciliationInput) {
+        from = input.from
+        to = input.to
+        judged = input.judged
+        charges = []
+        transfers = []
+        applicationFees = []
+        refunds = []
+        disputes = []
+        balanceTransactions = Self.unique(input.balanceTransactions, \.id)
+        chargeByID = [:]
+        paymentIntentByID = [:]
+        transferByID = [:]
+        feeByID = [:]
+        balanceTransactionByID = [:]
+        feeByOriginatingCharge = [:]
+        reversalsByTransfer = [:]
+        feeRefundsByFee = [:]
+        refundsByCharge = [:]
+        disputesByCharge = [:]
+        balanceTransactionsBySource = [:]
+        repaymentsByDispute = [:]
+    }
+
+    private static func isLedgerOnly(_ input: ReconciliationInput) -> Bool {
+        input.charges.isEmpty && input.paymentIntents.isEmpty && input.transfers.isEmpty
+            && input.transferReversals.isEmpty && input.applicationFees.isEmpty && input.feeRefunds.isEmpty
+            && input.refunds.isEmpty && input.disputes.isEmpty && !input.balanceTransactions.isEmpty
     }
 
     // MARK: Questions the rules ask

@@ -47,6 +47,8 @@ public actor RequestBudget {
     private var global: Window
     private var endpoints: [String: Window] = [:]
     private var throttled = 0
+    /// The endpoint whose full rate is kept free in the global window while it is busy (see ``prioritize(endpoint:)``).
+    private var priority: String?
 
     /// - Parameters:
     ///   - globalRate: requests per second across all endpoints.
@@ -71,6 +73,10 @@ public actor RequestBudget {
             for scope in [global, perEndpoint] {
                 if scope.count >= scope.capacity, let oldest = scope.oldest { wait = max(wait, oldest + window - now) }
                 if let newest = scope.newest { wait = max(wait, newest + scope.spacing - now) }
+            }
+            let reserved = reservedForPriority(now: now, asking: endpoint)
+            if reserved > 0, global.count + reserved >= global.capacity, let oldest = global.oldest {
+                wait = max(wait, oldest + window - now)
             }
             if wait <= .zero {
                 global.starts.append(now)
@@ -107,6 +113,23 @@ public actor RequestBudget {
         perEndpoint.prune(before: now - window)
         endpoints[endpoint] = perEndpoint
         return Double(perEndpoint.count) < Double(perEndpoint.capacity) * share
+    }
+
+    /// Keeps `endpoint`'s whole rate free in the global window while it is busy (it sent a request in the last
+    /// window): other endpoints share what is left. For the list that decides how long an extraction takes
+    /// (balance transactions: at least as many as every other list together), so that while every endpoint
+    /// wants more than the account allows, the busiest one still runs at its own limit from the first second.
+    public func prioritize(endpoint: String) {
+        priority = endpoint
+    }
+
+    /// The global slots the priority endpoint may still use in this window, when `endpoint` is another one.
+    private func reservedForPriority(now: ContinuousClock.Instant, asking endpoint: String) -> Int {
+        guard let priority, priority != endpoint, var window = endpoints[priority] else { return 0 }
+        window.prune(before: now - self.window)
+        endpoints[priority] = window
+        guard window.count > 0 else { return 0 }
+        return max(0, window.capacity - window.count)
     }
 
     /// How often a request had to wait for the budget (for the run's summary).

@@ -68,6 +68,9 @@ public final class StripeClient: Sendable {
     /// ``RequestBudget/hasHeadroom(endpoint:share:)``): a pager splits its work only when this is true.
     public func hasHeadroom(endpoint: String) async -> Bool { await budget.hasHeadroom(endpoint: endpoint) }
 
+    /// Keeps `endpoint`'s rate free in the account's budget while it is busy (``RequestBudget/prioritize(endpoint:)``).
+    public func prioritize(endpoint: String) async { await budget.prioritize(endpoint: endpoint) }
+
     // MARK: - Lists and retrieves
 
     /// One page of the list at `path` (`/v1/charges`) with `query`; `endpoint` names it for the budget.

@@ -262,6 +262,24 @@ struct RequestBudgetTests {
         #expect(clock.now - began >= .seconds(2))
     }
 
+    @Test("a busy priority endpoint keeps its rate free in the global window; the others share the rest")
+    func priorityEndpointKeepsItsRate() async {
+        // Given 10/s for the account, 4/s per endpoint, and balance transactions first
+        let budget = RequestBudget(globalRate: 10, endpointRate: 4, margin: .zero)
+        await budget.prioritize(endpoint: "/v1/balance_transactions")
+        let clock = ContinuousClock()
+        // When balance transactions send one request, and other endpoints then want as many as they can
+        await budget.acquire(endpoint: "/v1/balance_transactions")
+        let busy = clock.now
+        var others: [ContinuousClock.Instant] = []
+        for index in 0..<8 {
+            await budget.acquire(endpoint: "/v1/e\(index % 4)")
+            others.append(clock.now)
+        }
+        // Then within that second they get 10 − 4 = 6 slots, not 9: the 7th waits for the window to pass
+        #expect(others[6] - busy >= .seconds(1))
+    }
+
     @Test("requests are spaced at least half a slot apart, so a window's worth is not one burst")
     func spacing() async {
         let budget = RequestBudget(globalRate: 20, endpointRate: 1_000, margin: .zero)

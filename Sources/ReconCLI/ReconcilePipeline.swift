@@ -7,8 +7,9 @@ import Reports
 /// History → rules → reports for one range, one part of the range in memory at a time (issue 6).
 ///
 /// The history hands out the range in parts (``HistoryStore/forEachReconciliationPart``); each part goes
-/// through the rules (``ReconciliationSession``) and its `platform_fees` rows straight into the report folder
-/// (``ReportStream``, on a thread of its own, so the rules of the next part run while the rows are written).
+/// through the rules (``ReconciliationSession``) and its `platform_fees` rows straight into the report folder.
+/// Three threads share the work: one reads the parts (``PartQueue``), the caller's applies the rules, and one
+/// writes the rows (``BackgroundReportWriter``).
 /// Then the findings are marked new or open against earlier runs and the other tables are written. The
 /// report is exactly ``Reconciler/reconcile(_:)`` of the whole range.
 package struct ReconcilePipeline {
@@ -44,7 +45,8 @@ package struct ReconcilePipeline {
 
     /// Seconds spent in each step.
     package struct Timings: Sendable {
-        /// Reading the parts from the history (SQLite and decoding the rows).
+        /// Waiting for parts from the history's reader thread (reading overlaps the rules; this is what it
+        /// did not hide).
         package var read: Double = 0
         /// The rules.
         package var rules: Double = 0
@@ -79,11 +81,25 @@ package struct ReconcilePipeline {
         var parts = 0
         var rulesTime = Duration.zero
         phase("rules")
+        // The parts are read on a thread of their own while this one applies the rules.
+        let queue = PartQueue(capacity: 3)
+        let (store, from, to, asOf, grace, size) = (
+            store, range.unixSeconds.from, range.unixSeconds.to, asOf, skippedTransferGrace, chargesPerPart
+        )
+        let reader = Thread {
+            do {
+                try store.forEachReconciliationPart(
+                    from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size
+                ) { part in try queue.push(part) }
+                queue.end(nil)
+            } catch {
+                queue.end(error)
+            }
+        }
+        reader.name = "connect-recon.history-reader"
+        reader.start()
         do {
-            try store.forEachReconciliationPart(
-                from: range.unixSeconds.from, to: range.unixSeconds.to, asOf: asOf,
-                skippedTransferGrace: skippedTransferGrace, chargesPerPart: chargesPerPart
-            ) { part in
+            while let part = try queue.pop() {
                 let started = clock.now
                 session.add(part)
                 let rows = session.takePlatformFees()
@@ -94,6 +110,7 @@ package struct ReconcilePipeline {
                 if !rows.isEmpty { try writer.append(rows) }
             }
         } catch {
+            queue.cancel()
             writer.abandon()
             throw error
         }

@@ -30,6 +30,8 @@ struct FactIndex {
     let balanceTransactionsBySource: [String: [BalanceTransactionFacts]]
     /// Transfers tagged `metadata[dispute_id]`: repayments of funds recovered for a dispute the platform won.
     let repaymentsByDispute: [String: [TransferFacts]]
+    /// Ledger groups the input brings already added up.
+    let ledgerTotals: [LedgerRow]
 
     init(_ input: ReconciliationInput) {
         self = Self.isLedgerOnly(input) ? FactIndex(ledgerOnly: input) : FactIndex(all: input)
@@ -39,20 +41,26 @@ struct FactIndex {
         from = input.from
         to = input.to
         judged = input.judged
-        charges = Self.unique(input.charges, \.id)
-        transfers = Self.unique(input.transfers, \.id)
-        applicationFees = Self.unique(input.applicationFees, \.id)
+        ledgerTotals = input.ledgerTotals
+        // The lookups by id keep the first of duplicated ids; the lists are filtered only when there are any.
+        chargeByID = Self.byID(input.charges, \.id)
+        transferByID = Self.byID(input.transfers, \.id)
+        feeByID = Self.byID(input.applicationFees, \.id)
+        balanceTransactionByID = Self.byID(input.balanceTransactions, \.id)
+        paymentIntentByID = Self.byID(input.paymentIntents, \.id)
+        charges = chargeByID.count == input.charges.count ? input.charges : Self.unique(input.charges, \.id)
+        transfers = transferByID.count == input.transfers.count ? input.transfers : Self.unique(input.transfers, \.id)
+        applicationFees =
+            feeByID.count == input.applicationFees.count
+            ? input.applicationFees : Self.unique(input.applicationFees, \.id)
+        balanceTransactions =
+            balanceTransactionByID.count == input.balanceTransactions.count
+            ? input.balanceTransactions : Self.unique(input.balanceTransactions, \.id)
         refunds = Self.unique(input.refunds, \.id)
         disputes = Self.unique(input.disputes, \.id)
-        balanceTransactions = Self.unique(input.balanceTransactions, \.id)
         let reversals = Self.unique(input.transferReversals, \.id).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
         let feeRefunds = Self.unique(input.feeRefunds, \.id).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
 
-        chargeByID = Self.byID(charges, \.id)
-        paymentIntentByID = Self.byID(Self.unique(input.paymentIntents, \.id), \.id)
-        transferByID = Self.byID(transfers, \.id)
-        feeByID = Self.byID(applicationFees, \.id)
-        balanceTransactionByID = Self.byID(balanceTransactions, \.id)
         var byOrigin: [String: ApplicationFeeFacts] = [:]
         for fee in applicationFees.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
             guard let charge = fee.originatingChargeID, byOrigin[charge] == nil else { continue }
@@ -80,6 +88,7 @@ struct FactIndex {
         from = input.from
         to = input.to
         judged = input.judged
+        ledgerTotals = input.ledgerTotals
         charges = []
         transfers = []
         applicationFees = []
@@ -103,7 +112,8 @@ struct FactIndex {
     private static func isLedgerOnly(_ input: ReconciliationInput) -> Bool {
         input.charges.isEmpty && input.paymentIntents.isEmpty && input.transfers.isEmpty
             && input.transferReversals.isEmpty && input.applicationFees.isEmpty && input.feeRefunds.isEmpty
-            && input.refunds.isEmpty && input.disputes.isEmpty && !input.balanceTransactions.isEmpty
+            && input.refunds.isEmpty && input.disputes.isEmpty
+            && (!input.balanceTransactions.isEmpty || !input.ledgerTotals.isEmpty)
     }
 
     // MARK: Questions the rules ask

@@ -21,6 +21,10 @@ public struct ReconciliationInput: Sendable {
     public var balanceTransactions: [BalanceTransactionFacts]
     /// Referenced objects Stripe answered 404 for: (kind, id).
     public var missingObjects: [(kind: ObjectKind, id: String)]
+    /// Ledger groups already added up, for balance transactions of the range that are not in
+    /// `balanceTransactions` (the history sums a large range's ledger in SQL instead of handing over every
+    /// transaction). The reconciler adds them to its ledger as they are.
+    public var ledgerTotals: [LedgerRow] = []
     /// When the input is one part of a range: the objects this part reports on. `nil`: the input is the whole
     /// range, and every object created in it is reported on.
     public var judged: JudgedObjects?
@@ -73,13 +77,16 @@ public struct JudgedObjects: Sendable, Equatable {
     public var disputes: Set<String>
     /// Balance transactions created in the range: the ledger.
     public var balanceTransactions: Set<String>
+    /// Whether this part's `ledgerTotals` are the ledger of every balance transaction of the range (then no
+    /// part judges them one by one).
+    public var ledgerTotals: Bool
     /// Whether this part reports the input's `missingObjects`.
     public var missingObjects: Bool
 
     public init(
         charges: Set<String> = [], transfers: Set<String> = [], applicationFees: Set<String> = [],
         refunds: Set<String> = [], disputes: Set<String> = [], balanceTransactions: Set<String> = [],
-        missingObjects: Bool = false
+        ledgerTotals: Bool = false, missingObjects: Bool = false
     ) {
         self.charges = charges
         self.transfers = transfers
@@ -87,6 +94,7 @@ public struct JudgedObjects: Sendable, Equatable {
         self.refunds = refunds
         self.disputes = disputes
         self.balanceTransactions = balanceTransactions
+        self.ledgerTotals = ledgerTotals
         self.missingObjects = missingObjects
     }
 }

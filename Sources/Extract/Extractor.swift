@@ -183,11 +183,29 @@ public struct Extractor: Sendable {
         }
     }
 
+    /// Cursors of one endpoint that keep it at its limit: Stripe's 25 requests/s per endpoint at 150–200 ms a page
+    /// need at least 4–5 in flight.
+    static let minimumStreams = 6
+
     /// Pages one stream to its end, splitting its window when a worker is idle and the window is long.
     private func page(_ start: ListStream, queue: WorkQueue<Work>, runID: Int64, now: Int64, tally: Tally) async throws {
         var stream = start
         let path = stream.path ?? stream.kind.pathForList
         let endpoint = stream.endpoint ?? path
+        await queue.streamStarted(endpoint)
+        do {
+            try await pageToEnd(&stream, path: path, endpoint: endpoint, queue: queue, runID: runID, now: now, tally: tally)
+            await queue.streamEnded(endpoint)
+        } catch {
+            await queue.streamEnded(endpoint)
+            throw error
+        }
+    }
+
+    private func pageToEnd(
+        _ stream: inout ListStream, path: String, endpoint: String, queue: WorkQueue<Work>, runID: Int64, now: Int64,
+        tally: Tally
+    ) async throws {
         var previousIDs = Set<String>()
         while true {
             var query: [(String, String)] = [("limit", "100")]
@@ -208,9 +226,12 @@ public struct Extractor: Sendable {
             // Split a dense window: the older half goes to an idle worker, this stream keeps the newer half.
             // Not while the endpoint (or the account) is at its rate limit: another stream would only wait for
             // the budget, holding a worker that the busiest endpoint needs (issue 6).
+            // The one exception: an endpoint with fewer than `minimumStreams` cursors in flight cannot reach its
+            // limit at all (each cursor waits a round trip per page), so it is split even near its limit.
+            let fewStreams = await queue.streams(endpoint) < Self.minimumStreams
             if page.hasMore, let window = stream.window, let lastCreated = page.lastCreated,
                 lastCreated - window.lowerBound >= options.minimumSplitSeconds, await queue.hasIdleWorker,
-                await client.hasHeadroom(endpoint: endpoint)
+                await client.hasHeadroom(endpoint: endpoint) || fewStreams
             {
                 let middle = window.lowerBound + (lastCreated - window.lowerBound) / 2
                 if middle > window.lowerBound && middle <= lastCreated {

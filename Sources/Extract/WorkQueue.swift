@@ -5,6 +5,8 @@ actor WorkQueue<Item: Sendable> {
     private var busy = 0
     private var waiting: [CheckedContinuation<Item?, Never>] = []
     private var failed = false
+    /// List streams in flight per endpoint.
+    private var streamsByEndpoint: [String: Int] = [:]
 
     init(_ items: [Item]) { pending = items.reversed() }
 
@@ -42,6 +44,15 @@ actor WorkQueue<Item: Sendable> {
         pending.removeAll()
         releaseAll()
     }
+
+    /// A list stream of `endpoint` started paging.
+    func streamStarted(_ endpoint: String) { streamsByEndpoint[endpoint, default: 0] += 1 }
+
+    /// A list stream of `endpoint` ended (finished or failed).
+    func streamEnded(_ endpoint: String) { streamsByEndpoint[endpoint, default: 1] -= 1 }
+
+    /// List streams of `endpoint` in flight.
+    func streams(_ endpoint: String) -> Int { streamsByEndpoint[endpoint, default: 0] }
 
     /// Whether a worker is idle right now: then a long window is worth splitting.
     var hasIdleWorker: Bool { !waiting.isEmpty }

@@ -263,8 +263,8 @@ private struct PartLoader {
         return facts
     }
 
-    /// The objects of `Facts.table` whose `column` is one of `values` (and that match `condition`), by creation
-    /// time, then id.
+    /// The objects of `Facts.table` whose `column` is one of `values` (and that match `condition`), in no
+    /// particular order: the rules order what they need themselves.
     private func facts<Facts: StorableFacts>(
         _ type: Facts.Type, _ column: String, _ values: [String], and condition: String = "1"
     ) throws -> [Facts] {
@@ -275,7 +275,7 @@ private struct PartLoader {
             db,
             sql: """
                 SELECT \(selection) FROM json_each(?) AS j CROSS JOIN \(Facts.table) AS t ON t.\(column) = j.value
-                WHERE \(condition) ORDER BY t.created, t.id
+                WHERE \(condition)
                 """,
             arguments: [IDList.json(distinct)])
         var facts: [Facts] = []
@@ -283,13 +283,15 @@ private struct PartLoader {
         return facts
     }
 
-    /// The objects of several lists, each id once, by creation time, then id.
+    /// The objects of several lists, each id once.
     private static func merged<Facts: StorableFacts>(_ lists: [Facts]...) -> [Facts] {
+        let nonEmpty = lists.filter { !$0.isEmpty }
+        if nonEmpty.count <= 1 { return nonEmpty.first ?? [] }
         var seen: Set<String> = []
         var all: [Facts] = []
-        for list in lists {
+        for list in nonEmpty {
             for facts in list where seen.insert(facts.id).inserted { all.append(facts) }
         }
-        return all.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+        return all
     }
 }

@@ -97,16 +97,18 @@ private struct PartLoader {
         part.paymentIntents = try facts(PaymentIntentFacts.self, "id", charges.compactMap(\.paymentIntentID))
         part.disputes = Self.merged(part.disputes, try facts(DisputeFacts.self, "charge_id", chargeIDs))
         let disputeIDs = part.disputes.map(\.id)
-        part.transfers = Self.merged(
-            part.transfers,
-            try facts(TransferFacts.self, "id", charges.compactMap(\.transferID)),
-            try facts(TransferFacts.self, "source_transaction_id", chargeIDs),
-            try facts(TransferFacts.self, "dispute_id_metadata", disputeIDs))
+        // Each query leaves out what the part already holds, so no row is decoded twice.
+        var transfers = Self.merged(part.transfers, try facts(TransferFacts.self, "id", charges.compactMap(\.transferID)))
+        transfers += try facts(
+            TransferFacts.self, "source_transaction_id", chargeIDs, excluding: transfers.map(\.id))
+        transfers += try facts(TransferFacts.self, "dispute_id_metadata", disputeIDs, excluding: transfers.map(\.id))
+        part.transfers = transfers
         part.transferReversals = try facts(TransferReversalFacts.self, "transfer_id", part.transfers.map(\.id))
-        part.applicationFees = Self.merged(
-            part.applicationFees,
-            try facts(ApplicationFeeFacts.self, "id", charges.compactMap(\.applicationFeeID)),
-            try facts(ApplicationFeeFacts.self, "originating_charge_id", chargeIDs, and: inRange))
+        var fees = Self.merged(
+            part.applicationFees, try facts(ApplicationFeeFacts.self, "id", charges.compactMap(\.applicationFeeID)))
+        fees += try facts(
+            ApplicationFeeFacts.self, "originating_charge_id", chargeIDs, and: inRange, excluding: fees.map(\.id))
+        part.applicationFees = fees
         part.feeRefunds = try facts(FeeRefundFacts.self, "fee_id", part.applicationFees.map(\.id))
         part.refunds = Self.merged(part.refunds, try facts(RefundFacts.self, "charge_id", chargeIDs))
         try addBalanceTransactions(to: &part)
@@ -130,9 +132,10 @@ private struct PartLoader {
         sources += part.feeRefunds.map(\.id)
         sources += part.refunds.map(\.id)
         sources += part.disputes.map(\.id)
-        part.balanceTransactions = Self.merged(
-            try facts(BalanceTransactionFacts.self, "id", named),
-            try facts(BalanceTransactionFacts.self, "source_id", sources, and: inRange))
+        var transactions = try facts(BalanceTransactionFacts.self, "id", named)
+        transactions += try facts(
+            BalanceTransactionFacts.self, "source_id", sources, and: inRange, excluding: transactions.map(\.id))
+        part.balanceTransactions = transactions
     }
 
     // MARK: 2. The range's objects whose charge is not one of the range's
@@ -263,21 +266,28 @@ private struct PartLoader {
         return facts
     }
 
-    /// The objects of `Facts.table` whose `column` is one of `values` (and that match `condition`), in no
-    /// particular order: the rules order what they need themselves.
+    /// The objects of `Facts.table` whose `column` is one of `values`, that match `condition` and whose id is not
+    /// in `excluded`, in no particular order: the rules order what they need themselves.
     private func facts<Facts: StorableFacts>(
-        _ type: Facts.Type, _ column: String, _ values: [String], and condition: String = "1"
+        _ type: Facts.Type, _ column: String, _ values: [String], and condition: String = "1",
+        excluding excluded: [String] = []
     ) throws -> [Facts] {
         let distinct = Array(Set(values))
         guard !distinct.isEmpty else { return [] }
         let selection = Facts.columns.map { "t.\($0)" }.joined(separator: ", ")
+        var arguments: StatementArguments = [IDList.json(distinct)]
+        var exclusion = ""
+        if !excluded.isEmpty {
+            exclusion = " AND t.id NOT IN (SELECT value FROM json_each(?))"
+            arguments += [IDList.json(excluded)]
+        }
         let cursor = try Row.fetchCursor(
             db,
             sql: """
                 SELECT \(selection) FROM json_each(?) AS j CROSS JOIN \(Facts.table) AS t ON t.\(column) = j.value
-                WHERE \(condition)
+                WHERE \(condition)\(exclusion)
                 """,
-            arguments: [IDList.json(distinct)])
+            arguments: arguments)
         var facts: [Facts] = []
         while let row = try cursor.next() { facts.append(try Facts(row: row)) }
         return facts

@@ -121,16 +121,17 @@ package struct ReconcilePipeline {
         phase("findings")
         let findingsStarted = clock.now
         var report = session.report()
+        let keys = Self.findingKeys(report)
         let update: FindingsUpdate
         do {
             update = try await store.recordFindings(
-                Self.findingKeys(report), run: runID, from: range.unixSeconds.from, to: range.unixSeconds.to)
+                keys, run: runID, from: range.unixSeconds.from, to: range.unixSeconds.to)
         } catch {
             writer.abandon()
             throw error
         }
         let openCount = Self.markOpen(&report, open: update.open)
-        let keyCount = Self.findingKeys(report).count
+        let keyCount = keys.count
         timings.findings = Self.seconds(clock.now - findingsStarted)
 
         let findings = Findings(

@@ -352,9 +352,17 @@ public final class HistoryStore: Sendable {
     static func fetchFacts<Facts: StorableFacts>(
         _ type: Facts.Type, db: Database, condition: String, arguments: StatementArguments
     ) throws -> [Facts] {
-        let cursor = try Row.fetchCursor(
-            db, sql: "SELECT \(Facts.selection) FROM \(Facts.table) WHERE \(condition) ORDER BY created, id",
+        try fetchFacts(
+            Facts.self, db: db,
+            sql: "SELECT \(Facts.selection) FROM \(Facts.table) WHERE \(condition) ORDER BY created, id",
             arguments: arguments)
+    }
+
+    /// The facts of every row of `sql`, whose `SELECT` list is `Facts`' columns in order.
+    static func fetchFacts<Facts: StorableFacts>(
+        _ type: Facts.Type, db: Database, sql: String, arguments: StatementArguments
+    ) throws -> [Facts] {
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         var facts: [Facts] = []
         while let row = try cursor.next() { facts.append(try Facts(row: row)) }
         return facts

@@ -71,12 +71,11 @@ private struct PartLoader {
     }
 
     private func chargePart(_ charges: [ChargeFacts]) throws -> ReconciliationInput {
-        let chargeIDs = charges.map(\.id)
-        var part = input(judged: JudgedObjects(charges: Set(chargeIDs)))
+        // The charges, and the range's objects that belong to them, are judged here.
+        let owned = Set(charges.map(\.id))
+        var part = input(judged: JudgedObjects(charges: owned))
         part.charges = charges
         try addContext(of: charges, to: &part)
-        // The range's objects that belong to these charges are judged here.
-        let owned = Set(chargeIDs)
         part.judged?.transfers = Set(
             part.transfers.filter { isInRange($0.created) && owned.contains($0.sourceTransactionID ?? "") }.map(\.id))
         part.judged?.applicationFees = Set(
@@ -145,40 +144,33 @@ private struct PartLoader {
         func notOwned(_ column: String) -> String {
             "NOT EXISTS (SELECT 1 FROM charges c WHERE c.id = t.\(column) AND c.created >= \(from) AND c.created < \(to))"
         }
-        try orphans(TransferFacts.self, notOwned("source_transaction_id"), owner: \.sourceTransactionID, body) {
-            part, judged in
-            part.transfers = judged
-            part.judged?.transfers = Set(judged.map(\.id))
-        }
-        try orphans(ApplicationFeeFacts.self, notOwned("originating_charge_id"), owner: \.originatingChargeID, body) {
-            part, judged in
-            part.applicationFees = judged
-            part.judged?.applicationFees = Set(judged.map(\.id))
-        }
-        try orphans(RefundFacts.self, notOwned("charge_id"), owner: \.chargeID, body) { part, judged in
-            part.refunds = judged
-            part.judged?.refunds = Set(judged.map(\.id))
-        }
-        try orphans(DisputeFacts.self, notOwned("charge_id"), owner: { Optional($0.chargeID) }, body) {
-            part, judged in
-            part.disputes = judged
-            part.judged?.disputes = Set(judged.map(\.id))
-        }
+        try orphans(
+            TransferFacts.self, notOwned("source_transaction_id"), owner: \.sourceTransactionID, into: \.transfers,
+            judged: \.transfers, body)
+        try orphans(
+            ApplicationFeeFacts.self, notOwned("originating_charge_id"), owner: \.originatingChargeID,
+            into: \.applicationFees, judged: \.applicationFees, body)
+        try orphans(RefundFacts.self, notOwned("charge_id"), owner: \.chargeID, into: \.refunds, judged: \.refunds, body)
+        try orphans(
+            DisputeFacts.self, notOwned("charge_id"), owner: { Optional($0.chargeID) }, into: \.disputes,
+            judged: \.disputes, body)
     }
 
     /// Pages through the range's `Facts` matching `condition`; each page is judged with its charges as context.
     private func orphans<Facts: StorableFacts>(
         _ type: Facts.Type, _ condition: String, owner: (Facts) -> String?,
-        _ body: (ReconciliationInput) throws -> Void,
-        place: (inout ReconciliationInput, [Facts]) -> Void
+        into list: WritableKeyPath<ReconciliationInput, [Facts]>, judged set: WritableKeyPath<JudgedObjects, Set<String>>,
+        _ body: (ReconciliationInput) throws -> Void
     ) throws {
         var after: (created: Int64, id: String)?
         while true {
             let judged = try page(Facts.self, after: after, condition: condition)
             guard let last = judged.last else { return }
             after = (last.created, last.id)
-            var part = input(judged: JudgedObjects())
-            place(&part, judged)
+            var judgedIDs = JudgedObjects()
+            judgedIDs[keyPath: set] = Set(judged.map(\.id))
+            var part = input(judged: judgedIDs)
+            part[keyPath: list] = judged
             let charges = try facts(ChargeFacts.self, "id", judged.compactMap(owner))
             part.charges = charges
             try addContext(of: charges, to: &part)
@@ -252,18 +244,14 @@ private struct PartLoader {
     ) throws -> [Facts] {
         // `created >= lower` lets the index on `created` start at the page; the OR picks up after the last id.
         let lower = max(from, after?.created ?? from)
-        let selection = Facts.columns.map { "t.\($0)" }.joined(separator: ", ")
-        let cursor = try Row.fetchCursor(
-            db,
+        return try HistoryStore.fetchFacts(
+            Facts.self, db: db,
             sql: """
-                SELECT \(selection) FROM \(Facts.table) AS t
+                SELECT \(Facts.qualifiedSelection) FROM \(Facts.table) AS t
                 WHERE t.created >= ? AND t.created < ? AND (t.created > ? OR t.id > ?) AND \(condition)
                 ORDER BY t.created, t.id LIMIT ?
                 """,
             arguments: [lower, to, after?.created ?? (from - 1), after?.id ?? "", limit ?? size])
-        var facts: [Facts] = []
-        while let row = try cursor.next() { facts.append(try Facts(row: row)) }
-        return facts
     }
 
     /// The objects of `Facts.table` whose `column` is one of `values`, that match `condition` and whose id is not
@@ -274,23 +262,20 @@ private struct PartLoader {
     ) throws -> [Facts] {
         let distinct = Array(Set(values))
         guard !distinct.isEmpty else { return [] }
-        let selection = Facts.columns.map { "t.\($0)" }.joined(separator: ", ")
         var arguments: StatementArguments = [IDList.json(distinct)]
         var exclusion = ""
         if !excluded.isEmpty {
             exclusion = " AND t.id NOT IN (SELECT value FROM json_each(?))"
             arguments += [IDList.json(excluded)]
         }
-        let cursor = try Row.fetchCursor(
-            db,
+        return try HistoryStore.fetchFacts(
+            Facts.self, db: db,
             sql: """
-                SELECT \(selection) FROM json_each(?) AS j CROSS JOIN \(Facts.table) AS t ON t.\(column) = j.value
+                SELECT \(Facts.qualifiedSelection) FROM json_each(?) AS j
+                CROSS JOIN \(Facts.table) AS t ON t.\(column) = j.value
                 WHERE \(condition)\(exclusion)
                 """,
             arguments: arguments)
-        var facts: [Facts] = []
-        while let row = try cursor.next() { facts.append(try Facts(row: row)) }
-        return facts
     }
 
     /// The objects of several lists, each id once.

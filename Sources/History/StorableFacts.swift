@@ -24,6 +24,8 @@ protocol StorableFacts: Sendable {
 extension StorableFacts {
     /// `id, created, …`: the `SELECT` list that ``init(row:)`` reads.
     static var selection: String { columns.joined(separator: ", ") }
+    /// `t.id, t.created, …`: ``selection`` for a query that names the table `t`.
+    static var qualifiedSelection: String { columns.map { "t.\($0)" }.joined(separator: ", ") }
 }
 
 extension ChargeFacts: StorableFacts {

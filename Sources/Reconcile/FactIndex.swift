@@ -13,7 +13,7 @@ struct FactIndex {
     let applicationFees: [ApplicationFeeFacts]
     let refunds: [RefundFacts]
     let disputes: [DisputeFacts]
-    let balanceTransactions: [BalanceTransactionFacts]
+    private(set) var balanceTransactions: [BalanceTransactionFacts]
 
     let chargeByID: [String: ChargeFacts]
     let paymentIntentByID: [String: PaymentIntentFacts]
@@ -34,7 +34,15 @@ struct FactIndex {
     let ledgerTotals: [LedgerRow]
 
     init(_ input: ReconciliationInput) {
-        self = Self.isLedgerOnly(input) ? FactIndex(ledgerOnly: input) : FactIndex(all: input)
+        guard Self.isLedgerOnly(input) else {
+            self.init(all: input)
+            return
+        }
+        // The ledger's part: nothing refers to its balance transactions, so the lookups stay empty.
+        var withoutLookups = input
+        withoutLookups.balanceTransactions = []
+        self.init(all: withoutLookups)
+        balanceTransactions = Self.unique(input.balanceTransactions, \.id)
     }
 
     private init(all input: ReconciliationInput) {
@@ -81,32 +89,6 @@ struct FactIndex {
                 ($0.created, $0.id) < ($1.created, $1.id)
             },
             by: { $0.disputeIDMetadata ?? "" })
-    }
-
-    /// A part with balance transactions only (the ledger's): nothing refers to them, so the lookups stay empty.
-    private init(ledgerOnly input: ReconciliationInput) {
-        from = input.from
-        to = input.to
-        judged = input.judged
-        ledgerTotals = input.ledgerTotals
-        charges = []
-        transfers = []
-        applicationFees = []
-        refunds = []
-        disputes = []
-        balanceTransactions = Self.unique(input.balanceTransactions, \.id)
-        chargeByID = [:]
-        paymentIntentByID = [:]
-        transferByID = [:]
-        feeByID = [:]
-        balanceTransactionByID = [:]
-        feeByOriginatingCharge = [:]
-        reversalsByTransfer = [:]
-        feeRefundsByFee = [:]
-        refundsByCharge = [:]
-        disputesByCharge = [:]
-        balanceTransactionsBySource = [:]
-        repaymentsByDispute = [:]
     }
 
     private static func isLedgerOnly(_ input: ReconciliationInput) -> Bool {

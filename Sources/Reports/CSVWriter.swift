@@ -29,6 +29,17 @@ struct CSVWriter: ~Copyable {
         if buffer.count >= Self.flushThreshold { try flush() }
     }
 
+    /// Writes every row of `table`, in order.
+    mutating func writeRows(_ table: ReportTable) throws(ReportError) {
+        var cells: [Cell] = []
+        cells.reserveCapacity(table.columns.count)
+        for index in 0..<table.rowCount {
+            cells.removeAll(keepingCapacity: true)
+            table.fill(index, &cells)
+            try writeRecord(cells)
+        }
+    }
+
     /// Writes the header row.
     mutating func writeHeader(_ columns: [Column]) throws(ReportError) {
         try writeRecord(columns.map { .text($0.name) })

@@ -42,7 +42,6 @@ public final class ReportStream {
     private var pendingRows: [PlatformFeeRow] = []
     private var platformFeeCount = 0
     private var totals = SummaryChecks.Totals()
-    private var cells: [Cell] = []
     private var finished = false
     public private(set) var timings = Timings()
 
@@ -112,12 +111,8 @@ public final class ReportStream {
         guard !rows.isEmpty else { return }
         let table = ReportTable.platformFees(rows)
         var clock = WriterClock()
-        for index in 0..<rows.count {
-            cells.removeAll(keepingCapacity: true)
-            table.fill(index, &cells)
-            try platformFeesCSV?.writeRecord(cells)
-            totals.add(rows[index])
-        }
+        try platformFeesCSV?.writeRows(table)
+        for row in rows { totals.add(row) }
         timings.csv += clock.lap()
         platformFeeCount += rows.count
         if platformFeesSheet == nil {
@@ -142,11 +137,7 @@ public final class ReportStream {
     private func writeSheetRows(_ table: ReportTable) throws(ReportError) {
         guard var sheet = platformFeesSheet else { return }
         defer { platformFeesSheet = sheet }
-        for index in 0..<table.rowCount {
-            cells.removeAll(keepingCapacity: true)
-            table.fill(index, &cells)
-            try workbook?.append(cells, to: &sheet)
-        }
+        try workbook?.append(table, to: &sheet)
     }
 
     private func complete(_ report: ReconciliationReport, metadata: ReportMetadata) throws(ReportError) -> ReportFiles {
@@ -170,11 +161,7 @@ public final class ReportStream {
             let path = temporary + "/" + table.fileName
             var writer = try CSVWriter(path: path)
             try writer.writeHeader(table.columns)
-            for index in 0..<table.rowCount {
-                cells.removeAll(keepingCapacity: true)
-                table.fill(index, &cells)
-                try writer.writeRecord(cells)
-            }
+            try writer.writeRows(table)
             let result = try writer.finish()
             unknownDecimals += result.unknownDecimals
             csvFiles.append(

@@ -102,6 +102,12 @@ struct WorkbookWriter: ~Copyable {
     /// Writes `table` from its first row to its last, continuing on a new sheet whenever one is full.
     mutating func write(_ table: ReportTable) throws(ReportError) -> [SheetPart] {
         var stream = SheetStream(sheetName: table.sheetName, columns: table.columns, widths: Self.columnWidths(table))
+        try append(table, to: &stream)
+        return try end(&stream)
+    }
+
+    /// Writes every row of `table` to `stream`'s table.
+    mutating func append(_ table: ReportTable, to stream: inout SheetStream) throws(ReportError) {
         var cells: [Cell] = []
         cells.reserveCapacity(table.columns.count)
         for index in 0..<table.rowCount {
@@ -109,7 +115,6 @@ struct WorkbookWriter: ~Copyable {
             table.fill(index, &cells)
             try append(cells, to: &stream)
         }
-        return try end(&stream)
     }
 
     /// Writes one row of `stream`'s table, starting its first sheet or a continuation sheet as needed.

@@ -4,24 +4,30 @@ import Logging
 import ReconCore
 import StripeAPI
 
-/// Fetches everything a range needs into the history (SPEC §3), as fast as the rate budget allows.
+/// Fetches everything a range needs into the history (SPEC §3), with as few requests as Stripe allows and as
+/// fast as the rate budget allows.
 ///
-/// 1. The range's lists (charges with their PaymentIntents expanded, transfers, application fees, balance
-///    transactions, disputes, refunds) are paged over time windows by `concurrency` workers at once; a
-///    window that turns out dense is split while a worker is idle. Each finished window is checkpointed in
-///    the same transaction as its last page, so an interrupted run's successor skips it.
-/// 2. Follow-ups, found by asking the history what the range refers to but this run has not seen: charges
-///    of refunds and disputes, transfers and fees settled after the range, reversals and fee refunds beyond
-///    the 10 embedded, refunds and disputes made after the range, and every balance transaction of those.
-///    Each is requested once per run; a 404 is recorded for the reconciler, not a crash.
+/// 1. The range's lists (charges, transfers, application fees, balance transactions, disputes, refunds) are
+///    paged over time windows by `concurrency` workers at once, each with the expansions that carry what the
+///    rules read about objects outside the range (``ListKind/rangeExpansions``). A window is split by its
+///    density: after a page, the rest of the window is cut into as many pieces as keep the endpoint at its rate
+///    (rate × round trip cursors), each worth a few pages, so a quiet night costs a request per list and a busy
+///    one fans out without paying for many half-empty pages. Each finished window is checkpointed in the same
+///    transaction as its last page, so an interrupted run's successor skips it.
+/// 2. Follow-ups: what the range refers to that the lists did not bring, asked of the history
+///    (``HistoryStore/followUpNeeds(from:to:chain:deferringRangeTransactions:)``). They are planned as soon as
+///    every list but the balance transactions (the longest) has ended, and run while it still pages; rounds after
+///    that take what is left. Each need is fetched the cheaper way (``FollowUpPlan``): a window after the range
+///    of a list where such objects are dense, requests by id or by charge where they are sparse. Each is
+///    requested once per run; a 404 is recorded for the reconciler, not a crash.
 public struct Extractor: Sendable {
     public struct Options: Sendable {
         /// Workers: requests in flight at once.
         public var concurrency: Int
         /// The range is never extracted closer to `now` than this.
         public var settleMargin: Int64
-        /// Initial window length. Windows start long (few requests on a quiet account) and are split while a
-        /// worker is idle (many streams in flight on a busy one); each finished window is a checkpoint.
+        /// Initial window length. Windows start long (few requests on a quiet account) and are split by density
+        /// (many streams in flight on a busy one); each finished window is a checkpoint.
         public var windowSeconds: Int64
         /// A window is split only while longer than this.
         public var minimumSplitSeconds: Int64
@@ -53,6 +59,18 @@ public struct Extractor: Sendable {
         self.progress = progress
     }
 
+    /// What every worker of one extraction shares.
+    struct Context: Sendable {
+        var from: Int64
+        var to: Int64
+        var runID: Int64
+        var now: Int64
+        var chain: [Int64]
+        var tally: Tally
+        var lists: RangeLists
+        var planner: FollowUpPlanner
+    }
+
     /// Extracts `[from, to)` (Unix seconds) for run `runID`, skipping windows the run already has finished.
     public func extract(from: Int64, to requestedTo: Int64, runID: Int64, now: Int64) async throws -> ExtractionSummary {
         var summary = ExtractionSummary()
@@ -71,18 +89,21 @@ public struct Extractor: Sendable {
                 metadata: ["requested_to": "\(requestedTo)", "to": "\(latest)"])
         }
 
-        let tally = Tally()
         let done = try store.completedWindows(run: runID)
         var windowsByKind: [[Work]] = []
+        var streams: [ListKind: Int] = [:]
         for kind in ListKind.rangeLists {
             let finished = done.filter { $0.resource == kind.rawValue }.map { $0.from..<$0.to }
             let remaining = Intervals.subtract(finished, from: from..<to)
             summary.resumedWindows += finished.count
-            windowsByKind.append(
-                remaining.flatMap { Intervals.split($0, length: options.windowSeconds) }.map {
-                    .list(ListStream(kind: kind, window: $0, cursor: nil))
-                })
+            let windows = remaining.flatMap { Intervals.split($0, length: options.windowSeconds) }
+            streams[kind] = windows.count
+            windowsByKind.append(windows.map { .list(ListStream(range: kind, window: $0)) })
         }
+        let context = Context(
+            from: from, to: to, runID: runID, now: now, chain: try store.runChain(runID), tally: Tally(),
+            lists: RangeLists(streams: streams),
+            planner: FollowUpPlanner(after: to..<max(to, now) + 1, rangeSeconds: max(1, to - from)))
         // The balance transactions list is the longest (a transaction for every charge, refund, transfer, fee…), so
         // its rate limit decides the extraction's length: it keeps its rate while the others share the rest.
         await client.prioritize(endpoint: ListKind.balanceTransactions.pathForList)
@@ -91,26 +112,24 @@ public struct Extractor: Sendable {
         for index in 0..<(windowsByKind.map(\.count).max() ?? 0) {
             for windows in windowsByKind where index < windows.count { work.append(windows[index]) }
         }
-        try await run(work, runID: runID, now: now, tally: tally)
+        if await context.lists.othersEnded() { work.append(.planFollowUps) }
+        try await run(work, context)
 
         // Follow-ups until the history holds everything the range refers to.
-        let chain = try store.runChain(runID)
-        var requested = Set<String>()
-        var round = 0
+        var round = await context.planner.rounds
         while true {
-            let needs = try await store.followUpNeeds(from: from, to: to, chain: chain)
-            let items = Self.followUpWork(needs).filter { !requested.contains($0.key) }
+            let needs = try await store.followUpNeeds(from: from, to: to, chain: context.chain)
+            let items = await context.planner.work(for: needs, listed: await context.tally.snapshot.objects)
             if items.isEmpty { break }
             round += 1
             guard round <= 8 else { throw ExtractionError.followUpsDidNotSettle(rounds: round - 1, remaining: items.count) }
-            requested.formUnion(items.map(\.key))
-            summary.followUps += items.count
             await progress?.followUpsPlanned(round: round, count: items.count)
             logger.info("follow-ups", metadata: ["round": "\(round)", "requests": "\(items.count)"])
-            try await run(items, runID: runID, now: now, tally: tally)
+            try await run(items, context)
         }
         summary.followUpRounds = round
-        let totals = await tally.snapshot
+        summary.followUps = await context.planner.planned
+        let totals = await context.tally.snapshot
         summary.objectsByResource = totals.objects
         summary.new = totals.outcome.new
         summary.updated = totals.outcome.updated
@@ -120,9 +139,23 @@ public struct Extractor: Sendable {
         return summary
     }
 
+    /// Plans the follow-ups while the balance transactions list still pages: everything but the balance
+    /// transactions of the range's own objects, which that list brings.
+    private func planEarly(queue: WorkQueue<Work>, _ context: Context) async throws {
+        let needs = try await store.followUpNeeds(
+            from: context.from, to: context.to, chain: context.chain, deferringRangeTransactions: true)
+        let items = await context.planner.work(for: needs, listed: await context.tally.snapshot.objects)
+        guard !items.isEmpty else { return }
+        await context.planner.countRound()
+        await progress?.followUpsPlanned(round: 1, count: items.count)
+        logger.info("follow-ups while the lists page", metadata: ["requests": "\(items.count)"])
+        for item in items { await queue.add(item) }
+    }
+
     // MARK: - Work
 
-    /// A list paged with a cursor, over a time window (range lists) or unbounded (follow-up lists).
+    /// A list paged with a cursor, over a time window (range lists, follow-up windows) or unbounded (lists by
+    /// parent or by charge).
     struct ListStream: Sendable {
         var kind: ListKind
         var window: Range<Int64>?
@@ -131,8 +164,44 @@ public struct Extractor: Sendable {
         var path: String?
         var endpoint: String?
         var filter: [(String, String)] = []
+        /// `expand[]` of every page.
+        var expansions: [String] = []
+        /// One of the range's lists: its windows are checkpointed and counted in ``RangeLists``.
+        var isRange = false
         /// The won dispute whose repayment this list searches for, recorded as searched when it ends.
         var repaymentFor: String?
+        /// Items paged so far, with the window's upper bound: the stream's density.
+        var listed = 0
+
+        /// A window of one of the range's lists.
+        init(range kind: ListKind, window: Range<Int64>) {
+            self.kind = kind
+            self.window = window
+            expansions = kind.rangeExpansions
+            isRange = true
+        }
+
+        /// A follow-up list.
+        init(
+            kind: ListKind, window: Range<Int64>? = nil, path: String? = nil, endpoint: String? = nil,
+            filter: [(String, String)] = [], repaymentFor: String? = nil
+        ) {
+            self.kind = kind
+            self.window = window
+            self.path = path
+            self.endpoint = endpoint
+            self.filter = filter
+            self.repaymentFor = repaymentFor
+        }
+
+        /// The same list over another window, from its start.
+        func piece(_ window: Range<Int64>) -> ListStream {
+            var piece = self
+            piece.window = window
+            piece.cursor = nil
+            piece.listed = 0
+            return piece
+        }
     }
 
     /// One object by id.
@@ -144,24 +213,29 @@ public struct Extractor: Sendable {
     enum Work: Sendable {
         case list(ListStream)
         case retrieve(Retrieve)
+        /// Plan the follow-ups while the balance transactions list still pages.
+        case planFollowUps
 
         /// Identifies a follow-up so it is requested once per run.
         var key: String {
             switch self {
-            case .list(let stream): "list \(stream.path ?? stream.kind.rawValue) \(stream.filter.map { "\($0.0)=\($0.1)" })"
+            case .list(let stream):
+                "list \(stream.path ?? stream.kind.rawValue) \(stream.filter.map { "\($0.0)=\($0.1)" }) "
+                    + (stream.window.map { "\($0.lowerBound)..<\($0.upperBound)" } ?? "")
             case .retrieve(let item): "get \(item.kind.rawValue) \(item.id)"
+            case .planFollowUps: "plan"
             }
         }
     }
 
-    private func run(_ items: [Work], runID: Int64, now: Int64, tally: Tally) async throws {
+    private func run(_ items: [Work], _ context: Context) async throws {
         let queue = WorkQueue(items)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<options.concurrency {
                 group.addTask {
                     while let item = await queue.next() {
                         do {
-                            try await perform(item, queue: queue, runID: runID, now: now, tally: tally)
+                            try await perform(item, queue: queue, context)
                             await queue.finished()
                         } catch {
                             await queue.fail()
@@ -174,37 +248,36 @@ public struct Extractor: Sendable {
         }
     }
 
-    private func perform(_ work: Work, queue: WorkQueue<Work>, runID: Int64, now: Int64, tally: Tally) async throws {
+    private func perform(_ work: Work, queue: WorkQueue<Work>, _ context: Context) async throws {
         switch work {
         case .list(let stream):
-            try await page(stream, queue: queue, runID: runID, now: now, tally: tally)
+            try await page(stream, queue: queue, context)
         case .retrieve(let item):
-            try await retrieve(item, runID: runID, now: now, tally: tally)
+            try await retrieve(item, context)
+        case .planFollowUps:
+            try await planEarly(queue: queue, context)
         }
     }
 
-    /// Cursors of one endpoint that keep it at its limit: Stripe's 25 requests/s per endpoint at 150–200 ms a page
-    /// need at least 4–5 in flight.
-    static let minimumStreams = 6
-
-    /// Pages one stream to its end, splitting its window when a worker is idle and the window is long.
-    private func page(_ start: ListStream, queue: WorkQueue<Work>, runID: Int64, now: Int64, tally: Tally) async throws {
+    /// Pages one stream to its end, splitting its window by density.
+    private func page(_ start: ListStream, queue: WorkQueue<Work>, _ context: Context) async throws {
         var stream = start
         let path = stream.path ?? stream.kind.pathForList
         let endpoint = stream.endpoint ?? path
         await queue.streamStarted(endpoint)
         do {
-            try await pageToEnd(&stream, path: path, endpoint: endpoint, queue: queue, runID: runID, now: now, tally: tally)
+            try await pageToEnd(&stream, path: path, endpoint: endpoint, queue: queue, context)
             await queue.streamEnded(endpoint)
         } catch {
             await queue.streamEnded(endpoint)
             throw error
         }
+        // When every list but the balance transactions has ended, plan the follow-ups while that one pages.
+        if stream.isRange, await context.lists.ended(stream.kind) { await queue.add(.planFollowUps) }
     }
 
     private func pageToEnd(
-        _ stream: inout ListStream, path: String, endpoint: String, queue: WorkQueue<Work>, runID: Int64, now: Int64,
-        tally: Tally
+        _ stream: inout ListStream, path: String, endpoint: String, queue: WorkQueue<Work>, _ context: Context
     ) async throws {
         var previousIDs = Set<String>()
         while true {
@@ -214,50 +287,82 @@ public struct Extractor: Sendable {
             }
             query += stream.filter
             if let cursor = stream.cursor { query.append(("starting_after", cursor)) }
-            query += stream.kind.expansions.map { ("expand[]", $0) }
+            query += stream.expansions.map { ("expand[]", $0) }
+            let started = ContinuousClock.now
             let page = try await stream.kind.fetchPage(client: client, path: path, endpoint: endpoint, query: query)
+            let roundTrip = ContinuousClock.now - started
             if let repeated = page.ids.first(where: { previousIDs.contains($0) || $0 == stream.cursor }) {
                 throw StripeClientError.brokenPagination(
                     endpoint: endpoint, requestID: page.requestID,
                     detail: "the page after \(stream.cursor ?? "the start") repeated \(repeated): the cursor did not advance")
             }
             previousIDs = Set(page.ids)
+            stream.listed += page.objects
 
-            // Split a dense window: the older half goes to an idle worker, this stream keeps the newer half.
-            // Not while the endpoint (or the account) is at its rate limit: another stream would only wait for
-            // the budget, holding a worker that the busiest endpoint needs (issue 6).
-            // The one exception: an endpoint with fewer than `minimumStreams` cursors in flight cannot reach its
-            // limit at all (each cursor waits a round trip per page), so it is split even near its limit.
-            let fewStreams = await queue.streams(endpoint) < Self.minimumStreams
-            if page.hasMore, let window = stream.window, let lastCreated = page.lastCreated,
-                lastCreated - window.lowerBound >= options.minimumSplitSeconds, await queue.hasIdleWorker,
-                await client.hasHeadroom(endpoint: endpoint) || fewStreams
-            {
-                let middle = window.lowerBound + (lastCreated - window.lowerBound) / 2
-                if middle > window.lowerBound && middle <= lastCreated {
-                    await queue.add(.list(ListStream(kind: stream.kind, window: window.lowerBound..<middle, cursor: nil)))
-                    stream.window = middle..<window.upperBound
-                }
+            if page.hasMore, let lastCreated = page.lastCreated {
+                try await split(&stream, lastCreated: lastCreated, roundTrip: roundTrip, endpoint: endpoint, queue: queue, context)
             }
 
             let finished = !page.hasMore
-            let checkpoint = finished ? stream.window.map {
+            let checkpoint = finished && stream.isRange ? stream.window.map {
                 ExtractionWindow(resource: stream.kind.rawValue, from: $0.lowerBound, to: $0.upperBound)
             } : nil
-            let total = await tally.count(resource: stream.path == nil ? stream.kind.rawValue : "follow-up lists", objects: page.objects)
+            let resource = stream.isRange ? stream.kind.rawValue : "follow-up lists"
+            let total = await context.tally.count(resource: resource, objects: page.objects)
             let outcome = try await store.write(
-                page.batch, run: runID, completing: checkpoint, windowObjects: page.objects, now: now)
-            await tally.record(outcome, pages: 1)
+                page.batch, run: context.runID, completing: checkpoint, windowObjects: page.objects, now: context.now)
+            await context.tally.record(outcome, pages: 1)
             await progress?.pageStored(resource: stream.kind.rawValue, objects: page.objects, total: total)
             if finished {
-                if let disputeID = stream.repaymentFor { try await store.recordRepaymentSearch(disputeID: disputeID, run: runID) }
+                if let disputeID = stream.repaymentFor {
+                    try await store.recordRepaymentSearch(disputeID: disputeID, run: context.runID)
+                }
                 return
             }
             stream.cursor = page.lastID
         }
     }
 
-    private func retrieve(_ item: Retrieve, runID: Int64, now: Int64, tally: Tally) async throws {
+    /// Pages a piece of a window should hold at least: each piece ends on a page that is half empty on average,
+    /// so fewer pages per piece would pay for speed with requests.
+    static let minimumPagesPerPiece = 3.0
+    /// Cursors of one endpoint worth keeping in flight, at most.
+    static let maximumStreams = 16
+
+    /// Cuts the rest of a dense window into pieces that page at once: as many as keep the endpoint at its rate
+    /// (its rate × the round trip, counting the cursors already in flight), each worth at least
+    /// ``minimumPagesPerPiece`` pages by the density seen so far, and no more than there are idle workers.
+    /// The stream keeps the newest piece and goes on with its cursor; the older pieces start from their start.
+    private func split(
+        _ stream: inout ListStream, lastCreated: Int64, roundTrip: Duration, endpoint: String,
+        queue: WorkQueue<Work>, _ context: Context
+    ) async throws {
+        guard let window = stream.window, lastCreated - window.lowerBound >= 2 * options.minimumSplitSeconds else {
+            return
+        }
+        let seen = Double(max(1, window.upperBound - lastCreated))
+        let remainingPages = Double(stream.listed) / seen * Double(lastCreated - window.lowerBound) / 100
+        let seconds = Double(roundTrip.components.seconds) + Double(roundTrip.components.attoseconds) / 1e18
+        let wanted = min(Self.maximumStreams, Int((client.endpointRate * min(seconds, 1)).rounded(.up)) + 1)
+        let inFlight = await queue.streams(endpoint)
+        let idle = await queue.idleWorkers
+        let pieces = min(
+            Int(remainingPages / Self.minimumPagesPerPiece), wanted - inFlight + 1, idle + 1,
+            Int((lastCreated - window.lowerBound) / options.minimumSplitSeconds))
+        guard pieces >= 2 else { return }
+        let span = lastCreated - window.lowerBound
+        var bounds = (0...pieces).map { window.lowerBound + span * Int64($0) / Int64(pieces) }
+        bounds[pieces] = lastCreated
+        for index in 0..<(pieces - 1) {
+            let piece = stream.piece(bounds[index]..<bounds[index + 1])
+            if stream.isRange { await context.lists.started(stream.kind) }
+            await queue.add(.list(piece))
+        }
+        stream.window = bounds[pieces - 1]..<window.upperBound
+    }
+
+    private func retrieve(_ item: Retrieve, _ context: Context) async throws {
+        let tally = context.tally
         var batch = ObjectBatch()
         let found: Bool
         let id = item.id
@@ -287,12 +392,13 @@ public struct Extractor: Sendable {
         }
         if found {
             let total = await tally.count(resource: "follow-ups by id", objects: 1)
-            let outcome = try await store.write(batch, run: runID, now: now)
+            let outcome = try await store.write(batch, run: context.runID, now: context.now)
             await tally.record(outcome, pages: 0)
             await progress?.pageStored(resource: "follow-ups by id", objects: 1, total: total)
         } else {
             logger.warning("referenced object not found (404)", metadata: ["kind": "\(item.kind.rawValue)", "id": "\(id)"])
-            try await store.recordMissing(kind: item.kind, id: id, referencedBy: "an object of the range", requestID: nil, run: runID)
+            try await store.recordMissing(
+                kind: item.kind, id: id, referencedBy: "an object of the range", requestID: nil, run: context.runID)
             await tally.missing()
         }
     }
@@ -306,36 +412,6 @@ public struct Extractor: Sendable {
         }
         absorb(object, raw)
         return true
-    }
-
-    /// The requests that satisfy `needs`.
-    static func followUpWork(_ needs: FollowUpNeeds) -> [Work] {
-        var work: [Work] = []
-        work += needs.charges.map { .retrieve(Retrieve(kind: .charge, id: $0)) }
-        work += needs.paymentIntents.map { .retrieve(Retrieve(kind: .paymentIntent, id: $0)) }
-        work += needs.transfers.map { .retrieve(Retrieve(kind: .transfer, id: $0)) }
-        work += needs.applicationFees.map { .retrieve(Retrieve(kind: .applicationFee, id: $0)) }
-        work += needs.balanceTransactions.map { .retrieve(Retrieve(kind: .balanceTransaction, id: $0)) }
-        work += needs.transferReversalLists.map {
-            .list(ListStream(kind: .transferReversals, path: "/v1/transfers/\($0)/reversals", endpoint: "/v1/transfers/{id}/reversals"))
-        }
-        work += needs.feeRefundLists.map {
-            .list(ListStream(kind: .feeRefunds, path: "/v1/application_fees/\($0)/refunds", endpoint: "/v1/application_fees/{id}/refunds"))
-        }
-        work += needs.chargeRefundLists.map {
-            .list(ListStream(kind: .refunds, path: "/v1/refunds", endpoint: "/v1/refunds", filter: [("charge", $0)]))
-        }
-        work += needs.chargeDisputeLists.map {
-            .list(ListStream(kind: .disputes, path: "/v1/disputes", endpoint: "/v1/disputes", filter: [("charge", $0)]))
-        }
-        work += needs.repaymentSearches.map {
-            .list(
-                ListStream(
-                    kind: .transfers, path: "/v1/transfers", endpoint: "/v1/transfers",
-                    filter: [("destination", $0.destination), ("created[gte]", String($0.since))],
-                    repaymentFor: $0.disputeID))
-        }
-        return work
     }
 }
 

@@ -17,11 +17,39 @@ enum ListKind: String, Sendable, CaseIterable {
     /// The lists paged over the range's windows (SPEC §3); PaymentIntents come expanded inside charges.
     static let rangeLists: [ListKind] = [.charges, .transfers, .applicationFees, .balanceTransactions, .disputes, .refunds]
 
-    /// Expansions asked for on every page, so that no follow-up request is needed for them.
-    var expansions: [String] {
+    /// Expansions asked for on every page of the range's lists, so the lists carry what SPEC §4 reads about
+    /// objects outside the range and no request of its own is needed for it (Stripe allows four levels, `data`
+    /// included):
+    /// - charges: the PaymentIntent; the transfer and the application fee, with their balance transactions, for
+    ///   the transfers made after the range (a bank debit settles days later); the refunds, with theirs, for the
+    ///   refunds made after the range (platform net);
+    /// - transfers: the reversals' balance transactions (reversals after the range); the funding charge and its
+    ///   PaymentIntent when it is older than the range (`source_transaction` must be a destination charge);
+    /// - application fees: the refunds' balance transactions; the originating charge and its PaymentIntent;
+    /// - refunds and disputes: their charge, with its PaymentIntent and transfer (the charge of a refund or
+    ///   dispute is often older than the range).
+    /// Balance transactions need none: every object that names one is listed or expanded itself.
+    var rangeExpansions: [String] {
         switch self {
-        case .charges: ["data.payment_intent"]
-        default: []
+        case .charges:
+            [
+                "data.payment_intent", "data.transfer", "data.transfer.balance_transaction", "data.application_fee",
+                "data.application_fee.balance_transaction", "data.refunds", "data.refunds.data.balance_transaction",
+            ]
+        case .transfers:
+            [
+                "data.reversals.data.balance_transaction", "data.source_transaction",
+                "data.source_transaction.payment_intent",
+            ]
+        case .applicationFees:
+            [
+                "data.refunds.data.balance_transaction", "data.originating_transaction",
+                "data.originating_transaction.payment_intent",
+            ]
+        case .refunds, .disputes:
+            ["data.charge", "data.charge.payment_intent", "data.charge.transfer"]
+        case .balanceTransactions, .transferReversals, .feeRefunds:
+            []
         }
     }
 

@@ -54,8 +54,8 @@ actor WorkQueue<Item: Sendable> {
     /// List streams of `endpoint` in flight.
     func streams(_ endpoint: String) -> Int { streamsByEndpoint[endpoint, default: 0] }
 
-    /// Whether a worker is idle right now: then a long window is worth splitting.
-    var hasIdleWorker: Bool { !waiting.isEmpty }
+    /// Workers idle right now: a dense window can be split into as many more pieces.
+    var idleWorkers: Int { waiting.count }
 
     private func releaseAll() {
         let waiters = waiting

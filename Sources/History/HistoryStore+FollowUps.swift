@@ -39,13 +39,21 @@ extension HistoryStore {
         }
     }
 
-    /// Everything the range `[from, to)` refers to that the runs in `chain` have not seen yet.
+    /// Everything the range `[from, to)` refers to that the runs in `chain` have not seen yet, and that SPEC §4
+    /// reads.
     ///
     /// Scope (SPEC §3): charges created in the range, and the charges of the range's refunds, disputes,
-    /// transfers and application fees; then those charges' PaymentIntents, transfers and fees; the transfers'
-    /// reversals and the fees' refunds beyond the 10 embedded; refunds and disputes made after the range; and
-    /// the balance transaction of every one of those objects.
-    public func followUpNeeds(from: Int64, to: Int64, chain: [Int64]) async throws(HistoryError) -> FollowUpNeeds {
+    /// transfers and application fees, with their PaymentIntents and transfers (the rules judge whether they are
+    /// destination charges and what was recovered from the transfer), the transfers' reversals beyond the 10
+    /// embedded; and for the charges created in the range what their platform fee and platform net read: the
+    /// application fee and its refunds, refunds and disputes made after the range, and the balance transaction of
+    /// each of those objects. Nothing about the older charges' balance transactions: no rule reads them.
+    ///
+    /// With `deferringRangeTransactions`, balance transactions of objects created in the range are left out: the
+    /// range's balance transactions list, still paging, brings them (the plan made while the lists page).
+    public func followUpNeeds(
+        from: Int64, to: Int64, chain: [Int64], deferringRangeTransactions: Bool = false
+    ) async throws(HistoryError) -> FollowUpNeeds {
         // A write transaction because it builds a temporary table; it changes nothing persistent.
         try await writeDatabase { db in
             let seen = "(" + chain.map(String.init).joined(separator: ",") + ")"
@@ -67,22 +75,20 @@ extension HistoryStore {
                     """)
             }
 
+            let rangeCharges = "SELECT id FROM charges WHERE created >= \(from) AND created < \(to)"
+            let rangeTransfers = "SELECT transfer_id FROM charges WHERE created >= \(from) AND created < \(to)"
+            let rangeFees = "SELECT application_fee_id FROM charges WHERE created >= \(from) AND created < \(to)"
             var needs = FollowUpNeeds()
             needs.charges = try unseen("charges", "SELECT id FROM scope_charges")
             needs.paymentIntents = try unseen(
                 "payment_intents", "SELECT payment_intent_id FROM charges WHERE id IN scope_charges")
             needs.transfers = try unseen(
                 "transfers", "SELECT transfer_id FROM charges WHERE id IN scope_charges")
-            needs.applicationFees = try unseen(
-                "application_fees", "SELECT application_fee_id FROM charges WHERE id IN scope_charges")
+            needs.applicationFees = try unseen("application_fees", rangeFees)
 
             let scopeTransfers = """
                 SELECT id FROM transfers WHERE (created >= \(from) AND created < \(to))
                     OR id IN (SELECT transfer_id FROM charges WHERE id IN scope_charges)
-                """
-            let scopeFees = """
-                SELECT id FROM application_fees WHERE (created >= \(from) AND created < \(to))
-                    OR id IN (SELECT application_fee_id FROM charges WHERE id IN scope_charges)
                 """
             needs.transferReversalLists = try ids(
                 """
@@ -91,12 +97,12 @@ extension HistoryStore {
                 """)
             needs.feeRefundLists = try ids(
                 """
-                SELECT f.id FROM application_fees f WHERE f.id IN (\(scopeFees)) AND f.last_seen_run IN \(seen)
+                SELECT f.id FROM application_fees f WHERE f.id IN (\(rangeFees)) AND f.last_seen_run IN \(seen)
                   AND f.amount_refunded > (SELECT COALESCE(SUM(amount), 0) FROM fee_refunds r WHERE r.fee_id = f.id)
                 """)
             needs.chargeRefundLists = try ids(
                 """
-                SELECT c.id FROM charges c WHERE c.id IN scope_charges AND c.last_seen_run IN \(seen)
+                SELECT c.id FROM charges c WHERE c.id IN (\(rangeCharges)) AND c.last_seen_run IN \(seen)
                   AND c.amount_refunded > (SELECT COALESCE(SUM(amount), 0) FROM refunds r
                                            WHERE r.charge_id = c.id AND COALESCE(r.status, 'succeeded')
                                                  IN ('succeeded', 'pending', 'requires_action'))
@@ -107,17 +113,21 @@ extension HistoryStore {
                   AND json_extract((SELECT r.raw FROM charges_raw r WHERE r.id = c.id), '$.disputed') = 1
                   AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.charge_id = c.id)
                 """)
+            // Platform net (SPEC §4) of the range's charges: the balance transactions of the charge, its refunds,
+            // its transfer and the transfer's reversals, its fee and the fee's refunds, and its disputes.
+            let owners = deferringRangeTransactions ? "created >= \(to)" : "1"
             needs.balanceTransactions = try unseen(
                 "balance_transactions",
                 """
-                SELECT balance_transaction_id FROM charges WHERE id IN scope_charges
-                UNION ALL SELECT balance_transaction_id FROM transfers WHERE id IN (\(scopeTransfers))
-                UNION ALL SELECT balance_transaction_id FROM transfer_reversals WHERE transfer_id IN (\(scopeTransfers))
-                UNION ALL SELECT balance_transaction_id FROM application_fees WHERE id IN (\(scopeFees))
-                UNION ALL SELECT balance_transaction_id FROM fee_refunds WHERE fee_id IN (\(scopeFees))
-                UNION ALL SELECT balance_transaction_id FROM refunds WHERE charge_id IN scope_charges
+                SELECT balance_transaction_id FROM charges WHERE id IN (\(rangeCharges)) AND \(owners)
+                UNION ALL SELECT balance_transaction_id FROM refunds WHERE charge_id IN (\(rangeCharges)) AND \(owners)
+                UNION ALL SELECT balance_transaction_id FROM transfers WHERE id IN (\(rangeTransfers)) AND \(owners)
+                UNION ALL SELECT balance_transaction_id FROM transfer_reversals
+                    WHERE transfer_id IN (\(rangeTransfers)) AND \(owners)
+                UNION ALL SELECT balance_transaction_id FROM application_fees WHERE id IN (\(rangeFees)) AND \(owners)
+                UNION ALL SELECT balance_transaction_id FROM fee_refunds WHERE fee_id IN (\(rangeFees)) AND \(owners)
                 UNION ALL SELECT value FROM disputes, json_each(disputes.balance_transaction_ids)
-                    WHERE disputes.charge_id IN scope_charges
+                    WHERE disputes.charge_id IN (\(rangeCharges)) AND \(owners)
                 """)
             // Won disputes the platform recovered (a reversal without a refund, after the dispute) with no
             // repayment transfer seen in this chain: the repayment may postdate the range, and only its

@@ -31,6 +31,11 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(name: .customLong("latency-ms"), help: "Delay added to every response, in milliseconds.")
     var latencyMilliseconds: Int = 0
 
+    @Option(
+        name: .customLong("expansion-latency-us"),
+        help: "Delay added per expanded object in a response, in microseconds (deep expansions are slower).")
+    var expansionLatencyMicroseconds: Int = 0
+
     @Option(name: .customLong("fail-rate"), help: "Share of requests answered 500 (0 to 1), like Stripe's rare errors.")
     var failRate: Double = 0
 
@@ -53,6 +58,9 @@ struct SandboxCommand: AsyncParsableCommand {
         guard (1...3_660).contains(days) else { throw ValidationError("--days must be from 1 to 3660.") }
         guard (0...60_000).contains(latencyMilliseconds) else {
             throw ValidationError("--latency-ms must be from 0 to 60000.")
+        }
+        guard (0...1_000_000).contains(expansionLatencyMicroseconds) else {
+            throw ValidationError("--expansion-latency-us must be from 0 to 1000000.")
         }
         guard (0...1).contains(failRate) else {
             throw ValidationError("--fail-rate is a share from 0 to 1 (0.05 answers 5 % of requests with a 500).")
@@ -84,6 +92,7 @@ struct SandboxCommand: AsyncParsableCommand {
         options.start = try startDate()
         options.days = days
         options.latency = .milliseconds(latencyMilliseconds)
+        options.expansionLatency = .microseconds(expansionLatencyMicroseconds)
         options.failRate = failRate
         options.rateLimit = rateLimit
         options.endpointRateLimit = endpointRateLimit

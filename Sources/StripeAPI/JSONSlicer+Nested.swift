@@ -1,8 +1,9 @@
 extension JSONSlicer {
     /// The members of the object at `range` of `bytes`.
     static func members(of bytes: [UInt8], in range: Range<Int>) throws(Failure) -> [String: Range<Int>] {
-        let inner = Array(bytes[range])
-        return try members(of: inner).mapValues { ($0.lowerBound + range.lowerBound)..<($0.upperBound + range.lowerBound) }
+        var result: [String: Range<Int>] = [:]
+        for member in try orderedMembers(of: bytes, in: range) { result[member.key] = member.value }
+        return result
     }
 }
 

@@ -11,23 +11,39 @@ enum JSONSlicer {
 
     /// The top-level object's members: key → byte range of the value.
     static func members(of bytes: [UInt8]) throws(Failure) -> [String: Range<Int>] {
-        var index = skipSpace(bytes, 0)
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw .notAnObject }
-        index += 1
         var result: [String: Range<Int>] = [:]
+        for member in try orderedMembers(of: bytes, in: 0..<bytes.count) { result[member.key] = member.value }
+        return result
+    }
+
+    /// One member of an object: its key, the byte range of the key (quotes included) and of the value.
+    struct Member {
+        var key: String
+        var keyRange: Range<Int>
+        var value: Range<Int>
+    }
+
+    /// The members of the object at `range`, in the order they are written.
+    static func orderedMembers(of bytes: [UInt8], in range: Range<Int>) throws(Failure) -> [Member] {
+        var index = skipSpace(bytes, range.lowerBound)
+        guard index < range.upperBound, bytes[index] == UInt8(ascii: "{") else { throw .notAnObject }
+        index += 1
+        var result: [Member] = []
         while true {
             index = skipSpace(bytes, index)
-            guard index < bytes.count else { throw .unterminated }
+            guard index < range.upperBound else { throw .unterminated }
             if bytes[index] == UInt8(ascii: "}") { return result }
             let keyRange = try stringEnd(bytes, index)
             let key = String(decoding: bytes[(keyRange.lowerBound + 1)..<(keyRange.upperBound - 1)], as: UTF8.self)
             index = skipSpace(bytes, keyRange.upperBound)
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw .unexpected(offset: index) }
+            guard index < range.upperBound, bytes[index] == UInt8(ascii: ":") else {
+                throw .unexpected(offset: index)
+            }
             index = skipSpace(bytes, index + 1)
             let end = try valueEnd(bytes, index)
-            result[key] = index..<end
+            result.append(Member(key: key, keyRange: keyRange, value: index..<end))
             index = skipSpace(bytes, end)
-            guard index < bytes.count else { throw .unterminated }
+            guard index < range.upperBound else { throw .unterminated }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
             } else if bytes[index] != UInt8(ascii: "}") {

@@ -68,6 +68,10 @@ public final class StripeClient: Sendable {
     /// ``RequestBudget/hasHeadroom(endpoint:share:)``): a pager splits its work only when this is true.
     public func hasHeadroom(endpoint: String) async -> Bool { await budget.hasHeadroom(endpoint: endpoint) }
 
+    /// The requests per second one endpoint may take (``RequestBudget/endpointRate``): with the round trip it
+    /// tells how many cursors keep an endpoint busy.
+    public var endpointRate: Double { budget.endpointRate }
+
     /// Keeps `endpoint`'s rate free in the account's budget while it is busy (``RequestBudget/prioritize(endpoint:)``).
     public func prioritize(endpoint: String) async { await budget.prioritize(endpoint: endpoint) }
 

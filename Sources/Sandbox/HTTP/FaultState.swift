@@ -83,8 +83,11 @@ final class FaultState: Sendable {
         }
     }
 
-    func record(status: Int) {
-        state.withLock { $0.stats.byStatus[status, default: 0] += 1 }
+    func record(status: Int, expandedObjects: Int = 0) {
+        state.withLock {
+            $0.stats.byStatus[status, default: 0] += 1
+            $0.stats.expandedObjects += expandedObjects
+        }
     }
 
     /// A fresh `req_…` id.

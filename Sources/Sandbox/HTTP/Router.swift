@@ -5,6 +5,8 @@ struct SandboxResponse: Sendable {
     var status: Int
     var headers: [(String, String)] = []
     var body: [UInt8]
+    /// Objects the body holds because the request expanded them (each costs the per-expanded-object latency).
+    var expandedObjects = 0
 }
 
 /// The list endpoints and their filters.
@@ -166,7 +168,7 @@ struct Router: Sendable {
         let expand = try expansion(query, list: false, kind: object.kind)
         let writer = JSONWriter(ids: storage.ids)
         renderer.render(object, to: writer, expand: expand)
-        return SandboxResponse(status: 200, body: writer.bytes)
+        return SandboxResponse(status: 200, body: writer.bytes, expandedObjects: writer.expandedObjects)
     }
 
     private func find(_ id: String, kind: ObjectKind, param: String) throws(RequestFailure) -> ObjectRef {
@@ -252,7 +254,7 @@ struct Router: Sendable {
             writer.field("has_more", result.hasMore)
             writer.field("url", url)
         }
-        return SandboxResponse(status: 200, body: writer.bytes)
+        return SandboxResponse(status: 200, body: writer.bytes, expandedObjects: writer.expandedObjects)
     }
 
     static func object(_ kind: ObjectKind, _ index: Int) -> ObjectRef {
@@ -429,17 +431,31 @@ struct Router: Sendable {
         var tree = ExpandTree()
         for (name, value) in query where Router.isExpand(name) {
             var path = value.split(separator: ".", omittingEmptySubsequences: false)
+            guard !path.contains(where: \.isEmpty) else { throw cannotExpand(value) }
+            // Stripe counts every level, a list's `data` included: `data.refunds.data.balance_transaction` is 4.
+            guard path.count <= Router.maximumExpansionDepth else { throw tooDeep(value) }
             if list {
                 guard path.first == "data", path.count > 1 else { throw cannotExpand(value) }
                 path.removeFirst()
             }
-            guard path.count <= 4, !path.contains(where: \.isEmpty) else { throw cannotExpand(value) }
             tree.insert(path)
         }
         if let invalid = tree.invalidPath(for: kind) {
             throw cannotExpand(list ? "data." + invalid : invalid)
         }
         return tree
+    }
+
+    /// Stripe's limit on the levels of one expansion.
+    static let maximumExpansionDepth = 4
+
+    private func tooDeep(_ path: String) -> RequestFailure {
+        RequestFailure(
+            response: error(
+                400, type: "invalid_request_error",
+                message: "You cannot expand more than \(Router.maximumExpansionDepth) levels of a property. "
+                    + "Property: \(path.prefix(80))",
+                param: "expand"))
     }
 
     private func cannotExpand(_ path: String) -> RequestFailure {

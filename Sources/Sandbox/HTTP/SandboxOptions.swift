@@ -17,6 +17,9 @@ public struct SandboxOptions: Sendable {
     public var port: Int = 0
     /// Delay added to every response.
     public var latency: Duration = .zero
+    /// Delay added to a response for every object it holds because the request expanded it (an expanded
+    /// reference, an item of an expanded list), as Stripe warns that deep expansions on lists are slower.
+    public var expansionLatency: Duration = .zero
     /// Share (0…1) of requests answered 500 with `Stripe-Should-Retry: true`.
     public var failRate: Double = 0
     /// Global requests per second (sliding one-second window) before 429s; `nil` for no limit.
@@ -69,6 +72,8 @@ public struct SandboxRequestStats: Sendable, Equatable {
     public var truncated = 0
     /// Answers delayed by the slow rate's extra latency.
     public var slowed = 0
+    /// Objects sent expanded inside answers (see ``SandboxOptions/expansionLatency``).
+    public var expandedObjects = 0
 
     public init() {}
 }

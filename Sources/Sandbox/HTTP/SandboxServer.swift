@@ -102,6 +102,7 @@ public final class SandboxServer: Sendable {
             "seed \(options.seed)", "\(options.charges) charges", "\(from)..\(to)", "\(world.objectCount) objects",
         ]
         if options.latency > .zero { parts.append("latency \(options.latency)") }
+        if options.expansionLatency > .zero { parts.append("\(options.expansionLatency) per expanded object") }
         if options.failRate > 0 { parts.append("fail rate \(options.failRate)") }
         if let rate = options.rateLimit { parts.append("rate limit \(rate)/s") }
         if let rate = options.endpointRateLimit { parts.append("endpoint rate limit \(rate)/s") }
@@ -127,6 +128,8 @@ final class ServerCore: Sendable {
     let faults: FaultState
     let latency: TimeAmount
     let slowLatency: TimeAmount
+    /// Added per expanded object in an answer.
+    let expansionLatency: TimeAmount
     let stripeVersion = "2026-07-29.dahlia"
 
     init(router: Router, faults: FaultState) {
@@ -136,11 +139,19 @@ final class ServerCore: Sendable {
         latency = .nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
         let (slowSeconds, slowAttoseconds) = faults.options.slowLatency.components
         slowLatency = .nanoseconds(max(0, slowSeconds * 1_000_000_000 + slowAttoseconds / 1_000_000_000))
+        let (expansionSeconds, expansionAttoseconds) = faults.options.expansionLatency.components
+        expansionLatency = .nanoseconds(
+            max(0, expansionSeconds * 1_000_000_000 + expansionAttoseconds / 1_000_000_000))
     }
 
-    /// How long to wait before answering: the latency, plus a spike for the slow rate's share.
-    func delay() -> TimeAmount {
-        faults.rollSlow() ? latency + slowLatency : latency
+    /// How long to wait before answering: the latency, the expansion latency for each expanded object, plus a
+    /// spike for the slow rate's share.
+    func delay(for outcome: Outcome) -> TimeAmount {
+        var delay = faults.rollSlow() ? latency + slowLatency : latency
+        if case .respond(let response, _) = outcome, response.expandedObjects > 0 {
+            delay = delay + .nanoseconds(expansionLatency.nanoseconds * Int64(response.expandedObjects))
+        }
+        return delay
     }
 
     enum Outcome {
@@ -178,7 +189,7 @@ final class ServerCore: Sendable {
         response.headers.append(("Stripe-Version", head.headers.first(name: "Stripe-Version") ?? stripeVersion))
         response.headers.append(("Content-Type", "application/json"))
         response.headers.append(("Cache-Control", "no-cache, no-store"))
-        faults.record(status: response.status)
+        faults.record(status: response.status, expandedObjects: response.expandedObjects)
         return .respond(response, truncate: truncate)
     }
 }
@@ -201,7 +212,7 @@ final class SandboxHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             guard let head else { return }
             self.head = nil
             let outcome = core.handle(head)
-            let delay = core.delay()
+            let delay = core.delay(for: outcome)
             if delay > .zero {
                 context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
                     self.finish(outcome, head: head, context: context)

@@ -5,6 +5,9 @@ final class JSONWriter {
     private var counts: [Int] = []  // members written so far, per open container
     private var afterKey = false
     let ids: StripeIDCodec
+    /// Objects written because a request expanded them (an expanded reference, an item of an expanded list):
+    /// the sandbox charges its per-expanded-object latency for each.
+    var expandedObjects = 0
 
     init(ids: StripeIDCodec, capacity: Int = 4096) {
         self.ids = ids

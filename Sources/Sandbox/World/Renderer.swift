@@ -36,30 +36,51 @@ enum ObjectKind: String, Sendable, CaseIterable {
     case refund, dispute
     case balanceTransaction = "balance_transaction"
 
-    /// Expandable field → the kind it expands to (`nil`: a list or a polymorphic field, not checked deeper).
-    var expandable: [String: ObjectKind?] {
+    /// Expandable field → what it expands to.
+    var expandable: [String: ExpandTarget] {
         switch self {
         case .charge:
             [
-                "payment_intent": .paymentIntent, "balance_transaction": .balanceTransaction, "transfer": .transfer,
-                "application_fee": .applicationFee, "failure_balance_transaction": .balanceTransaction,
-                "refunds": ObjectKind?.none,
+                "payment_intent": .object(.paymentIntent), "balance_transaction": .object(.balanceTransaction),
+                "transfer": .object(.transfer), "application_fee": .object(.applicationFee),
+                "failure_balance_transaction": .object(.balanceTransaction), "refunds": .list(.refund),
             ]
-        case .paymentIntent: ["latest_charge": .charge]
-        case .transfer: ["balance_transaction": .balanceTransaction, "source_transaction": .charge]
+        case .paymentIntent: ["latest_charge": .object(.charge)]
+        case .transfer:
+            [
+                "balance_transaction": .object(.balanceTransaction), "source_transaction": .object(.charge),
+                "reversals": .list(.transferReversal),
+            ]
         case .transferReversal:
-            ["balance_transaction": .balanceTransaction, "transfer": .transfer, "source_refund": .refund]
-        case .applicationFee: ["balance_transaction": .balanceTransaction, "originating_transaction": .charge]
-        case .feeRefund: ["balance_transaction": .balanceTransaction, "fee": .applicationFee]
+            [
+                "balance_transaction": .object(.balanceTransaction), "transfer": .object(.transfer),
+                "source_refund": .object(.refund),
+            ]
+        case .applicationFee:
+            [
+                "balance_transaction": .object(.balanceTransaction), "originating_transaction": .object(.charge),
+                "refunds": .list(.feeRefund),
+            ]
+        case .feeRefund: ["balance_transaction": .object(.balanceTransaction), "fee": .object(.applicationFee)]
         case .refund:
             [
-                "balance_transaction": .balanceTransaction, "charge": .charge, "payment_intent": .paymentIntent,
-                "transfer_reversal": .transferReversal,
+                "balance_transaction": .object(.balanceTransaction), "charge": .object(.charge),
+                "payment_intent": .object(.paymentIntent), "transfer_reversal": .object(.transferReversal),
             ]
-        case .dispute: ["charge": .charge, "payment_intent": .paymentIntent]
-        case .balanceTransaction: ["source": ObjectKind?.none]
+        case .dispute: ["charge": .object(.charge), "payment_intent": .object(.paymentIntent)]
+        case .balanceTransaction: ["source": .polymorphic]
         }
     }
+}
+
+/// What an expandable field expands to.
+enum ExpandTarget: Sendable {
+    /// One object of a kind.
+    case object(ObjectKind)
+    /// A list of objects of a kind (`charge.refunds`): its items are reached through `data`.
+    case list(ObjectKind)
+    /// An object of one of several kinds (`balance_transaction.source`): not checked deeper.
+    case polymorphic
 }
 
 /// The `expand[]` paths of a request as a tree (`data.payment_intent.latest_charge`).
@@ -76,15 +97,29 @@ struct ExpandTree: Sendable {
     }
 
     /// The first path that `kind` cannot expand, or `nil` when all can be.
-    func invalidPath(for kind: ObjectKind?, prefix: String = "") -> String? {
-        guard let kind else { return nil }
+    func invalidPath(for kind: ObjectKind, prefix: String = "") -> String? {
         for (field, child) in children.sorted(by: { $0.key < $1.key }) {
             let path = prefix.isEmpty ? field : prefix + "." + field
-            guard let target = kind.expandable[field] else { return path }
-            if let invalid = child.invalidPath(for: target, prefix: path) { return invalid }
+            switch kind.expandable[field] {
+            case nil:
+                return path
+            case .object(let target):
+                if let invalid = child.invalidPath(for: target, prefix: path) { return invalid }
+            case .list(let item):
+                // A list's items are reached through `data`: `refunds.data.balance_transaction`.
+                for (listField, items) in child.children.sorted(by: { $0.key < $1.key }) {
+                    guard listField == "data" else { return path + "." + listField }
+                    if let invalid = items.invalidPath(for: item, prefix: path + ".data") { return invalid }
+                }
+            case .polymorphic:
+                continue
+            }
         }
         return nil
     }
+
+    /// What a nested list's items expand: the subtree under `field.data`.
+    func items(of field: String) -> ExpandTree { children[field]?.children["data"] ?? ExpandTree() }
 }
 
 /// Writes the world's objects as Stripe's JSON, field for field as Stripe's API reference and the fixtures
@@ -139,6 +174,7 @@ struct Renderer: Sendable {
         w.key(name)
         guard let object else { return w.null() }
         if let subtree = expand[field] {
+            w.expandedObjects += 1
             render(object, to: w, expand: subtree)
         } else {
             switch object {
@@ -257,8 +293,10 @@ struct Renderer: Sendable {
             w.field("refunded", c.amountRefunded[i] == amount)
             if expand["refunds"] != nil {
                 w.key("refunds")
+                let items = expand.items(of: "refunds")
                 nestedList(w, items: c.refunds.items(of: i), url: "/v1/charges/\(idString)/refunds") {
-                    refund($0, w, ExpandTree())
+                    w.expandedObjects += 1
+                    refund($0, w, items)
                 }
             }
             w.nullField("review")
@@ -458,8 +496,9 @@ struct Renderer: Sendable {
             }
             w.field("object", "transfer")
             w.key("reversals")
+            let reversalExpansions = expand.items(of: "reversals")
             nestedList(w, items: t.reversals.items(of: i), url: "/v1/transfers/\(idString)/reversals") {
-                transferReversal($0, w, ExpandTree())
+                transferReversal($0, w, reversalExpansions)
             }
             w.field("reversed", t.amountReversed[i] == t.amount[i])
             reference("source_transaction", w, expand, "source_transaction", source >= 0 ? .charge(source) : nil)
@@ -519,8 +558,9 @@ struct Renderer: Sendable {
             reference("originating_transaction", w, expand, "originating_transaction", .charge(charge))
             w.field("refunded", f.amountRefunded[i] == f.amount[i])
             w.key("refunds")
+            let refundExpansions = expand.items(of: "refunds")
             nestedList(w, items: f.refunds.items(of: i), url: "/v1/application_fees/\(idString)/refunds") {
-                feeRefund($0, w, ExpandTree())
+                feeRefund($0, w, refundExpansions)
             }
         }
     }

@@ -1,0 +1,92 @@
+import History
+import ReconCore
+
+/// Turns what a run still needs (``FollowUpNeeds``) into requests, the cheaper way for each kind (SPEC §3):
+///
+/// - where the needed objects are created after the range (refunds and disputes made since, transfers of charges
+///   that settled since, their balance transactions), one window `[to, now]` of the list that holds them costs
+///   its pages, estimated from the density the range's own lists showed; requests by id (or lists by charge)
+///   cost one each. The cheaper one is taken: a window on a nightly run, where "after the range" is a few hours
+///   of dense objects; requests by id on a rerun of an old range, where it is weeks of objects of which a few are
+///   needed.
+/// - charges, PaymentIntents, reversals and fee refunds beyond the 10 embedded, and repayment searches have no
+///   window that holds them and are requested as before.
+///
+/// Every request is made once per run: what a window did not bring is fetched by id in the next round.
+actor FollowUpPlanner {
+    /// `[to, now]`: where objects made after the range are.
+    let after: Range<Int64>
+    /// The range's length, to turn the objects its lists held into a density.
+    let rangeSeconds: Int64
+    private var requested = Set<String>()
+    /// Requests planned so far, and the rounds they were planned in.
+    private(set) var planned = 0
+    private(set) var rounds = 0
+
+    init(after: Range<Int64>, rangeSeconds: Int64) {
+        self.after = after
+        self.rangeSeconds = rangeSeconds
+    }
+
+    /// Counts a round planned while the lists still page.
+    func countRound() { rounds += 1 }
+
+    /// The requests for `needs` not made yet in this run; `listed` are the objects the range's lists held so far,
+    /// by list (`charges`, …).
+    func work(for needs: FollowUpNeeds, listed: [String: Int]) -> [Extractor.Work] {
+        var work: [Extractor.Work] = []
+        work += needs.charges.map { .retrieve(.init(kind: .charge, id: $0)) }
+        work += needs.paymentIntents.map { .retrieve(.init(kind: .paymentIntent, id: $0)) }
+        work += cheaper(needs.transfers, window: .transfers, listed: listed) { .retrieve(.init(kind: .transfer, id: $0)) }
+        work += cheaper(needs.applicationFees, window: .applicationFees, listed: listed) {
+            .retrieve(.init(kind: .applicationFee, id: $0))
+        }
+        work += cheaper(needs.balanceTransactions, window: .balanceTransactions, listed: listed) {
+            .retrieve(.init(kind: .balanceTransaction, id: $0))
+        }
+        work += needs.transferReversalLists.map {
+            .list(.init(kind: .transferReversals, path: "/v1/transfers/\($0)/reversals", endpoint: "/v1/transfers/{id}/reversals"))
+        }
+        work += needs.feeRefundLists.map {
+            .list(.init(kind: .feeRefunds, path: "/v1/application_fees/\($0)/refunds", endpoint: "/v1/application_fees/{id}/refunds"))
+        }
+        work += cheaper(needs.chargeRefundLists, window: .refunds, listed: listed) {
+            .list(.init(kind: .refunds, filter: [("charge", $0)]))
+        }
+        work += cheaper(needs.chargeDisputeLists, window: .disputes, listed: listed) {
+            .list(.init(kind: .disputes, filter: [("charge", $0)]))
+        }
+        work += needs.repaymentSearches.map {
+            .list(
+                .init(
+                    kind: .transfers, filter: [("destination", $0.destination), ("created[gte]", String($0.since))],
+                    repaymentFor: $0.disputeID))
+        }
+        let new = work.filter { !requested.contains($0.key) }
+        requested.formUnion(new.map(\.key))
+        planned += new.count
+        return new
+    }
+
+    /// Pages a window `[to, now]` of `kind` is expected to take, from the density of the range's lists.
+    func windowPages(_ kind: ListKind, listed: [String: Int]) -> Int {
+        var objects = Double(listed[kind.rawValue] ?? 0)
+        if kind == .balanceTransactions {
+            // Its list may still be paging: every other object has a balance transaction, so count at least those.
+            let others: [ListKind] = [.charges, .transfers, .applicationFees, .refunds, .disputes]
+            objects = max(objects, others.reduce(0) { $0 + Double(listed[$1.rawValue] ?? 0) })
+        }
+        let perSecond = objects / Double(rangeSeconds)
+        return max(1, Int((perSecond * Double(after.count) / 100).rounded(.up)))
+    }
+
+    /// One request per id with `make`, or the window of `kind` after the range when its pages are fewer.
+    private func cheaper(
+        _ ids: [String], window kind: ListKind, listed: [String: Int], _ make: (String) -> Extractor.Work
+    ) -> [Extractor.Work] {
+        guard !ids.isEmpty else { return [] }
+        let window = Extractor.Work.list(.init(kind: kind, window: after))
+        if !requested.contains(window.key), windowPages(kind, listed: listed) < ids.count { return [window] }
+        return ids.map(make)
+    }
+}

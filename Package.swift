@@ -124,7 +124,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "ReconcileTests", dependencies: ["Reconcile", "ReconCore", "Sandbox"]),
+        .testTarget(
+            name: "ReconcileTests",
+            dependencies: [
+                "Reconcile", "ReconCore", "Sandbox", "Extract", "History", "CurlTransport", "StripeAPI",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ReconCore"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "ReconCore"]),
         .testTarget(

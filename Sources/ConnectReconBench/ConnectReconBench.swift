@@ -12,8 +12,8 @@ import Foundation
 @main
 struct ConnectReconBench {
     struct Options {
-        var extractionCharges = 20_000
-        var extractionDays = 30
+        var extractionCharges = 40_000
+        var extractionDays = 60
         /// 1,250,000 platform charges are about 1,000,000 destination charges (the world's mix is 80 %).
         var reconcileCharges = 1_250_000
         var reconcileDays = 30

@@ -53,7 +53,8 @@ struct ReconcileBenchmark {
         let from = Int64(server.world.start.timeIntervalSince1970)
         let to = Int64(server.world.end.timeIntervalSince1970)
         let store = try HistoryStore.open(path: databasePath)
-        let runID = try ExtractionBenchmark.beginRun(store, from: from, to: to, apiBase: server.baseURL.absoluteString)
+        let runID = try ExtractionBenchmark.beginRun(
+            store, from: from, to: to, now: to + 30 * 86_400, apiBase: server.baseURL.absoluteString)
         let concurrency = 8
         let transport = try ExtractionBenchmark.transport(concurrency: concurrency)
         let client = try ExtractionBenchmark.client(server, transport: transport, global: 1e9, endpoint: 1e9)

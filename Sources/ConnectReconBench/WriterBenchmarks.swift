@@ -123,7 +123,7 @@ struct StorageBenchmark {
         let store = try HistoryStore.open(path: path)
         var seconds: [Double] = []
         for _ in 0..<2 {
-            let runID = try ExtractionBenchmark.beginRun(store, from: from, to: to, apiBase: "offline")
+            let runID = try ExtractionBenchmark.beginRun(store, from: from, to: to, now: to + 30 * 86_400, apiBase: "offline")
             let watch = Stopwatch()
             for page in pages { try await store.write(page, run: runID, now: to) }
             seconds.append(watch.seconds)

@@ -1,0 +1,160 @@
+import ReconCore
+import Sandbox
+import Testing
+
+/// The reconciler's report against the sandbox's ground truth, row by row: shared by the suites that reconcile
+/// facts built from the world and the suites that reconcile a history extracted from the sandbox.
+enum GroundTruthComparison {
+    static func expectMatches(
+        _ report: ReconciliationReport, _ truth: GroundTruth, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(!truth.platformFees.isEmpty, sourceLocation: sourceLocation)
+        expectSame(
+            report.platformFees.map(FeeLine.init), truth.platformFees.map(FeeLine.init), "platform_fees",
+            sourceLocation)
+        expectSame(
+            report.skippedTransfers.map(SkippedLine.init), truth.skippedTransfers.map(SkippedLine.init),
+            "skipped_transfers", sourceLocation)
+        expectSame(
+            report.unreversedDisputes.map(DisputeLine.init), truth.unreversedDisputes.map(DisputeLine.init),
+            "unreversed_disputes", sourceLocation)
+        let won = ExceptionKind.wonDisputeNotRepaid.rawValue
+        expectSame(
+            report.exceptions.filter { $0.kind.rawValue != won }.map(ExceptionLine.init),
+            truth.exceptions.filter { $0.kind.rawValue != won }.map(ExceptionLine.init), "exceptions", sourceLocation)
+        let wonActual = report.exceptions.filter { $0.kind.rawValue == won }.map(ExceptionLine.init)
+        let wonExpected = truth.exceptions.filter { $0.kind.rawValue == won }.map(ExceptionLine.init)
+        expectSame(wonActual, wonExpected, won, sourceLocation)
+        expectSame(report.ledger.map(LedgerLine.init), truth.ledger.map(LedgerLine.init), "ledger", sourceLocation)
+        expectSame(
+            report.summary.map(SummaryLine.init), truth.summary.map(SummaryLine.init), "summary", sourceLocation)
+        #expect(report.exceptions.allSatisfy { $0.status == .new && !$0.message.isEmpty }, sourceLocation: sourceLocation)
+    }
+
+    private static func expectSame<Line: Hashable & Comparable>(
+        _ actual: [Line], _ expected: [Line], _ name: String, _ sourceLocation: SourceLocation
+    ) {
+        #expect(actual.count == expected.count, "\(name): row count", sourceLocation: sourceLocation)
+        let extra = Set(actual).subtracting(expected).sorted()
+        let lacking = Set(expected).subtracting(actual).sorted()
+        #expect(
+            extra.isEmpty, "\(name): rows the ground truth lacks: \(extra.prefix(5))", sourceLocation: sourceLocation)
+        #expect(
+            lacking.isEmpty, "\(name): ground-truth rows the reconciler lacks: \(lacking.prefix(5))",
+            sourceLocation: sourceLocation)
+    }
+}
+
+// MARK: - Comparable lines (the reconciler's optionals read as the ground truth's zeros)
+
+struct FeeLine: Hashable, Comparable, CustomStringConvertible {
+    var text: String
+    init(_ r: PlatformFeeRow) {
+        text = [
+            r.chargeID, "\(r.created)", r.currency.rawValue, "\(r.amount)", "\(r.amountRefunded)",
+            r.destinationAccount ?? "-", r.feeStyle.rawValue, r.transferID ?? "-", "\(r.transferAmount ?? 0)",
+            "\(r.transferReversed ?? 0)", r.applicationFeeID ?? "-", "\(r.applicationFeeAmount ?? 0)",
+            "\(r.applicationFeeRefunded ?? 0)", "\(r.destinationPlatformFee)", "\(r.stripeFee ?? 0)",
+            r.settlementCurrency?.rawValue ?? "-", r.platformNet.map { "\($0)" } ?? "nil",
+        ].joined(separator: " ")
+    }
+    init(_ r: GroundTruth.PlatformFee) {
+        text = [
+            r.chargeID, "\(r.created)", r.currency.rawValue, "\(r.amount)", "\(r.amountRefunded)",
+            r.destinationAccount ?? "-", r.feeStyle, r.transferID ?? "-", "\(r.transferAmount)",
+            "\(r.transferReversed)", r.applicationFeeID ?? "-", "\(r.applicationFeeAmount)",
+            "\(r.applicationFeeRefunded)", "\(r.destinationPlatformFee)", "\(r.stripeFee)",
+            r.settlementCurrency.rawValue, "\(r.platformNet)",
+        ].joined(separator: " ")
+    }
+    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
+    var description: String { text }
+}
+
+struct SkippedLine: Hashable, Comparable, CustomStringConvertible {
+    var text: String
+    init(_ r: SkippedTransferRow) {
+        text =
+            "\(r.chargeID) \(r.created) \(r.currency) \(r.amount) \(r.intendedDestination) \(r.paymentIntentID) "
+            + "\(r.amountOwed)"
+    }
+    init(_ r: GroundTruth.SkippedTransfer) {
+        text =
+            "\(r.chargeID) \(r.created) \(r.currency) \(r.amount) \(r.intendedDestination) \(r.paymentIntentID) "
+            + "\(r.amountOwed)"
+    }
+    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
+    var description: String { text }
+}
+
+struct DisputeLine: Hashable, Comparable, CustomStringConvertible {
+    var text: String
+    init(_ r: UnreversedDisputeRow) {
+        text =
+            "\(r.disputeID) \(r.chargeID) \(r.created) \(r.currency) \(r.disputeAmount) \(r.disputeStatus) "
+            + "\(r.destinationAccount ?? "-") \(r.transferID ?? "-") \(r.recoverable) \(r.recovered) \(r.unrecovered)"
+    }
+    init(_ r: GroundTruth.UnreversedDispute) {
+        text =
+            "\(r.disputeID) \(r.chargeID) \(r.created) \(r.currency) \(r.disputeAmount) \(r.disputeStatus) "
+            + "\(r.destinationAccount ?? "-") \(r.transferID ?? "-") \(r.recoverable) \(r.recovered) \(r.unrecovered)"
+    }
+    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
+    var description: String { text }
+}
+
+struct ExceptionLine: Hashable, Comparable, CustomStringConvertible {
+    var text: String
+    init(_ r: ExceptionRow) {
+        text =
+            "\(r.kind.rawValue) \(r.objectID) \(r.relatedID ?? "-") \(r.currency?.rawValue ?? "-") "
+            + "\(Self.value(r.expected)) \(Self.value(r.actual))"
+    }
+    init(_ r: GroundTruth.Exception) {
+        text =
+            "\(r.kind.rawValue) \(r.objectID) \(r.relatedID ?? "-") \(r.currency.rawValue) "
+            + "\(Self.value(r.expected)) \(Self.value(r.actual))"
+    }
+    static func value(_ v: ExceptionValue?) -> String {
+        switch v {
+        case .amount(let amount): "\(amount)"
+        case .text(let text): text
+        case nil: "-"
+        }
+    }
+    static func value(_ v: GroundTruth.Value?) -> String {
+        switch v {
+        case .amount(let amount): "\(amount)"
+        case .text(let text): text
+        case nil: "-"
+        }
+    }
+    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
+    var description: String { text }
+}
+
+struct LedgerLine: Hashable, Comparable, CustomStringConvertible {
+    var text: String
+    init(_ r: LedgerRow) { text = "\(r.currency) \(r.reportingCategory) \(r.count) \(r.gross) \(r.fee) \(r.net)" }
+    init(_ r: GroundTruth.LedgerRow) {
+        text = "\(r.currency) \(r.reportingCategory) \(r.count) \(r.gross) \(r.fee) \(r.net)"
+    }
+    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
+    var description: String { text }
+}
+
+struct SummaryLine: Hashable, Comparable, CustomStringConvertible {
+    var text: String
+    init(_ r: SummaryRow) {
+        text =
+            "\(r.currency) \(r.destinationCharges) \(r.gross) \(r.refunded) \(r.destinationPlatformFee) "
+            + "\(r.stripeFee) \(r.skippedTransfers) \(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered)"
+    }
+    init(_ r: GroundTruth.SummaryRow) {
+        text =
+            "\(r.currency) \(r.destinationCharges) \(r.gross) \(r.refunded) \(r.destinationPlatformFee) "
+            + "\(r.stripeFee) \(r.skippedTransfers) \(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered)"
+    }
+    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
+    var description: String { text }
+}

@@ -12,6 +12,8 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     case fullRefundReversed = "full_refund_reversed"
     case fullRefundNotReversed = "full_refund_not_reversed"
     case applicationFeeRefunded = "application_fee_refunded"
+    /// A refund left the application fee alone; the platform refunded the fee's share separately, later.
+    case applicationFeeRefundedLater = "application_fee_refunded_later"
     case refundAcrossBoundary = "refund_across_boundary"
     case manyReversals = "many_reversals"
     // Disputes

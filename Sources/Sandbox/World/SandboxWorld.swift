@@ -1,7 +1,8 @@
 import Foundation
 
 /// A seeded, deterministic Stripe Connect platform: charges, PaymentIntents, transfers and their reversals,
-/// application fees and their refunds, refunds, disputes and balance transactions over `[start, end)`.
+/// application fees and their refunds, refunds, disputes, daily automatic payouts and balance transactions over
+/// `[start, end)`.
 ///
 /// The range sits inside a longer history: refunds, disputes and reversals come days or weeks after their charges,
 /// so a charge near the world's end is refunded or disputed only after it, as the world's "now" has not reached
@@ -41,7 +42,7 @@ public struct SandboxWorld: Sendable {
             "transfers": storage.transfers.count, "transfer_reversals": storage.reversals.count,
             "application_fees": storage.fees.count, "fee_refunds": storage.feeRefunds.count,
             "refunds": storage.refunds.count, "disputes": storage.disputes.count,
-            "balance_transactions": storage.balanceTransactions.count,
+            "balance_transactions": storage.balanceTransactions.count, "payouts": storage.payouts.count,
         ]
     }
 
@@ -49,7 +50,8 @@ public struct SandboxWorld: Sendable {
     public var objectCount: Int { counts.values.reduce(0, +) }
 
     /// The ids of the objects that show `scenario`, oldest first (charge ids; transfer ids for
-    /// ``SandboxScenario/separateTransfer``).
+    /// ``SandboxScenario/separateTransfer``; payout ids for ``SandboxScenario/payoutFailed`` and
+    /// ``SandboxScenario/payoutMismatch``).
     public func ids(for scenario: SandboxScenario) -> [String] {
         (storage.scenarios[scenario] ?? []).map { storage.ids.id($0.kind, Int($0.index)) }
     }

@@ -63,6 +63,7 @@ final class WorldBuilder {
     private var refunds = RefundTable()
     private var disputes = DisputeTable()
     private var bts = BalanceTransactionTable()
+    private var payoutSchedule = PayoutScheduler.Schedule()
     private var scenarios: [SandboxScenario: [ScenarioObject]] = [:]
     /// Per transfer (draft index): the amount reversed by refund-linked reversals so far.
     private var refundReversed: [Int64] = []
@@ -466,6 +467,7 @@ final class WorldBuilder {
             generateCharge(index, created: times[index], plan: plan, rng: &planRNG)
         }
         generateSeparateTransfers(&rng)
+        payoutSchedule = PayoutScheduler(seed: seed, start: start, end: end).schedule(&bts)
         return finish()
     }
 
@@ -1014,6 +1016,15 @@ final class WorldBuilder {
         b.source = permute(sources, bOrder)
         bts = BalanceTransactionTable()
 
+        // Payouts are generated in creation order: only their balance transactions move.
+        var p = payoutSchedule.payouts
+        p.balanceTransaction = remap(p.balanceTransaction, bMap)
+        p.failureBalanceTransaction = remap(p.failureBalanceTransaction, bMap)
+        p.transactions = Adjacency(ownerCount: p.count, owner: permute(payoutSchedule.paidOutBy, bOrder))
+        for payout in payoutSchedule.failed { tag(.payoutFailed, .payout, payout) }
+        for payout in payoutSchedule.mismatched { tag(.payoutMismatch, .payout, payout) }
+        payoutSchedule = PayoutScheduler.Schedule()
+
         var tags = scenarios
         for (scenario, objects) in tags {
             tags[scenario] = objects.map { object in
@@ -1022,7 +1033,8 @@ final class WorldBuilder {
         }
         return WorldStorage(
             seed: seed, start: start, end: end, accountCount: accountCount, charges: charges, transfers: t,
-            reversals: v, fees: f, feeRefunds: fr, refunds: r, disputes: d, balanceTransactions: b, scenarios: tags)
+            reversals: v, fees: f, feeRefunds: fr, refunds: r, disputes: d, balanceTransactions: b, payouts: p,
+            scenarios: tags)
     }
 }
 

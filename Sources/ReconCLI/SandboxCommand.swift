@@ -28,6 +28,9 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "Number of days the world spans.")
     var days: Int = 30
 
+    @Option(help: "Hours the world spans beyond its days (0 to 23), so that its end, its \"now\", falls mid-day.")
+    var hours: Int = 0
+
     @Option(name: .customLong("latency-ms"), help: "Delay added to every response, in milliseconds.")
     var latencyMilliseconds: Int = 0
 
@@ -56,6 +59,9 @@ struct SandboxCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535 (0 picks a free port).") }
         guard (1...5_000_000).contains(charges) else { throw ValidationError("--charges must be from 1 to 5000000.") }
         guard (1...3_660).contains(days) else { throw ValidationError("--days must be from 1 to 3660.") }
+        guard (0...23).contains(hours) else {
+            throw ValidationError("--hours must be from 0 to 23 (whole days go in --days).")
+        }
         guard (0...60_000).contains(latencyMilliseconds) else {
             throw ValidationError("--latency-ms must be from 0 to 60000.")
         }
@@ -91,6 +97,7 @@ struct SandboxCommand: AsyncParsableCommand {
         options.charges = charges
         options.start = try startDate()
         options.days = days
+        options.hours = hours
         options.latency = .milliseconds(latencyMilliseconds)
         options.expansionLatency = .microseconds(expansionLatencyMicroseconds)
         options.failRate = failRate

@@ -223,7 +223,8 @@ struct BadInputTests {
         arguments: [
             (["--port", "70000"], "--port"), (["--charges", "0"], "--charges"), (["--fail-rate", "1.5"], "--fail-rate"),
             (["--rate-limit", "0"], "--rate-limit"), (["--start", "2026-02-30"], "not a real calendar date"),
-            (["--latency-ms", "-1"], "--latency-ms"), (["--days", "0"], "--days"),
+            (["--latency-ms", "-1"], "--latency-ms"), (["--days", "0"], "--days"), (["--hours", "24"], "--hours"),
+            (["--hours", "-1"], "--hours"),
         ])
     func sandboxOptions(arguments: [String], phrase: String) async {
         let result = await CLI.run(["sandbox"] + arguments)

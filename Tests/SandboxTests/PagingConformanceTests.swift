@@ -7,6 +7,7 @@ import Testing
 @Suite struct PagingConformanceTests {
     static let resources = [
         "charges", "payment_intents", "application_fees", "transfers", "balance_transactions", "disputes", "refunds",
+        "payouts",
     ]
 
     struct Item: Equatable {
@@ -110,6 +111,34 @@ import Testing
         }
         #expect(server.requestStats.total > all.count, "limit 1 paged item by item")
         #expect(server.requestStats.byStatus[200] == server.requestStats.total)
+        try await server.shutdown()
+    }
+
+    @Test func aPayoutsTransactionsPageGapFreeBothWays() async throws {
+        // Given the payout that paid out the most transactions, and everything it paid out in one page
+        let server = try await startServer(charges: 400, seed: 11)
+        let connection = try WireConnection(port: server.port)
+        let payout = try #require(
+            server.world.payouts().max { $0.balanceTransactionIDs.count < $1.balanceTransactionIDs.count })
+        let path = "/v1/balance_transactions?payout=\(payout.id)"
+        let all = try Self.pageForward(connection, path, limit: 100)
+        #expect(all.count == payout.balanceTransactionIDs.count + 1, "what it paid out and its own transaction")
+        #expect(all.count > 20)
+        #expect(Self.isNewestFirst(all))
+        #expect(all.first?.id == payout.ownBalanceTransactionID)
+        #expect(Array(all.dropFirst().map(\.id)) == payout.balanceTransactionIDs)
+
+        // When it is paged by 1 and by 7, forwards and backwards, then the same items come in the same order
+        for limit in [1, 7] {
+            #expect(try Self.pageForward(connection, path, limit: limit) == all, "limit \(limit) forwards")
+            let oldest = try #require(all.last)
+            let backward = try Self.pageBackward(connection, path, limit: limit, oldest: oldest)
+            #expect(backward == all, "limit \(limit) backwards")
+        }
+        // And a created window narrows it like any list
+        let middle = all[all.count / 2].created
+        let window = try Self.pageForward(connection, path + "&created[lte]=\(middle)", limit: 5)
+        #expect(window == all.filter { $0.created <= middle })
         try await server.shutdown()
     }
 

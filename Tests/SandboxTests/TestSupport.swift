@@ -145,6 +145,22 @@ extension Dictionary where Key == String, Value == Any {
     func list(_ key: String) -> [[String: Any]]? { self[key] as? [[String: Any]] }
 }
 
+/// Every item of a list, paged by 100 with `starting_after`.
+func listAll(_ connection: WireConnection, _ path: String) throws -> [[String: Any]] {
+    var items: [[String: Any]] = []
+    var cursor: String?
+    repeat {
+        let separator = path.contains("?") ? "&" : "?"
+        let json = try connection.request(
+            path + separator + "limit=100" + (cursor.map { "&starting_after=\($0)" } ?? "")
+        ).json()
+        let data = json.list("data") ?? []
+        items += data
+        cursor = json["has_more"] as? Bool == true ? data.last?.string("id") : nil
+    } while cursor != nil
+    return items
+}
+
 /// Percent-encodes a query value.
 func q(_ text: String) -> String {
     text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text

@@ -16,7 +16,7 @@ enum ListResource: String, CaseIterable, Sendable {
     case applicationFees = "application_fees"
     case transfers
     case balanceTransactions = "balance_transactions"
-    case disputes, refunds
+    case disputes, refunds, payouts
 
     var kind: ObjectKind {
         switch self {
@@ -27,6 +27,7 @@ enum ListResource: String, CaseIterable, Sendable {
         case .balanceTransactions: .balanceTransaction
         case .disputes: .dispute
         case .refunds: .refund
+        case .payouts: .payout
         }
     }
 
@@ -39,6 +40,7 @@ enum ListResource: String, CaseIterable, Sendable {
         case .balanceTransactions: ["source", "type", "currency", "payout"]
         case .disputes: ["charge", "payment_intent"]
         case .refunds: ["charge", "payment_intent"]
+        case .payouts: Router.payoutFilters
         }
     }
 }
@@ -55,6 +57,7 @@ extension ObjectKind {
         case .refund: .refund
         case .dispute: .dispute
         case .balanceTransaction: .balanceTransaction
+        case .payout: .payout
         }
     }
 }
@@ -268,6 +271,7 @@ struct Router: Sendable {
         case .refund: .refund(index)
         case .dispute: .dispute(index)
         case .balanceTransaction: .balanceTransaction(index)
+        case .payout: .payout(index)
         }
     }
 
@@ -281,6 +285,7 @@ struct Router: Sendable {
         case .refund: storage.refunds.created
         case .dispute: storage.disputes.created
         case .balanceTransaction: storage.balanceTransactions.created
+        case .payout: storage.payouts.created
         }
     }
 
@@ -328,7 +333,8 @@ struct Router: Sendable {
         }
         switch object {
         case .charge(let i), .paymentIntent(let i), .transfer(let i), .transferReversal(let i),
-            .applicationFee(let i), .feeRefund(let i), .refund(let i), .dispute(let i), .balanceTransaction(let i):
+            .applicationFee(let i), .feeRefund(let i), .refund(let i), .dispute(let i), .balanceTransaction(let i),
+            .payout(let i):
             return i
         }
     }
@@ -369,8 +375,12 @@ struct Router: Sendable {
                 restrict(children(resource, ofCharge: index(value, .charge)))
             case (.disputes, "payment_intent"), (.refunds, "payment_intent"):
                 restrict(children(resource, ofCharge: index(value, .paymentIntent)))
+            case (.balanceTransactions, "payout"):
+                restrict(payoutTransactions(value))
+            case (.payouts, _):
+                if let predicate = payoutPredicate(name, value) { predicates.append(predicate) }
             default:
-                restrict([])  // customer, payout: the world has neither
+                restrict([])  // customer: the world has none
             }
         }
         let predicate: ((Int) -> Bool)? =
@@ -405,6 +415,7 @@ struct Router: Sendable {
         case .feeRefund(let i): return [s.feeRefunds.balanceTransaction[i]]
         case .refund(let i): return [s.refunds.balanceTransaction[i]]
         case .dispute(let i): return [s.disputes.withdrawal[i], s.disputes.reinstatement[i]]
+        case .payout(let i): return [s.payouts.balanceTransaction[i], s.payouts.failureBalanceTransaction[i]]
         case .paymentIntent, .balanceTransaction: return []
         }
     }

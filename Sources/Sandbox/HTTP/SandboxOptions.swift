@@ -9,8 +9,10 @@ public struct SandboxOptions: Sendable {
     public var charges: Int = 2_000
     /// First day of the world (UTC midnight).
     public var start: Date = Date(timeIntervalSince1970: 1_793_491_200)  // 2026-11-01T00:00:00Z
-    /// The world spans `[start, start + days)`.
+    /// The world spans `[start, start + days + hours)`.
     public var days: Int = 30
+    /// Hours beyond ``days`` (0…23), so that the world's end, its "now", can fall in the middle of a day.
+    public var hours: Int = 0
     /// Address to listen on: loopback only (`127.0.0.1`, `::1` or `localhost`).
     public var host: String = "127.0.0.1"
     /// Port to listen on; 0 picks a free one.

@@ -53,13 +53,19 @@ public final class SandboxServer: Sendable {
         guard options.charges >= 0, options.days >= 1 else {
             throw SandboxError(message: "The sandbox needs at least 1 day and 0 or more charges.", isBadInput: true)
         }
+        guard (0...23).contains(options.hours) else {
+            throw SandboxError(
+                message: "The sandbox's extra hours must be from 0 to 23, not \(options.hours): whole days go in days.",
+                isBadInput: true)
+        }
         for (name, rate) in [
             ("fail rate", options.failRate), ("drop rate", options.dropRate), ("truncate rate", options.truncateRate),
             ("slow rate", options.slowRate),
         ] where !(0...1).contains(rate) {
             throw SandboxError(message: "The \(name) is a share between 0 and 1, not \(rate).", isBadInput: true)
         }
-        let world = SandboxWorld(seed: options.seed, charges: options.charges, start: options.start, days: options.days)
+        let end = options.start.addingTimeInterval(Double(options.days * 86_400 + options.hours * 3_600))
+        let world = SandboxWorld(seed: options.seed, charges: options.charges, start: options.start, end: end)
         let core = ServerCore(router: Router(
                 storage: world.storage, restrictedKeyForbiddenResources: options.restrictedKeyForbiddenResources), faults: FaultState(options: options))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
@@ -94,10 +100,11 @@ public final class SandboxServer: Sendable {
             port: port, baseURL: url, world: world, options: options, group: group, channel: channel, core: core)
     }
 
-    /// `seed 42, 2000 charges, 2026-11-01..2026-12-01, 9876 objects` plus the active faults.
+    /// `seed 42, 2000 charges, 2026-11-01..2026-12-01, 9876 objects` plus the active faults; with extra hours the
+    /// end is a time (`2026-11-01..2026-12-01T05:00:00Z`).
     public var summary: String {
         let from = RFC3339.utcString(world.start).prefix(10)
-        let to = RFC3339.utcString(world.end).prefix(10)
+        let to = options.hours > 0 ? Substring(RFC3339.utcString(world.end)) : RFC3339.utcString(world.end).prefix(10)
         var parts = [
             "seed \(options.seed)", "\(options.charges) charges", "\(from)..\(to)", "\(world.objectCount) objects",
         ]

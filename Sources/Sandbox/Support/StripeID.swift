@@ -7,6 +7,8 @@
 enum StripeIDKind: Int, CaseIterable, Sendable {
     case charge, paymentIntent, transfer, transferReversal, applicationFee, feeRefund, refund, dispute
     case balanceTransaction, connectedPayment, connectedPaymentRefund, account, paymentMethod, request
+    // New kinds go last: a kind's raw value is part of its ids' check characters.
+    case payout, bankAccount
 
     var prefix: String {
         switch self {
@@ -24,6 +26,8 @@ enum StripeIDKind: Int, CaseIterable, Sendable {
         case .account: "acct"
         case .paymentMethod: "pm"
         case .request: "req"
+        case .payout: "po"
+        case .bankAccount: "ba"
         }
     }
 

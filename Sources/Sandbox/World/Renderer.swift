@@ -9,6 +9,7 @@ enum ObjectRef: Sendable, Equatable {
     case refund(Int)
     case dispute(Int)
     case balanceTransaction(Int)
+    case payout(Int)
 
     var kind: ObjectKind {
         switch self {
@@ -21,6 +22,7 @@ enum ObjectRef: Sendable, Equatable {
         case .refund: .refund
         case .dispute: .dispute
         case .balanceTransaction: .balanceTransaction
+        case .payout: .payout
         }
     }
 }
@@ -35,6 +37,7 @@ enum ObjectKind: String, Sendable, CaseIterable {
     case feeRefund = "fee_refund"
     case refund, dispute
     case balanceTransaction = "balance_transaction"
+    case payout
 
     /// Expandable field → what it expands to.
     var expandable: [String: ExpandTarget] {
@@ -69,6 +72,11 @@ enum ObjectKind: String, Sendable, CaseIterable {
             ]
         case .dispute: ["charge": .object(.charge), "payment_intent": .object(.paymentIntent)]
         case .balanceTransaction: ["source": .polymorphic]
+        case .payout:
+            [
+                "balance_transaction": .object(.balanceTransaction),
+                "failure_balance_transaction": .object(.balanceTransaction),
+            ]
         }
     }
 }
@@ -149,6 +157,7 @@ struct Renderer: Sendable {
         case "re": return find(.refund, s.refunds.count).map(ObjectRef.refund)
         case "dp": return find(.dispute, s.disputes.count).map(ObjectRef.dispute)
         case "txn": return find(.balanceTransaction, s.balanceTransactions.count).map(ObjectRef.balanceTransaction)
+        case "po": return find(.payout, s.payouts.count).map(ObjectRef.payout)
         default: return nil
         }
     }
@@ -164,11 +173,12 @@ struct Renderer: Sendable {
         case .refund(let i): refund(i, w, expand)
         case .dispute(let i): dispute(i, w, expand)
         case .balanceTransaction(let i): balanceTransaction(i, w, expand)
+        case .payout(let i): payout(i, w, expand)
         }
     }
 
     /// A reference field: the id, or the expanded object when the request asked for it.
-    private func reference(
+    func reference(
         _ name: StaticString, _ w: JSONWriter, _ expand: ExpandTree, _ field: String, _ object: ObjectRef?
     ) {
         w.key(name)
@@ -187,6 +197,7 @@ struct Renderer: Sendable {
             case .refund(let i): w.id(.refund, i)
             case .dispute(let i): w.id(.dispute, i)
             case .balanceTransaction(let i): w.id(.balanceTransaction, i)
+            case .payout(let i): w.id(.payout, i)
             }
         }
     }
@@ -704,6 +715,7 @@ struct Renderer: Sendable {
             case .feeRefund: .feeRefund(source)
             case .refund: .refund(source)
             case .dispute: .dispute(source)
+            case .payout: .payout(source)
             default: .charge(source)
             }
         let pending = b.pending[i] || b.availableOn[i] > s.end
@@ -719,6 +731,7 @@ struct Renderer: Sendable {
                     "description",
                     (type == .disputeWithdrawal ? "Chargeback withdrawal for " : "Chargeback reversal for ") + charge)
             case .transferRefund: w.field("description", "Transfer reversal")
+            case .payout: w.field("description", "STRIPE PAYOUT")
             default: w.nullField("description")
             }
             w.key("exchange_rate")

@@ -1,5 +1,6 @@
 /// The situations of SPEC §4 the world is built to contain. ``SandboxWorld/ids(for:)`` names the objects
-/// that show each one (charge ids, except ``separateTransfer`` which names transfers), so tests can find them.
+/// that show each one (charge ids, except ``separateTransfer`` which names transfers and the payout scenarios
+/// which name payouts), so tests can find them.
 public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     // Fee styles and plain charges
     case applicationFee = "application_fee"
@@ -12,6 +13,8 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     case fullRefundReversed = "full_refund_reversed"
     case fullRefundNotReversed = "full_refund_not_reversed"
     case applicationFeeRefunded = "application_fee_refunded"
+    /// A refund left the application fee alone; the platform refunded the fee's share separately, later.
+    case applicationFeeRefundedLater = "application_fee_refunded_later"
     case refundAcrossBoundary = "refund_across_boundary"
     case manyReversals = "many_reversals"
     // Disputes
@@ -42,6 +45,11 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     case threeDecimalCurrency = "three_decimal_currency"
     case crossCurrency = "cross_currency"
     case separateTransfer = "separate_transfer"
+    // Automatic payouts (payout ids)
+    /// A payout that failed (`account_closed`): its funds came back with a `payout_failure` balance transaction.
+    case payoutFailed = "payout_failed"
+    /// A payout whose amount differs from the sum of its balance transactions' `net` (a deliberate inconsistency).
+    case payoutMismatch = "payout_mismatch"
     // Deliberate inconsistencies, one family per exception kind
     case applicationFeeMissing = "application_fee_missing"
     case applicationFeeAmountMismatch = "application_fee_amount_mismatch"

@@ -1,17 +1,30 @@
 import Foundation
 
 /// A seeded, deterministic Stripe Connect platform: charges, PaymentIntents, transfers and their reversals,
-/// application fees and their refunds, refunds, disputes and balance transactions over `[start, start + days)`.
+/// application fees and their refunds, refunds, disputes, daily automatic payouts and balance transactions over
+/// `[start, end)`.
+///
+/// The range sits inside a longer history: refunds, disputes and reversals come days or weeks after their charges,
+/// so a charge near the world's end is refunded or disputed only after it, as the world's "now" has not reached
+/// those events yet.
 ///
 /// The same seed and options always give the same objects and byte-identical JSON. The world is generated
 /// compactly (about 100 bytes per object) and rendered per request, so a million charges fit in memory.
 public struct SandboxWorld: Sendable {
     let storage: WorldStorage
 
-    /// Generates the world. `charges` is the number of platform charges; related objects come on top.
+    /// Generates the world over `[start, start + days × 86400 s)`. `charges` is the number of platform charges;
+    /// related objects come on top.
     public init(seed: UInt64, charges: Int, start: Date, days: Int) {
+        let end = start.addingTimeInterval(Double(max(days, 1)) * 86_400)
+        self.init(seed: seed, charges: charges, start: start, end: end)
+    }
+
+    /// Generates the world over `[start, end)`; `end`, the world's "now", need not be a midnight. An `end` less than
+    /// two hours after `start` is moved to two hours after it.
+    public init(seed: UInt64, charges: Int, start: Date, end: Date) {
         let startSeconds = Int64(start.timeIntervalSince1970.rounded(.down))
-        let endSeconds = startSeconds + Int64(max(days, 1)) * 86_400
+        let endSeconds = max(Int64(end.timeIntervalSince1970.rounded(.down)), startSeconds + 7_200)
         storage = WorldBuilder(seed: seed, chargeCount: max(charges, 0), start: startSeconds, end: endSeconds)
             .build()
     }
@@ -29,7 +42,7 @@ public struct SandboxWorld: Sendable {
             "transfers": storage.transfers.count, "transfer_reversals": storage.reversals.count,
             "application_fees": storage.fees.count, "fee_refunds": storage.feeRefunds.count,
             "refunds": storage.refunds.count, "disputes": storage.disputes.count,
-            "balance_transactions": storage.balanceTransactions.count,
+            "balance_transactions": storage.balanceTransactions.count, "payouts": storage.payouts.count,
         ]
     }
 
@@ -37,7 +50,8 @@ public struct SandboxWorld: Sendable {
     public var objectCount: Int { counts.values.reduce(0, +) }
 
     /// The ids of the objects that show `scenario`, oldest first (charge ids; transfer ids for
-    /// ``SandboxScenario/separateTransfer``).
+    /// ``SandboxScenario/separateTransfer``; payout ids for ``SandboxScenario/payoutFailed`` and
+    /// ``SandboxScenario/payoutMismatch``).
     public func ids(for scenario: SandboxScenario) -> [String] {
         (storage.scenarios[scenario] ?? []).map { storage.ids.id($0.kind, Int($0.index)) }
     }

@@ -15,6 +15,9 @@ struct ChargePlan {
         var refundApplicationFee: Bool
         /// Seconds after the charge settled (or after the previous refund).
         var delay: ClosedRange<Int64> = 600...(5 * 86_400)
+        /// Seconds from a refund that left the application fee alone to the platform refunding the fee's share
+        /// separately (`POST /v1/application_fees/{id}/refunds`); `nil` when it never does.
+        var feeRefundDelay: ClosedRange<Int64>?
     }
 
     struct Dispute {
@@ -25,6 +28,8 @@ struct ChargePlan {
         var delay: ClosedRange<Int64> = 43_200...(8 * 86_400)
         /// Seconds from a won dispute to the reinstatement of its funds.
         var decision: ClosedRange<Int64> = (3 * 86_400)...(10 * 86_400)
+        /// Seconds from the dispute to the transfer reversal that recovers its funds from the connected account.
+        var recoveryDelay: ClosedRange<Int64> = 3_600...(2 * 86_400)
     }
 
     var method = PaymentMethodKind.card
@@ -58,6 +63,7 @@ final class WorldBuilder {
     private var refunds = RefundTable()
     private var disputes = DisputeTable()
     private var bts = BalanceTransactionTable()
+    private var payoutSchedule = PayoutScheduler.Schedule()
     private var scenarios: [SandboxScenario: [ScenarioObject]] = [:]
     /// Per transfer (draft index): the amount reversed by refund-linked reversals so far.
     private var refundReversed: [Int64] = []
@@ -352,12 +358,19 @@ final class WorldBuilder {
         if rng.chance(0.12) {
             let reverse = plan.style != .plain && rng.chance(0.7)
             let refundFee = reverse && plan.style == .applicationFee && rng.chance(0.6)
+            // Some platforms refund the application fee by hand, later, when the refund left it alone.
+            let feeRefundDelay: ClosedRange<Int64>? =
+                plan.style == .applicationFee && !refundFee && rng.chance(0.3) ? 3_600...(5 * 86_400) : nil
             plan.refunds.append(
                 .init(
                     perMille: rng.chance(0.4) ? 1000 : rng.int(100...800), reverseTransfer: reverse,
-                    refundApplicationFee: refundFee))
+                    refundApplicationFee: refundFee, delay: WorldBuilder.refundDelay(&rng),
+                    feeRefundDelay: feeRefundDelay))
             if rng.chance(0.15) {
-                plan.refunds.append(.init(perMille: 1000, reverseTransfer: reverse, refundApplicationFee: refundFee))
+                plan.refunds.append(
+                    .init(
+                        perMille: 1000, reverseTransfer: reverse, refundApplicationFee: refundFee,
+                        delay: WorldBuilder.refundDelay(&rng), feeRefundDelay: feeRefundDelay))
             }
         }
         if rng.chance(0.012) {
@@ -366,9 +379,15 @@ final class WorldBuilder {
             if status.withdrawsFunds {
                 dispute.recovery = [.none, .full, .partial][rng.pick([35, 50, 15])]
                 dispute.repaid = rng.chance(0.6)
+                dispute.recoveryDelay = 3_600...(10 * 86_400)
             }
             if rng.chance(0.05) {
-                plan.disputes.append(.init(status: .warningClosed))
+                // An inquiry first; the chargeback follows it after the usual days.
+                var inquiry = ChargePlan.Dispute(status: .warningClosed)
+                inquiry.delay = WorldBuilder.disputeDelay(&rng)
+                plan.disputes.append(inquiry)
+            } else {
+                dispute.delay = WorldBuilder.disputeDelay(&rng)
             }
             plan.disputes.append(dispute)
         }
@@ -397,6 +416,19 @@ final class WorldBuilder {
             }
         }
         return plan
+    }
+
+    /// How long after the charge settled (or after the previous refund) a random refund comes: half within a
+    /// day, a third within a week, the rest up to a month later.
+    static func refundDelay(_ rng: inout SplitMix64) -> ClosedRange<Int64> {
+        let day: Int64 = 86_400
+        return [600...day, day...(7 * day), (7 * day)...(30 * day)][rng.pick([50, 35, 15])]
+    }
+
+    /// How long after the charge a random dispute comes: 1 to 75 days, mostly 5 to 30.
+    static func disputeDelay(_ rng: inout SplitMix64) -> ClosedRange<Int64> {
+        let day: Int64 = 86_400
+        return [day...(5 * day), (5 * day)...(30 * day), (30 * day)...(75 * day)][rng.pick([20, 60, 20])]
     }
 
     // MARK: Building
@@ -435,6 +467,7 @@ final class WorldBuilder {
             generateCharge(index, created: times[index], plan: plan, rng: &planRNG)
         }
         generateSeparateTransfers(&rng)
+        payoutSchedule = PayoutScheduler(seed: seed, start: start, end: end).schedule(&bts)
         return finish()
     }
 
@@ -517,6 +550,27 @@ final class WorldBuilder {
                 created, .transferRefund, amount: convert(amount, rate: rate),
                 currency: transfers.currency[t].settlement, rate: rate, source: .transferReversal, index))
         return Int32(index)
+    }
+
+    /// Refunds `share` of application fee `fee` (whatever is left of it when `all`), never more than is left;
+    /// `false` when nothing was left to refund.
+    @discardableResult
+    private func refundFee(_ fee: Int32, share: Int64, all: Bool, at created: Int64, rate: Int32) -> Bool {
+        let f = Int(fee)
+        let left = fees.amount[f] - fees.amountRefunded[f]
+        let amount = all ? left : min(left, share)
+        guard amount > 0 else { return false }
+        let index = feeRefunds.count
+        feeRefunds.created.append(created)
+        feeRefunds.fee.append(fee)
+        feeRefunds.amount.append(amount)
+        fees.amountRefunded[f] += amount
+        let charge = Int(fees.charge[f])
+        feeRefunds.balanceTransaction.append(
+            addBT(
+                created, .applicationFeeRefund, amount: -convert(amount, rate: rate),
+                currency: charges.currency[charge].settlement, rate: rate, source: .feeRefund, index))
+        return true
     }
 
     private func roundDown(_ value: Int64, _ granularity: Int64) -> Int64 { value / granularity * granularity }
@@ -658,23 +712,19 @@ final class WorldBuilder {
                             created, transfer: transfer, amount: reverse, refund: Int32(refund), dispute: -1)
                     }
                     if refundPlan.refundApplicationFee, fee >= 0 {
-                        let feeLeft = fees.amount[Int(fee)] - fees.amountRefunded[Int(fee)]
                         let feeShare = roundNearest(feeAmount * refundAmount / amount, g)
-                        let feeRefund = refunded == amount ? feeLeft : min(feeLeft, feeShare)
-                        if feeRefund > 0 {
-                            let index = feeRefunds.count
-                            feeRefunds.created.append(created)
-                            feeRefunds.fee.append(fee)
-                            feeRefunds.amount.append(feeRefund)
-                            fees.amountRefunded[Int(fee)] += feeRefund
-                            feeRefunds.balanceTransaction.append(
-                                addBT(
-                                    created, .applicationFeeRefund, amount: -convert(feeRefund, rate: rate),
-                                    currency: settlement, rate: rate, source: .feeRefund, index))
-                        }
+                        refundFee(fee, share: feeShare, all: refunded == amount, at: created, rate: rate)
                     }
                 }
                 refunds.transferReversal.append(reversal)
+                // The fee's share refunded on its own, hours or days after a refund that left it alone.
+                if let delay = refundPlan.feeRefundDelay, !refundPlan.refundApplicationFee, fee >= 0 {
+                    let at = created + rng.int(delay)
+                    let feeShare = roundNearest(feeAmount * refundAmount / amount, g)
+                    if at < end, refundFee(fee, share: feeShare, all: refunded == amount, at: at, rate: rate) {
+                        tag(.applicationFeeRefundedLater, .charge, c)
+                    }
+                }
             }
         }
         charges.amountRefunded.append(refunded)
@@ -721,7 +771,7 @@ final class WorldBuilder {
                     let recoverable = min(disputeAmount, transfers.amount[tr] - refundReversed[tr])
                     let wanted = disputePlan.recovery == .full ? recoverable : roundDown(recoverable / 2, g)
                     let recovered = min(wanted, transfers.amount[tr] - transfers.amountReversed[tr])
-                    let at = created + rng.int(3_600...(2 * 86_400))
+                    let at = created + rng.int(disputePlan.recoveryDelay)
                     if recovered > 0, at < end {
                         _ = addReversal(at, transfer: transfer, amount: recovered, refund: -1, dispute: Int32(dispute))
                         if status == .won, disputePlan.repaid {
@@ -966,6 +1016,15 @@ final class WorldBuilder {
         b.source = permute(sources, bOrder)
         bts = BalanceTransactionTable()
 
+        // Payouts are generated in creation order: only their balance transactions move.
+        var p = payoutSchedule.payouts
+        p.balanceTransaction = remap(p.balanceTransaction, bMap)
+        p.failureBalanceTransaction = remap(p.failureBalanceTransaction, bMap)
+        p.transactions = Adjacency(ownerCount: p.count, owner: permute(payoutSchedule.paidOutBy, bOrder))
+        for payout in payoutSchedule.failed { tag(.payoutFailed, .payout, payout) }
+        for payout in payoutSchedule.mismatched { tag(.payoutMismatch, .payout, payout) }
+        payoutSchedule = PayoutScheduler.Schedule()
+
         var tags = scenarios
         for (scenario, objects) in tags {
             tags[scenario] = objects.map { object in
@@ -974,7 +1033,8 @@ final class WorldBuilder {
         }
         return WorldStorage(
             seed: seed, start: start, end: end, accountCount: accountCount, charges: charges, transfers: t,
-            reversals: v, fees: f, feeRefunds: fr, refunds: r, disputes: d, balanceTransactions: b, scenarios: tags)
+            reversals: v, fees: f, feeRefunds: fr, refunds: r, disputes: d, balanceTransactions: b, payouts: p,
+            scenarios: tags)
     }
 }
 

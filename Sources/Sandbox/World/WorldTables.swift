@@ -113,6 +113,8 @@ enum DisputeStatus: UInt8, CaseIterable, Sendable {
 enum BTType: UInt8, Sendable {
     case charge, payment, paymentFailureRefund, refund, paymentRefund, transfer, transferRefund
     case applicationFee, applicationFeeRefund, disputeWithdrawal, disputeReinstatement
+    /// An automatic payout to the platform's bank account, and the return of a failed payout's funds.
+    case payout, payoutFailure
 
     var type: String {
         switch self {
@@ -126,6 +128,8 @@ enum BTType: UInt8, Sendable {
         case .applicationFee: "application_fee"
         case .applicationFeeRefund: "application_fee_refund"
         case .disputeWithdrawal, .disputeReinstatement: "adjustment"
+        case .payout: "payout"
+        case .payoutFailure: "payout_failure"
         }
     }
 
@@ -140,6 +144,8 @@ enum BTType: UInt8, Sendable {
         case .applicationFeeRefund: "platform_earning_refund"
         case .disputeWithdrawal: "dispute"
         case .disputeReinstatement: "dispute_reversal"
+        case .payout: "payout"
+        case .payoutFailure: "payout_reversal"
         }
     }
 }
@@ -330,13 +336,14 @@ final class WorldStorage: Sendable {
     let refunds: RefundTable
     let disputes: DisputeTable
     let balanceTransactions: BalanceTransactionTable
-    /// Scenario → the objects that show it (charge or transfer indexes).
+    let payouts: PayoutTable
+    /// Scenario → the objects that show it (charge, transfer or payout indexes).
     let scenarios: [SandboxScenario: [ScenarioObject]]
 
     init(
         seed: UInt64, start: Int64, end: Int64, accountCount: Int, charges: ChargeTable, transfers: TransferTable,
         reversals: ReversalTable, fees: FeeTable, feeRefunds: FeeRefundTable, refunds: RefundTable,
-        disputes: DisputeTable, balanceTransactions: BalanceTransactionTable,
+        disputes: DisputeTable, balanceTransactions: BalanceTransactionTable, payouts: PayoutTable,
         scenarios: [SandboxScenario: [ScenarioObject]]
     ) {
         self.seed = seed
@@ -352,6 +359,7 @@ final class WorldStorage: Sendable {
         self.refunds = refunds
         self.disputes = disputes
         self.balanceTransactions = balanceTransactions
+        self.payouts = payouts
         self.scenarios = scenarios
     }
 }

@@ -1,0 +1,101 @@
+/// Stripe's daily automatic payouts over the platform's balance, one per settlement currency per day.
+///
+/// At 06:00 UTC of every day from the world's third on, each settlement currency's payout takes every balance
+/// transaction of that currency not paid out yet whose `available_on` is at or before that day's midnight and that is
+/// not pending, except payouts' own; when their `net` adds up to zero or less there is no payout that day and they
+/// wait for the next. Deterministically about one payout in 40 fails (`account_closed`, its funds come back a day
+/// later) and one in 50 is paid out for a little more than its transactions add up to (a deliberate mismatch).
+struct PayoutScheduler {
+    let seed: UInt64
+    let start: Int64
+    let end: Int64
+
+    /// Seconds after midnight UTC at which the day's payouts are created.
+    static let hour: Int64 = 6 * 3_600
+    static let failureEvery = 40
+    static let mismatchEvery = 50
+
+    struct Schedule {
+        /// The payouts, in creation order (their final order: the caller does not sort them).
+        var payouts = PayoutTable()
+        /// Per balance transaction of the draft table: the payout that paid it out, `-1` for none.
+        var paidOutBy: [Int32] = []
+        var failed: [Int] = []
+        var mismatched: [Int] = []
+    }
+
+    /// Creates the payouts over the draft (unsorted) table `bts` and appends their balance transactions to it.
+    func schedule(_ bts: inout BalanceTransactionTable) -> Schedule {
+        var result = Schedule()
+        let original = bts.count
+        let currencies = WorldCurrency.allCases.filter { $0.settlement == $0 }
+        // Per settlement currency, what can be paid out, by the time it becomes available.
+        var queues = [[Int32]](repeating: [], count: WorldCurrency.allCases.count)
+        for index in 0..<original where !bts.pending[index] && bts.type[index] != .payout
+            && bts.type[index] != .payoutFailure
+        {
+            queues[Int(bts.currency[index].rawValue)].append(Int32(index))
+        }
+        for currency in currencies {
+            queues[Int(currency.rawValue)].sort { (bts.availableOn[Int($0)], $0) < (bts.availableOn[Int($1)], $1) }
+        }
+        var next = [Int](repeating: 0, count: queues.count)
+        var waiting = [[Int32]](repeating: [], count: queues.count)
+        var balance = [Int64](repeating: 0, count: queues.count)
+        result.paidOutBy = [Int32](repeating: -1, count: original)
+
+        let failureOffset = Int(SplitMix64.mix(seed ^ 0x9A70_0F41) % UInt64(Self.failureEvery))
+        let mismatchOffset = Int(SplitMix64.mix(seed ^ 0x9A70_313A) % UInt64(Self.mismatchEvery))
+        let day: Int64 = 86_400
+        var midnight = start - ((start % day) + day) % day + 2 * day
+        var payouts = PayoutTable()
+        while midnight + Self.hour < end {
+            let created = midnight + Self.hour
+            for currency in currencies {
+                let c = Int(currency.rawValue)
+                while next[c] < queues[c].count, bts.availableOn[Int(queues[c][next[c]])] <= midnight {
+                    let index = Int(queues[c][next[c]])
+                    waiting[c].append(Int32(index))
+                    balance[c] += bts.amount[index] - bts.fee[index]
+                    next[c] += 1
+                }
+                guard balance[c] > 0 else { continue }
+                let payout = payouts.count
+                let fails = payout % Self.failureEvery == failureOffset
+                let mismatched = !fails && payout % Self.mismatchEvery == mismatchOffset
+                let amount = balance[c] + (mismatched ? 100 * currency.granularity : 0)
+                let arrival = midnight + 2 * day
+                for index in waiting[c] { result.paidOutBy[Int(index)] = Int32(payout) }
+                payouts.created.append(created)
+                payouts.currency.append(currency)
+                payouts.amount.append(amount)
+                payouts.arrivalDate.append(arrival)
+                payouts.netOfTransactions.append(balance[c])
+                payouts.balanceTransaction.append(
+                    bts.append(created, .payout, amount: -amount, currency: currency, source: .payout, payout))
+                var status: PayoutStatus = arrival <= end ? .paid : .inTransit
+                var failure: Int32 = -1
+                if fails {
+                    // The bank returns it the next day; until then (or if that is after the world's end) it travels.
+                    status = .inTransit
+                    let returned = created + day
+                    if returned < end {
+                        failure = bts.append(
+                            returned, .payoutFailure, amount: amount, currency: currency, source: .payout, payout)
+                        status = .failed
+                        result.failed.append(payout)
+                    }
+                }
+                if mismatched { result.mismatched.append(payout) }
+                payouts.status.append(status)
+                payouts.failureBalanceTransaction.append(failure)
+                waiting[c].removeAll(keepingCapacity: true)
+                balance[c] = 0
+            }
+            midnight += day
+        }
+        result.paidOutBy += [Int32](repeating: -1, count: bts.count - original)
+        result.payouts = payouts
+        return result
+    }
+}

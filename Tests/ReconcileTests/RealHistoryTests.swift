@@ -61,10 +61,12 @@ struct RealHistoryTests {
     }
 
     @Test func aRangeWhoseChargesAreRefundedAndDisputedOnlyAfterItMatchesTheGroundTruth() async throws {
-        // Given ten minutes starting with a charge that was disputed: refunds come at least ten minutes after their
+        // Given ten minutes starting with a destination charge that was disputed: refunds come at least ten minutes after their
         // charge settles and disputes at least a day after, so whatever befell the range's charges came after it
         let sandbox = try await Self.sandbox()
-        let disputed = try #require(sandbox.server.world.ids(for: .disputeAcrossBoundary).first)
+        let world = sandbox.server.world
+        let destination = Set(world.ids(for: .applicationFee) + world.ids(for: .transferAmount) + world.ids(for: .fullTransfer))
+        let disputed = try #require(world.ids(for: .disputeAcrossBoundary).first { destination.contains($0) })
         let from = try Self.created(of: disputed, in: sandbox.server.world)
         let to = from + 600
         // When the range is extracted and reconciled from the history

@@ -29,7 +29,7 @@ struct ExtractionBenchmark {
     static let expansionLatency: Duration = .microseconds(500)
     static let globalLimit = 100.0
     static let endpointLimit = 25.0
-    static let concurrency = 32
+    static let concurrency = 48
     static let key = "sk_test_connectReconBench0000000000"
     static let stripeVersion = "2026-07-29.dahlia"
     static let listPaths = [
@@ -136,6 +136,22 @@ struct ExtractionBenchmark {
                 + "\(phases.followUps) other requests, last answer at \(Format.seconds(timeline.histogram(path: "").lastEnd)); "
                 + "\(summary.followUps) follow-ups in \(summary.followUpRounds) rounds; \(expanded) expanded objects")
         log("extraction [\(scenario.name)]: by endpoint: \(endpoints)")
+        var grouped: [String: TimelineTransport.Span] = [:]
+        for span in timeline.spans() {
+            let key = Self.listPaths.contains(span.path) ? span.path : "by id and by parent"
+            var merged = grouped[key] ?? TimelineTransport.Span(path: key)
+            merged.requests += span.requests
+            merged.firstStart = min(merged.firstStart, span.firstStart)
+            merged.lastEnd = max(merged.lastEnd, span.lastEnd)
+            merged.totalRoundTrip += span.totalRoundTrip
+            grouped[key] = merged
+        }
+        for span in grouped.values.sorted(by: { $0.lastEnd > $1.lastEnd }) {
+            log(
+                "extraction [\(scenario.name)]:   \(span.path): \(span.requests) requests from "
+                    + "\(Format.seconds(span.firstStart)) to \(Format.seconds(span.lastEnd)), mean round trip "
+                    + Format.seconds(span.meanRoundTrip))
+        }
         let busiestPath = String(busiest.key.split(separator: " ").last ?? "")
         log(
             "extraction [\(scenario.name)]: \(busiestPath) requests started per second: "
@@ -282,6 +298,30 @@ final class TimelineTransport: HTTPTransport {
         var buckets = [Int](repeating: 0, count: Int((all.map(\.end).max() ?? 0).rounded(.up)) + 1)
         for event in matching { buckets[Int(event.start)] += 1 }
         return (buckets, all.map(\.end).max() ?? 0, all.map(\.start).min() ?? 0)
+    }
+
+    /// One path's requests: how many, when the first started and the last ended, and the mean round trip.
+    struct Span {
+        var path: String
+        var requests = 0
+        var firstStart = Double.infinity
+        var lastEnd = 0.0
+        var totalRoundTrip = 0.0
+        var meanRoundTrip: Double { totalRoundTrip / Double(max(requests, 1)) }
+    }
+
+    /// Per path, the last to end first.
+    func spans() -> [Span] {
+        var byPath: [String: Span] = [:]
+        for event in events.withLock({ $0 }) {
+            var span = byPath[event.path] ?? Span(path: event.path)
+            span.requests += 1
+            span.firstStart = min(span.firstStart, event.start)
+            span.lastEnd = max(span.lastEnd, event.end)
+            span.totalRoundTrip += event.end - event.start
+            byPath[event.path] = span
+        }
+        return byPath.values.sorted { $0.lastEnd > $1.lastEnd }
     }
 
     /// When the last list request started and the first follow-up (any other path) started.

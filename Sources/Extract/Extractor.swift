@@ -168,10 +168,11 @@ public struct Extractor: Sendable {
         var expansions: [String] = []
         /// One of the range's lists: its windows are checkpointed and counted in ``RangeLists``.
         var isRange = false
-        /// The won dispute whose repayment this list searches for, recorded as searched when it ends.
-        var repaymentFor: String?
         /// Items paged so far, with the window's upper bound: the stream's density.
         var listed = 0
+        /// Whether a dense window may be split, and the pages a piece should be expected to hold at least.
+        var splits = true
+        var minimumPagesPerPiece = Extractor.minimumPagesPerPiece
 
         /// A window of one of the range's lists.
         init(range kind: ListKind, window: Range<Int64>) {
@@ -184,14 +185,13 @@ public struct Extractor: Sendable {
         /// A follow-up list.
         init(
             kind: ListKind, window: Range<Int64>? = nil, path: String? = nil, endpoint: String? = nil,
-            filter: [(String, String)] = [], repaymentFor: String? = nil
+            filter: [(String, String)] = []
         ) {
             self.kind = kind
             self.window = window
             self.path = path
             self.endpoint = endpoint
             self.filter = filter
-            self.repaymentFor = repaymentFor
         }
 
         /// The same list over another window, from its start.
@@ -215,6 +215,8 @@ public struct Extractor: Sendable {
         case retrieve(Retrieve)
         /// Plan the follow-ups while the balance transactions list still pages.
         case planFollowUps
+        /// Search a connected account's transfers for the repayments of won disputes.
+        case repaymentScan(RepaymentScan)
 
         /// Identifies a follow-up so it is requested once per run.
         var key: String {
@@ -224,6 +226,7 @@ public struct Extractor: Sendable {
                     + (stream.window.map { "\($0.lowerBound)..<\($0.upperBound)" } ?? "")
             case .retrieve(let item): "get \(item.kind.rawValue) \(item.id)"
             case .planFollowUps: "plan"
+            case .repaymentScan(let scan): "repayments \(scan.destination) \(scan.disputeIDs) \(scan.since)"
             }
         }
     }
@@ -256,6 +259,8 @@ public struct Extractor: Sendable {
             try await retrieve(item, context)
         case .planFollowUps:
             try await planEarly(queue: queue, context)
+        case .repaymentScan(let scan):
+            try await scanRepayments(scan, queue: queue, context)
         }
     }
 
@@ -276,10 +281,15 @@ public struct Extractor: Sendable {
         if stream.isRange, await context.lists.ended(stream.kind) { await queue.add(.planFollowUps) }
     }
 
-    private func pageToEnd(
+    /// Pages `stream` to its end. Each page is written while the next one is fetched (the history has one writer,
+    /// and a stream that waited for its writes would idle its cursor); writes stay in order, and the window's
+    /// checkpoint goes with its last page.
+    func pageToEnd(
         _ stream: inout ListStream, path: String, endpoint: String, queue: WorkQueue<Work>, _ context: Context
     ) async throws {
         var previousIDs = Set<String>()
+        var pendingWrite: Task<Void, any Error>?
+        defer { pendingWrite?.cancel() }
         while true {
             var query: [(String, String)] = [("limit", "100")]
             if let window = stream.window {
@@ -308,36 +318,46 @@ public struct Extractor: Sendable {
                 ExtractionWindow(resource: stream.kind.rawValue, from: $0.lowerBound, to: $0.upperBound)
             } : nil
             let resource = stream.isRange ? stream.kind.rawValue : "follow-up lists"
-            let total = await context.tally.count(resource: resource, objects: page.objects)
-            let outcome = try await store.write(
-                page.batch, run: context.runID, completing: checkpoint, windowObjects: page.objects, now: context.now)
-            await context.tally.record(outcome, pages: 1)
-            await progress?.pageStored(resource: stream.kind.rawValue, objects: page.objects, total: total)
+            let kind = stream.kind
+            let previous = pendingWrite
+            let write = Task {
+                try await previous?.value
+                try Task.checkCancellation()
+                let total = await context.tally.count(resource: resource, objects: page.objects)
+                let outcome = try await store.write(
+                    page.batch, run: context.runID, completing: checkpoint, windowObjects: page.objects,
+                    now: context.now)
+                await context.tally.record(outcome, pages: 1)
+                await progress?.pageStored(resource: kind.rawValue, objects: page.objects, total: total)
+            }
+            pendingWrite = write
             if finished {
-                if let disputeID = stream.repaymentFor {
-                    try await store.recordRepaymentSearch(disputeID: disputeID, run: context.runID)
-                }
+                pendingWrite = nil
+                try await write.value
                 return
             }
             stream.cursor = page.lastID
         }
     }
 
-    /// Pages a piece of a window should hold at least: each piece ends on a page that is half empty on average,
-    /// so fewer pages per piece would pay for speed with requests.
-    static let minimumPagesPerPiece = 3.0
+    /// Pages a piece should be expected to hold, at least: a piece's last page is partly empty, so a piece of
+    /// 0.85 pages mostly costs one request, and long lists are cut into pieces of many pages anyway (no more
+    /// pieces than keep the endpoint at its rate).
+    static let minimumPagesPerPiece = 0.85
     /// Cursors of one endpoint worth keeping in flight, at most.
     static let maximumStreams = 16
 
     /// Cuts the rest of a dense window into pieces that page at once: as many as keep the endpoint at its rate
-    /// (its rate × the round trip, counting the cursors already in flight), each worth at least
+    /// (its rate × the round trip, counting the cursors already in flight), each expected to hold at least
     /// ``minimumPagesPerPiece`` pages by the density seen so far, and no more than there are idle workers.
     /// The stream keeps the newest piece and goes on with its cursor; the older pieces start from their start.
     private func split(
         _ stream: inout ListStream, lastCreated: Int64, roundTrip: Duration, endpoint: String,
         queue: WorkQueue<Work>, _ context: Context
     ) async throws {
-        guard let window = stream.window, lastCreated - window.lowerBound >= 2 * options.minimumSplitSeconds else {
+        guard stream.splits, let window = stream.window,
+            lastCreated - window.lowerBound >= 2 * options.minimumSplitSeconds
+        else {
             return
         }
         let seen = Double(max(1, window.upperBound - lastCreated))
@@ -346,8 +366,9 @@ public struct Extractor: Sendable {
         let wanted = min(Self.maximumStreams, Int((client.endpointRate * min(seconds, 1)).rounded(.up)) + 1)
         let inFlight = await queue.streams(endpoint)
         let idle = await queue.idleWorkers
+        // This stream's piece counts as one of the pieces; the remaining pages, not counting its next one.
         let pieces = min(
-            Int(remainingPages / Self.minimumPagesPerPiece), wanted - inFlight + 1, idle + 1,
+            Int(remainingPages / stream.minimumPagesPerPiece), wanted - inFlight + 1, idle + 1,
             Int((lastCreated - window.lowerBound) / options.minimumSplitSeconds))
         guard pieces >= 2 else { return }
         let span = lastCreated - window.lowerBound

@@ -56,11 +56,15 @@ actor FollowUpPlanner {
         work += cheaper(needs.chargeDisputeLists, window: .disputes, listed: listed) {
             .list(.init(kind: .disputes, filter: [("charge", $0)]))
         }
-        work += needs.repaymentSearches.map {
-            .list(
-                .init(
-                    kind: .transfers, filter: [("destination", $0.destination), ("created[gte]", String($0.since))],
-                    repaymentFor: $0.disputeID))
+        // One search per connected account, from the earliest of its disputes.
+        for (destination, searches) in Dictionary(grouping: needs.repaymentSearches, by: \.destination)
+            .sorted(by: { $0.key < $1.key })
+        {
+            work.append(
+                .repaymentScan(
+                    RepaymentScan(
+                        destination: destination, disputeIDs: searches.map(\.disputeID).sorted(),
+                        since: searches.map(\.since).min() ?? after.lowerBound)))
         }
         let new = work.filter { !requested.contains($0.key) }
         requested.formUnion(new.map(\.key))

@@ -15,8 +15,8 @@ public struct FollowUpNeeds: Sendable, Equatable {
     public var chargeRefundLists: [String] = []
     /// Disputed charges with no dispute stored (disputes created after the range).
     public var chargeDisputeLists: [String] = []
-    /// Won disputes whose recovered funds may have been paid back after the range: list the transfers to
-    /// `destination` created since `since` (the dispute's creation) to find the repayment.
+    /// Won disputes of the range whose recovered funds may have been paid back after it: list the transfers to
+    /// `destination` created since `since` (the range's end) to find the repayment.
     public var repaymentSearches: [RepaymentSearch] = []
 
     public init() {}
@@ -34,8 +34,7 @@ public struct FollowUpNeeds: Sendable, Equatable {
 public struct RepaymentSearch: Sendable, Hashable {
     public var disputeID: String
     public var destination: String
-    /// Unix seconds: the end of the range (the range's own transfers are listed anyway), or the dispute's
-    /// creation when the dispute is older than the range; a repayment cannot be older than its dispute.
+    /// Unix seconds: the end of the range (the range's own transfers are listed anyway).
     public var since: Int64
 
     public init(disputeID: String, destination: String, since: Int64) {

@@ -39,6 +39,27 @@ extension HistoryStore {
         }
     }
 
+    /// Transfers to `destination` created in `[from, to)` that the history holds: how dense a connected
+    /// account's transfers are, to size the windows of a repayment search.
+    public func transferCount(destination: String, from: Int64, to: Int64) throws(HistoryError) -> Int {
+        try readDatabase { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM transfers WHERE destination = ? AND created >= ? AND created < ?",
+                arguments: [destination, from, to]) ?? 0
+        }
+    }
+
+    /// Which of `disputeIDs` have a repayment transfer (`metadata[dispute_id]`) in the history.
+    public func repaidDisputes(_ disputeIDs: [String]) throws(HistoryError) -> Set<String> {
+        try readDatabase { db in
+            let marks = Array(repeating: "?", count: disputeIDs.count).joined(separator: ",")
+            return Set(
+                try String.fetchAll(
+                    db, sql: "SELECT DISTINCT dispute_id_metadata FROM transfers WHERE dispute_id_metadata IN (\(marks))",
+                    arguments: StatementArguments(disputeIDs)))
+        }
+    }
+
     /// Everything the range `[from, to)` refers to that the runs in `chain` have not seen yet, and that SPEC §4
     /// reads.
     ///
@@ -129,16 +150,17 @@ extension HistoryStore {
                 UNION ALL SELECT value FROM disputes, json_each(disputes.balance_transaction_ids)
                     WHERE disputes.charge_id IN (\(rangeCharges)) AND \(owners)
                 """)
-            // Won disputes the platform recovered (a reversal without a refund, after the dispute) with no
-            // repayment transfer seen in this chain: the repayment may postdate the range, and only its
-            // metadata[dispute_id] links it, so search the destination's transfers since the dispute.
+            // Won disputes of the range (the rules judge those) the platform recovered (a reversal without a refund,
+            // after the dispute) with no repayment transfer seen in this chain: the repayment may postdate the
+            // range, and only its metadata[dispute_id] links it, so search the destination's transfers after it
+            // (the range's own transfers were listed).
             needs.repaymentSearches = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT d.id, t.destination, d.created FROM disputes d
+                    SELECT d.id, t.destination FROM disputes d
                     JOIN charges c ON c.id = d.charge_id
                     JOIN transfers t ON t.id = c.transfer_id
-                    WHERE d.charge_id IN scope_charges AND d.status = 'won' AND t.destination IS NOT NULL
+                    WHERE d.created >= \(from) AND d.created < \(to) AND d.status = 'won' AND t.destination IS NOT NULL
                       AND EXISTS (SELECT 1 FROM transfer_reversals r WHERE r.transfer_id = t.id
                                   AND r.source_refund_id IS NULL AND r.created >= d.created)
                       AND NOT EXISTS (SELECT 1 FROM transfers p WHERE p.dispute_id_metadata = d.id
@@ -147,12 +169,7 @@ extension HistoryStore {
                                       AND f.search = 'repayment ' || d.id)
                     ORDER BY d.id
                     """
-            ).map { row -> RepaymentSearch in
-                // The range's own transfers were listed already: search only what lies outside it — after `to`,
-                // or from the dispute on when it is older than the range.
-                let created: Int64 = row[2]
-                return RepaymentSearch(disputeID: row[0], destination: row[1], since: created < from ? created : to)
-            }
+            ).map { RepaymentSearch(disputeID: $0[0], destination: $0[1], since: to) }
             try db.execute(sql: "DROP TABLE temp.scope_charges")
             return needs
         }

@@ -194,12 +194,15 @@ public struct Extractor: Sendable {
             self.filter = filter
         }
 
-        /// The same list over another window, from its start.
+        /// The same list over another window, from its start. A piece is split again only into pieces of several
+        /// pages: the fine first split fans a short list out at once, while the tails of a long one are not cut
+        /// into many half-empty pages.
         func piece(_ window: Range<Int64>) -> ListStream {
             var piece = self
             piece.window = window
             piece.cursor = nil
             piece.listed = 0
+            piece.minimumPagesPerPiece = max(minimumPagesPerPiece, 3)
             return piece
         }
     }
@@ -380,6 +383,7 @@ public struct Extractor: Sendable {
             await queue.add(.list(piece))
         }
         stream.window = bounds[pieces - 1]..<window.upperBound
+        stream.minimumPagesPerPiece = max(stream.minimumPagesPerPiece, 3)
     }
 
     private func retrieve(_ item: Retrieve, _ context: Context) async throws {

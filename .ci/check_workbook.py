@@ -3,10 +3,13 @@
 
     python3 .ci/check_workbook.py REPORT.xlsx [SHEET ...]
 
-SHEET defaults to the seven sheets of SPEC §5. Checks: the file opens; the expected sheets exist in this
-order (continuation sheets such as "Ledger (2)" may follow their sheet); every sheet's header row is frozen
-and filterable; every non-empty cell of an amount or count column is a number, never text (formulas are
-judged by their cached results). Exit status: 0 all good, 1 a check failed, 2 bad usage or the workbook
+SHEET defaults to the sheets of SPEC §5 in the workbook's order, Summary first. Checks: the file opens; the
+expected sheets exist in this order (continuation sheets such as "Ledger (2)" may follow their sheet); the
+first sheet is the active one (the workbook opens on it); every sheet's header row is frozen, filterable and
+repeated on each printed page, and the sheet prints landscape, one page wide; every non-empty cell of an amount
+or count column is a number, never text (formulas are judged by their cached results). Header texts may be SPEC's
+column names or their readable labels ("destination_platform_fee" or "Destination platform fee"). On the Summary
+only the totals block (down to the first empty row) is a table; the blocks below it are not checked by column. Exit status: 0 all good, 1 a check failed, 2 bad usage or the workbook
 does not open. Needs openpyxl (pip install openpyxl).
 """
 import os
@@ -14,10 +17,11 @@ import re
 import sys
 
 DEFAULT_SHEETS = [
-    "Platform fees", "Skipped transfers", "Unreversed disputes", "Exceptions", "Ledger", "Summary", "Run",
+    "Summary", "Platform fees", "Skipped transfers", "Unreversed disputes", "Exceptions", "Connected accounts",
+    "Ledger", "Run",
 ]
 
-# Columns that hold numbers, by sheet (SPEC §5 names, which are also the workbook's header texts).
+# Columns that hold numbers, by sheet (SPEC §5 names; the workbook may show them as readable labels).
 NUMERIC_COLUMNS = {
     "Platform fees": {
         "amount", "amount_refunded", "transfer_amount", "transfer_reversed", "application_fee_amount",
@@ -26,6 +30,10 @@ NUMERIC_COLUMNS = {
     "Skipped transfers": {"amount", "amount_owed"},
     "Unreversed disputes": {"dispute_amount", "recoverable", "recovered", "unrecovered"},
     "Ledger": {"count", "gross", "fee", "net"},
+    "Connected accounts": {
+        "destination_charges", "gross", "refunded", "transferred", "reversed", "application_fees",
+        "destination_platform_fee", "skipped_transfers", "amount_owed", "unreversed_disputes", "unrecovered",
+    },
     "Summary": {
         "destination_charges", "gross", "refunded", "destination_platform_fee", "stripe_fee",
         "skipped_transfers", "amount_owed", "unreversed_disputes", "unrecovered",
@@ -40,6 +48,13 @@ CONTINUATION = re.compile(r"^(?P<base>.+) \((?P<part>\d+)\)$")
 def fail(message, status=1):
     print(f"check_workbook: {message}", file=sys.stderr)
     sys.exit(status)
+
+
+def label(name):
+    """The workbook's readable label of a SPEC column name: destination_platform_fee -> Destination platform fee."""
+    words = ["ID" if w == "id" else "(UTC)" if w == "utc" else w for w in name.split("_")]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
 
 
 def base_name(sheet):
@@ -77,6 +92,9 @@ def main(argv):
     elif [b for b in ordered if b in expected] != list(expected):
         problems.append(f"sheets are out of order: expected {expected}, found {names}")
 
+    if full and book.active is not None and names and book.active.title != names[0]:
+        problems.append(f"the workbook opens on '{book.active.title}', not on its first sheet '{names[0]}'")
+
     for name in names:
         sheet = book[name]
         rows = sheet.iter_rows(values_only=True)
@@ -89,13 +107,26 @@ def main(argv):
                 problems.append(f"'{name}': header row is not frozen (freeze_panes={sheet.freeze_panes!r})")
             if not sheet.auto_filter.ref:
                 problems.append(f"'{name}': no autofilter over the data")
+            if sheet.page_setup.orientation != "landscape":
+                problems.append(f"'{name}': does not print landscape")
+            fit = sheet.sheet_properties.pageSetUpPr
+            if not (fit and fit.fitToPage) or (sheet.page_setup.fitToWidth or 1) != 1:
+                problems.append(f"'{name}': does not print one page wide")
+            if sheet.print_title_rows != "$1:$1":
+                problems.append(f"'{name}': the header row is not repeated on each printed page")
         numeric = NUMERIC_COLUMNS.get(base_name(name), set())
-        columns = [(index, title) for index, title in enumerate(header) if title in numeric]
-        missing_columns = numeric - set(header)
+        by_title = {}
+        for column in numeric:
+            by_title[column] = column
+            by_title[label(column)] = column
+        columns = [(index, by_title[title]) for index, title in enumerate(header) if title in by_title]
+        missing_columns = numeric - {by_title[title] for title in header if title in by_title}
         if missing_columns:
             problems.append(f"'{name}': missing columns {sorted(missing_columns)}")
         bad = 0
         for number, row in enumerate(rows, start=2):
+            if base_name(name) == "Summary" and all(value is None for value in row):
+                break  # the totals block ends here; the findings, checks and per-day table follow
             for index, title in columns:
                 value = row[index] if index < len(row) else None
                 if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)):

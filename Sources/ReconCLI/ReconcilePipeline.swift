@@ -75,7 +75,9 @@ package struct ReconcilePipeline {
         let began = clock.now
         var timings = Timings()
         let writer = try BackgroundReportWriter(range: range, to: outputDirectory, options: writeOptions)
-        var session = ReconciliationSession(asOf: asOf, skippedTransferGrace: skippedTransferGrace)
+        // The Summary's per-day series counts the days of the configured time zone.
+        var session = ReconciliationSession(
+            asOf: asOf, skippedTransferGrace: skippedTransferGrace, days: ReportingDays(range))
         var platformFeeRows = 0
         var objectsRead = 0
         var parts = 0
@@ -131,6 +133,7 @@ package struct ReconcilePipeline {
             throw error
         }
         let openCount = Self.markOpen(&report, open: update.open)
+        report.findingCounts = FindingCounts.rows(of: report, resolvedKinds: update.resolved.map(\.key.kind))
         let keyCount = keys.count
         timings.findings = Self.seconds(clock.now - findingsStarted)
 
@@ -149,8 +152,8 @@ package struct ReconcilePipeline {
     /// The findings of a report: skipped transfers, unreversed disputes and exceptions.
     static func findingKeys(_ report: ReconciliationReport) -> [FindingKey] {
         var keys: [FindingKey] = []
-        keys += report.skippedTransfers.map { FindingKey(kind: "skipped_transfer", objectID: $0.chargeID) }
-        keys += report.unreversedDisputes.map { FindingKey(kind: "unreversed_dispute", objectID: $0.disputeID) }
+        keys += report.skippedTransfers.map { FindingKey(kind: SkippedTransferRow.findingKind, objectID: $0.chargeID) }
+        keys += report.unreversedDisputes.map { FindingKey(kind: UnreversedDisputeRow.findingKind, objectID: $0.disputeID) }
         keys += report.exceptions.map { FindingKey(kind: $0.kind.rawValue, objectID: $0.objectID) }
         return keys
     }
@@ -165,11 +168,11 @@ package struct ReconcilePipeline {
         }
         for index in report.skippedTransfers.indices {
             report.skippedTransfers[index].status = status(
-                FindingKey(kind: "skipped_transfer", objectID: report.skippedTransfers[index].chargeID))
+                FindingKey(kind: SkippedTransferRow.findingKind, objectID: report.skippedTransfers[index].chargeID))
         }
         for index in report.unreversedDisputes.indices {
             report.unreversedDisputes[index].status = status(
-                FindingKey(kind: "unreversed_dispute", objectID: report.unreversedDisputes[index].disputeID))
+                FindingKey(kind: UnreversedDisputeRow.findingKind, objectID: report.unreversedDisputes[index].disputeID))
         }
         for index in report.exceptions.indices {
             let row = report.exceptions[index]

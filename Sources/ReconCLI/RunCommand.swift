@@ -6,6 +6,13 @@ import History
 import ReconCore
 import StripeAPI
 
+/// The report files, as `run` and `reconcile` describe them in `--help`.
+let reportFilesHelp = """
+    Reports go to <out>/<from>_<to>/: platform_fees.csv, skipped_transfers.csv, unreversed_disputes.csv, \
+    exceptions.csv, ledger.csv, summary.csv, connected_accounts.csv and reconciliation_<from>_<to>.xlsx (it opens \
+    on its Summary sheet).
+    """
+
 /// `connect-recon run`: extract, reconcile and write the reports for a range.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,8 +20,8 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Fetch a date range from Stripe, reconcile it and write the reports (the nightly job).",
         discussion: """
             Without --from/--to: the previous whole day in the configured time zone, which is what cron wants. \
-            Reports go to <out>/<from>_<to>/ (CSV files and reconciliation_<from>_<to>.xlsx); re-running a range \
-            replaces its reports and updates the history, never duplicating anything.
+            \(reportFilesHelp) Re-running a range replaces its reports and updates the history, never duplicating \
+            anything.
             """)
 
     @OptionGroup var options: RangeOptions
@@ -83,7 +90,7 @@ struct ReconcileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reconcile",
         abstract: "Recompute a range's reports from the history database alone, without calling Stripe.",
-        discussion: "Needs no API key: it reads only what an earlier run or extract stored.")
+        discussion: "Needs no API key: it reads only what an earlier run or extract stored. \(reportFilesHelp)")
 
     @OptionGroup var options: RangeOptions
 

@@ -81,12 +81,13 @@ extension ReportBuilder {
             return
         }
         guard unrecovered > 0 else { return }
-        unreversedDisputes.append(
-            UnreversedDisputeRow(
-                disputeID: dispute.id, chargeID: charge.id, created: dispute.created, currency: dispute.currency,
-                disputeAmount: dispute.amount, disputeStatus: dispute.status, destinationAccount: transfer.destination,
-                transferID: transfer.id, recoverable: recoverable, recovered: recovered, unrecovered: unrecovered,
-                status: .new))
+        let row = UnreversedDisputeRow(
+            disputeID: dispute.id, chargeID: charge.id, created: dispute.created, currency: dispute.currency,
+            disputeAmount: dispute.amount, disputeStatus: dispute.status, destinationAccount: transfer.destination,
+            transferID: transfer.id, recoverable: recoverable, recovered: recovered, unrecovered: unrecovered,
+            status: .new)
+        unreversedDisputes.append(row)
+        addToStatement(row)
         countInSummary(dispute.currency, \.unreversedDisputes)
         addToSummary(
             dispute.currency, \.unrecovered, unrecovered, objectID: dispute.id, created: dispute.created,

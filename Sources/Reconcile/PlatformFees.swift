@@ -58,6 +58,7 @@ extension ReportBuilder {
             applicationFeeRefunded: fee?.amountRefunded, destinationPlatformFee: dpf, stripeFee: chargeBT?.fee,
             settlementCurrency: net.settlement, platformNet: net.amount)
         platformFees.append(row)
+        addToStatement(row)
 
         countInSummary(charge.currency, \.destinationCharges)
         let what = "charge"
@@ -150,10 +151,11 @@ extension ReportBuilder {
             overflow(charge.id, currency: charge.currency, created: charge.created, what: "amount owed")
             return
         }
-        skippedTransfers.append(
-            SkippedTransferRow(
-                chargeID: charge.id, created: charge.created, currency: charge.currency, amount: charge.amount,
-                intendedDestination: destination, paymentIntentID: intent.id, amountOwed: owed, status: .new))
+        let row = SkippedTransferRow(
+            chargeID: charge.id, created: charge.created, currency: charge.currency, amount: charge.amount,
+            intendedDestination: destination, paymentIntentID: intent.id, amountOwed: owed, status: .new)
+        skippedTransfers.append(row)
+        addToStatement(row)
         countInSummary(charge.currency, \.skippedTransfers)
         addToSummary(
             charge.currency, \.amountOwed, owed, objectID: charge.id, created: charge.created, what: "amount owed")

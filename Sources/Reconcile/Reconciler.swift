@@ -8,9 +8,11 @@ import ReconCore
 /// marks the ones it has seen before as `open`.
 public enum Reconciler {
     /// Reconciles `input`. Rows are sorted by creation time, then id; ledger and summary by currency, then
-    /// reporting category.
-    public static func reconcile(_ input: ReconciliationInput) -> ReconciliationReport {
-        var session = ReconciliationSession(asOf: input.asOf, skippedTransferGrace: input.skippedTransferGrace)
+    /// reporting category; connected accounts by account, then currency. The per-day series counts `days`
+    /// (default: the UTC days of `[input.from, input.to)`).
+    public static func reconcile(_ input: ReconciliationInput, days: ReportingDays? = nil) -> ReconciliationReport {
+        var session = ReconciliationSession(
+            asOf: input.asOf, skippedTransferGrace: input.skippedTransferGrace, days: days)
         session.add(input)
         return session.report()
     }
@@ -20,7 +22,7 @@ public enum Reconciler {
 /// ``Reconciler/reconcile(_:)`` of the whole range, but only one part's facts are held at a time.
 ///
 /// ```swift
-/// var session = ReconciliationSession(asOf: now, skippedTransferGrace: 3600)
+/// var session = ReconciliationSession(asOf: now, skippedTransferGrace: 3600, days: ReportingDays(range))
 /// for part in parts {
 ///     session.add(part)
 ///     try writer.append(session.takePlatformFees())  // in order when parts come in charge order
@@ -30,13 +32,16 @@ public enum Reconciler {
 public struct ReconciliationSession {
     private var builder: ReportBuilder
 
-    public init(asOf: Int64, skippedTransferGrace: Int64) {
+    /// A session whose per-day series counts `days`; `nil`: the UTC days of the first part's range.
+    public init(asOf: Int64, skippedTransferGrace: Int64, days: ReportingDays? = nil) {
         builder = ReportBuilder(asOf: asOf, grace: skippedTransferGrace)
+        builder.days = days
     }
 
     /// Applies every rule to the objects `part` judges (all of its objects created in the range when
     /// `part.judged` is `nil`).
     public mutating func add(_ part: ReconciliationInput) {
+        if builder.days == nil { builder.days = ReportingDays.utc(from: part.from, to: part.to) }
         builder.index = FactIndex(part)
         builder.destinationCharges()
         builder.chargesInRange()
@@ -72,6 +77,11 @@ struct ReportBuilder {
     var unreversedDisputes: [UnreversedDisputeRow] = []
     var ledgerGroups: [LedgerKey: LedgerRow] = [:]
     var summary: [Currency: SummaryRow] = [:]
+    /// The connected accounts' statements.
+    var accounts: [AccountKey: ConnectedAccountRow] = [:]
+    /// The days of the per-day series, and its points.
+    var days: ReportingDays?
+    var daily: [DayKey: (count: Int, fee: Int64)] = [:]
     /// Exceptions with the creation time of the object they name (for the row order) and their identity, so an
     /// object reached twice (a transfer shared by two charges in corrupt data) is reported once.
     private var exceptions: [(created: Int64, row: ExceptionRow)] = []
@@ -150,7 +160,7 @@ struct ReportBuilder {
     }
 
     func report() -> ReconciliationReport {
-        ReconciliationReport(
+        var report = ReconciliationReport(
             platformFees: Self.sorted(platformFees),
             skippedTransfers: skippedTransfers.sorted { ($0.created, $0.chargeID) < ($1.created, $1.chargeID) },
             unreversedDisputes: unreversedDisputes.sorted {
@@ -163,7 +173,10 @@ struct ReportBuilder {
             ledger: ledgerGroups.values.sorted {
                 ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
             },
-            summary: summary.values.sorted { $0.currency < $1.currency })
+            summary: summary.values.sorted { $0.currency < $1.currency },
+            connectedAccounts: connectedAccountRows(), dailyPlatformFees: dailyPlatformFeeRows())
+        report.findingCounts = FindingCounts.rows(of: report)
+        return report
     }
 }
 

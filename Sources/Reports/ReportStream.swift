@@ -1,3 +1,4 @@
+import CXlsxWriter
 import Foundation
 import ReconCore
 
@@ -9,10 +10,13 @@ import ReconCore
 /// let files = try stream.finish(rest, metadata: metadata)  // atomic: swapped into place here
 /// ```
 ///
-/// The platform fees go straight to `platform_fees.csv` and to the workbook's first sheet (its column widths
+/// The workbook opens on its Summary, which is only known at the end: the Summary sheet is added first, empty,
+/// and filled by ``finish(_:metadata:)`` (in libxlsxwriter's constant-memory mode every sheet keeps its own row
+/// cursor, so a sheet may be written after the ones added behind it, as long as its own rows go top to bottom).
+/// The platform fees go straight to `platform_fees.csv` and to the sheet after the Summary (its column widths
 /// come from the first 1,000 rows, held until then), so a million rows never sit in memory. Everything happens
-/// in a hidden temporary folder; ``finish(_:metadata:)`` writes the other five tables, the Summary checks and
-/// the Run sheet, closes the workbook and swaps the folder into place. A stream that is dropped unfinished, or
+/// in a hidden temporary folder; ``finish(_:metadata:)`` writes the other tables in ``WorkbookSheet`` order, the
+/// Run sheet and the Summary, closes the workbook and swaps the folder into place. A stream that is dropped unfinished, or
 /// whose write fails, removes its temporary folder and leaves the previous report untouched.
 ///
 /// Not thread-safe: use one stream from one thread at a time.
@@ -38,6 +42,8 @@ public final class ReportStream {
     private var platformFeesCSV: CSVWriter?
     private var workbook: WorkbookWriter?
     private var platformFeesSheet: SheetStream?
+    /// The Summary sheet, added first and written last.
+    private var summarySheet: UnsafeMutablePointer<lxw_worksheet>?
     /// The first rows, held until there are enough to size the sheet's columns.
     private var pendingRows: [PlatformFeeRow] = []
     private var platformFeeCount = 0
@@ -65,9 +71,12 @@ public final class ReportStream {
             var csv = try CSVWriter(path: temporary + "/" + ReportTable.platformFeesFileName)
             try csv.writeHeader(ReportTable.platformFeesColumns)
             platformFeesCSV = consume csv
-            workbook = try WorkbookWriter(
+            var writer = try WorkbookWriter(
                 path: temporary + "/" + ReportWriter.workbookName(folderName: range.folderName),
-                temporaryDirectory: temporary, maxRowsPerSheet: options.maxRowsPerSheet)
+                temporaryDirectory: temporary, maxRowsPerSheet: options.maxRowsPerSheet,
+                printTitle: "connect-recon reconciliation \(range.description)")
+            summarySheet = try writer.reserveSheet(named: SummarySheet.name)
+            workbook = consume writer
         } catch {
             ReportFolder.removeTree(temporary)
             finished = true
@@ -171,30 +180,43 @@ public final class ReportStream {
         }
         timings.csv += clock.lap()
         try options.faultInjection?(.afterCSVFiles)
+        let workbookName = ReportWriter.workbookName(folderName: folderName)
 
-        // The workbook: one sheet (or more, past Excel's row limit) per CSV, then Run.
+        // The workbook: after the Summary and the streamed platform fees, one sheet (or more, past Excel's row
+        // limit) per table in WorkbookSheet order, then Run; the Summary is filled last, when every sheet its
+        // formulas and charts refer to exists.
         var parts: [String: [SheetPart]] = [ReportTable.platformFeesFileName: try writer.end(&sheet)]
+        for kind in WorkbookSheet.allCases {
+            switch kind {
+            case .summary, .platformFees:
+                continue
+            case .run:
+                _ = try writer.write(
+                    RunSheet.table(
+                        metadata: metadata, csvFiles: csvFiles, workbookName: workbookName,
+                        unknownDecimals: unknownDecimals))
+            default:
+                guard let table = ReportTable.table(kind, of: report) else { continue }
+                parts[table.fileName] = try writer.write(table)
+            }
+        }
+        try options.faultInjection?(.afterSheets)
+        guard let summarySheet else { preconditionFailure("the Summary sheet is added when the stream starts") }
         var checkTotals = totals
         checkTotals.add(report)
         let columns = [(ReportTable.platformFeesFileName, ReportTable.platformFeesColumns)]
             + tables.map { ($0.fileName, $0.columns) }
-        for table in tables {
-            let written = try writer.write(table)
-            parts[table.fileName] = written
-            guard table.fileName == "summary.csv", written.count == 1, let summary = written.first else { continue }
-            try writer.writeChecks(
-                on: summary, note: SummaryChecks.note,
-                rows: SummaryChecks.rows(report.summary, totals: checkTotals, tables: columns, parts: parts))
-            try writer.insertColumnChart(
-                on: summary, title: "Destination Platform Fee by currency", categoryColumn: 0,
-                valueColumn: ReportTable.summaryColumns.firstIndex { $0.name == "destination_platform_fee" } ?? 4,
-                valueAxis: "major units of each currency", at: table.columns.count + 1)
-        }
-        try options.faultInjection?(.afterSheets)
-        let workbookName = ReportWriter.workbookName(folderName: folderName)
-        _ = try writer.write(
-            RunSheet.table(
-                metadata: metadata, csvFiles: csvFiles, workbookName: workbookName, unknownDecimals: unknownDecimals))
+        let blocks = [
+            SummaryChecks.detailBlock(checkTotals), SummaryChecks.connectedAccountsBlock(report.connectedAccounts),
+        ]
+        try writer.write(
+            SummarySheet(
+                report: report,
+                checks: blocks.map { block in
+                    (block.note, SummaryChecks.rows(report.summary, block: block, tables: columns, parts: parts))
+                },
+                timeZone: metadata.range.timeZone.identifier),
+            on: summarySheet)
         let sheetNames = writer.sheetNames
         timings.workbookRows += clock.lap()
         let workbookPath = temporary + "/" + workbookName

@@ -36,14 +36,33 @@ enum ColumnKind: Sendable {
     case identifier, text, amount, count, time, mixed
 }
 
-/// A report column: its SPEC §5 name (the CSV header and the XLSX header alike) and what it holds.
+/// A report column: its SPEC §5 name (the CSV header), the workbook's readable label for it, and what it holds.
 struct Column: Sendable {
+    /// SPEC §5's name: `destination_platform_fee`.
     let name: String
+    /// The workbook's header text: `Destination platform fee`.
+    let label: String
     let kind: ColumnKind
 
-    init(_ name: String, _ kind: ColumnKind) {
+    /// A column whose label is made from its name (see ``label(of:)``) unless one is given.
+    init(_ name: String, _ kind: ColumnKind, label: String? = nil) {
         self.name = name
+        self.label = label ?? Self.label(of: name)
         self.kind = kind
+    }
+
+    /// `destination_platform_fee` → `Destination platform fee`, `charge_id` → `Charge ID`,
+    /// `created_utc` → `Created (UTC)`.
+    static func label(of name: String) -> String {
+        let words = name.split(separator: "_").map { word -> String in
+            switch word {
+            case "id": "ID"
+            case "utc": "(UTC)"
+            default: String(word)
+            }
+        }
+        let text = words.joined(separator: " ")
+        return text.prefix(1).uppercased() + text.dropFirst()
     }
 }
 
@@ -61,12 +80,26 @@ struct ReportTable {
     /// Appends row `index`'s cells (exactly `columns.count` of them) to the buffer.
     let fill: (_ index: Int, _ cells: inout [Cell]) -> Void
 
-    /// The six tables of a report, in SPEC §5's order.
+    /// The table of `sheet` (`nil` for the Run sheet, which has no CSV file).
+    static func table(_ sheet: WorkbookSheet, of report: ReconciliationReport) -> ReportTable? {
+        switch sheet {
+        case .summary: summary(report.summary)
+        case .platformFees: platformFees(report.platformFees)
+        case .skippedTransfers: skippedTransfers(report.skippedTransfers)
+        case .unreversedDisputes: unreversedDisputes(report.unreversedDisputes)
+        case .exceptions: exceptions(report.exceptions)
+        case .connectedAccounts: connectedAccounts(report.connectedAccounts)
+        case .ledger: ledger(report.ledger)
+        case .run: nil
+        }
+    }
+
+    /// Every CSV table of a report, in SPEC §5's order (the workbook's order is ``WorkbookSheet``'s).
     static func tables(of report: ReconciliationReport) -> [ReportTable] {
         [
             platformFees(report.platformFees), skippedTransfers(report.skippedTransfers),
             unreversedDisputes(report.unreversedDisputes), exceptions(report.exceptions), ledger(report.ledger),
-            summary(report.summary),
+            summary(report.summary), connectedAccounts(report.connectedAccounts),
         ]
     }
 
@@ -198,6 +231,36 @@ struct ReportTable {
             cells.append(.amount(row.gross, row.currency))
             cells.append(.amount(row.fee, row.currency))
             cells.append(.amount(row.net, row.currency))
+        }
+    }
+
+    static let connectedAccountsColumns = [
+        Column("destination_account", .identifier), Column("currency", .text),
+        Column("destination_charges", .count), Column("gross", .amount), Column("refunded", .amount),
+        Column("transferred", .amount), Column("reversed", .amount), Column("application_fees", .amount),
+        Column("destination_platform_fee", .amount), Column("skipped_transfers", .count),
+        Column("amount_owed", .amount), Column("unreversed_disputes", .count), Column("unrecovered", .amount),
+    ]
+
+    static func connectedAccounts(_ rows: [ConnectedAccountRow]) -> ReportTable {
+        ReportTable(
+            fileName: "connected_accounts.csv", sheetName: "Connected accounts", columns: connectedAccountsColumns,
+            rowCount: rows.count
+        ) { index, cells in
+            let row = rows[index]
+            cells.append(.text(row.destinationAccount))
+            cells.append(.text(row.currency.rawValue))
+            cells.append(.count(row.destinationCharges))
+            cells.append(.amount(row.gross, row.currency))
+            cells.append(.amount(row.refunded, row.currency))
+            cells.append(.amount(row.transferred, row.currency))
+            cells.append(.amount(row.reversed, row.currency))
+            cells.append(.amount(row.applicationFees, row.currency))
+            cells.append(.amount(row.destinationPlatformFee, row.currency))
+            cells.append(.count(row.skippedTransfers))
+            cells.append(.amount(row.amountOwed, row.currency))
+            cells.append(.count(row.unreversedDisputes))
+            cells.append(.amount(row.unrecovered, row.currency))
         }
     }
 

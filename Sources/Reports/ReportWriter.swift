@@ -1,7 +1,7 @@
 import Foundation
 import ReconCore
 
-/// Writes a range's report folder (SPEC §5): six CSV files and one formatted workbook, all or nothing.
+/// Writes a range's report folder (SPEC §5): seven CSV files and one formatted workbook, all or nothing.
 /// (``ReportStream`` writes the same folder with the platform fees given as they are made.)
 ///
 /// ```swift
@@ -14,7 +14,10 @@ import ReconCore
 ///
 /// Choices where SPEC §5 is silent:
 /// - `exceptions.csv` ends with a `status` column (`new`/`open`) after SPEC's seven.
-/// - The workbook's header texts are the CSV column names, so a formula or script works on either.
+/// - The workbook opens on its Summary; its sheets follow ``WorkbookSheet``. Header texts are readable labels
+///   of the CSV column names (`destination_platform_fee` → `Destination platform fee`); the CSV files keep
+///   SPEC §5's names.
+/// - Every sheet prints landscape, one page wide, its header row repeated on each page.
 /// - Times in the workbook are real date-times (UTC) formatted `yyyy-mm-dd"T"hh:mm:ss"Z"`: they look like the
 ///   CSV's text and still sort and filter as dates.
 /// - Amounts: number formats `#,##0`, `#,##0.00`, `#,##0.000` by the currency's exponent, negatives red.

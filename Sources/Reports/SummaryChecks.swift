@@ -11,21 +11,48 @@ import ReconCore
 /// is the one sum this module makes, in integer minor units of one currency, overflow-checked (a sum that
 /// would overflow gets no formula). `stripe_fee` is counted in the settlement currency, so its check sums the
 /// `stripe_fee` of the platform-fee rows whose `settlement_currency` is the row's currency.
+///
+/// A second block repeats the totals from the Connected accounts sheet (its statements add up to the summary), and
+/// a third block is added the same way for any other sheet whose rows add up to the summary.
 enum SummaryChecks {
-    static let note =
-        "Check: the same totals summed from the detail sheets (formulas), one row per currency; "
-        + "compare with the rows above."
+    /// One block of check rows: where each summary column's check sums from, and the cached results.
+    struct Block {
+        let note: String
+        fileprivate let sources: [String: Source]
+        var totals: Totals
+    }
+
+    /// The totals summed from the detail sheets the summary's figures come from.
+    static func detailBlock(_ totals: Totals) -> Block {
+        Block(
+            note: "Check: the same totals summed from the detail sheets (formulas), one row per currency; "
+                + "compare with the totals above.",
+            sources: detailSources, totals: totals)
+    }
+
+    /// The totals summed from the connected accounts' statements.
+    static func connectedAccountsBlock(_ rows: [ConnectedAccountRow]) -> Block {
+        var totals = Totals()
+        for row in rows { totals.add(row) }
+        return Block(
+            note: "Check: the same totals summed from the Connected accounts sheet (formulas); "
+                + "the statements add up to the totals above.",
+            sources: connectedAccountSources, totals: totals)
+    }
 
     /// A detail column summed (or counted) into one summary column.
-    private struct Source: Sendable {
+    fileprivate struct Source: Sendable {
         let table: String
         /// The column holding the currency the detail amount is counted in.
         var criteriaColumn = "currency"
+        /// The column summed; `nil`: the rows are counted.
         let sumColumn: String?
+        /// Whether the sum is a count (its cached result is a whole number, not an amount).
+        var counts = false
     }
 
-    /// Summary column → where its check sums from.
-    private static let sources: [String: Source] = [
+    /// Summary column → where its check sums from (the detail sheets).
+    private static let detailSources: [String: Source] = [
         "destination_charges": Source(table: "platform_fees.csv", sumColumn: nil),
         "gross": Source(table: "platform_fees.csv", sumColumn: "amount"),
         "refunded": Source(table: "platform_fees.csv", sumColumn: "amount_refunded"),
@@ -36,6 +63,19 @@ enum SummaryChecks {
         "unreversed_disputes": Source(table: "unreversed_disputes.csv", sumColumn: nil),
         "unrecovered": Source(table: "unreversed_disputes.csv", sumColumn: "unrecovered"),
     ]
+
+    /// Summary column → the Connected accounts column of the same name (every summary column but `stripe_fee`,
+    /// which is counted in the settlement currency, not the account's).
+    private static let connectedAccountSources: [String: Source] = {
+        let shared = Set(ReportTable.connectedAccountsColumns.map(\.name))
+        var sources: [String: Source] = [:]
+        for column in ReportTable.summaryColumns.dropFirst() where shared.contains(column.name) {
+            sources[column.name] = Source(
+                table: "connected_accounts.csv", sumColumn: column.name,
+                counts: column.kind == .count)
+        }
+        return sources
+    }()
 
     /// The check formulas' cached results: per summary column and currency, the integer sum (or count) of the
     /// detail rows, added up as the rows are written (platform fees stream through before the summary exists).
@@ -71,6 +111,18 @@ enum SummaryChecks {
             }
         }
 
+        /// Adds a connected account's statement, under the summary's column names.
+        mutating func add(_ row: ConnectedAccountRow) {
+            add("destination_charges", row.currency, Int64(row.destinationCharges))
+            add("gross", row.currency, row.gross)
+            add("refunded", row.currency, row.refunded)
+            add("destination_platform_fee", row.currency, row.destinationPlatformFee)
+            add("skipped_transfers", row.currency, Int64(row.skippedTransfers))
+            add("amount_owed", row.currency, row.amountOwed)
+            add("unreversed_disputes", row.currency, Int64(row.unreversedDisputes))
+            add("unrecovered", row.currency, row.unrecovered)
+        }
+
         /// The sum of `column` in `currency` (zero when no row counted), `nil` when it overflowed.
         func total(_ column: String, _ currency: Currency) -> Int64? {
             guard let sum = sums[column]?[currency] else { return 0 }
@@ -89,31 +141,33 @@ enum SummaryChecks {
 
     /// One row per summary row: its currency, then a formula (or `nil`) for each summary column after it.
     static func rows(
-        _ summaryRows: [SummaryRow], totals: Totals, tables: [(fileName: String, columns: [Column])],
+        _ summaryRows: [SummaryRow], block: Block, tables: [(fileName: String, columns: [Column])],
         parts: [String: [SheetPart]]
     ) -> [(label: String, cells: [FormulaCell?])] {
         summaryRows.map { summary in
             let currency = summary.currency
             let cells = ReportTable.summaryColumns.dropFirst().map { column -> FormulaCell? in
-                guard let source = sources[column.name],
+                guard let source = block.sources[column.name],
                     let table = tables.first(where: { $0.fileName == source.table }),
                     let sheets = parts[source.table], !sheets.isEmpty,
                     let criteria = table.columns.firstIndex(where: { $0.name == source.criteriaColumn }),
-                    let total = totals.total(column.name, currency)
+                    let total = block.totals.total(column.name, currency)
                 else { return nil }
-                if let sumName = source.sumColumn {
-                    guard let sumColumn = table.columns.firstIndex(where: { $0.name == sumName }) else { return nil }
+                guard let sumName = source.sumColumn else {
                     let terms = sheets.map { sheet in
-                        let criteriaRange = reference(sheet.name, criteria)
-                        let sumRange = reference(sheet.name, sumColumn)
-                        return "SUMIF(\(criteriaRange),\"\(currency.rawValue)\",\(sumRange))"
+                        "COUNTIF(\(reference(sheet.name, criteria)),\"\(currency.rawValue)\")"
                     }
-                    return FormulaCell(
-                        formula: "=" + terms.joined(separator: "+"), cachedResult: .amount(total, currency))
+                    return FormulaCell(formula: "=" + terms.joined(separator: "+"), cachedResult: .count(Int(total)))
                 }
-                let terms = sheets.map { sheet in "COUNTIF(\(reference(sheet.name, criteria)),\"\(currency.rawValue)\")"
+                guard let sumColumn = table.columns.firstIndex(where: { $0.name == sumName }) else { return nil }
+                // One SUMIF per sheet the table fills: past Excel's row limit a table continues on `<name> (2)`.
+                let terms = sheets.map { sheet in
+                    let criteriaRange = reference(sheet.name, criteria)
+                    let sumRange = reference(sheet.name, sumColumn)
+                    return "SUMIF(\(criteriaRange),\"\(currency.rawValue)\",\(sumRange))"
                 }
-                return FormulaCell(formula: "=" + terms.joined(separator: "+"), cachedResult: .count(Int(total)))
+                let cached: Cell = source.counts ? .count(Int(total)) : .amount(total, currency)
+                return FormulaCell(formula: "=" + terms.joined(separator: "+"), cachedResult: cached)
             }
             return (label: currency.rawValue, cells: cells)
         }

@@ -41,28 +41,43 @@ struct WorkbookWriter: ~Copyable {
     /// Excel's limit on the characters of one cell.
     static let excelMaxCellCharacters = 32_767
 
-    private let workbook: Workbook
+    let workbook: Workbook
     private let maxRowsPerSheet: Int
+    /// The printed pages' header (libxlsxwriter's `&L`… codes), or empty.
+    private let printHeader: String
     private let formats: Formats
     private var amountFormats: [UnsafeMutablePointer<lxw_format>?] = Array(repeating: nil, count: 19)
     private(set) var sheetNames: [String] = []
 
-    private var headerFormat: UnsafeMutablePointer<lxw_format> { formats.header }
-    private var countFormat: UnsafeMutablePointer<lxw_format> { formats.count }
+    var headerFormat: UnsafeMutablePointer<lxw_format> { formats.header }
+    var numberHeaderFormat: UnsafeMutablePointer<lxw_format> { formats.numberHeader }
+
+    /// The header format for a column of `kind`.
+    func headerFormat(_ kind: ColumnKind) -> UnsafeMutablePointer<lxw_format> {
+        kind == .amount || kind == .count ? numberHeaderFormat : headerFormat
+    }
+    var countFormat: UnsafeMutablePointer<lxw_format> { formats.count }
     private var timeFormat: UnsafeMutablePointer<lxw_format> { formats.time }
     private var secondsFormat: UnsafeMutablePointer<lxw_format> { formats.seconds }
     private var unknownDecimalsFormat: UnsafeMutablePointer<lxw_format> { formats.unknownDecimals }
-    private var noteFormat: UnsafeMutablePointer<lxw_format> { formats.note }
+    var noteFormat: UnsafeMutablePointer<lxw_format> { formats.note }
+    var titleFormat: UnsafeMutablePointer<lxw_format> { formats.title }
 
     /// The workbook's fixed cell formats (owned by the workbook).
     private struct Formats {
-        let header, count, time, seconds, unknownDecimals, note: UnsafeMutablePointer<lxw_format>
+        let header, numberHeader, count, time, seconds, unknownDecimals, note, title: UnsafeMutablePointer<lxw_format>
 
         init(_ workbook: borrowing Workbook) throws(ReportError) {
             header = try workbook.addFormat()
             format_set_bold(header)
             format_set_bg_color(header, 0xDDE4EE)
             format_set_bottom(header, UInt8(LXW_BORDER_THIN.rawValue))
+            // Over a column of numbers the label is right-aligned, as the numbers are.
+            numberHeader = try workbook.addFormat()
+            format_set_bold(numberHeader)
+            format_set_bg_color(numberHeader, 0xDDE4EE)
+            format_set_bottom(numberHeader, UInt8(LXW_BORDER_THIN.rawValue))
+            format_set_align(numberHeader, UInt8(LXW_ALIGN_RIGHT.rawValue))
             count = try workbook.addFormat()
             format_set_num_format(count, "#,##0")
             time = try workbook.addFormat()
@@ -76,16 +91,21 @@ struct WorkbookWriter: ~Copyable {
             format_set_font_color(unknownDecimals, 0xC65911)
             note = try workbook.addFormat()
             format_set_italic(note)
+            title = try workbook.addFormat()
+            format_set_bold(title)
+            format_set_font_size(title, 12)
         }
     }
 
-    init(path: String, temporaryDirectory: String, maxRowsPerSheet: Int) throws(ReportError) {
+    /// `printTitle` heads every printed page (`Reconciliation 2026-11-20_2026-11-21`).
+    init(path: String, temporaryDirectory: String, maxRowsPerSheet: Int, printTitle: String = "") throws(ReportError) {
         precondition(maxRowsPerSheet >= 2 && maxRowsPerSheet <= Self.excelMaxRows, "a sheet holds 2…1,048,576 rows")
         let workbook = try Workbook(path: path, temporaryDirectory: temporaryDirectory)
         let formats = try Formats(workbook)
         self.workbook = workbook
         self.formats = formats
         self.maxRowsPerSheet = maxRowsPerSheet
+        self.printHeader = printTitle.isEmpty ? "" : "&L&\"-,Bold\"" + printTitle.split(separator: "&", omittingEmptySubsequences: false).joined(separator: "&&")
     }
 
     /// `Ledger` for the first part, `Ledger (2)`, `Ledger (3)`… after it.
@@ -154,6 +174,26 @@ struct WorkbookWriter: ~Copyable {
         stream.sheet = nil
     }
 
+    /// Adds an empty sheet now, to be filled later (in constant-memory mode each sheet keeps its own row
+    /// cursor, so a sheet added first can be written last, top to bottom). It prints like every other sheet.
+    mutating func reserveSheet(named name: String) throws(ReportError) -> UnsafeMutablePointer<lxw_worksheet> {
+        let sheet = try workbook.addWorksheet(named: name)
+        sheetNames.append(name)
+        setUpPrinting(sheet, name: name)
+        return sheet
+    }
+
+    /// Every sheet prints landscape, one page wide (as many pages high as it takes), its header row repeated on
+    /// each page, the report's title in the page header, the sheet's name and the page number in the footer.
+    private func setUpPrinting(_ sheet: UnsafeMutablePointer<lxw_worksheet>, name: String) {
+        worksheet_set_landscape(sheet)
+        worksheet_fit_to_pages(sheet, 1, 0)
+        worksheet_set_margins(sheet, 0.4, 0.4, 0.5, 0.6)
+        check(worksheet_repeat_rows(sheet, 0, 0), "repeat the header row of '\(name)' on each printed page")
+        check(worksheet_set_footer(sheet, "&L&A&RPage &P of &N"), "set the footer of '\(name)'")
+        if !printHeader.isEmpty { check(worksheet_set_header(sheet, printHeader), "set the header of '\(name)'") }
+    }
+
     private mutating func beginSheet(
         named name: String, columns: [Column], widths: [Double]
     ) throws(ReportError) -> UnsafeMutablePointer<lxw_worksheet> {
@@ -164,12 +204,13 @@ struct WorkbookWriter: ~Copyable {
         }
         worksheet_freeze_panes(sheet, 1, 0)
         for (column, header) in columns.enumerated() {
-            try checked(worksheet_write_string(sheet, 0, lxw_col_t(column), header.name, headerFormat), sheet: name)
+            try checked(worksheet_write_string(sheet, 0, lxw_col_t(column), header.label, headerFormat(header.kind)), sheet: name)
         }
+        setUpPrinting(sheet, name: name)
         return sheet
     }
 
-    private mutating func writeCell(
+    mutating func writeCell(
         _ cell: Cell, sheet: UnsafeMutablePointer<lxw_worksheet>, row: Int, column: Int
     ) throws(ReportError) {
         let row = lxw_row_t(row)
@@ -199,66 +240,12 @@ struct WorkbookWriter: ~Copyable {
         try checked(result, sheet: "row \(row + 1)")
     }
 
-    private mutating func amountFormat(exponent: Int) throws(ReportError) -> UnsafeMutablePointer<lxw_format> {
+    mutating func amountFormat(exponent: Int) throws(ReportError) -> UnsafeMutablePointer<lxw_format> {
         if let format = amountFormats[exponent] { return format }
         let format = try workbook.addFormat()
         format_set_num_format(format, Self.amountNumberFormat(exponent: exponent))
         amountFormats[exponent] = format
         return format
-    }
-
-    // MARK: Summary extras
-
-    /// Below the summary rows (after one blank row): a note, then one row per currency of formulas that sum
-    /// the detail sheets, each with its result cached for readers that do not calculate.
-    mutating func writeChecks(
-        on part: SheetPart, note: String, rows: [(label: String, cells: [FormulaCell?])]
-    ) throws(ReportError) {
-        var row = part.dataRows + 2
-        try checked(worksheet_write_string(part.sheet, lxw_row_t(row), 0, note, noteFormat), sheet: part.name)
-        for check in rows {
-            row += 1
-            try writeCell(.text(check.label), sheet: part.sheet, row: row, column: 0)
-            for (column, formulaCell) in check.cells.enumerated() {
-                guard let formulaCell else { continue }
-                let cached: Double
-                let format: UnsafeMutablePointer<lxw_format>
-                switch formulaCell.cachedResult {
-                case .amount(let minorUnits, let currency):
-                    guard let exponent = CellText.exponent(of: currency) else { continue }
-                    cached = Double(minorUnits) / Self.powersOfTen[exponent]
-                    format = try amountFormat(exponent: exponent)
-                case .count(let count):
-                    cached = Double(count)
-                    format = countFormat
-                default:
-                    continue
-                }
-                try checked(
-                    worksheet_write_formula_num(
-                        part.sheet, lxw_row_t(row), lxw_col_t(column + 1), formulaCell.formula, format, cached),
-                    sheet: part.name)
-            }
-        }
-    }
-
-    /// A column chart of one column of `part` by its category column, placed right of the data.
-    mutating func insertColumnChart(
-        on part: SheetPart, title: String, categoryColumn: Int, valueColumn: Int, valueAxis: String, at column: Int
-    ) throws(ReportError) {
-        guard part.dataRows > 0 else { return }
-        let chart = try workbook.addChart(type: LXW_CHART_COLUMN)
-        guard let series = chart_add_series(chart, nil, nil) else {
-            throw .workbook(path: workbook.path, operation: "add chart series", reason: "out of memory")
-        }
-        let last = lxw_row_t(part.dataRows)
-        chart_series_set_categories(series, part.name, 1, lxw_col_t(categoryColumn), last, lxw_col_t(categoryColumn))
-        chart_series_set_values(series, part.name, 1, lxw_col_t(valueColumn), last, lxw_col_t(valueColumn))
-        chart_series_set_name(series, title)
-        chart_title_set_name(chart, title)
-        chart_legend_set_position(chart, UInt8(LXW_CHART_LEGEND_NONE.rawValue))
-        chart_axis_set_name(chart.pointee.y_axis, valueAxis)
-        try checked(worksheet_insert_chart(part.sheet, 1, lxw_col_t(column), chart), sheet: part.name)
     }
 
     // MARK: Closing
@@ -270,13 +257,13 @@ struct WorkbookWriter: ~Copyable {
 
     // MARK: Helpers
 
-    private func checked(_ result: lxw_error, sheet: String) throws(ReportError) {
+    func checked(_ result: lxw_error, sheet: String) throws(ReportError) {
         guard result == LXW_NO_ERROR else {
             throw .workbook(path: workbook.path, operation: "write \(sheet)", reason: Workbook.describe(result))
         }
     }
 
-    private func check(_ result: lxw_error, _ operation: String) {
+    func check(_ result: lxw_error, _ operation: String) {
         assert(result == LXW_NO_ERROR, "\(operation): \(Workbook.describe(result))")
     }
 
@@ -295,12 +282,12 @@ struct WorkbookWriter: ~Copyable {
         (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 
-    /// Characters per column: the header or the widest of the first 1,000 rows, plus padding, within 8…60.
+    /// Characters per column: the header label or the widest of the first 1,000 rows, plus padding, within 8…60.
     static func columnWidths(_ table: ReportTable) -> [Double] {
         var widths = table.columns.map { column -> Int in
             switch column.kind {
-            case .time: max(column.name.count, 20)
-            default: column.name.count
+            case .time: max(column.label.count, 20)
+            default: column.label.count
             }
         }
         var cells: [Cell] = []
@@ -314,7 +301,7 @@ struct WorkbookWriter: ~Copyable {
         return widths.map { Double(min(max($0 + 2, 8), 60)) }
     }
 
-    private static func displayWidth(_ cell: Cell) -> Int {
+    static func displayWidth(_ cell: Cell) -> Int {
         switch cell {
         case .text(let text): return FormulaGuard.neutralised(text).count
         case .amount(let minorUnits, let currency):

@@ -53,6 +53,11 @@ struct ReconciliationPartsTests {
                 let label = "range \(range.from)…\(range.to), \(size) charges a part"
                 #expect(report == expected, "\(label)")
                 #expect(report.platformFees.count == expected.platformFees.count, "\(label)")
+                // The statements, the per-day series and the findings by kind, added up part by part, too
+                #expect(report.connectedAccounts == expected.connectedAccounts, "\(label)")
+                #expect(report.dailyPlatformFees == expected.dailyPlatformFees, "\(label)")
+                #expect(report.findingCounts == expected.findingCounts, "\(label)")
+                #expect(expected.platformFees.isEmpty || !expected.connectedAccounts.isEmpty, "\(label)")
                 // And every object the whole range judges is judged once
                 #expect(judged.duplicates.isEmpty, "\(label): judged twice: \(judged.duplicates.prefix(5))")
                 let inRange = { (created: Int64) in range.from <= created && created < range.to }

@@ -77,6 +77,15 @@ struct EndToEndTests {
                 money(row.amountOwed, c), String(row.unreversedDisputes), money(row.unrecovered, c),
             ].joined(separator: ",")
         })
+        files["connected_accounts.csv"] = Set(truth.connectedAccounts.map { row in
+            let c = row.currency
+            return [
+                row.destinationAccount ?? "", c.rawValue, String(row.destinationCharges), money(row.gross, c),
+                money(row.refunded, c), money(row.transferred, c), money(row.reversed, c),
+                money(row.applicationFees, c), money(row.destinationPlatformFee, c), String(row.skippedTransfers),
+                money(row.amountOwed, c), String(row.unreversedDisputes), money(row.unrecovered, c),
+            ].joined(separator: ",")
+        })
         return files
     }
 
@@ -90,7 +99,7 @@ struct EndToEndTests {
 
     static let columns = [
         "platform_fees.csv": 17, "skipped_transfers.csv": 7, "unreversed_disputes.csv": 11, "exceptions.csv": 6,
-        "ledger.csv": 6, "summary.csv": 10,
+        "ledger.csv": 6, "summary.csv": 10, "connected_accounts.csv": 13,
     ]
 
     @Test("run writes exactly the ground truth; a re-run marks findings open; reconcile reproduces it offline")

@@ -66,6 +66,19 @@ struct CSVTests {
 
             """
         ),
+        (
+            "connected_accounts.csv",
+            """
+            destination_account,currency,destination_charges,gross,refunded,transferred,reversed,application_fees,\
+            destination_platform_fee,skipped_transfers,amount_owed,unreversed_disputes,unrecovered
+            acct_1,usd,1,10.00,0.00,10.00,0.00,1.23,1.23,0,0.00,1,7.50
+            acct_2,usd,1,10.00,10.00,8.77,0.00,0.00,-8.77,0,0.00,0,0.00
+            acct_3,jpy,1,1234567,0,1234567,0,877,877,0,0,0,0
+            acct_9,usd,0,0.00,0.00,0.00,0.00,0.00,0.00,1,18.00,0,0.00
+            ,bhd,1,10.000,0.000,10.000,0.000,0.000,8.770,0,0.000,0,0.000
+
+            """
+        ),
     ]
 
     @Test(arguments: expectedFiles)
@@ -83,11 +96,11 @@ struct CSVTests {
         #expect(file.url.deletingLastPathComponent().lastPathComponent == "2026-11-20_2026-11-21")
     }
 
-    @Test func listsTheSixFilesInSpecOrderWithRowCounts() throws {
+    @Test func listsTheSevenFilesInSpecOrderWithRowCounts() throws {
         let scratch = try ScratchFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         #expect(files.csvFiles.map(\.name) == CSVTests.expectedFiles.map(\.0))
-        #expect(files.csvFiles.map(\.rowCount) == [4, 1, 1, 2, 2, 3])
+        #expect(files.csvFiles.map(\.rowCount) == [4, 1, 1, 2, 2, 3, 5])
         #expect(files.amountsWithUnknownDecimals == 0)
     }
 

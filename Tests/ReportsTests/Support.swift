@@ -94,6 +94,32 @@ enum Fixture {
                 SummaryRow(
                     currency: .usd, destinationCharges: 2, gross: 2000, refunded: 1000, destinationPlatformFee: -754,
                     stripeFee: 109, skippedTransfers: 1, amountOwed: 1800, unreversedDisputes: 1, unrecovered: 750),
+            ],
+            connectedAccounts: [
+                ConnectedAccountRow(
+                    destinationAccount: "acct_1", currency: .usd, destinationCharges: 1, gross: 1000, transferred: 1000,
+                    applicationFees: 123, destinationPlatformFee: 123, unreversedDisputes: 1, unrecovered: 750),
+                ConnectedAccountRow(
+                    destinationAccount: "acct_2", currency: .usd, destinationCharges: 1, gross: 1000, refunded: 1000,
+                    transferred: 877, destinationPlatformFee: -877),
+                ConnectedAccountRow(
+                    destinationAccount: "acct_3", currency: .jpy, destinationCharges: 1, gross: 1_234_567,
+                    transferred: 1_234_567, applicationFees: 877, destinationPlatformFee: 877),
+                ConnectedAccountRow(destinationAccount: "acct_9", currency: .usd, skippedTransfers: 1, amountOwed: 1800),
+                ConnectedAccountRow(
+                    destinationAccount: nil, currency: .bhd, destinationCharges: 1, gross: 10000, transferred: 10000,
+                    destinationPlatformFee: 8770),
+            ],
+            dailyPlatformFees: [
+                DailyPlatformFeeRow(day: "2026-11-20", currency: .bhd, destinationCharges: 1, destinationPlatformFee: 8770),
+                DailyPlatformFeeRow(day: "2026-11-20", currency: .jpy, destinationCharges: 1, destinationPlatformFee: 877),
+                DailyPlatformFeeRow(day: "2026-11-20", currency: .usd, destinationCharges: 2, destinationPlatformFee: -754),
+            ],
+            findingCounts: [
+                FindingCountRow(kind: "application_fee_amount_mismatch", new: 1),
+                FindingCountRow(kind: "skipped_transfer", new: 1, resolved: 1),
+                FindingCountRow(kind: "transfer_destination_mismatch", open: 1),
+                FindingCountRow(kind: "unreversed_dispute", open: 1),
             ])
     }
 }
@@ -202,6 +228,7 @@ enum Python {
             return value
 
         sheets = []
+        active = formulas.active.title
         for ws in formulas.worksheets:
             cached = values[ws.title]
             rows = []
@@ -215,8 +242,13 @@ enum Python {
                 "name": ws.title, "freeze": ws.freeze_panes, "filter": ws.auto_filter.ref,
                 "charts": len(ws._charts), "maxRow": ws.max_row, "rows": rows,
                 "widths": {key: dim.width for key, dim in ws.column_dimensions.items()},
+                "print": {"orientation": ws.page_setup.orientation,
+                          "fitToWidth": ws.page_setup.fitToWidth if ws.page_setup.fitToWidth is not None else 1,
+                          "fitToHeight": ws.page_setup.fitToHeight if ws.page_setup.fitToHeight is not None else 1,
+                          "fitToPage": bool(ws.sheet_properties.pageSetUpPr and ws.sheet_properties.pageSetUpPr.fitToPage),
+                          "titleRows": ws.print_title_rows},
             })
-        print(json.dumps({"sheets": sheets}))
+        print(json.dumps({"sheets": sheets, "active": active}))
         """#
 }
 
@@ -230,6 +262,15 @@ struct WorkbookDump: Decodable, Equatable {
         var bold: Bool
     }
 
+    /// How a sheet prints.
+    struct Print: Decodable, Equatable {
+        var orientation: String?
+        var fitToWidth: Int
+        var fitToHeight: Int
+        var fitToPage: Bool
+        var titleRows: String?
+    }
+
     struct Sheet: Decodable, Equatable {
         var name: String
         var freeze: String?
@@ -238,19 +279,24 @@ struct WorkbookDump: Decodable, Equatable {
         var maxRow: Int
         var rows: [[Cell]]
         var widths: [String: Double]
+        var print: Print
 
         /// The header row's texts.
         var header: [String] { rows.first?.map { $0.value.string ?? "" } ?? [] }
 
-        /// The cell of data row `row` (0 = first after the header) in the column named `column`.
+        /// The cell of data row `row` (0 = first after the header) in the column named `column` (its SPEC §5 name;
+        /// the workbook's header shows its readable label, see ``label(_:)``).
         func cell(_ row: Int, _ column: String) -> Cell? {
-            guard let index = header.firstIndex(of: column), row + 1 < rows.count, index < rows[row + 1].count
+            guard let index = header.firstIndex(of: label(column)) ?? header.firstIndex(of: column),
+                row + 1 < rows.count, index < rows[row + 1].count
             else { return nil }
             return rows[row + 1][index]
         }
     }
 
     var sheets: [Sheet]
+    /// The sheet the workbook opens on.
+    var active: String
     var names: [String] { sheets.map(\.name) }
     func sheet(_ name: String) -> Sheet? { sheets.first { $0.name == name } }
 }
@@ -283,4 +329,17 @@ enum JSONValue: Decodable, Equatable {
         if case .number(let value) = self { return value }
         return nil
     }
+}
+
+/// The workbook's header label of a SPEC §5 column name: `destination_platform_fee` → `Destination platform fee`,
+/// `charge_id` → `Charge ID`, `created_utc` → `Created (UTC)`.
+func label(_ name: String) -> String {
+    let text = name.split(separator: "_").map { word in
+        switch word {
+        case "id": "ID"
+        case "utc": "(UTC)"
+        default: String(word)
+        }
+    }.joined(separator: " ")
+    return text.prefix(1).uppercased() + text.dropFirst()
 }

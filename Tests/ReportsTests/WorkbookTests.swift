@@ -7,7 +7,15 @@ import Testing
 @Suite("XLSX workbook", .enabled(if: Python.hasOpenpyxl, "\(Python.skipMessage)"))
 struct WorkbookTests {
     static let sheetNames = [
-        "Platform fees", "Skipped transfers", "Unreversed disputes", "Exceptions", "Ledger", "Summary", "Run",
+        "Summary", "Platform fees", "Skipped transfers", "Unreversed disputes", "Exceptions", "Connected accounts",
+        "Ledger", "Run",
+    ]
+
+    /// Each CSV file's sheet.
+    static let sheetOfFile = [
+        "summary.csv": "Summary", "platform_fees.csv": "Platform fees", "skipped_transfers.csv": "Skipped transfers",
+        "unreversed_disputes.csv": "Unreversed disputes", "exceptions.csv": "Exceptions",
+        "connected_accounts.csv": "Connected accounts", "ledger.csv": "Ledger",
     ]
 
     /// A written report, read back; holding it keeps its scratch folder alive.
@@ -28,16 +36,30 @@ struct WorkbookTests {
         return Written(files: files, dump: try Python.readWorkbook(files.workbook), scratch: scratch)
     }
 
-    @Test func hasOneSheetPerCSVThenRunWithTheCSVColumns() throws {
+    @Test func opensOnTheSummaryThenOneSheetPerCSVThenRunWithReadableLabelsOfTheCSVColumns() throws {
         let written = try Self.written()
         let (files, dump) = (written.files, written.dump)
         #expect(dump.names == Self.sheetNames)
         #expect(files.sheetNames == Self.sheetNames)
-        for (file, sheetName) in zip(files.csvFiles, Self.sheetNames) {
+        #expect(dump.active == "Summary")
+        #expect(files.csvFiles.count == Self.sheetOfFile.count)
+        for file in files.csvFiles {
+            let sheetName = try #require(Self.sheetOfFile[file.name], "\(file.name) has no sheet")
             let csvHeader = try text(file.url).prefix { $0 != "\n" }.split(separator: ",").map(String.init)
-            #expect(try #require(dump.sheet(sheetName)).header == csvHeader, "\(sheetName)")
+            #expect(try #require(dump.sheet(sheetName)).header == csvHeader.map(label), "\(sheetName)")
         }
-        #expect(try #require(dump.sheet("Run")).header == ["section", "item", "value", "detail"])
+        #expect(try #require(dump.sheet("Platform fees")).header.prefix(3) == ["Charge ID", "Created (UTC)", "Currency"])
+        #expect(try #require(dump.sheet("Run")).header == ["Section", "Item", "Value", "Detail"])
+    }
+
+    @Test func everySheetPrintsLandscapeOnePageWideWithItsHeaderRowOnEachPage() throws {
+        let dump = try Self.written().dump
+        for sheet in dump.sheets {
+            #expect(sheet.print.orientation == "landscape", "\(sheet.name)")
+            #expect(sheet.print.fitToPage, "\(sheet.name)")
+            #expect(sheet.print.fitToWidth == 1 && sheet.print.fitToHeight == 0, "\(sheet.name)")
+            #expect(sheet.print.titleRows == "$1:$1", "\(sheet.name)")
+        }
     }
 
     @Test func everySheetHasABoldFrozenFilterableHeaderAndColumnWidths() throws {
@@ -49,6 +71,7 @@ struct WorkbookTests {
             #expect(sheet.rows[0].allSatisfy { $0.bold }, "\(sheet.name)")
             #expect(sheet.widths.count == sheet.header.count, "\(sheet.name)")
             #expect(sheet.widths.values.allSatisfy { $0 >= 8 && $0 <= 61 }, "\(sheet.name)")
+            if sheet.name == "Summary" { continue }
         }
         #expect(dump.sheet("Platform fees")?.filter == "A1:Q5")
         #expect(dump.sheet("Ledger")?.filter == "A1:F3")
@@ -85,19 +108,26 @@ struct WorkbookTests {
         #expect(try #require(dump.sheet("Exceptions")).cell(1, "message")?.value == .string("Zürich → 東京\nline 2"))
     }
 
-    @Test func summaryHasTheTotalsPerCurrencyTheirChecksAndAChart() throws {
+    @Test func summaryHasTheTotalsThenTheFindingsThenTheirChecksAndChartsPerCurrency() throws {
         let dump = try Self.written().dump
         let summary = try #require(dump.sheet("Summary"))
-        // The reconciler's totals per currency, as numbers.
+        // The reconciler's totals per currency, as numbers, under readable labels
+        #expect(summary.header.prefix(5) == ["Currency", "Destination charges", "Gross", "Refunded", "Destination platform fee"])
         #expect(summary.cell(2, "currency")?.value == .string("usd"))
         #expect(summary.cell(2, "destination_platform_fee")?.value == .number(-7.54))
         #expect(summary.cell(1, "gross")?.value == .number(1_234_567))
         #expect(summary.cell(0, "destination_platform_fee")?.format == "#,##0.000;[Red]-#,##0.000")
         #expect(summary.cell(2, "destination_charges")?.value == .number(2))
-        // Below them, after a blank row and a note: the check row per currency, formulas over the detail sheets
-        // with their cached results.
-        #expect(summary.rows[5][0].value.string?.hasPrefix("Check:") == true)
-        let usd = summary.rows[8]
+        #expect(summary.filter == "A1:J4")
+        // Then, after a blank row, the findings by kind: new, open, resolved
+        #expect(summary.rows[5].map(\.value.string).prefix(6) == ["Findings", nil, nil, "New", "Open", "Resolved"])
+        #expect(summary.rows[7][0].value == .string("skipped_transfer"))
+        #expect(summary.rows[7][3...5].map(\.value) == [.number(1), .number(0), .number(1)])
+        #expect(summary.rows[9][0].value == .string("unreversed_dispute"))
+        #expect(summary.rows[9][4].value == .number(1))
+        // Then a note and the check row per currency: formulas over the detail sheets with their cached results
+        #expect(summary.rows[11][0].value.string?.hasPrefix("Check:") == true)
+        let usd = summary.rows[14]
         #expect(usd[0].value == .string("usd"))
         let dpf = usd[4]
         #expect(dpf.type == "f")
@@ -110,8 +140,36 @@ struct WorkbookTests {
         // stripe_fee is summed by settlement currency: usd holds ch_1's 0.59 and ch_4's (a bhd charge) 0.50.
         #expect(usd[5].value == .string("=SUMIF('Platform fees'!$P:$P,\"usd\",'Platform fees'!$O:$O)"))
         #expect(usd[5].cached == .number(1.09))
-        #expect(summary.rows[6][2].cached == .number(10), "bhd gross")
-        #expect(summary.charts == 1)
+        #expect(summary.rows[12][2].cached == .number(10), "bhd gross")
+        // Then the same totals from the connected accounts' statements (no Stripe fee: it is not the account's)
+        #expect(summary.rows[16][0].value.string?.contains("Connected accounts") == true)
+        let accounts = summary.rows[19]
+        #expect(accounts[0].value == .string("usd"))
+        #expect(accounts[4].value == .string("=SUMIF('Connected accounts'!$B:$B,\"usd\",'Connected accounts'!$I:$I)"))
+        #expect(accounts[4].cached == .number(-7.54))
+        #expect(accounts[1].cached == .number(2))
+        #expect(accounts[7].cached == .number(18))
+        #expect(accounts[9].cached == .number(7.5))
+        #expect(accounts[5].value == .null)
+        // And one chart per currency (never two currencies on one axis) plus the findings by kind, charting the
+        // per-day table at the bottom
+        #expect(summary.charts == 4)
+        let day = try #require(summary.rows.firstIndex { $0.first?.value == .string("Day") })
+        #expect(summary.rows[day].prefix(4).map(\.value) == [.string("Day"), .string("bhd"), .string("jpy"), .string("usd")])
+        #expect(summary.rows[day + 1].prefix(4).map(\.value) == [.string("2026-11-20"), .number(8.77), .number(877), .number(-7.54)])
+    }
+
+    @Test func connectedAccountsHaveOneStatementPerAccountAndCurrency() throws {
+        let dump = try Self.written().dump
+        let sheet = try #require(dump.sheet("Connected accounts"))
+        #expect(sheet.maxRow == 6)
+        #expect(sheet.cell(0, "destination_account")?.value == .string("acct_1"))
+        #expect(sheet.cell(0, "application_fees")?.value == .number(1.23))
+        #expect(sheet.cell(0, "unrecovered")?.value == .number(7.5))
+        #expect(sheet.cell(2, "transferred")?.value == .number(1_234_567))
+        #expect(sheet.cell(2, "transferred")?.format == "#,##0;[Red]-#,##0")
+        #expect(sheet.cell(4, "destination_account")?.value == .null, "an unknown account")
+        #expect(sheet.cell(4, "destination_platform_fee")?.value == .number(8.77))
     }
 
     @Test func runSheetListsParametersCountsTimingsResolvedFindingsAndFileHashes() throws {
@@ -176,7 +234,8 @@ struct WorkbookTests {
     }
 
     @Test func aFullSheetContinuesOnNumberedSheetsEachWithItsHeader() throws {
-        // Given sheets of at most 4 rows (header included) and a report with 7 ledger rows and 4 platform fees
+        // Given sheets of at most 4 rows (header included) and a report with 7 ledger rows, 4 platform fees and 5
+        // connected accounts
         var report = Fixture.report()
         report.ledger = (0..<7).map { index in
             LedgerRow(currency: .usd, reportingCategory: "cat\(index)", count: index, gross: 100, fee: 1, net: 99)
@@ -185,22 +244,32 @@ struct WorkbookTests {
         let (files, dump) = (written.files, written.dump)
         // Then each full sheet continues on "<name> (2)", "(3)", with the header, frozen and filtered
         #expect(
-            dump.names.prefix(10) == [
-                "Platform fees", "Platform fees (2)", "Skipped transfers", "Unreversed disputes", "Exceptions",
-                "Ledger", "Ledger (2)", "Ledger (3)", "Summary", "Run",
+            dump.names.prefix(12) == [
+                "Summary", "Platform fees", "Platform fees (2)", "Skipped transfers", "Unreversed disputes",
+                "Exceptions", "Connected accounts", "Connected accounts (2)", "Ledger", "Ledger (2)", "Ledger (3)",
+                "Run",
             ])
-        #expect(dump.names.dropFirst(10).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
+        #expect(dump.names.dropFirst(12).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
+        #expect(dump.active == "Summary")
         #expect(files.sheetNames == dump.names)
         let parts = ["Ledger", "Ledger (2)", "Ledger (3)"].compactMap { dump.sheet($0) }
         #expect(parts.map(\.maxRow) == [4, 4, 2])
-        #expect(parts.allSatisfy { $0.header == ["currency", "reporting_category", "count", "gross", "fee", "net"] })
+        #expect(parts.allSatisfy { $0.header == ["Currency", "Reporting category", "Count", "Gross", "Fee", "Net"] })
         #expect(parts.allSatisfy { $0.freeze == "A2" })
         #expect(parts.map(\.filter) == ["A1:F4", "A1:F4", "A1:F2"])
         #expect(parts[2].cell(0, "reporting_category")?.value == .string("cat6"))
-        // And the summary's checks add up every part
-        let dpf = try #require(dump.sheet("Summary")).rows[8][4]
-        #expect(dpf.value.string?.contains("'Platform fees (2)'!$N:$N") == true)
+        // And the summary's checks add up every part, of the detail sheets and of the connected accounts
+        let summary = try #require(dump.sheet("Summary"))
+        let dpf = summary.rows[14][4]
+        #expect(
+            dpf.value
+                == .string(
+                    "=SUMIF('Platform fees'!$C:$C,\"usd\",'Platform fees'!$N:$N)"
+                        + "+SUMIF('Platform fees (2)'!$C:$C,\"usd\",'Platform fees (2)'!$N:$N)"))
         #expect(dpf.cached == .number(-7.54))
+        let accountsDPF = summary.rows[19][4]
+        #expect(accountsDPF.value.string?.contains("+SUMIF('Connected accounts (2)'!$B:$B,\"usd\"") == true)
+        #expect(accountsDPF.cached == .number(-7.54))
         // The CSV is one file regardless
         #expect(try text(try #require(files.csvFile(named: "ledger.csv")).url).split(separator: "\n").count == 8)
     }

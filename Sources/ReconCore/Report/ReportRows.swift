@@ -48,6 +48,9 @@ public struct PlatformFeeRow: Sendable, Hashable, Codable {
 
 /// One row of `skipped_transfers.csv`: a charge whose intended transfer Stripe skipped.
 public struct SkippedTransferRow: Sendable, Hashable, Codable {
+    /// The finding kind of these rows, as the history and the Summary name it.
+    public static let findingKind = "skipped_transfer"
+
     public var chargeID: String
     public var created: Int64
     public var currency: Currency
@@ -75,6 +78,9 @@ public struct SkippedTransferRow: Sendable, Hashable, Codable {
 
 /// One row of `unreversed_disputes.csv`: a dispute whose withdrawn funds the platform has not recovered.
 public struct UnreversedDisputeRow: Sendable, Hashable, Codable {
+    /// The finding kind of these rows, as the history and the Summary name it.
+    public static let findingKind = "unreversed_dispute"
+
     public var disputeID: String
     public var chargeID: String
     public var created: Int64
@@ -218,11 +224,20 @@ public struct ReconciliationReport: Sendable, Hashable, Codable {
     public var exceptions: [ExceptionRow]
     public var ledger: [LedgerRow]
     public var summary: [SummaryRow]
+    /// One statement per connected account and currency (`connected_accounts.csv`), sorted by account, then
+    /// currency (see ``ConnectedAccountRow/reportOrder(_:_:)``).
+    public var connectedAccounts: [ConnectedAccountRow]
+    /// The Summary's per-day series (workbook only), sorted by currency, then day.
+    public var dailyPlatformFees: [DailyPlatformFeeRow]
+    /// The Summary's findings by kind and status (workbook only), sorted by kind. The reconciler counts every
+    /// finding as new; the history's verdict (open, resolved) is counted in once it is known.
+    public var findingCounts: [FindingCountRow]
 
     public init(
         platformFees: [PlatformFeeRow] = [], skippedTransfers: [SkippedTransferRow] = [],
         unreversedDisputes: [UnreversedDisputeRow] = [], exceptions: [ExceptionRow] = [], ledger: [LedgerRow] = [],
-        summary: [SummaryRow] = []
+        summary: [SummaryRow] = [], connectedAccounts: [ConnectedAccountRow] = [],
+        dailyPlatformFees: [DailyPlatformFeeRow] = [], findingCounts: [FindingCountRow] = []
     ) {
         self.platformFees = platformFees
         self.skippedTransfers = skippedTransfers
@@ -230,5 +245,8 @@ public struct ReconciliationReport: Sendable, Hashable, Codable {
         self.exceptions = exceptions
         self.ledger = ledger
         self.summary = summary
+        self.connectedAccounts = connectedAccounts
+        self.dailyPlatformFees = dailyPlatformFees
+        self.findingCounts = findingCounts
     }
 }

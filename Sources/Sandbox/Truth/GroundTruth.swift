@@ -16,6 +16,9 @@ public struct GroundTruth: Codable, Sendable, Equatable {
     public var exceptions: [Exception]
     public var ledger: [LedgerRow]
     public var summary: [SummaryRow]
+    /// One statement per destination account and currency (`connected_accounts.csv`), sorted by account, then
+    /// currency.
+    public var connectedAccounts: [ConnectedAccount] = []
 
     enum CodingKeys: String, CodingKey {
         case from, to
@@ -25,6 +28,7 @@ public struct GroundTruth: Codable, Sendable, Equatable {
         case skippedTransfers = "skipped_transfers"
         case unreversedDisputes = "unreversed_disputes"
         case exceptions, ledger, summary
+        case connectedAccounts = "connected_accounts"
     }
 
     /// One destination charge created in the range (`platform_fees.csv`).
@@ -220,6 +224,44 @@ public struct GroundTruth: Codable, Sendable, Equatable {
             case gross, refunded
             case destinationPlatformFee = "destination_platform_fee"
             case stripeFee = "stripe_fee"
+            case skippedTransfers = "skipped_transfers"
+            case amountOwed = "amount_owed"
+            case unreversedDisputes = "unreversed_disputes"
+            case unrecovered
+        }
+    }
+
+    /// What one connected account got and owes in one currency (`connected_accounts.csv`): the sums of the
+    /// range's destination charges to it (`transferred`: their transfers' amounts, `reversed`: what was reversed
+    /// of them, `applicationFees`: fee amounts less fee refunds), its skipped transfers (by intended
+    /// destination) and its unreversed disputes (by the transfer's destination).
+    public struct ConnectedAccount: Codable, Sendable, Equatable {
+        public var destinationAccount: String?
+        public var currency: Currency
+        public var destinationCharges = 0
+        public var gross: Int64 = 0
+        public var refunded: Int64 = 0
+        public var transferred: Int64 = 0
+        public var reversed: Int64 = 0
+        public var applicationFees: Int64 = 0
+        public var destinationPlatformFee: Int64 = 0
+        public var skippedTransfers = 0
+        public var amountOwed: Int64 = 0
+        public var unreversedDisputes = 0
+        public var unrecovered: Int64 = 0
+
+        init(destinationAccount: String?, currency: Currency) {
+            self.destinationAccount = destinationAccount
+            self.currency = currency
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case destinationAccount = "destination_account"
+            case currency
+            case destinationCharges = "destination_charges"
+            case gross, refunded, transferred, reversed
+            case applicationFees = "application_fees"
+            case destinationPlatformFee = "destination_platform_fee"
             case skippedTransfers = "skipped_transfers"
             case amountOwed = "amount_owed"
             case unreversedDisputes = "unreversed_disputes"

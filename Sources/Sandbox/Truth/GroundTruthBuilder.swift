@@ -91,6 +91,11 @@ private struct GroundTruthBuilder {
         func add(_ currency: Currency, _ change: (inout GroundTruth.SummaryRow) -> Void) {
             change(&summary[currency, default: GroundTruth.SummaryRow(currency: currency)])
         }
+        var accounts: [String: GroundTruth.ConnectedAccount] = [:]
+        func add(account: String?, _ currency: Currency, _ change: (inout GroundTruth.ConnectedAccount) -> Void) {
+            let key = (account ?? "") + "/" + currency.rawValue
+            change(&accounts[key, default: GroundTruth.ConnectedAccount(destinationAccount: account, currency: currency)])
+        }
         func exception(
             _ kind: GroundTruth.ExceptionKind, _ object: String, _ related: String?, _ currency: Currency,
             _ expected: GroundTruth.Value?, _ actual: GroundTruth.Value?
@@ -139,6 +144,15 @@ private struct GroundTruthBuilder {
                 $0.refunded += refunded
                 $0.destinationPlatformFee += dpf
             }
+            add(account: destination >= 0 ? id(.account, Int(destination)) : nil, currency) {
+                $0.destinationCharges += 1
+                $0.gross += amount
+                $0.refunded += refunded
+                $0.transferred += transferAmount
+                $0.reversed += transferReversed
+                $0.applicationFees += feeAmount - feeRefunded
+                $0.destinationPlatformFee += dpf
+            }
             add(settlement.currency) { $0.stripeFee += stripeFee }
 
             // Skipped transfer.
@@ -152,6 +166,10 @@ private struct GroundTruthBuilder {
                         intendedDestination: id(.account, Int(destination)), paymentIntentID: id(.paymentIntent, c),
                         amountOwed: owed))
                 add(currency) {
+                    $0.skippedTransfers += 1
+                    $0.amountOwed += owed
+                }
+                add(account: id(.account, Int(destination)), currency) {
                     $0.skippedTransfers += 1
                     $0.amountOwed += owed
                 }
@@ -268,6 +286,10 @@ private struct GroundTruthBuilder {
                 $0.unreversedDisputes += 1
                 $0.unrecovered += unrecovered
             }
+            add(account: transfer >= 0 ? id(.account, Int(transfers.destination[transfer])) : nil, currency) {
+                $0.unreversedDisputes += 1
+                $0.unrecovered += unrecovered
+            }
         }
 
         // Ledger.
@@ -295,6 +317,9 @@ private struct GroundTruthBuilder {
             ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
         }
         truth.summary = summary.values.sorted { $0.currency < $1.currency }
+        truth.connectedAccounts = accounts.values.sorted {
+            ($0.destinationAccount ?? "", $0.currency.rawValue) < ($1.destinationAccount ?? "", $1.currency.rawValue)
+        }
         return truth
     }
 }

@@ -28,6 +28,10 @@ enum GroundTruthComparison {
         expectSame(report.ledger.map(LedgerLine.init), truth.ledger.map(LedgerLine.init), "ledger", sourceLocation)
         expectSame(
             report.summary.map(SummaryLine.init), truth.summary.map(SummaryLine.init), "summary", sourceLocation)
+        #expect(!truth.connectedAccounts.isEmpty, sourceLocation: sourceLocation)
+        expectSame(
+            report.connectedAccounts.map(AccountLine.init), truth.connectedAccounts.map(AccountLine.init),
+            "connected_accounts", sourceLocation)
         #expect(report.exceptions.allSatisfy { $0.status == .new && !$0.message.isEmpty }, sourceLocation: sourceLocation)
     }
 
@@ -154,6 +158,24 @@ struct SummaryLine: Hashable, Comparable, CustomStringConvertible {
         text =
             "\(r.currency) \(r.destinationCharges) \(r.gross) \(r.refunded) \(r.destinationPlatformFee) "
             + "\(r.stripeFee) \(r.skippedTransfers) \(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered)"
+    }
+    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
+    var description: String { text }
+}
+
+struct AccountLine: Hashable, Comparable, CustomStringConvertible {
+    var text: String
+    init(_ r: ConnectedAccountRow) {
+        text =
+            "\(r.destinationAccount ?? "-") \(r.currency) \(r.destinationCharges) \(r.gross) \(r.refunded) "
+            + "\(r.transferred) \(r.reversed) \(r.applicationFees) \(r.destinationPlatformFee) \(r.skippedTransfers) "
+            + "\(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered)"
+    }
+    init(_ r: GroundTruth.ConnectedAccount) {
+        text =
+            "\(r.destinationAccount ?? "-") \(r.currency) \(r.destinationCharges) \(r.gross) \(r.refunded) "
+            + "\(r.transferred) \(r.reversed) \(r.applicationFees) \(r.destinationPlatformFee) \(r.skippedTransfers) "
+            + "\(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered)"
     }
     static func < (a: Self, b: Self) -> Bool { a.text < b.text }
     var description: String { text }

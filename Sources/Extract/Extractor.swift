@@ -338,7 +338,9 @@ public struct Extractor: Sendable {
             if finished {
                 pendingWrite = nil
                 try await write.value
-                if stream.kind == .payoutTransactions, let payoutID = stream.filter.first(where: { $0.0 == "payout" })?.1 {
+                if stream.kind == .payoutTransactions,
+                    let payoutID = stream.filter.first(where: { $0.0 == "payout" })?.1
+                {
                     // Every page is stored: the payout's transactions count as listed in this run.
                     try await store.recordPayoutListing(payoutID: payoutID, run: context.runID)
                 }

@@ -30,7 +30,9 @@ struct PayoutHistoryTests {
         let own = transaction("txn_po", created: payout.created, net: -1_000, source: "po_1")
         let older = transaction("txn_old", created: from - 86_400, net: 1_000, source: "ch_old")
         batch.balanceTransactions = [own, older].map { StoredObject(facts: $0, rawJSON: #"{"id":"\#($0.id)"}"#) }
-        batch.payoutTransactions = [own, older].map { PayoutTransactionLink(payoutID: "po_1", balanceTransactionID: $0.id) }
+        batch.payoutTransactions = [own, older].map {
+            PayoutTransactionLink(payoutID: "po_1", balanceTransactionID: $0.id)
+        }
         return batch
     }
 

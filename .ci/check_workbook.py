@@ -18,7 +18,7 @@ import sys
 
 DEFAULT_SHEETS = [
     "Summary", "Platform fees", "Skipped transfers", "Unreversed disputes", "Exceptions", "Connected accounts",
-    "Ledger", "Run",
+    "Payouts", "Payout transactions", "Ledger", "Run",
 ]
 
 # Columns that hold numbers, by sheet (SPEC §5 names; the workbook may show them as readable labels).
@@ -34,6 +34,8 @@ NUMERIC_COLUMNS = {
         "destination_charges", "gross", "refunded", "transferred", "reversed", "application_fees",
         "destination_platform_fee", "skipped_transfers", "amount_owed", "unreversed_disputes", "unrecovered",
     },
+    "Payouts": {"amount", "balance_transactions", "net_of_transactions", "difference"},
+    "Payout transactions": {"gross", "fee", "net"},
     "Summary": {
         "destination_charges", "gross", "refunded", "destination_platform_fee", "stripe_fee",
         "skipped_transfers", "amount_owed", "unreversed_disputes", "unrecovered",

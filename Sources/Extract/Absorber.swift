@@ -73,6 +73,25 @@ enum Absorber {
                 facts: BalanceTransactionFacts(transaction), rawJSON: ExpansionFolding.balanceTransaction.fold(raw)))
     }
 
+    static func payout(_ payout: Payout, raw: String, into batch: inout ObjectBatch) {
+        batch.payouts.append(StoredObject(facts: PayoutFacts(payout), rawJSON: ExpansionFolding.payout.fold(raw)))
+        embedded(payout.balanceTransaction, "balance_transaction", in: raw, into: &batch, balanceTransaction)
+        embedded(
+            payout.failureBalanceTransaction, "failure_balance_transaction", in: raw, into: &batch, balanceTransaction)
+    }
+
+    /// An item of `GET /v1/balance_transactions?payout=`: the balance transaction, and its link to the payout
+    /// (the transaction itself names no payout).
+    static func payoutTransaction(
+        of payoutID: String
+    ) -> (BalanceTransaction, String, inout ObjectBatch) -> Void {
+        { transaction, raw, batch in
+            balanceTransaction(transaction, raw: raw, into: &batch)
+            batch.payoutTransactions.append(
+                PayoutTransactionLink(payoutID: payoutID, balanceTransactionID: transaction.id))
+        }
+    }
+
     // MARK: Embedded objects
 
     /// Absorbs the object at `key` of `raw` when the request expanded it.

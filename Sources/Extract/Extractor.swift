@@ -7,7 +7,7 @@ import StripeAPI
 /// Fetches everything a range needs into the history (SPEC §3), with as few requests as Stripe allows and as
 /// fast as the rate budget allows.
 ///
-/// 1. The range's lists (charges, transfers, application fees, balance transactions, disputes, refunds) are
+/// 1. The range's lists (charges, transfers, application fees, balance transactions, disputes, refunds, payouts) are
 ///    paged over time windows by `concurrency` workers at once, each with the expansions that carry what the
 ///    rules read about objects outside the range (``ListKind/rangeExpansions``). A window is split by its
 ///    density: after a page, the rest of the window is cut into as many pieces as keep the endpoint at its rate
@@ -19,7 +19,8 @@ import StripeAPI
 ///    every list but the balance transactions (the longest) has ended, and run while it still pages; rounds after
 ///    that take what is left. Each need is fetched the cheaper way (``FollowUpPlan``): a window after the range
 ///    of a list where such objects are dense, requests by id or by charge where they are sparse. Each is
-///    requested once per run; a 404 is recorded for the reconciler, not a crash.
+///    requested once per run; a 404 is recorded for the reconciler, not a crash. The balance transactions each
+///    automatic payout of the range paid out are one such need: `?payout=` is paged once per payout per run.
 public struct Extractor: Sendable {
     public struct Options: Sendable {
         /// Workers: requests in flight at once.
@@ -337,6 +338,12 @@ public struct Extractor: Sendable {
             if finished {
                 pendingWrite = nil
                 try await write.value
+                if stream.kind == .payoutTransactions,
+                    let payoutID = stream.filter.first(where: { $0.0 == "payout" })?.1
+                {
+                    // Every page is stored: the payout's transactions count as listed in this run.
+                    try await store.recordPayoutListing(payoutID: payoutID, run: context.runID)
+                }
                 return
             }
             stream.cursor = page.lastID
@@ -412,7 +419,7 @@ public struct Extractor: Sendable {
             found = try await fetch(
                 BalanceTransaction.self, "/v1/balance_transactions/\(id)", "/v1/balance_transactions/{id}", []
             ) { Absorber.balanceTransaction($0, raw: $1, into: &batch) }
-        case .feeRefund, .transferReversal, .dispute, .refund:
+        case .feeRefund, .transferReversal, .dispute, .refund, .payout:
             return  // reached through lists, never by id
         }
         if found {

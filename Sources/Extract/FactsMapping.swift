@@ -87,6 +87,18 @@ extension BalanceTransactionFacts {
             id: transaction.id, created: transaction.created, currency: transaction.currency,
             amount: transaction.amount, fee: transaction.fee, net: transaction.net, type: transaction.type.rawValue,
             reportingCategory: transaction.reportingCategory.rawValue, sourceID: transaction.source?.id,
-            exchangeRate: transaction.exchangeRate, status: transaction.status.rawValue)
+            exchangeRate: transaction.exchangeRate, status: transaction.status.rawValue,
+            availableOn: transaction.availableOn)
+    }
+}
+
+extension PayoutFacts {
+    init(_ payout: Payout) {
+        self.init(
+            id: payout.id, created: payout.created, currency: payout.currency, amount: payout.amount,
+            arrivalDate: payout.arrivalDate, status: payout.status.rawValue, automatic: payout.automatic,
+            balanceTransactionID: payout.balanceTransaction?.id,
+            failureBalanceTransactionID: payout.failureBalanceTransaction?.id, failureCode: payout.failureCode,
+            livemode: payout.livemode)
     }
 }

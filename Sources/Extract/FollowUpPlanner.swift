@@ -9,8 +9,9 @@ import ReconCore
 ///   cost one each. The cheaper one is taken: a window on a nightly run, where "after the range" is a few hours
 ///   of dense objects; requests by id on a rerun of an old range, where it is weeks of objects of which a few are
 ///   needed.
-/// - charges, PaymentIntents, reversals and fee refunds beyond the 10 embedded, and repayment searches have no
-///   window that holds them and are requested as before.
+/// - charges, PaymentIntents, reversals and fee refunds beyond the 10 embedded, repayment searches and the
+///   balance transactions of the range's payouts (`?payout=`) have no window that holds them and are requested
+///   as before.
 ///
 /// Every request is made once per run: what a window did not bring is fetched by id in the next round.
 actor FollowUpPlanner {
@@ -49,6 +50,12 @@ actor FollowUpPlanner {
         }
         work += needs.feeRefundLists.map {
             .list(.init(kind: .feeRefunds, path: "/v1/application_fees/\($0)/refunds", endpoint: "/v1/application_fees/{id}/refunds"))
+        }
+        work += needs.payoutTransactionLists.map {
+            .list(
+                .init(
+                    kind: .payoutTransactions, path: ListKind.balanceTransactions.pathForList,
+                    endpoint: ListKind.balanceTransactions.pathForList, filter: [("payout", $0)]))
         }
         work += cheaper(needs.chargeRefundLists, window: .refunds, listed: listed) {
             .list(.init(kind: .refunds, filter: [("charge", $0)]))

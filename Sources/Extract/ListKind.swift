@@ -13,9 +13,16 @@ enum ListKind: String, Sendable, CaseIterable {
     case transferReversals = "transfer_reversals"
     /// `/v1/application_fees/{id}/refunds`
     case feeRefunds = "fee_refunds"
+    /// `/v1/payouts`: the platform's payouts.
+    case payouts
+    /// `/v1/balance_transactions?payout=po_…`: what an automatic payout paid out, stored as balance transactions
+    /// linked to the payout (the `payout` filter names it).
+    case payoutTransactions = "payout_transactions"
 
     /// The lists paged over the range's windows (SPEC §3); PaymentIntents come expanded inside charges.
-    static let rangeLists: [ListKind] = [.charges, .transfers, .applicationFees, .balanceTransactions, .disputes, .refunds]
+    static let rangeLists: [ListKind] = [
+        .charges, .transfers, .applicationFees, .balanceTransactions, .disputes, .refunds, .payouts,
+    ]
 
     /// Expansions asked for on every page of the range's lists, so the lists carry what SPEC §4 reads about
     /// objects outside the range and no request of its own is needed for it (Stripe allows four levels, `data`
@@ -28,7 +35,8 @@ enum ListKind: String, Sendable, CaseIterable {
     /// - application fees: the refunds' balance transactions; the originating charge and its PaymentIntent;
     /// - refunds and disputes: their charge, with its PaymentIntent and transfer (the charge of a refund or
     ///   dispute is often older than the range).
-    /// Balance transactions need none: every object that names one is listed or expanded itself.
+    /// Balance transactions need none: every object that names one is listed or expanded itself. Payouts need none
+    /// either: `?payout=` and the range's balance transactions list their own balance transactions.
     var rangeExpansions: [String] {
         switch self {
         case .charges:
@@ -48,7 +56,7 @@ enum ListKind: String, Sendable, CaseIterable {
             ]
         case .refunds, .disputes:
             ["data.charge", "data.charge.payment_intent", "data.charge.transfer"]
-        case .balanceTransactions, .transferReversals, .feeRefunds:
+        case .balanceTransactions, .transferReversals, .feeRefunds, .payouts, .payoutTransactions:
             []
         }
     }
@@ -75,6 +83,13 @@ enum ListKind: String, Sendable, CaseIterable {
             try await Self.page(TransferReversal.self, client, path, endpoint, query, Absorber.transferReversal)
         case .feeRefunds:
             try await Self.page(FeeRefund.self, client, path, endpoint, query, Absorber.feeRefund)
+        case .payouts:
+            try await Self.page(Payout.self, client, path, endpoint, query, Absorber.payout)
+        case .payoutTransactions:
+            // The payout is the list's filter: every item is linked to it.
+            try await Self.page(
+                BalanceTransaction.self, client, path, endpoint, query,
+                Absorber.payoutTransaction(of: query.first { $0.0 == "payout" }?.1 ?? ""))
         }
     }
 
@@ -114,3 +129,4 @@ extension Dispute: Dated {}
 extension Refund: Dated {}
 extension TransferReversal: Dated {}
 extension FeeRefund: Dated {}
+extension Payout: Dated {}

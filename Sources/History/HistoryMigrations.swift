@@ -18,14 +18,64 @@ enum HistoryMigrations {
         migrator.registerMigration("v4-raw-json-apart") { db in
             try moveRawJSONApart(db)
         }
+        migrator.registerMigration("v5-payouts") { db in
+            try createPayouts(db)
+        }
         return migrator
     }
 
-    /// The object tables, in the order of ``HistoryStore``'s writes.
+    /// The object tables of v1, whose raw JSON v4 moved apart (later tables are created with their `_raw` table).
     static let objectTables = [
         "charges", "payment_intents", "transfers", "transfer_reversals", "application_fees", "fee_refunds", "refunds",
         "disputes", "balance_transactions",
     ]
+
+    // MARK: - v5
+
+    /// Payout reconciliation (issue 12): the `payouts` table (its raw JSON apart, as v4 left the others), the
+    /// link of a payout to the balance transactions `?payout=` listed for it (a balance transaction names no
+    /// payout, so the link is the only record), and each balance transaction's `available_on`, filled in from
+    /// the raw JSON of the transactions already stored.
+    private static func createPayouts(_ db: Database) throws {
+        try db.create(table: "payouts") { t in
+            t.primaryKey("id", .text)
+            t.column("created", .integer).notNull()
+            t.column("currency", .text).notNull()
+            t.column("amount", .integer).notNull()
+            t.column("arrival_date", .integer).notNull()
+            t.column("status", .text).notNull()
+            t.column("automatic", .boolean).notNull()
+            t.column("balance_transaction_id", .text)
+            t.column("failure_balance_transaction_id", .text)
+            t.column("failure_code", .text)
+            t.column("livemode", .boolean).notNull()
+            t.column("first_seen_run", .integer).notNull()
+            t.column("last_seen_run", .integer).notNull()
+            t.column("changed_run", .integer).notNull()  // the run that last saw its content change
+        }
+        try db.create(index: "payouts_on_created", on: "payouts", columns: ["created"])
+        try db.create(index: "payouts_on_last_seen_run", on: "payouts", columns: ["last_seen_run", "id"])
+        try db.execute(sql: "CREATE TABLE payouts_raw (id TEXT PRIMARY KEY NOT NULL, raw TEXT NOT NULL)")
+
+        try db.create(table: "payout_transactions") { t in
+            t.column("payout_id", .text).notNull()
+            t.column("balance_transaction_id", .text).notNull()
+            t.column("first_seen_run", .integer).notNull()
+            t.column("last_seen_run", .integer).notNull()
+            t.primaryKey(["payout_id", "balance_transaction_id"])
+        }
+        try db.create(
+            index: "payout_transactions_on_balance_transaction_id", on: "payout_transactions",
+            columns: ["balance_transaction_id"])
+
+        try db.alter(table: "balance_transactions") { t in t.add(column: "available_on", .integer) }
+        try db.execute(
+            sql: """
+                UPDATE balance_transactions SET available_on =
+                    (SELECT json_extract(r.raw, '$.available_on') FROM balance_transactions_raw r
+                     WHERE r.id = balance_transactions.id)
+                """)
+    }
 
     // MARK: - v4
 

@@ -39,6 +39,18 @@ extension HistoryStore {
         }
     }
 
+    /// Records that the balance transactions of payout `payoutID` were listed to the end in run `runID`.
+    public func recordPayoutListing(payoutID: String, run runID: Int64) async throws(HistoryError) {
+        try await writeDatabase { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO finished_searches (run_id, search) VALUES (?, ?)",
+                arguments: [runID, HistoryStore.payoutListing(payoutID)])
+        }
+    }
+
+    /// The `finished_searches` entry of a payout's `?payout=` list.
+    static func payoutListing(_ payoutID: String) -> String { "payout_transactions " + payoutID }
+
     /// Transfers to `destination` created in `[from, to)` that the history holds: how dense a connected
     /// account's transfers are, to size the windows of a repayment search.
     public func transferCount(destination: String, from: Int64, to: Int64) throws(HistoryError) -> Int {
@@ -69,6 +81,9 @@ extension HistoryStore {
     /// embedded; and for the charges created in the range what their platform fee and platform net read: the
     /// application fee and its refunds, refunds and disputes made after the range, and the balance transaction of
     /// each of those objects. Nothing about the older charges' balance transactions: no rule reads them.
+    ///
+    /// The automatic payouts created in the range that this chain has seen get their balance transactions listed
+    /// (`?payout=`) once per run, as the range's lists are paged once per run.
     ///
     /// With `deferringRangeTransactions`, balance transactions of objects created in the range are left out: the
     /// range's balance transactions list, still paging, brings them (the plan made while the lists page).
@@ -149,6 +164,13 @@ extension HistoryStore {
                 UNION ALL SELECT balance_transaction_id FROM fee_refunds WHERE fee_id IN (\(rangeFees)) AND \(owners)
                 UNION ALL SELECT value FROM disputes, json_each(disputes.balance_transaction_ids)
                     WHERE disputes.charge_id IN (\(rangeCharges)) AND \(owners)
+                """)
+            needs.payoutTransactionLists = try ids(
+                """
+                SELECT p.id FROM payouts p WHERE p.created >= \(from) AND p.created < \(to) AND p.automatic
+                  AND p.last_seen_run IN \(seen)
+                  AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
+                                  AND f.search = 'payout_transactions ' || p.id)
                 """)
             // Won disputes of the range (the rules judge those) the platform recovered (a reversal without a refund,
             // after the dispute) with no repayment transfer seen in this chain: the repayment may postdate the

@@ -66,8 +66,8 @@ extension HistoryStore {
     ///
     /// Scope as in SPEC §3: the range's charges and the charges of its refunds, disputes, transfers and fees;
     /// those charges' PaymentIntents, transfers, fees, refunds and disputes; the transfers' reversals and the
-    /// fees' refunds; transfers that pay back a dispute in scope; and every balance transaction of all these
-    /// plus the range's own balance transactions.
+    /// fees' refunds; transfers that pay back a dispute in scope; the range's payouts and what `?payout=` listed
+    /// for them; and every balance transaction of all these plus the range's own balance transactions.
     public func reconciliationInput(
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64
     ) async throws(HistoryError) -> ReconciliationInput {
@@ -111,6 +111,8 @@ extension HistoryStore {
                         WHERE charge_id IN (SELECT id FROM scope_charges) OR (created >= :from AND created < :to)
                     UNION SELECT value FROM disputes, json_each(disputes.balance_transaction_ids)
                         WHERE disputes.id IN (SELECT id FROM scope_disputes)
+                    UNION SELECT balance_transaction_id FROM payout_transactions
+                        WHERE payout_id IN (SELECT id FROM payouts WHERE created >= :from AND created < :to)
                     """, arguments: arguments)
 
             func load<Facts: StorableFacts>(_ type: Facts.Type, _ condition: String) throws -> [Facts] {
@@ -132,12 +134,28 @@ extension HistoryStore {
                     "charge_id IN (SELECT id FROM scope_charges) OR (created >= :from AND created < :to)"),
                 disputes: try load(DisputeFacts.self, "id IN (SELECT id FROM scope_disputes)"),
                 balanceTransactions: try load(BalanceTransactionFacts.self, "id IN (SELECT id FROM scope_balance)"),
+                payouts: try load(PayoutFacts.self, "created >= :from AND created < :to"),
+                payoutTransactions: try HistoryStore.payoutLinks(
+                    db, "payout_id IN (SELECT id FROM payouts WHERE created >= :from AND created < :to)", arguments),
                 missingObjects: try HistoryStore.missingObjects(db, from: from, to: to))
             for table in ["charges", "transfers", "fees", "disputes", "balance"] {
                 try db.execute(sql: "DROP TABLE temp.scope_\(table)")
             }
             return input
         }
+    }
+
+    /// The payout links matching `condition`, by payout, then balance transaction.
+    static func payoutLinks(
+        _ db: Database, _ condition: String, _ arguments: StatementArguments
+    ) throws -> [PayoutTransactionLink] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT payout_id, balance_transaction_id FROM payout_transactions WHERE \(condition)
+                ORDER BY payout_id, balance_transaction_id
+                """, arguments: arguments
+        ).map { PayoutTransactionLink(payoutID: $0[0], balanceTransactionID: $0[1]) }
     }
 
     /// The objects Stripe answered 404 for during the runs of ranges overlapping `[from, to)` and that the history

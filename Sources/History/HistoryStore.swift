@@ -253,6 +253,8 @@ public final class HistoryStore: Sendable {
         outcome = outcome + (try Self.upsert(batch.refunds, db: db, run: runID))
         outcome = outcome + (try Self.upsert(batch.disputes, db: db, run: runID))
         outcome = outcome + (try Self.upsert(batch.balanceTransactions, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.payouts, db: db, run: runID))
+        try Self.link(batch.payoutTransactions, db: db, run: runID)
         if let window {
             try db.execute(
                 sql: """
@@ -301,6 +303,20 @@ public final class HistoryStore: Sendable {
             }
         }
         return outcome
+    }
+
+    /// Records which payout's `?payout=` list held each balance transaction (seen again: its `last_seen_run`).
+    private static func link(_ links: [PayoutTransactionLink], db: Database, run runID: Int64) throws {
+        guard !links.isEmpty else { return }
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO payout_transactions (payout_id, balance_transaction_id, first_seen_run, last_seen_run)
+                VALUES (?, ?, ?, ?)
+                ON CONFLICT(payout_id, balance_transaction_id) DO UPDATE SET last_seen_run = excluded.last_seen_run
+                """)
+        for link in links {
+            try statement.execute(arguments: [link.payoutID, link.balanceTransactionID, runID, runID])
+        }
     }
 
     /// The upsert of one object of `Facts`: its columns and runs, returning the row's runs. The last argument
@@ -427,6 +443,7 @@ public final class HistoryStore: Sendable {
         case .balanceTransaction: BalanceTransactionFacts.table
         case .dispute: DisputeFacts.table
         case .refund: RefundFacts.table
+        case .payout: PayoutFacts.table
         }
     }
 }

@@ -12,8 +12,9 @@ extension HistoryStore {
     /// 1. the range's charges by creation time, then id, with the transfers, application fees, refunds and
     ///    disputes of the range that belong to them: `platform_fees` rows come out sorted;
     /// 2. the range's transfers, fees, refunds and disputes whose charge is not one of the range's;
-    /// 3. the range's balance transactions (the ledger), as totals summed by SQLite;
-    /// 4. the objects Stripe answered 404 for.
+    /// 3. the range's payouts, with what `?payout=` listed for them and those balance transactions;
+    /// 4. the range's balance transactions (the ledger), as totals summed by SQLite;
+    /// 5. the objects Stripe answered 404 for.
     ///
     /// All parts are read in one read transaction: a snapshot, whatever a concurrent writer does. `body` runs on
     /// the calling thread; its errors are rethrown as they are.
@@ -32,6 +33,7 @@ extension HistoryStore {
                     db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart)
                 try loader.chargeParts(body)
                 try loader.orphanParts(body)
+                try loader.payoutParts(body)
                 try loader.ledgerParts(body)
                 try body(try loader.missingObjectsPart())
             }
@@ -179,7 +181,28 @@ private struct PartLoader {
         }
     }
 
-    // MARK: 3. The ledger
+    // MARK: 3. Payouts
+
+    /// The range's payouts in parts of up to the part size, each with the links `?payout=` stored for them and
+    /// the linked balance transactions (created in the range or before it).
+    func payoutParts(_ body: (ReconciliationInput) throws -> Void) throws {
+        var after: (created: Int64, id: String)?
+        while true {
+            let payouts = try page(PayoutFacts.self, after: after, condition: "1")
+            guard let last = payouts.last else { return }
+            after = (last.created, last.id)
+            var part = input(judged: JudgedObjects(payouts: Set(payouts.map(\.id))))
+            part.payouts = payouts
+            part.payoutTransactions = try HistoryStore.payoutLinks(
+                db, "payout_id IN (SELECT value FROM json_each(?))", [IDList.json(payouts.map(\.id))])
+            part.balanceTransactions = try facts(
+                BalanceTransactionFacts.self, "id", part.payoutTransactions.map(\.balanceTransactionID))
+            try body(part)
+            if payouts.count < size { return }
+        }
+    }
+
+    // MARK: 4. The ledger
 
     /// The ledger in one part of totals summed by SQLite, which reads only the four columns it adds up. Should a
     /// sum overflow 64 bits (SQLite then fails instead of wrapping), the transactions come in pages instead, and
@@ -225,7 +248,7 @@ private struct PartLoader {
         }
     }
 
-    // MARK: 4. Objects Stripe answered 404 for
+    // MARK: 5. Objects Stripe answered 404 for
 
     func missingObjectsPart() throws -> ReconciliationInput {
         var part = input(judged: JudgedObjects(missingObjects: true))

@@ -234,14 +234,14 @@ extension BalanceTransactionFacts: StorableFacts {
     static var table: String { "balance_transactions" }
     static let columns = [
         "id", "created", "currency", "amount", "fee", "net", "type", "reporting_category", "source_id",
-        "exchange_rate", "status",
+        "exchange_rate", "status", "available_on",
     ]
 
     var databaseValues: [DatabaseValue] {
         [
             id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
             fee.databaseValue, net.databaseValue, type.databaseValue, reportingCategory.databaseValue,
-            sourceID.databaseValue, exchangeRate.databaseValue, status.databaseValue,
+            sourceID.databaseValue, exchangeRate.databaseValue, status.databaseValue, availableOn.databaseValue,
         ]
     }
 
@@ -251,7 +251,36 @@ extension BalanceTransactionFacts: StorableFacts {
             currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
             fee: try row.decode(atIndex: 4), net: try row.decode(atIndex: 5), type: try row.decode(atIndex: 6),
             reportingCategory: try row.decode(atIndex: 7), sourceID: try row.decode(atIndex: 8),
-            exchangeRate: try row.decode(atIndex: 9), status: try row.decode(atIndex: 10))
+            exchangeRate: try row.decode(atIndex: 9), status: try row.decode(atIndex: 10),
+            availableOn: try row.decode(atIndex: 11))
+    }
+}
+
+extension PayoutFacts: StorableFacts {
+    static var kind: ObjectKind { .payout }
+    static var table: String { "payouts" }
+    static let columns = [
+        "id", "created", "currency", "amount", "arrival_date", "status", "automatic", "balance_transaction_id",
+        "failure_balance_transaction_id", "failure_code", "livemode",
+    ]
+
+    var databaseValues: [DatabaseValue] {
+        [
+            id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
+            arrivalDate.databaseValue, status.databaseValue, automatic.databaseValue,
+            balanceTransactionID.databaseValue, failureBalanceTransactionID.databaseValue, failureCode.databaseValue,
+            livemode.databaseValue,
+        ]
+    }
+
+    init(row: Row) throws {
+        self.init(
+            id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
+            currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
+            arrivalDate: try row.decode(atIndex: 4), status: try row.decode(atIndex: 5),
+            automatic: try row.decode(atIndex: 6), balanceTransactionID: try row.decode(atIndex: 7),
+            failureBalanceTransactionID: try row.decode(atIndex: 8), failureCode: try row.decode(atIndex: 9),
+            livemode: try row.decode(atIndex: 10))
     }
 }
 

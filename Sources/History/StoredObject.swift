@@ -24,16 +24,20 @@ public struct ObjectBatch: Sendable {
     public var refunds: [StoredObject<RefundFacts>] = []
     public var disputes: [StoredObject<DisputeFacts>] = []
     public var balanceTransactions: [StoredObject<BalanceTransactionFacts>] = []
+    public var payouts: [StoredObject<PayoutFacts>] = []
+    /// Which payout's `?payout=` list held each balance transaction (stored after the transactions; links are not
+    /// objects and are not counted).
+    public var payoutTransactions: [PayoutTransactionLink] = []
 
     public init() {}
 
     /// Number of objects in the batch.
     public var count: Int {
         charges.count + paymentIntents.count + transfers.count + transferReversals.count + applicationFees.count
-            + feeRefunds.count + refunds.count + disputes.count + balanceTransactions.count
+            + feeRefunds.count + refunds.count + disputes.count + balanceTransactions.count + payouts.count
     }
 
-    public var isEmpty: Bool { count == 0 }
+    public var isEmpty: Bool { count == 0 && payoutTransactions.isEmpty }
 
     /// Appends another batch's objects.
     public mutating func append(contentsOf other: ObjectBatch) {
@@ -46,6 +50,8 @@ public struct ObjectBatch: Sendable {
         refunds += other.refunds
         disputes += other.disputes
         balanceTransactions += other.balanceTransactions
+        payouts += other.payouts
+        payoutTransactions += other.payoutTransactions
     }
 }
 

@@ -9,8 +9,8 @@ import StripeAPI
 /// The report files, as `run` and `reconcile` describe them in `--help`.
 let reportFilesHelp = """
     Reports go to <out>/<from>_<to>/: platform_fees.csv, skipped_transfers.csv, unreversed_disputes.csv, \
-    exceptions.csv, ledger.csv, summary.csv, connected_accounts.csv and reconciliation_<from>_<to>.xlsx (it opens \
-    on its Summary sheet).
+    exceptions.csv, ledger.csv, summary.csv, connected_accounts.csv, payouts.csv, payout_transactions.csv and \
+    reconciliation_<from>_<to>.xlsx (it opens on its Summary sheet).
     """
 
 /// `connect-recon run`: extract, reconcile and write the reports for a range.

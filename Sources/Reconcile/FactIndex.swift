@@ -14,6 +14,7 @@ struct FactIndex {
     let refunds: [RefundFacts]
     let disputes: [DisputeFacts]
     private(set) var balanceTransactions: [BalanceTransactionFacts]
+    let payouts: [PayoutFacts]
 
     let chargeByID: [String: ChargeFacts]
     let paymentIntentByID: [String: PaymentIntentFacts]
@@ -30,6 +31,8 @@ struct FactIndex {
     let balanceTransactionsBySource: [String: [BalanceTransactionFacts]]
     /// Transfers tagged `metadata[dispute_id]`: repayments of funds recovered for a dispute the platform won.
     let repaymentsByDispute: [String: [TransferFacts]]
+    /// Payout → the ids of the balance transactions `?payout=` listed for it, each once, sorted.
+    let transactionsByPayout: [String: [String]]
     /// Ledger groups the input brings already added up.
     let ledgerTotals: [LedgerRow]
 
@@ -66,6 +69,14 @@ struct FactIndex {
             ? input.balanceTransactions : Self.unique(input.balanceTransactions, \.id)
         refunds = Self.unique(input.refunds, \.id)
         disputes = Self.unique(input.disputes, \.id)
+        payouts = Self.unique(input.payouts, \.id)
+        var listed: [String: [String]] = [:]
+        for link in Set(input.payoutTransactions).sorted(by: {
+            ($0.payoutID, $0.balanceTransactionID) < ($1.payoutID, $1.balanceTransactionID)
+        }) {
+            listed[link.payoutID, default: []].append(link.balanceTransactionID)
+        }
+        transactionsByPayout = listed
         let reversals = Self.unique(input.transferReversals, \.id).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
         let feeRefunds = Self.unique(input.feeRefunds, \.id).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
 
@@ -94,7 +105,7 @@ struct FactIndex {
     private static func isLedgerOnly(_ input: ReconciliationInput) -> Bool {
         input.charges.isEmpty && input.paymentIntents.isEmpty && input.transfers.isEmpty
             && input.transferReversals.isEmpty && input.applicationFees.isEmpty && input.feeRefunds.isEmpty
-            && input.refunds.isEmpty && input.disputes.isEmpty
+            && input.refunds.isEmpty && input.disputes.isEmpty && input.payouts.isEmpty
             && (!input.balanceTransactions.isEmpty || !input.ledgerTotals.isEmpty)
     }
 

@@ -8,7 +8,8 @@ import ReconCore
 /// marks the ones it has seen before as `open`.
 public enum Reconciler {
     /// Reconciles `input`. Rows are sorted by creation time, then id; ledger and summary by currency, then
-    /// reporting category; connected accounts by account, then currency. The per-day series counts `days`
+    /// reporting category; connected accounts by account, then currency; payout transactions by payout (in the
+    /// payouts' order), then creation time and id. The per-day series counts `days`
     /// (default: the UTC days of `[input.from, input.to)`).
     public static func reconcile(_ input: ReconciliationInput, days: ReportingDays? = nil) -> ReconciliationReport {
         var session = ReconciliationSession(
@@ -49,6 +50,7 @@ public struct ReconciliationSession {
         builder.applicationFeesInRange()
         builder.refundsInRange()
         builder.disputes()
+        builder.payouts()
         if part.judged?.missingObjects ?? true { builder.missingObjects(part.missingObjects) }
         builder.ledger()
         builder.index = FactIndex.empty
@@ -79,6 +81,9 @@ struct ReportBuilder {
     var summary: [Currency: SummaryRow] = [:]
     /// The connected accounts' statements.
     var accounts: [AccountKey: ConnectedAccountRow] = [:]
+    /// The payouts' rows and the rows of the balance transactions they paid out.
+    var payoutRows: [PayoutRow] = []
+    var payoutTransactionRows: [PayoutTransactionRow] = []
     /// The days of the per-day series, and its points.
     var days: ReportingDays?
     var daily: [DayKey: (count: Int, fee: Int64)] = [:]
@@ -159,6 +164,19 @@ struct ReportBuilder {
         rows.sorted { ($0.created, $0.chargeID) < ($1.created, $1.chargeID) }
     }
 
+    func sortedPayouts() -> [PayoutRow] {
+        payoutRows.sorted { ($0.created, $0.payoutID) < ($1.created, $1.payoutID) }
+    }
+
+    func sortedPayoutTransactions() -> [PayoutTransactionRow] {
+        var rank: [String: Int] = [:]
+        for (position, payout) in sortedPayouts().enumerated() { rank[payout.payoutID] = position }
+        return payoutTransactionRows.sorted {
+            (rank[$0.payoutID] ?? .max, $0.created, $0.balanceTransactionID)
+                < (rank[$1.payoutID] ?? .max, $1.created, $1.balanceTransactionID)
+        }
+    }
+
     func report() -> ReconciliationReport {
         var report = ReconciliationReport(
             platformFees: Self.sorted(platformFees),
@@ -174,7 +192,8 @@ struct ReportBuilder {
                 ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
             },
             summary: summary.values.sorted { $0.currency < $1.currency },
-            connectedAccounts: connectedAccountRows(), dailyPlatformFees: dailyPlatformFeeRows())
+            connectedAccounts: connectedAccountRows(), payouts: sortedPayouts(),
+            payoutTransactions: sortedPayoutTransactions(), dailyPlatformFees: dailyPlatformFeeRows())
         report.findingCounts = FindingCounts.rows(of: report)
         return report
     }

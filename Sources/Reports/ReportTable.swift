@@ -89,6 +89,8 @@ struct ReportTable {
         case .unreversedDisputes: unreversedDisputes(report.unreversedDisputes)
         case .exceptions: exceptions(report.exceptions)
         case .connectedAccounts: connectedAccounts(report.connectedAccounts)
+        case .payouts: payouts(report.payouts)
+        case .payoutTransactions: payoutTransactions(report.payoutTransactions)
         case .ledger: ledger(report.ledger)
         case .run: nil
         }
@@ -99,7 +101,8 @@ struct ReportTable {
         [
             platformFees(report.platformFees), skippedTransfers(report.skippedTransfers),
             unreversedDisputes(report.unreversedDisputes), exceptions(report.exceptions), ledger(report.ledger),
-            summary(report.summary), connectedAccounts(report.connectedAccounts),
+            summary(report.summary), connectedAccounts(report.connectedAccounts), payouts(report.payouts),
+            payoutTransactions(report.payoutTransactions),
         ]
     }
 
@@ -261,6 +264,56 @@ struct ReportTable {
             cells.append(.amount(row.amountOwed, row.currency))
             cells.append(.count(row.unreversedDisputes))
             cells.append(.amount(row.unrecovered, row.currency))
+        }
+    }
+
+    /// `arrival_date` is Stripe's midnight UTC of the expected day, written as a time like the others.
+    static func payouts(_ rows: [PayoutRow]) -> ReportTable {
+        ReportTable(
+            fileName: "payouts.csv", sheetName: "Payouts",
+            columns: [
+                Column("payout_id", .identifier), Column("created_utc", .time),
+                Column("arrival_date", .time), Column("currency", .text),
+                Column("amount", .amount), Column("status", .text), Column("balance_transactions", .count),
+                Column("net_of_transactions", .amount), Column("difference", .amount),
+            ],
+            rowCount: rows.count
+        ) { index, cells in
+            let row = rows[index]
+            cells.append(.text(row.payoutID))
+            cells.append(.time(row.created))
+            cells.append(.time(row.arrivalDate))
+            cells.append(.text(row.currency.rawValue))
+            cells.append(.amount(row.amount, row.currency))
+            cells.append(.text(row.status))
+            cells.append(.count(row.balanceTransactions))
+            cells.append(.amount(row.netOfTransactions, row.currency))
+            cells.append(.amount(row.difference, row.currency))
+        }
+    }
+
+    static func payoutTransactions(_ rows: [PayoutTransactionRow]) -> ReportTable {
+        ReportTable(
+            fileName: "payout_transactions.csv", sheetName: "Payout transactions",
+            columns: [
+                Column("payout_id", .identifier), Column("balance_transaction_id", .identifier),
+                Column("created_utc", .time), Column("available_on", .time),
+                Column("currency", .text), Column("gross", .amount), Column("fee", .amount), Column("net", .amount),
+                Column("reporting_category", .text), Column("source_id", .identifier),
+            ],
+            rowCount: rows.count
+        ) { index, cells in
+            let row = rows[index]
+            cells.append(.text(row.payoutID))
+            cells.append(.text(row.balanceTransactionID))
+            cells.append(.time(row.created))
+            cells.append(row.availableOn.map(Cell.time) ?? .empty)
+            cells.append(.text(row.currency.rawValue))
+            cells.append(.amount(row.gross, row.currency))
+            cells.append(.amount(row.fee, row.currency))
+            cells.append(.amount(row.net, row.currency))
+            cells.append(.text(row.reportingCategory))
+            cells.append(.text(row.sourceID))
         }
     }
 

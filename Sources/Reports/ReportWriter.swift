@@ -1,7 +1,7 @@
 import Foundation
 import ReconCore
 
-/// Writes a range's report folder (SPEC §5): seven CSV files and one formatted workbook, all or nothing.
+/// Writes a range's report folder (SPEC §5): nine CSV files and one formatted workbook, all or nothing.
 /// (``ReportStream`` writes the same folder with the platform fees given as they are made.)
 ///
 /// ```swift

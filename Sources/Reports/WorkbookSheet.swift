@@ -1,9 +1,5 @@
 /// The workbook's sheets, in the order a reader meets them: the answer first, then the details, then how the
 /// report was made. A table that fills a sheet continues on `<name> (2)` right after it.
-///
-/// The payout reconciliation (issue 12) adds `payouts` and `payoutTransactions` right after
-/// `connectedAccounts`: add the cases there, a table for each in ``ReportTable/table(_:of:)``, and the
-/// writer places their sheets.
 enum WorkbookSheet: CaseIterable {
     /// Per currency the totals, the findings by kind and status, the check formulas, the per-day series and its
     /// charts. Added first (empty) and filled when everything else is written.
@@ -14,8 +10,9 @@ enum WorkbookSheet: CaseIterable {
     case unreversedDisputes
     case exceptions
     case connectedAccounts
-    // case payouts
-    // case payoutTransactions
+    /// The range's automatic payouts, and the balance transactions each paid out.
+    case payouts
+    case payoutTransactions
     case ledger
     /// How the report was made; no CSV file.
     case run

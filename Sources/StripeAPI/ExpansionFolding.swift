@@ -110,4 +110,9 @@ extension ExpansionFolding {
         ])
     public static let dispute = ExpansionFolding(references: ["charge", "payment_intent"])
     public static let balanceTransaction = ExpansionFolding(references: ["source"])
+    public static let payout = ExpansionFolding(
+        references: [
+            "application_fee", "balance_transaction", "destination", "failure_balance_transaction", "original_payout",
+            "payout_method", "reversed_by",
+        ])
 }

@@ -58,6 +58,9 @@ struct ReconciliationPartsTests {
                 #expect(report.dailyPlatformFees == expected.dailyPlatformFees, "\(label)")
                 #expect(report.findingCounts == expected.findingCounts, "\(label)")
                 #expect(expected.platformFees.isEmpty || !expected.connectedAccounts.isEmpty, "\(label)")
+                // The payouts and the transactions they paid out, part by part, too
+                #expect(report.payouts == expected.payouts, "\(label)")
+                #expect(report.payoutTransactions == expected.payoutTransactions, "\(label)")
                 // And every object the whole range judges is judged once
                 #expect(judged.duplicates.isEmpty, "\(label): judged twice: \(judged.duplicates.prefix(5))")
                 let inRange = { (created: Int64) in range.from <= created && created < range.to }
@@ -70,9 +73,16 @@ struct ReconciliationPartsTests {
                 #expect(judged.ids[.refund] == Set(whole.refunds.filter { inRange($0.created) }.map(\.id)), "\(label)")
                 #expect(
                     judged.ids[.dispute] == Set(whole.disputes.filter { inRange($0.created) }.map(\.id)), "\(label)")
+                #expect(judged.ids[.payout] == Set(whole.payouts.filter { inRange($0.created) }.map(\.id)), "\(label)")
                 // The ledger comes as SQLite's totals, so no balance transaction is judged one by one
                 #expect(judged.ledgerTotalParts == 1, "\(label)")
                 #expect(judged.ids[.balanceTransaction]?.isEmpty == true, "\(label)")
+            }
+            if range.to - range.from >= 2 * Self.day {
+                // The range's payouts were extracted with what they paid out (in a slice, before it too)
+                #expect(!expected.payouts.isEmpty, "range \(range.from)…\(range.to)")
+                #expect(range.from == Self.start || expected.payoutTransactions.contains { $0.created < range.from })
+                #expect(expected.payouts.allSatisfy { $0.balanceTransactions > 0 })
             }
             if range.from == Self.start + 3 * Self.day {
                 // The slice really has objects whose charge is older than the range (judged without their charge)
@@ -137,6 +147,7 @@ extension ReconciliationPartsTests {
 private struct JudgedTally {
     var ids: [ObjectKind: Set<String>] = [
         .charge: [], .transfer: [], .applicationFee: [], .refund: [], .dispute: [], .balanceTransaction: [],
+        .payout: [],
     ]
     var duplicates: [String] = []
     var ledgerTotalParts = 0
@@ -152,6 +163,7 @@ private struct JudgedTally {
         insert(judged.refunds, .refund)
         insert(judged.disputes, .dispute)
         insert(judged.balanceTransactions, .balanceTransaction)
+        insert(judged.payouts, .payout)
         if judged.ledgerTotals { ledgerTotalParts += 1 }
     }
 

@@ -25,7 +25,7 @@ struct FactsColumnsTests {
 
     static let balanceTransaction = BalanceTransactionFacts(
         id: "txn_1", created: 8, currency: .jpy, amount: -1, fee: 2, net: -3, type: "charge",
-        reportingCategory: "charge", sourceID: nil, exchangeRate: 1.0845, status: "pending")
+        reportingCategory: "charge", sourceID: nil, exchangeRate: 1.0845, status: "pending", availableOn: 86_400)
 
     /// Asserts that `facts.databaseValues` are GRDB's `Codable` encoding, column by column (nil as NULL).
     func expectSameColumns<Facts: StorableFacts & Encodable>(_ facts: Facts) throws {
@@ -65,6 +65,11 @@ struct FactsColumnsTests {
                 balanceTransactionID: "txn_4"))
         try expectSameColumns(Self.dispute)
         try expectSameColumns(Self.balanceTransaction)
+        try expectSameColumns(
+            PayoutFacts(
+                id: "po_1", created: 5, currency: .eur, amount: 100, arrivalDate: 86_400, status: "failed",
+                automatic: true, balanceTransactionID: "txn_5", failureBalanceTransactionID: "txn_6",
+                failureCode: "account_closed", livemode: false))
     }
 
     @Test(

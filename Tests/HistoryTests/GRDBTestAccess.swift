@@ -51,3 +51,26 @@ extension GRDBTestAccess {
         }
     }
 }
+
+extension GRDBTestAccess {
+    /// Creates a history of schema v4 (before payouts) holding one balance transaction, whose raw JSON has the
+    /// `available_on` that v4 kept only there.
+    static func createVersion4History(_ path: String) throws {
+        let pool = try DatabasePool(path: path)
+        try HistoryMigrations.migrator.migrate(pool, upTo: "v4-raw-json-apart")
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO runs (command, range_from, range_to, time_zone, mode, status, started_at, pid,
+                                      tool_version, stripe_version, api_base)
+                    VALUES ('extract', 0, 100, 'UTC', 'test', 'completed', 1, 1, '0.2.0', 'v', 'http://127.0.0.1:1');
+                    INSERT INTO balance_transactions (id, created, currency, amount, fee, net, type,
+                                                      reporting_category, status, first_seen_run, last_seen_run,
+                                                      changed_run)
+                    VALUES ('txn_v4', 10, 'usd', 1000, 59, 941, 'charge', 'charge', 'available', 1, 1, 1);
+                    INSERT INTO balance_transactions_raw (id, raw)
+                    VALUES ('txn_v4', '{"id":"txn_v4","available_on":172800}');
+                    """)
+        }
+    }
+}

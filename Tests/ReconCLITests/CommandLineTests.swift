@@ -24,6 +24,20 @@ struct CommandLineTests {
         #expect(result.output.count > 200)
     }
 
+    @Test("run and reconcile --help name every report file", arguments: ["run", "reconcile"])
+    func helpNamesTheReportFiles(command: String) async {
+        let result = await CLI.run([command, "--help"])
+        // The help text wraps lines: compare it as one line of words
+        let text = result.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for file in [
+            "platform_fees.csv", "skipped_transfers.csv", "unreversed_disputes.csv", "exceptions.csv", "ledger.csv",
+            "summary.csv", "connected_accounts.csv", "payouts.csv", "payout_transactions.csv",
+            "reconciliation_<from>_<to>.xlsx",
+        ] {
+            #expect(text.contains(file), "\(command) --help names \(file)")
+        }
+    }
+
     @Test("--version names the tool and its C libraries")
     func version() async {
         let result = await CLI.run(["--version"])

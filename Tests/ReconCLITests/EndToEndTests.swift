@@ -86,6 +86,20 @@ struct EndToEndTests {
                 money(row.amountOwed, c), String(row.unreversedDisputes), money(row.unrecovered, c),
             ].joined(separator: ",")
         })
+        files["payouts.csv"] = Set(truth.payouts.map { row in
+            let c = row.currency
+            return [
+                row.payoutID, time(row.created), time(row.arrivalDate), c.rawValue, money(row.amount, c), row.status,
+                String(row.balanceTransactions), money(row.netOfTransactions, c), money(row.difference, c),
+            ].joined(separator: ",")
+        })
+        files["payout_transactions.csv"] = Set(truth.payoutTransactions.map { row in
+            let c = row.currency
+            return [
+                row.payoutID, row.balanceTransactionID, time(row.created), time(row.availableOn), c.rawValue,
+                money(row.gross, c), money(row.fee, c), money(row.net, c), row.reportingCategory, row.sourceID ?? "",
+            ].joined(separator: ",")
+        })
         return files
     }
 
@@ -99,7 +113,8 @@ struct EndToEndTests {
 
     static let columns = [
         "platform_fees.csv": 17, "skipped_transfers.csv": 7, "unreversed_disputes.csv": 11, "exceptions.csv": 6,
-        "ledger.csv": 6, "summary.csv": 10, "connected_accounts.csv": 13,
+        "ledger.csv": 6, "summary.csv": 10, "connected_accounts.csv": 13, "payouts.csv": 9,
+        "payout_transactions.csv": 10,
     ]
 
     @Test("run writes exactly the ground truth; a re-run marks findings open; reconcile reproduces it offline")
@@ -140,6 +155,7 @@ struct EndToEndTests {
             }
         }
         #expect(!truth.skippedTransfers.isEmpty && !truth.unreversedDisputes.isEmpty && !truth.exceptions.isEmpty)
+        #expect(!truth.payouts.isEmpty && !truth.payoutTransactions.isEmpty)
         let firstStatuses = try String(contentsOf: reportFolder.appendingPathComponent("skipped_transfers.csv"), encoding: .utf8)
         #expect(firstStatuses.split(separator: "\n").dropFirst().allSatisfy { $0.hasSuffix(",new") })
         #expect(FileManager.default.fileExists(

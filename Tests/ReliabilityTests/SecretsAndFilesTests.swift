@@ -94,7 +94,7 @@ struct SecretsAndFilesTests {
             #expect(Self.mode(folder.path("reports")) == folderMode, "the output folder")
             #expect(Self.mode(reportFolder) == folderMode, "the report folder")
             let names = try FileManager.default.contentsOfDirectory(atPath: reportFolder)
-            #expect(names.count == 8, "seven CSV files and the workbook")
+            #expect(names.count == csvNames.count + 1, "nine CSV files and the workbook")
             for name in names {
                 #expect(Self.mode(reportFolder + "/" + name) == fileMode, "\(name)")
             }

@@ -6,11 +6,12 @@ import Testing
 @Suite("Atomic report folders")
 struct AtomicWriteTests {
     static let expectedFiles = [
-        "connected_accounts.csv", "exceptions.csv", "ledger.csv", "platform_fees.csv", "reconciliation_2026-11-20_2026-11-21.xlsx",
-        "skipped_transfers.csv", "summary.csv", "unreversed_disputes.csv",
+        "connected_accounts.csv", "exceptions.csv", "ledger.csv", "payout_transactions.csv", "payouts.csv",
+        "platform_fees.csv", "reconciliation_2026-11-20_2026-11-21.xlsx", "skipped_transfers.csv", "summary.csv",
+        "unreversed_disputes.csv",
     ]
 
-    @Test func writesOneFolderWithTheEightFilesAndNothingElse() throws {
+    @Test func writesOneFolderWithTheTenFilesAndNothingElse() throws {
         let scratch = try ScratchFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         #expect(try scratch.contents() == ["2026-11-20_2026-11-21"])

@@ -79,6 +79,29 @@ struct CSVTests {
 
             """
         ),
+        (
+            "payouts.csv",
+            """
+            payout_id,created_utc,arrival_date,currency,amount,status,balance_transactions,net_of_transactions,\
+            difference
+            po_1,2026-11-20T13:45:07Z,2026-11-22T00:00:00Z,usd,10.00,paid,2,10.00,0.00
+            po_2,2026-11-20T13:45:08Z,2026-11-22T00:00:00Z,jpy,877,failed,1,877,0
+            po_3,2026-11-20T13:45:09Z,2026-11-22T00:00:00Z,bhd,8.780,in_transit,1,8.770,0.010
+
+            """
+        ),
+        (
+            "payout_transactions.csv",
+            """
+            payout_id,balance_transaction_id,created_utc,available_on,currency,gross,fee,net,reporting_category,\
+            source_id
+            po_1,txn_p1,2026-11-19T13:45:07Z,2026-11-20T00:00:00Z,usd,10.00,0.59,9.41,charge,ch_1
+            po_1,txn_p2,2026-11-19T13:51:47Z,,usd,0.59,0.00,0.59,platform_earning,fee_1
+            po_2,txn_p3,2026-11-19T15:31:47Z,2026-11-20T00:00:00Z,jpy,900,23,877,charge,ch_3
+            po_3,txn_p4,2026-11-19T18:18:27Z,2026-11-20T00:00:00Z,bhd,8.770,0.000,8.770,'-adjustment,'=cmd
+
+            """
+        ),
     ]
 
     @Test(arguments: expectedFiles)
@@ -96,11 +119,11 @@ struct CSVTests {
         #expect(file.url.deletingLastPathComponent().lastPathComponent == "2026-11-20_2026-11-21")
     }
 
-    @Test func listsTheSevenFilesInSpecOrderWithRowCounts() throws {
+    @Test func listsTheNineFilesInSpecOrderWithRowCounts() throws {
         let scratch = try ScratchFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         #expect(files.csvFiles.map(\.name) == CSVTests.expectedFiles.map(\.0))
-        #expect(files.csvFiles.map(\.rowCount) == [4, 1, 1, 2, 2, 3, 5])
+        #expect(files.csvFiles.map(\.rowCount) == [4, 1, 1, 2, 2, 3, 5, 3, 4])
         #expect(files.amountsWithUnknownDecimals == 0)
     }
 

@@ -110,6 +110,35 @@ enum Fixture {
                     destinationAccount: nil, currency: .bhd, destinationCharges: 1, gross: 10000, transferred: 10000,
                     destinationPlatformFee: 8770),
             ],
+            payouts: [
+                PayoutRow(
+                    payoutID: "po_1", created: created, arrivalDate: 1_795_305_600, currency: .usd, amount: 1000,
+                    status: "paid", balanceTransactions: 2, netOfTransactions: 1000, difference: 0),
+                PayoutRow(
+                    payoutID: "po_2", created: created + 1, arrivalDate: 1_795_305_600, currency: .jpy, amount: 877,
+                    status: "failed", balanceTransactions: 1, netOfTransactions: 877, difference: 0),
+                PayoutRow(
+                    payoutID: "po_3", created: created + 2, arrivalDate: 1_795_305_600, currency: .bhd, amount: 8780,
+                    status: "in_transit", balanceTransactions: 1, netOfTransactions: 8770, difference: 10),
+            ],
+            payoutTransactions: [
+                PayoutTransactionRow(
+                    payoutID: "po_1", balanceTransactionID: "txn_p1", created: created - 86_400,
+                    availableOn: 1_795_132_800, currency: .usd, gross: 1000, fee: 59, net: 941,
+                    reportingCategory: "charge", sourceID: "ch_1"),
+                PayoutTransactionRow(
+                    payoutID: "po_1", balanceTransactionID: "txn_p2", created: created - 86_000, availableOn: nil,
+                    currency: .usd, gross: 59, fee: 0, net: 59, reportingCategory: "platform_earning",
+                    sourceID: "fee_1"),
+                PayoutTransactionRow(
+                    payoutID: "po_2", balanceTransactionID: "txn_p3", created: created - 80_000,
+                    availableOn: 1_795_132_800, currency: .jpy, gross: 900, fee: 23, net: 877,
+                    reportingCategory: "charge", sourceID: "ch_3"),
+                PayoutTransactionRow(
+                    payoutID: "po_3", balanceTransactionID: "txn_p4", created: created - 70_000,
+                    availableOn: 1_795_132_800, currency: .bhd, gross: 8770, fee: 0, net: 8770,
+                    reportingCategory: "-adjustment", sourceID: "=cmd"),
+            ],
             dailyPlatformFees: [
                 DailyPlatformFeeRow(day: "2026-11-20", currency: .bhd, destinationCharges: 1, destinationPlatformFee: 8770),
                 DailyPlatformFeeRow(day: "2026-11-20", currency: .jpy, destinationCharges: 1, destinationPlatformFee: 877),

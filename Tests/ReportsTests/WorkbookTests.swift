@@ -8,14 +8,15 @@ import Testing
 struct WorkbookTests {
     static let sheetNames = [
         "Summary", "Platform fees", "Skipped transfers", "Unreversed disputes", "Exceptions", "Connected accounts",
-        "Ledger", "Run",
+        "Payouts", "Payout transactions", "Ledger", "Run",
     ]
 
     /// Each CSV file's sheet.
     static let sheetOfFile = [
         "summary.csv": "Summary", "platform_fees.csv": "Platform fees", "skipped_transfers.csv": "Skipped transfers",
         "unreversed_disputes.csv": "Unreversed disputes", "exceptions.csv": "Exceptions",
-        "connected_accounts.csv": "Connected accounts", "ledger.csv": "Ledger",
+        "connected_accounts.csv": "Connected accounts", "payouts.csv": "Payouts",
+        "payout_transactions.csv": "Payout transactions", "ledger.csv": "Ledger",
     ]
 
     /// A written report, read back; holding it keeps its scratch folder alive.
@@ -172,6 +173,31 @@ struct WorkbookTests {
         #expect(sheet.cell(4, "destination_platform_fee")?.value == .number(8.77))
     }
 
+    @Test func payoutSheetsHaveNumbersInEachPayoutsCurrencyAndFormulaSafeText() throws {
+        let dump = try Self.written().dump
+        let payouts = try #require(dump.sheet("Payouts"))
+        #expect(payouts.header == [
+            "Payout ID", "Created (UTC)", "Arrival date", "Currency", "Amount", "Status", "Balance transactions",
+            "Net of transactions", "Difference",
+        ])
+        #expect(payouts.maxRow == 4)
+        #expect(payouts.cell(0, "amount")?.value == .number(10))
+        #expect(payouts.cell(0, "amount")?.format == "#,##0.00;[Red]-#,##0.00")
+        #expect(payouts.cell(1, "net_of_transactions")?.format == "#,##0;[Red]-#,##0")
+        #expect(payouts.cell(2, "difference")?.value == .number(0.01))
+        #expect(payouts.cell(2, "difference")?.format == "#,##0.000;[Red]-#,##0.000")
+        #expect(payouts.cell(2, "balance_transactions")?.value == .number(1))
+        #expect(payouts.cell(0, "arrival_date")?.type == "d")
+        #expect(payouts.cell(0, "arrival_date")?.value == .string("2026-11-22T00:00:00"))
+        let transactions = try #require(dump.sheet("Payout transactions"))
+        #expect(transactions.maxRow == 5)
+        #expect(transactions.cell(0, "net")?.value == .number(9.41))
+        #expect(transactions.cell(1, "available_on")?.value == .null)
+        #expect(transactions.cell(2, "fee")?.value == .number(23))
+        #expect(transactions.cell(3, "reporting_category")?.value == .string("'-adjustment"))
+        #expect(transactions.cell(3, "source_id")?.value == .string("'=cmd"))
+    }
+
     @Test func runSheetListsParametersCountsTimingsResolvedFindingsAndFileHashes() throws {
         let written = try Self.written()
         let (files, dump) = (written.files, written.dump)
@@ -234,8 +260,8 @@ struct WorkbookTests {
     }
 
     @Test func aFullSheetContinuesOnNumberedSheetsEachWithItsHeader() throws {
-        // Given sheets of at most 4 rows (header included) and a report with 7 ledger rows, 4 platform fees and 5
-        // connected accounts
+        // Given sheets of at most 4 rows (header included) and a report with 7 ledger rows, 4 platform fees, 5
+        // connected accounts, 3 payouts and 4 payout transactions
         var report = Fixture.report()
         report.ledger = (0..<7).map { index in
             LedgerRow(currency: .usd, reportingCategory: "cat\(index)", count: index, gross: 100, fee: 1, net: 99)
@@ -244,12 +270,12 @@ struct WorkbookTests {
         let (files, dump) = (written.files, written.dump)
         // Then each full sheet continues on "<name> (2)", "(3)", with the header, frozen and filtered
         #expect(
-            dump.names.prefix(12) == [
+            dump.names.prefix(15) == [
                 "Summary", "Platform fees", "Platform fees (2)", "Skipped transfers", "Unreversed disputes",
-                "Exceptions", "Connected accounts", "Connected accounts (2)", "Ledger", "Ledger (2)", "Ledger (3)",
-                "Run",
+                "Exceptions", "Connected accounts", "Connected accounts (2)", "Payouts", "Payout transactions",
+                "Payout transactions (2)", "Ledger", "Ledger (2)", "Ledger (3)", "Run",
             ])
-        #expect(dump.names.dropFirst(12).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
+        #expect(dump.names.dropFirst(15).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
         #expect(dump.active == "Summary")
         #expect(files.sheetNames == dump.names)
         let parts = ["Ledger", "Ledger (2)", "Ledger (3)"].compactMap { dump.sheet($0) }
@@ -312,9 +338,9 @@ struct WorkbookTests {
         let good = try Python.run([script, files.workbook.path])
         #expect(good.status == 0, "\(good.error)")
 
-        let missingSheet = try Python.run([script, files.workbook.path, "Platform fees", "Payouts"])
+        let missingSheet = try Python.run([script, files.workbook.path, "Platform fees", "Top-ups"])
         #expect(missingSheet.status == 1)
-        #expect(missingSheet.error.contains("Payouts"))
+        #expect(missingSheet.error.contains("Top-ups"))
 
         let garbage = scratch.url.appendingPathComponent("garbage.xlsx")
         try Data("not a zip".utf8).write(to: garbage)

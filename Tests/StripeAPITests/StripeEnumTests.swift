@@ -30,7 +30,8 @@ struct OpenEnum: Sendable, CustomTestStringConvertible {
         OpenEnum(BalanceTransactionStatus.self), OpenEnum(BalanceTransactionType.self), OpenEnum(BalanceType.self),
         OpenEnum(CaptureMethod.self), OpenEnum(ChargeStatus.self), OpenEnum(DisputeReason.self),
         OpenEnum(DisputeStatus.self), OpenEnum(FeeDetailType.self), OpenEnum(FeeSourceType.self),
-        OpenEnum(PaymentIntentStatus.self), OpenEnum(RefundReason.self), OpenEnum(RefundStatus.self),
+        OpenEnum(PaymentIntentStatus.self), OpenEnum(PayoutMethod.self), OpenEnum(PayoutStatus.self),
+        OpenEnum(PayoutType.self), OpenEnum(RefundReason.self), OpenEnum(RefundStatus.self),
         OpenEnum(ReportingCategory.self), OpenEnum(StripeErrorType.self),
     ]
 }

@@ -17,6 +17,9 @@ public struct BalanceTransactionFacts: Sendable, Hashable, Codable {
     /// Presentment → settlement rate, when the source was in another currency.
     public var exchangeRate: Double?
     public var status: String
+    /// When the net funds become available (Unix seconds); `nil` in a history written before it was stored and
+    /// whose raw JSON lacks it.
+    public var availableOn: Int64?
 
     enum CodingKeys: String, CodingKey {
         case id
@@ -30,11 +33,13 @@ public struct BalanceTransactionFacts: Sendable, Hashable, Codable {
         case sourceID = "source_id"
         case exchangeRate = "exchange_rate"
         case status
+        case availableOn = "available_on"
     }
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, fee: Int64, net: Int64, type: String,
-        reportingCategory: String, sourceID: String?, exchangeRate: Double?, status: String
+        reportingCategory: String, sourceID: String?, exchangeRate: Double?, status: String,
+        availableOn: Int64? = nil
     ) {
         self.id = id
         self.created = created
@@ -47,5 +52,6 @@ public struct BalanceTransactionFacts: Sendable, Hashable, Codable {
         self.sourceID = sourceID
         self.exchangeRate = exchangeRate
         self.status = status
+        self.availableOn = availableOn
     }
 }

@@ -9,6 +9,8 @@ public enum ObjectKind: String, CaseIterable, Sendable, Codable {
     case balanceTransaction = "balance_transaction"
     case dispute
     case refund
+    /// An automatic payout to the platform's bank account (`po_…`).
+    case payout
 
     /// Stripe's list endpoint for the kind, where it has a top-level one.
     public var listPath: String? {
@@ -20,6 +22,7 @@ public enum ObjectKind: String, CaseIterable, Sendable, Codable {
         case .balanceTransaction: "/v1/balance_transactions"
         case .dispute: "/v1/disputes"
         case .refund: "/v1/refunds"
+        case .payout: "/v1/payouts"
         case .feeRefund, .transferReversal: nil  // nested under their fee / transfer
         }
     }

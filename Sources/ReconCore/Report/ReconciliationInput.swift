@@ -19,6 +19,10 @@ public struct ReconciliationInput: Sendable {
     public var refunds: [RefundFacts]
     public var disputes: [DisputeFacts]
     public var balanceTransactions: [BalanceTransactionFacts]
+    /// Payouts: those created in the range are reported on (automatic ones only).
+    public var payouts: [PayoutFacts] = []
+    /// What `?payout=` listed for the payouts: each link's balance transaction is in `balanceTransactions`.
+    public var payoutTransactions: [PayoutTransactionLink] = []
     /// Referenced objects Stripe answered 404 for: (kind, id).
     public var missingObjects: [(kind: ObjectKind, id: String)]
     /// Ledger groups already added up, for balance transactions of the range that are not in
@@ -34,7 +38,8 @@ public struct ReconciliationInput: Sendable {
         paymentIntents: [PaymentIntentFacts] = [], transfers: [TransferFacts] = [],
         transferReversals: [TransferReversalFacts] = [], applicationFees: [ApplicationFeeFacts] = [],
         feeRefunds: [FeeRefundFacts] = [], refunds: [RefundFacts] = [], disputes: [DisputeFacts] = [],
-        balanceTransactions: [BalanceTransactionFacts] = [], missingObjects: [(kind: ObjectKind, id: String)] = [],
+        balanceTransactions: [BalanceTransactionFacts] = [], payouts: [PayoutFacts] = [],
+        payoutTransactions: [PayoutTransactionLink] = [], missingObjects: [(kind: ObjectKind, id: String)] = [],
         judged: JudgedObjects? = nil
     ) {
         self.from = from
@@ -50,6 +55,8 @@ public struct ReconciliationInput: Sendable {
         self.refunds = refunds
         self.disputes = disputes
         self.balanceTransactions = balanceTransactions
+        self.payouts = payouts
+        self.payoutTransactions = payoutTransactions
         self.missingObjects = missingObjects
         self.judged = judged
     }
@@ -57,7 +64,7 @@ public struct ReconciliationInput: Sendable {
     /// How many facts the input holds.
     public var objectCount: Int {
         charges.count + paymentIntents.count + transfers.count + transferReversals.count + applicationFees.count
-            + feeRefunds.count + refunds.count + disputes.count + balanceTransactions.count
+            + feeRefunds.count + refunds.count + disputes.count + balanceTransactions.count + payouts.count
     }
 }
 
@@ -77,6 +84,8 @@ public struct JudgedObjects: Sendable, Equatable {
     public var disputes: Set<String>
     /// Balance transactions created in the range: the ledger.
     public var balanceTransactions: Set<String>
+    /// Payouts created in the range: their `payouts` and `payout_transactions` rows and their findings.
+    public var payouts: Set<String>
     /// Whether this part's `ledgerTotals` are the ledger of every balance transaction of the range (then no
     /// part judges them one by one).
     public var ledgerTotals: Bool
@@ -86,7 +95,7 @@ public struct JudgedObjects: Sendable, Equatable {
     public init(
         charges: Set<String> = [], transfers: Set<String> = [], applicationFees: Set<String> = [],
         refunds: Set<String> = [], disputes: Set<String> = [], balanceTransactions: Set<String> = [],
-        ledgerTotals: Bool = false, missingObjects: Bool = false
+        payouts: Set<String> = [], ledgerTotals: Bool = false, missingObjects: Bool = false
     ) {
         self.charges = charges
         self.transfers = transfers
@@ -94,6 +103,7 @@ public struct JudgedObjects: Sendable, Equatable {
         self.refunds = refunds
         self.disputes = disputes
         self.balanceTransactions = balanceTransactions
+        self.payouts = payouts
         self.ledgerTotals = ledgerTotals
         self.missingObjects = missingObjects
     }

@@ -127,6 +127,10 @@ public enum ExceptionKind: String, Sendable, Codable, CaseIterable {
     case missingBalanceTransaction = "missing_balance_transaction"
     case refundWithoutTransferReversal = "refund_without_transfer_reversal"
     case wonDisputeNotRepaid = "won_dispute_not_repaid"
+    /// An automatic payout whose amount differs from the sum of the `net` of the balance transactions it paid out.
+    case payoutMismatch = "payout_mismatch"
+    /// An automatic payout that failed or was canceled: its funds came back to the balance instead of the bank.
+    case payoutFailed = "payout_failed"
     /// A referenced object Stripe answered 404 for during extraction.
     case missingObject = "missing_object"
     /// A figure of the object does not fit in 64 bits (corrupt data): it was left out of the report's totals
@@ -227,6 +231,11 @@ public struct ReconciliationReport: Sendable, Hashable, Codable {
     /// One statement per connected account and currency (`connected_accounts.csv`), sorted by account, then
     /// currency (see ``ConnectedAccountRow/reportOrder(_:_:)``).
     public var connectedAccounts: [ConnectedAccountRow]
+    /// The range's automatic payouts (`payouts.csv`), sorted by creation time, then id.
+    public var payouts: [PayoutRow]
+    /// The balance transactions those payouts paid out (`payout_transactions.csv`), in the payouts' order, each
+    /// payout's by creation time, then id.
+    public var payoutTransactions: [PayoutTransactionRow]
     /// The Summary's per-day series (workbook only), sorted by currency, then day.
     public var dailyPlatformFees: [DailyPlatformFeeRow]
     /// The Summary's findings by kind and status (workbook only), sorted by kind. The reconciler counts every
@@ -236,8 +245,9 @@ public struct ReconciliationReport: Sendable, Hashable, Codable {
     public init(
         platformFees: [PlatformFeeRow] = [], skippedTransfers: [SkippedTransferRow] = [],
         unreversedDisputes: [UnreversedDisputeRow] = [], exceptions: [ExceptionRow] = [], ledger: [LedgerRow] = [],
-        summary: [SummaryRow] = [], connectedAccounts: [ConnectedAccountRow] = [],
-        dailyPlatformFees: [DailyPlatformFeeRow] = [], findingCounts: [FindingCountRow] = []
+        summary: [SummaryRow] = [], connectedAccounts: [ConnectedAccountRow] = [], payouts: [PayoutRow] = [],
+        payoutTransactions: [PayoutTransactionRow] = [], dailyPlatformFees: [DailyPlatformFeeRow] = [],
+        findingCounts: [FindingCountRow] = []
     ) {
         self.platformFees = platformFees
         self.skippedTransfers = skippedTransfers
@@ -246,6 +256,8 @@ public struct ReconciliationReport: Sendable, Hashable, Codable {
         self.ledger = ledger
         self.summary = summary
         self.connectedAccounts = connectedAccounts
+        self.payouts = payouts
+        self.payoutTransactions = payoutTransactions
         self.dailyPlatformFees = dailyPlatformFees
         self.findingCounts = findingCounts
     }

@@ -19,6 +19,11 @@ public struct GroundTruth: Codable, Sendable, Equatable {
     /// One statement per destination account and currency (`connected_accounts.csv`), sorted by account, then
     /// currency.
     public var connectedAccounts: [ConnectedAccount] = []
+    /// The automatic payouts created in the range (`payouts.csv`), sorted by id.
+    public var payouts: [Payout] = []
+    /// The balance transactions those payouts paid out (`payout_transactions.csv`), sorted by payout, then
+    /// balance transaction id.
+    public var payoutTransactions: [PayoutTransaction] = []
 
     enum CodingKeys: String, CodingKey {
         case from, to
@@ -29,6 +34,8 @@ public struct GroundTruth: Codable, Sendable, Equatable {
         case unreversedDisputes = "unreversed_disputes"
         case exceptions, ledger, summary
         case connectedAccounts = "connected_accounts"
+        case payouts
+        case payoutTransactions = "payout_transactions"
     }
 
     /// One destination charge created in the range (`platform_fees.csv`).
@@ -129,6 +136,8 @@ public struct GroundTruth: Codable, Sendable, Equatable {
         case missingBalanceTransaction = "missing_balance_transaction"
         case refundWithoutTransferReversal = "refund_without_transfer_reversal"
         case wonDisputeNotRepaid = "won_dispute_not_repaid"
+        case payoutMismatch = "payout_mismatch"
+        case payoutFailed = "payout_failed"
 
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
@@ -266,6 +275,54 @@ public struct GroundTruth: Codable, Sendable, Equatable {
             case amountOwed = "amount_owed"
             case unreversedDisputes = "unreversed_disputes"
             case unrecovered
+        }
+    }
+
+    /// An automatic payout created in the range (`payouts.csv`): `balanceTransactions` and `netOfTransactions`
+    /// count what it paid out, without its own balance transaction; `difference = amount − netOfTransactions`.
+    public struct Payout: Codable, Sendable, Equatable {
+        public var payoutID: String
+        public var created: Int64
+        public var arrivalDate: Int64
+        public var currency: Currency
+        public var amount: Int64
+        public var status: String
+        public var balanceTransactions: Int
+        public var netOfTransactions: Int64
+        public var difference: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case payoutID = "payout_id"
+            case created
+            case arrivalDate = "arrival_date"
+            case currency, amount, status
+            case balanceTransactions = "balance_transactions"
+            case netOfTransactions = "net_of_transactions"
+            case difference
+        }
+    }
+
+    /// A balance transaction paid out by one of the range's payouts (`payout_transactions.csv`).
+    public struct PayoutTransaction: Codable, Sendable, Equatable {
+        public var payoutID: String
+        public var balanceTransactionID: String
+        public var created: Int64
+        public var availableOn: Int64
+        public var currency: Currency
+        public var gross: Int64
+        public var fee: Int64
+        public var net: Int64
+        public var reportingCategory: String
+        public var sourceID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case payoutID = "payout_id"
+            case balanceTransactionID = "balance_transaction_id"
+            case created
+            case availableOn = "available_on"
+            case currency, gross, fee, net
+            case reportingCategory = "reporting_category"
+            case sourceID = "source_id"
         }
     }
 

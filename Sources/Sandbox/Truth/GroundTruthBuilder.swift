@@ -19,6 +19,10 @@ extension SandboxWorld {
     ///   refund amount.
     /// - `won_dispute_not_repaid`: a won dispute created in the range, related its transfer; expected the
     ///   recovered amount, actual 0.
+    /// - `payout_mismatch`: a payout created in the range whose paid-out transactions' nets do not add up to its
+    ///   amount, related its own balance transaction; expected the sum of the nets, actual the amount.
+    /// - `payout_failed`: a payout created in the range that failed, related the `payout_failure` balance
+    ///   transaction that returned its funds; expected its amount, actual 0 (nothing reached the bank).
     public func groundTruth(
         for range: ReportingRange, asOf: Date, skippedTransferGrace: TimeInterval
     ) -> GroundTruth {
@@ -292,8 +296,41 @@ private struct GroundTruthBuilder {
             }
         }
 
-        // Ledger.
+        // Payouts created in the range, from the payout table and the balance transactions it paid out.
         let bts = s.balanceTransactions
+        let payouts = s.payouts
+        for p in inRange(payouts.created) {
+            let payoutID = id(.payout, p)
+            let currency = payouts.currency[p].currency
+            let paidOut = payouts.transactions.items(of: p).map(Int.init)
+            let net = paidOut.reduce(Int64(0)) { $0 + bts.amount[$1] - bts.fee[$1] }
+            truth.payouts.append(
+                GroundTruth.Payout(
+                    payoutID: payoutID, created: payouts.created[p], arrivalDate: payouts.arrivalDate[p],
+                    currency: currency, amount: payouts.amount[p], status: payouts.status[p].name,
+                    balanceTransactions: paidOut.count, netOfTransactions: net, difference: payouts.amount[p] - net))
+            for b in paidOut {
+                truth.payoutTransactions.append(
+                    GroundTruth.PayoutTransaction(
+                        payoutID: payoutID, balanceTransactionID: id(.balanceTransaction, b), created: bts.created[b],
+                        availableOn: bts.availableOn[b], currency: bts.currency[b].currency, gross: bts.amount[b],
+                        fee: bts.fee[b], net: bts.amount[b] - bts.fee[b],
+                        reportingCategory: bts.type[b].reportingCategory,
+                        sourceID: bts.source[b] >= 0 ? id(bts.sourceKind[b], Int(bts.source[b])) : nil))
+            }
+            if net != payouts.amount[p] {
+                exception(
+                    .payoutMismatch, payoutID, id(.balanceTransaction, payouts.balanceTransaction[p]), currency,
+                    .amount(net), .amount(payouts.amount[p]))
+            }
+            if payouts.status[p] == .failed {
+                exception(
+                    .payoutFailed, payoutID, id(.balanceTransaction, payouts.failureBalanceTransaction[p]), currency,
+                    .amount(payouts.amount[p]), .amount(0))
+            }
+        }
+
+        // Ledger.
         var ledger: [String: GroundTruth.LedgerRow] = [:]
         for b in inRange(bts.created) {
             let category = bts.type[b].reportingCategory
@@ -317,6 +354,10 @@ private struct GroundTruthBuilder {
             ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
         }
         truth.summary = summary.values.sorted { $0.currency < $1.currency }
+        truth.payouts.sort { $0.payoutID < $1.payoutID }
+        truth.payoutTransactions.sort {
+            ($0.payoutID, $0.balanceTransactionID) < ($1.payoutID, $1.balanceTransactionID)
+        }
         truth.connectedAccounts = accounts.values.sorted {
             ($0.destinationAccount ?? "", $0.currency.rawValue) < ($1.destinationAccount ?? "", $1.currency.rawValue)
         }

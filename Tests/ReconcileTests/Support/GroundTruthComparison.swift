@@ -5,8 +5,10 @@ import Testing
 /// The reconciler's report against the sandbox's ground truth, row by row: shared by the suites that reconcile
 /// facts built from the world and the suites that reconcile a history extracted from the sandbox.
 enum GroundTruthComparison {
+    /// `withPayouts`: whether the range holds a payout (the world's are made daily at 06:00 UTC).
     static func expectMatches(
-        _ report: ReconciliationReport, _ truth: GroundTruth, sourceLocation: SourceLocation = #_sourceLocation
+        _ report: ReconciliationReport, _ truth: GroundTruth, withPayouts: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(!truth.platformFees.isEmpty, sourceLocation: sourceLocation)
         expectSame(
@@ -32,6 +34,11 @@ enum GroundTruthComparison {
         expectSame(
             report.connectedAccounts.map(AccountLine.init), truth.connectedAccounts.map(AccountLine.init),
             "connected_accounts", sourceLocation)
+        #expect(truth.payouts.isEmpty != withPayouts, sourceLocation: sourceLocation)
+        expectSame(report.payouts.map(PayoutLine.init), truth.payouts.map(PayoutLine.init), "payouts", sourceLocation)
+        expectSame(
+            report.payoutTransactions.map(PayoutTransactionLine.init),
+            truth.payoutTransactions.map(PayoutTransactionLine.init), "payout_transactions", sourceLocation)
         #expect(report.exceptions.allSatisfy { $0.status == .new && !$0.message.isEmpty }, sourceLocation: sourceLocation)
     }
 
@@ -176,6 +183,38 @@ struct AccountLine: Hashable, Comparable, CustomStringConvertible {
             "\(r.destinationAccount ?? "-") \(r.currency) \(r.destinationCharges) \(r.gross) \(r.refunded) "
             + "\(r.transferred) \(r.reversed) \(r.applicationFees) \(r.destinationPlatformFee) \(r.skippedTransfers) "
             + "\(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered)"
+    }
+    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
+    var description: String { text }
+}
+
+struct PayoutLine: Hashable, Comparable, CustomStringConvertible {
+    var text: String
+    init(_ r: PayoutRow) {
+        text =
+            "\(r.payoutID) \(r.created) \(r.arrivalDate) \(r.currency) \(r.amount) \(r.status) "
+            + "\(r.balanceTransactions) \(r.netOfTransactions) \(r.difference)"
+    }
+    init(_ r: GroundTruth.Payout) {
+        text =
+            "\(r.payoutID) \(r.created) \(r.arrivalDate) \(r.currency) \(r.amount) \(r.status) "
+            + "\(r.balanceTransactions) \(r.netOfTransactions) \(r.difference)"
+    }
+    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
+    var description: String { text }
+}
+
+struct PayoutTransactionLine: Hashable, Comparable, CustomStringConvertible {
+    var text: String
+    init(_ r: PayoutTransactionRow) {
+        text =
+            "\(r.payoutID) \(r.balanceTransactionID) \(r.created) \(r.availableOn.map { "\($0)" } ?? "-") "
+            + "\(r.currency) \(r.gross) \(r.fee) \(r.net) \(r.reportingCategory) \(r.sourceID ?? "-")"
+    }
+    init(_ r: GroundTruth.PayoutTransaction) {
+        text =
+            "\(r.payoutID) \(r.balanceTransactionID) \(r.created) \(r.availableOn) "
+            + "\(r.currency) \(r.gross) \(r.fee) \(r.net) \(r.reportingCategory) \(r.sourceID ?? "-")"
     }
     static func < (a: Self, b: Self) -> Bool { a.text < b.text }
     var description: String { text }

@@ -23,6 +23,9 @@ struct SandboxFacts {
     var refunds: [RefundFacts] = []
     var disputes: [DisputeFacts] = []
     var balanceTransactions: [BalanceTransactionFacts] = []
+    var payouts: [PayoutFacts] = []
+    /// What `GET /v1/balance_transactions?payout=` listed for each payout.
+    var payoutTransactions: [PayoutTransactionLink] = []
 
     /// The input for `[from, to)` holding every object of the world (any creation time).
     func input(from: Int64, to: Int64, asOf: Int64, grace: Int64) -> ReconciliationInput {
@@ -30,15 +33,15 @@ struct SandboxFacts {
             from: from, to: to, asOf: asOf, skippedTransferGrace: grace, charges: charges,
             paymentIntents: paymentIntents, transfers: transfers, transferReversals: transferReversals,
             applicationFees: applicationFees, feeRefunds: feeRefunds, refunds: refunds, disputes: disputes,
-            balanceTransactions: balanceTransactions)
+            balanceTransactions: balanceTransactions, payouts: payouts, payoutTransactions: payoutTransactions)
     }
 
     /// Only what SPEC §3's extraction holds for `[from, to)`: the objects created in the range, plus what they
     /// refer to at any creation time — the charges (and their PaymentIntents, transfers, application fees) of the
     /// range's refunds and disputes, the source charge of a transfer, every reversal of a transfer and refund of a
     /// fee, every refund and dispute of a charge (the platform net counts them "whenever created"), the transfer
-    /// that repays a dispute (found by searching the destination's transfers since the dispute), and the balance
-    /// transactions all of these name.
+    /// that repays a dispute (found by searching the destination's transfers since the dispute), the range's
+    /// payouts with what `?payout=` lists for them, and the balance transactions all of these name.
     func closure(from: Int64, to: Int64) -> SandboxFacts {
         func inRange(_ created: Int64) -> Bool { from <= created && created < to }
         var chargeIDs = Set(charges.filter { inRange($0.created) }.map(\.id))
@@ -73,6 +76,10 @@ struct SandboxFacts {
         named.formUnion(result.feeRefunds.compactMap(\.balanceTransactionID))
         named.formUnion(result.refunds.compactMap(\.balanceTransactionID))
         named.formUnion(result.disputes.flatMap(\.balanceTransactionIDs))
+        result.payouts = payouts.filter { inRange($0.created) }
+        let payoutIDs = Set(result.payouts.map(\.id))
+        result.payoutTransactions = payoutTransactions.filter { payoutIDs.contains($0.payoutID) }
+        named.formUnion(result.payoutTransactions.map(\.balanceTransactionID))
         result.balanceTransactions = balanceTransactions.filter { inRange($0.created) || named.contains($0.id) }
         return result
     }
@@ -124,6 +131,14 @@ struct SandboxFacts {
         for object in try connection.list("/v1/disputes") { facts.disputes.append(try JSONFacts.dispute(object)) }
         for object in try connection.list("/v1/balance_transactions") {
             facts.balanceTransactions.append(try JSONFacts.balanceTransaction(object))
+        }
+        for object in try connection.list("/v1/payouts") {
+            let payout = try JSONFacts.payout(object)
+            facts.payouts.append(payout)
+            for item in try connection.list("/v1/balance_transactions?payout=" + payout.id) {
+                facts.payoutTransactions.append(
+                    PayoutTransactionLink(payoutID: payout.id, balanceTransactionID: try JSONFacts.string(item, "id")))
+            }
         }
         return facts
     }
@@ -216,7 +231,17 @@ enum JSONFacts {
             id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
             amount: try int(o, "amount"), fee: try int(o, "fee"), net: try int(o, "net"), type: try string(o, "type"),
             reportingCategory: try string(o, "reporting_category"), sourceID: reference(o["source"]),
-            exchangeRate: (o["exchange_rate"] as? NSNumber)?.doubleValue, status: try string(o, "status"))
+            exchangeRate: (o["exchange_rate"] as? NSNumber)?.doubleValue, status: try string(o, "status"),
+            availableOn: try int(o, "available_on"))
+    }
+
+    static func payout(_ o: Object) throws -> PayoutFacts {
+        PayoutFacts(
+            id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
+            amount: try int(o, "amount"), arrivalDate: try int(o, "arrival_date"), status: try string(o, "status"),
+            automatic: (o["automatic"] as? Bool) ?? false, balanceTransactionID: reference(o["balance_transaction"]),
+            failureBalanceTransactionID: reference(o["failure_balance_transaction"]),
+            failureCode: o["failure_code"] as? String, livemode: (o["livemode"] as? Bool) ?? false)
     }
 
     /// The embedded first page of a nested list plus the rest, paged from its `url`.

@@ -27,10 +27,10 @@ func csvFiles(_ folder: String) -> [String: Data] {
     snapshot(folder).filter { $0.key.hasSuffix(".csv") && !$0.key.contains("/") }
 }
 
-/// The names of the seven CSV files every report folder holds.
+/// The names of the nine CSV files every report folder holds.
 let csvNames = [
     "platform_fees.csv", "skipped_transfers.csv", "unreversed_disputes.csv", "exceptions.csv", "ledger.csv",
-    "summary.csv", "connected_accounts.csv",
+    "summary.csv", "connected_accounts.csv", "payouts.csv", "payout_transactions.csv",
 ]
 
 /// A CSV's text with each line's last field (`status`: new/open) cut off, for files that have one.

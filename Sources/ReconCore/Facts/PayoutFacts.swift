@@ -1,0 +1,78 @@
+/// What the reconciler needs to know about a payout (`po_…`) from the platform's balance to its bank account.
+/// See https://docs.stripe.com/api/payouts/object.
+public struct PayoutFacts: Sendable, Hashable, Codable {
+    public var id: String
+    /// Unix seconds.
+    public var created: Int64
+    public var currency: Currency
+    /// What the payout sends to the bank, minor units of `currency` (positive).
+    public var amount: Int64
+    /// Midnight UTC of the day the payout is expected in the bank (Unix seconds).
+    public var arrivalDate: Int64
+    /// `paid`, `pending`, `in_transit`, `canceled` or `failed` (open: Stripe may add values).
+    public var status: String
+    /// Whether Stripe made it on the account's payout schedule. Only automatic payouts list the balance
+    /// transactions they paid out (`GET /v1/balance_transactions?payout=`).
+    public var automatic: Bool
+    /// The payout's own `payout` balance transaction (amount −`amount`).
+    public var balanceTransactionID: String?
+    /// The balance transaction that returned the funds of a failed or canceled payout.
+    public var failureBalanceTransactionID: String?
+    /// Why it failed (`account_closed`, …), when it did.
+    public var failureCode: String?
+    public var livemode: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case created
+        case currency
+        case amount
+        case arrivalDate = "arrival_date"
+        case status
+        case automatic
+        case balanceTransactionID = "balance_transaction_id"
+        case failureBalanceTransactionID = "failure_balance_transaction_id"
+        case failureCode = "failure_code"
+        case livemode
+    }
+
+    public init(
+        id: String, created: Int64, currency: Currency, amount: Int64, arrivalDate: Int64, status: String,
+        automatic: Bool, balanceTransactionID: String?, failureBalanceTransactionID: String?, failureCode: String?,
+        livemode: Bool
+    ) {
+        self.id = id
+        self.created = created
+        self.currency = currency
+        self.amount = amount
+        self.arrivalDate = arrivalDate
+        self.status = status
+        self.automatic = automatic
+        self.balanceTransactionID = balanceTransactionID
+        self.failureBalanceTransactionID = failureBalanceTransactionID
+        self.failureCode = failureCode
+        self.livemode = livemode
+    }
+
+    /// Whether the payout's money never reached the bank: `failed` or `canceled`.
+    public var didNotArrive: Bool { status == "failed" || status == "canceled" }
+}
+
+/// One item of `GET /v1/balance_transactions?payout=po_…`: a balance transaction an automatic payout lists.
+///
+/// A balance transaction names no payout itself, so this link is the only record of which payout paid it out.
+/// Stripe lists the payout's own `payout` balance transaction among them (first, being the newest).
+public struct PayoutTransactionLink: Sendable, Hashable, Codable {
+    public var payoutID: String
+    public var balanceTransactionID: String
+
+    enum CodingKeys: String, CodingKey {
+        case payoutID = "payout_id"
+        case balanceTransactionID = "balance_transaction_id"
+    }
+
+    public init(payoutID: String, balanceTransactionID: String) {
+        self.payoutID = payoutID
+        self.balanceTransactionID = balanceTransactionID
+    }
+}

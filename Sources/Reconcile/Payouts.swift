@@ -1,0 +1,88 @@
+import ReconCore
+
+// MARK: - Payouts: each automatic payout of the range against the balance transactions it paid out
+
+extension ReportBuilder {
+    /// Every automatic payout created in the range: its `payouts` row, a `payout_transactions` row per balance
+    /// transaction it paid out, and its findings.
+    ///
+    /// What `?payout=` listed counts, except the payout's own balance transactions (the one it names, and any
+    /// whose `source` is the payout): `net_of_transactions` is the sum of the others' `net` in the payout's
+    /// currency, and `difference = amount − net_of_transactions` (the own transaction is −`amount`, so the
+    /// listed transactions of a payout that adds up sum to zero). Manual payouts list nothing and are left out.
+    mutating func payouts() {
+        for payout in index.payouts
+        where payout.automatic && index.judges(payout.id, \.payouts, created: payout.created) {
+            reconcile(payout)
+        }
+    }
+
+    private mutating func reconcile(_ payout: PayoutFacts) {
+        let listed = index.transactionsByPayout[payout.id] ?? []
+        var transactions: [BalanceTransactionFacts] = []
+        var absent: [String] = []
+        for id in listed where id != payout.balanceTransactionID {
+            guard let transaction = index.balanceTransactionByID[id] else {
+                absent.append(id)
+                continue
+            }
+            guard transaction.sourceID != payout.id else { continue }
+            transactions.append(transaction)
+        }
+        transactions.sort { ($0.created, $0.id) < ($1.created, $1.id) }
+        guard let net = Checked.sum(transactions.filter { $0.currency == payout.currency }.map(\.net)),
+            let difference = Checked.subtract(payout.amount, net)
+        else {
+            overflow(payout.id, currency: payout.currency, created: payout.created, what: "net of transactions")
+            return
+        }
+        payoutRows.append(
+            PayoutRow(
+                payoutID: payout.id, created: payout.created, arrivalDate: payout.arrivalDate,
+                currency: payout.currency, amount: payout.amount, status: payout.status,
+                balanceTransactions: transactions.count, netOfTransactions: net, difference: difference))
+        payoutTransactionRows += transactions.map { transaction in
+            PayoutTransactionRow(
+                payoutID: payout.id, balanceTransactionID: transaction.id, created: transaction.created,
+                availableOn: transaction.availableOn, currency: transaction.currency, gross: transaction.amount,
+                fee: transaction.fee, net: transaction.net, reportingCategory: transaction.reportingCategory,
+                sourceID: transaction.sourceID)
+        }
+
+        if difference != 0 {
+            exception(
+                .payoutMismatch, payout.id, related: payout.balanceTransactionID, currency: payout.currency,
+                created: payout.created, expected: .amount(net), actual: .amount(payout.amount),
+                message: mismatchMessage(payout, net: net, difference: difference, count: transactions.count,
+                    listed: !listed.isEmpty, absent: absent))
+        }
+        if payout.didNotArrive {
+            let returned = payout.failureBalanceTransactionID.map { " (returned by \($0))" } ?? ""
+            let reason = payout.failureCode.map { " (\($0))" } ?? ""
+            exception(
+                .payoutFailed, payout.id, related: payout.failureBalanceTransactionID, currency: payout.currency,
+                created: payout.created, expected: .amount(payout.amount), actual: .amount(0),
+                message: "Payout \(payout.id) of \(describe(payout.amount, payout.currency)) is \(payout.status)"
+                    + "\(reason), so the funds are back in the Stripe balance\(returned) instead of the bank; "
+                    + "check the bank account in the Stripe Dashboard, and the next payout should include them.")
+        }
+    }
+
+    private func mismatchMessage(
+        _ payout: PayoutFacts, net: Int64, difference: Int64, count: Int, listed: Bool, absent: [String]
+    ) -> String {
+        guard listed else {
+            return "Payout \(payout.id) of \(describe(payout.amount, payout.currency)) has no balance transactions "
+                + "in the history (they are listed with ?payout=); run the extraction for this range again."
+        }
+        guard absent.isEmpty else {
+            return "Payout \(payout.id) lists \(absent.count) balance transaction(s) the history lacks, such as "
+                + "\(absent[0]), so its transactions add up to \(describe(net, payout.currency)) instead of "
+                + "\(describe(payout.amount, payout.currency)); run the extraction for this range again."
+        }
+        return "Payout \(payout.id) sent \(describe(payout.amount, payout.currency)) to the bank but the \(count) "
+            + "balance transactions it paid out add up to \(describe(net, payout.currency)) (difference "
+            + "\(describe(difference, payout.currency))); compare with Stripe's payout reconciliation report and "
+            + "ask Stripe support about the difference."
+    }
+}

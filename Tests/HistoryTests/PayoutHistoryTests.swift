@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import History
+@testable import ReconCore
+
+/// Payouts in the history: the v5 migration, the links `?payout=` stores, the reconcile's input and the
+/// follow-up that lists a payout's balance transactions once per run.
+@Suite("History store: payouts")
+struct PayoutHistoryTests {
+    static let from: Int64 = 1_795_132_800
+    static let to: Int64 = from + 86_400
+
+    static let payout = PayoutFacts(
+        id: "po_1", created: from + 6 * 3_600, currency: .usd, amount: 1_000, arrivalDate: to + 86_400,
+        status: "in_transit", automatic: true, balanceTransactionID: "txn_po", failureBalanceTransactionID: nil,
+        failureCode: nil, livemode: false)
+
+    static func transaction(_ id: String, created: Int64, net: Int64, source: String) -> BalanceTransactionFacts {
+        BalanceTransactionFacts(
+            id: id, created: created, currency: .usd, amount: net, fee: 0, net: net, type: "charge",
+            reportingCategory: "charge", sourceID: source, exchangeRate: nil, status: "available",
+            availableOn: created + 3_600)
+    }
+
+    /// The payout, its own balance transaction, and one transaction from before the range it paid out, linked.
+    static func batch() -> ObjectBatch {
+        var batch = ObjectBatch()
+        batch.payouts = [StoredObject(facts: payout, rawJSON: #"{"id":"po_1","object":"payout"}"#)]
+        let own = transaction("txn_po", created: payout.created, net: -1_000, source: "po_1")
+        let older = transaction("txn_old", created: from - 86_400, net: 1_000, source: "ch_old")
+        batch.balanceTransactions = [own, older].map { StoredObject(facts: $0, rawJSON: #"{"id":"\#($0.id)"}"#) }
+        batch.payoutTransactions = [own, older].map {
+            PayoutTransactionLink(payoutID: "po_1", balanceTransactionID: $0.id)
+        }
+        return batch
+    }
+
+    @Test("a history of schema v4 gets the payout tables and its balance transactions' available_on")
+    func migrationToV5() throws {
+        // Given a history written before payouts
+        let database = try TemporaryDatabase()
+        try GRDBTestAccess.createVersion4History(database.path)
+
+        // When this version opens it
+        let store = try HistoryStore.open(path: database.path)
+
+        // Then the stored transaction's available_on comes from its raw JSON, and the payout tables exist
+        let input = try store.facts(BalanceTransactionFacts.self, createdFrom: 0, to: 100)
+        #expect(input.map(\.availableOn) == [172_800])
+        #expect(try GRDBTestAccess.columns(database.path, table: "payouts_raw") == ["id", "raw"])
+        #expect(
+            try GRDBTestAccess.columns(database.path, table: "payout_transactions") == [
+                "payout_id", "balance_transaction_id", "first_seen_run", "last_seen_run",
+            ])
+        #expect(try store.count(of: .payout) == 0)
+    }
+
+    @Test("a payout, its transactions and their links are stored once and are the reconcile's input")
+    func payoutsAreTheReconcilesInput() async throws {
+        // Given a run that stored a payout with what ?payout= listed, twice
+        let database = try TemporaryDatabase()
+        let store = try HistoryStore.open(path: database.path)
+        let run = try store.beginRun(start(from: Self.from, to: Self.to)).runID
+        let first = try await store.write(Self.batch(), run: run, now: Self.to)
+        let second = try await store.write(Self.batch(), run: run, now: Self.to)
+        #expect(first == WriteOutcome(new: 3))
+        #expect(second == WriteOutcome(unchanged: 3))
+
+        // When the range's input is read, at once and in parts
+        let input = try await store.reconciliationInput(
+            from: Self.from, to: Self.to, asOf: Self.to, skippedTransferGrace: 0)
+        var parts: [ReconciliationInput] = []
+        try store.forEachReconciliationPart(from: Self.from, to: Self.to, asOf: Self.to, skippedTransferGrace: 0) {
+            parts.append($0)
+        }
+
+        // Then it holds the payout, each link once, and the transaction from before the range it paid out
+        #expect(input.payouts == [Self.payout])
+        #expect(input.payoutTransactions.map(\.balanceTransactionID) == ["txn_old", "txn_po"])
+        #expect(Set(input.balanceTransactions.map(\.id)) == ["txn_old", "txn_po"])
+        #expect(try store.rawJSON(of: .payout, id: "po_1") == #"{"id":"po_1","object":"payout"}"#)
+        let payoutParts = parts.filter { !($0.judged?.payouts.isEmpty ?? true) }
+        #expect(payoutParts.count == 1)
+        #expect(payoutParts.first?.payouts == [Self.payout])
+        #expect(Set(payoutParts.first?.balanceTransactions.map(\.id) ?? []) == ["txn_old", "txn_po"])
+    }
+
+    @Test("a payout's transactions are listed once per run: needed until the listing is recorded")
+    func payoutListingIsAFollowUp() async throws {
+        // Given a run that stored the range's payout
+        let database = try TemporaryDatabase()
+        let store = try HistoryStore.open(path: database.path)
+        let run = try store.beginRun(start(from: Self.from, to: Self.to)).runID
+        var batch = ObjectBatch()
+        batch.payouts = Self.batch().payouts
+        try await store.write(batch, run: run, now: Self.to)
+
+        // When the follow-ups are asked for before and after its listing is recorded
+        let before = try await store.followUpNeeds(from: Self.from, to: Self.to, chain: [run])
+        try await store.recordPayoutListing(payoutID: "po_1", run: run)
+        let after = try await store.followUpNeeds(from: Self.from, to: Self.to, chain: [run])
+        let nextRun = try store.beginRun(start(from: Self.from, to: Self.to)).runID
+        try await store.write(batch, run: nextRun, now: Self.to)
+        let nextRunNeeds = try await store.followUpNeeds(from: Self.from, to: Self.to, chain: [nextRun])
+
+        // Then the payout's list is needed, then not, then again in the next run
+        #expect(before.payoutTransactionLists == ["po_1"])
+        #expect(after.payoutTransactionLists.isEmpty)
+        #expect(nextRunNeeds.payoutTransactionLists == ["po_1"])
+    }
+}

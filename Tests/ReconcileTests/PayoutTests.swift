@@ -1,0 +1,165 @@
+import Foundation
+import ReconCore
+import Reconcile
+import Sandbox
+import Testing
+
+/// Payout reconciliation (SPEC §4, §5): each automatic payout of the range against the balance transactions it
+/// paid out, and its findings.
+@Suite struct PayoutTests {
+    static let from: Int64 = 1_795_132_800  // 2026-11-20T00:00:00Z
+    static let to: Int64 = from + 86_400
+
+    /// A payout at 06:00 of the range with its own balance transaction, and what `?payout=` listed for it: the
+    /// own transaction (−amount) and `paidOut` (nets), created the day before.
+    struct Payout {
+        var facts: PayoutFacts
+        var transactions: [BalanceTransactionFacts]
+        var links: [PayoutTransactionLink]
+
+        init(
+            _ id: String, amount: Int64, paidOut nets: [Int64], currency: Currency = .usd, status: String = "paid",
+            automatic: Bool = true, created: Int64 = PayoutTests.from + 6 * 3_600, listed: Bool = true
+        ) {
+            let own = "txn_\(id)"
+            facts = PayoutFacts(
+                id: id, created: created, currency: currency, amount: amount, arrivalDate: PayoutTests.to + 86_400,
+                status: status, automatic: automatic, balanceTransactionID: own,
+                failureBalanceTransactionID: status == "failed" ? "txn_\(id)_failure" : nil,
+                failureCode: status == "failed" ? "account_closed" : nil, livemode: false)
+            transactions = [
+                BalanceTransactionFacts(
+                    id: own, created: created, currency: currency, amount: -amount, fee: 0, net: -amount,
+                    type: "payout", reportingCategory: "payout", sourceID: id, exchangeRate: nil, status: "available",
+                    availableOn: created)
+            ]
+            for (index, net) in nets.enumerated() {
+                transactions.append(
+                    BalanceTransactionFacts(
+                        id: "txn_\(id)_\(index)", created: PayoutTests.from - 86_400 + Int64(index), currency: currency,
+                        amount: net + 30, fee: 30, net: net, type: "charge", reportingCategory: "charge",
+                        sourceID: "ch_\(id)_\(index)", exchangeRate: nil, status: "available",
+                        availableOn: PayoutTests.from - 3_600))
+            }
+            links = listed ? transactions.map { PayoutTransactionLink(payoutID: id, balanceTransactionID: $0.id) } : []
+        }
+    }
+
+    static func reconcile(_ payouts: [Payout]) -> ReconciliationReport {
+        Reconciler.reconcile(
+            ReconciliationInput(
+                from: from, to: to, asOf: to, skippedTransferGrace: 3_600,
+                balanceTransactions: payouts.flatMap(\.transactions), payouts: payouts.map(\.facts),
+                payoutTransactions: payouts.flatMap(\.links)))
+    }
+
+    @Test func aPayoutWhoseTransactionsAddUpHasNoDifferenceAndNoFinding() throws {
+        // Given a payout of 10.00 whose three transactions net 5.00 + 3.50 + 1.50
+        let payout = Payout("po_1", amount: 1_000, paidOut: [500, 350, 150])
+        // When reconciled
+        let report = Self.reconcile([payout])
+        // Then its row counts the three transactions, not its own, and the difference is zero
+        let row = try #require(report.payouts.first)
+        #expect(row.balanceTransactions == 3)
+        #expect(row.netOfTransactions == 1_000)
+        #expect(row.difference == 0)
+        #expect(report.payoutTransactions.map(\.balanceTransactionID) == ["txn_po_1_0", "txn_po_1_1", "txn_po_1_2"])
+        #expect(report.payoutTransactions.map(\.net).reduce(0, +) == row.netOfTransactions)
+        #expect(report.payoutTransactions.first?.availableOn == Self.from - 3_600)
+        #expect(report.payoutTransactions.first?.sourceID == "ch_po_1_0")
+        #expect(report.exceptions.isEmpty)
+    }
+
+    @Test func aPayoutOfMoreThanItsTransactionsIsAMismatch() throws {
+        // Given a payout of 11.00 whose transactions net 10.00, in yen-free dollars
+        let report = Self.reconcile([Payout("po_1", amount: 1_100, paidOut: [600, 400])])
+        // Then the difference is +1.00 and a payout_mismatch names the payout and its own balance transaction
+        #expect(report.payouts.first?.difference == 100)
+        let exception = try #require(report.exceptions.first)
+        #expect(exception.kind == .payoutMismatch)
+        #expect(exception.objectID == "po_1")
+        #expect(exception.relatedID == "txn_po_1")
+        #expect(exception.expected == .amount(1_000))
+        #expect(exception.actual == .amount(1_100))
+        #expect(exception.message.contains("11.00 usd") && exception.message.contains("1.00 usd"))
+        #expect(report.findingCounts == [FindingCountRow(kind: "payout_mismatch", new: 1)])
+    }
+
+    @Test(arguments: ["failed", "canceled"])
+    func aPayoutThatDidNotReachTheBankIsAFinding(_ status: String) throws {
+        // Given a payout that failed or was canceled, its transactions adding up
+        let report = Self.reconcile([Payout("po_1", amount: 1_000, paidOut: [1_000], status: status)])
+        // Then it is listed with its status and reported once, as payout_failed
+        #expect(report.payouts.first?.status == status)
+        #expect(report.payouts.first?.difference == 0)
+        let exception = try #require(report.exceptions.first)
+        #expect(report.exceptions.count == 1)
+        #expect(exception.kind == .payoutFailed)
+        #expect(exception.expected == .amount(1_000))
+        #expect(exception.actual == .amount(0))
+        #expect(exception.relatedID == (status == "failed" ? "txn_po_1_failure" : nil))
+        #expect(exception.message.contains(status))
+    }
+
+    @Test func manualPayoutsAndPayoutsOutsideTheRangeAreLeftOut() {
+        // Given a manual payout and an automatic one created after the range
+        let manual = Payout("po_manual", amount: 1_000, paidOut: [], automatic: false)
+        let later = Payout("po_later", amount: 1_000, paidOut: [1_000], created: Self.to + 6 * 3_600)
+        // When reconciled
+        let report = Self.reconcile([manual, later])
+        // Then neither has a row or a finding
+        #expect(report.payouts.isEmpty)
+        #expect(report.payoutTransactions.isEmpty)
+        #expect(report.exceptions.isEmpty)
+    }
+
+    @Test func aPayoutWhoseTransactionsWereNeverListedSaysToExtractAgain() throws {
+        // Given a payout the history holds without any ?payout= listing
+        let report = Self.reconcile([Payout("po_1", amount: 1_000, paidOut: [1_000], listed: false)])
+        // Then it is a mismatch whose message says what to do
+        let exception = try #require(report.exceptions.first)
+        #expect(exception.kind == .payoutMismatch)
+        #expect(exception.message.contains("run the extraction for this range again"))
+        #expect(report.payouts.first?.balanceTransactions == 0)
+    }
+
+    @Test func payoutRowsComeByCreationThenIdAndTheirTransactionsInThatOrder() {
+        // Given two payouts in jpy and bhd, given in reverse order
+        let yen = Payout("po_b", amount: 877, paidOut: [877], currency: .jpy, created: Self.from + 7_200)
+        let dinar = Payout("po_a", amount: 8_770, paidOut: [8_000, 770], currency: .bhd, created: Self.from + 7_200)
+        let first = Payout("po_c", amount: 100, paidOut: [100], created: Self.from + 3_600)
+        // When reconciled
+        let report = Self.reconcile([yen, dinar, first])
+        // Then payouts sort by creation, then id, and the transactions follow the payouts
+        #expect(report.payouts.map(\.payoutID) == ["po_c", "po_a", "po_b"])
+        #expect(report.payoutTransactions.map(\.payoutID) == ["po_c", "po_a", "po_a", "po_b"])
+        #expect(report.exceptions.isEmpty)
+    }
+
+    @Test func theSandboxsFailedAndMismatchedPayoutsAreFound() async throws {
+        // Given a sandbox world of 30 days with its deliberately failed and mismatched payouts
+        let (world, facts) = try await SandboxFacts.load(
+            seed: 42, charges: 2_000, start: GroundTruthTests.start, days: 30)
+        let failed = Set(world.ids(for: .payoutFailed))
+        let mismatched = Set(world.ids(for: .payoutMismatch))
+        #expect(!failed.isEmpty && !mismatched.isEmpty)
+        // When the whole world is reconciled
+        let range = try ReportingRange(from: world.start, to: world.end, timeZone: .gmt)
+        let report = Reconciler.reconcile(
+            facts.input(
+                from: range.unixSeconds.from, to: range.unixSeconds.to, asOf: range.unixSeconds.to, grace: 3_600))
+        // Then every report is the ground truth's
+        GroundTruthComparison.expectMatches(
+            report,
+            world.groundTruth(for: range, asOf: range.to, skippedTransferGrace: 3_600))
+        // And exactly those payouts are reported, and every other payout adds up
+        #expect(Set(report.exceptions.filter { $0.kind == .payoutFailed }.map(\.objectID)) == failed)
+        #expect(Set(report.exceptions.filter { $0.kind == .payoutMismatch }.map(\.objectID)) == mismatched)
+        #expect(Set(report.payouts.filter { $0.difference != 0 }.map(\.payoutID)) == mismatched)
+        for payout in world.payouts() {
+            let row = report.payouts.first { $0.payoutID == payout.id }
+            #expect(row?.netOfTransactions == payout.netOfTransactions, "\(payout.id)")
+            #expect(row?.balanceTransactions == payout.balanceTransactionIDs.count, "\(payout.id)")
+        }
+    }
+}

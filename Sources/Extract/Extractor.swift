@@ -114,6 +114,7 @@ public struct Extractor: Sendable {
             for windows in windowsByKind where index < windows.count { work.append(windows[index]) }
         }
         if await context.lists.othersEnded() { work.append(.planFollowUps) }
+        if await context.lists.payoutListsDue() { work.append(.planPayoutLists) }
         try await run(work, context)
 
         // Follow-ups until the history holds everything the range refers to.
@@ -138,6 +139,17 @@ public struct Extractor: Sendable {
         summary.pages = totals.pages
         summary.missing = totals.missing
         return summary
+    }
+
+    /// Plans the lists of what each payout of the range paid out (`?payout=`), as soon as the payouts list has
+    /// ended: they are as long as a day's balance transactions each, so they start long before the other follow-ups.
+    private func planPayoutLists(queue: WorkQueue<Work>, _ context: Context) async throws {
+        let needs = try await store.followUpNeeds(
+            from: context.from, to: context.to, chain: context.chain, deferringRangeTransactions: true)
+        var payoutLists = FollowUpNeeds()
+        payoutLists.payoutTransactionLists = needs.payoutTransactionLists
+        let items = await context.planner.work(for: payoutLists, listed: await context.tally.snapshot.objects)
+        for item in items { await queue.add(item) }
     }
 
     /// Plans the follow-ups while the balance transactions list still pages: everything but the balance
@@ -219,6 +231,8 @@ public struct Extractor: Sendable {
         case retrieve(Retrieve)
         /// Plan the follow-ups while the balance transactions list still pages.
         case planFollowUps
+        /// Plan the lists of what each payout of the range paid out, as soon as the payouts list has ended.
+        case planPayoutLists
         /// Search a connected account's transfers for the repayments of won disputes.
         case repaymentScan(RepaymentScan)
 
@@ -230,6 +244,7 @@ public struct Extractor: Sendable {
                     + (stream.window.map { "\($0.lowerBound)..<\($0.upperBound)" } ?? "")
             case .retrieve(let item): "get \(item.kind.rawValue) \(item.id)"
             case .planFollowUps: "plan"
+            case .planPayoutLists: "plan payouts"
             case .repaymentScan(let scan): "repayments \(scan.destination) \(scan.disputeIDs) \(scan.since)"
             }
         }
@@ -263,6 +278,8 @@ public struct Extractor: Sendable {
             try await retrieve(item, context)
         case .planFollowUps:
             try await planEarly(queue: queue, context)
+        case .planPayoutLists:
+            try await planPayoutLists(queue: queue, context)
         case .repaymentScan(let scan):
             try await scanRepayments(scan, queue: queue, context)
         }
@@ -283,6 +300,10 @@ public struct Extractor: Sendable {
         }
         // When every list but the balance transactions has ended, plan the follow-ups while that one pages.
         if stream.isRange, await context.lists.ended(stream.kind) { await queue.add(.planFollowUps) }
+        // The payouts list is short and the lists of what each payout paid out are long: start them at once.
+        if stream.isRange, stream.kind == .payouts, await context.lists.payoutListsDue() {
+            await queue.add(.planPayoutLists)
+        }
     }
 
     /// Pages `stream` to its end. Each page is written while the next one is fetched (the history has one writer,

@@ -3,6 +3,7 @@
 actor RangeLists {
     private var streams: [ListKind: Int]
     private var planned = false
+    private var payoutListsPlanned = false
 
     /// `streams`: the windows each list starts with.
     init(streams: [ListKind: Int]) { self.streams = streams }
@@ -15,6 +16,13 @@ actor RangeLists {
     func ended(_ kind: ListKind) -> Bool {
         streams[kind, default: 1] -= 1
         return othersEnded()
+    }
+
+    /// `true` once, when the payouts list has no stream left: the lists of what each payout paid out can start.
+    func payoutListsDue() -> Bool {
+        guard !payoutListsPlanned, streams[.payouts, default: 0] <= 0 else { return false }
+        payoutListsPlanned = true
+        return true
     }
 
     /// `true` once, when every list but the balance transactions has no stream left.

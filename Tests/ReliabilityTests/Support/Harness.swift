@@ -45,6 +45,11 @@ func withoutStatus(_ data: Data, file: String) -> String {
 
 /// Runs one SQL statement on an SQLite file with the sqlite3 shell, else Python's sqlite3 module, and returns
 /// what it printed (`nil` when neither is installed).
+/// Whether ``sqlite(_:_:readOnly:)`` has a tool to run (CI installs `sqlite3`).
+let hasSQLiteTool =
+    FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")
+    || FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+
 func sqlite(_ database: String, _ statement: String, readOnly: Bool = false) throws -> String? {
     let process = Process()
     if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {

@@ -61,7 +61,8 @@ public actor RequestBudget {
         self.global = Window(rate: globalRate)
     }
 
-    /// Waits until a request to `endpoint` fits under both limits, then counts it.
+    /// Waits until a request to `endpoint` fits under both limits, then counts it. Returns at once, uncounted,
+    /// when the task is cancelled.
     public func acquire(endpoint: String) async {
         while true {
             let now = clock.now
@@ -86,7 +87,8 @@ public actor RequestBudget {
             }
             endpoints[endpoint] = perEndpoint
             throttled += 1
-            try? await Task.sleep(for: wait)
+            // A cancelled run stops waiting at once; the caller checks for cancellation before it sends.
+            do { try await Task.sleep(for: wait) } catch { return }
         }
     }
 

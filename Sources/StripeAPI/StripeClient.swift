@@ -168,6 +168,7 @@ public final class StripeClient: Sendable {
         while true {
             attempt += 1
             await budget.acquire(endpoint: endpoint)
+            if Task.isCancelled { throw Self.cancelled(endpoint: endpoint, attempts: attempt - 1) }
             await statistics.add { $0.requests += 1 }
             switch await attemptOnce(request, endpoint: endpoint, attempt: attempt) {
             case .success(let response):
@@ -176,9 +177,19 @@ public final class StripeClient: Sendable {
                 guard retryable, attempt <= policy.maxRetries else { throw error }
                 await statistics.add { $0.retries += 1 }
                 let wait = policy.delay(beforeRetry: attempt, retryAfter: retryAfter, random: Double.random(in: 0...1))
-                try? await Task.sleep(for: wait)
+                do {
+                    try await Task.sleep(for: wait)
+                } catch {
+                    throw Self.cancelled(endpoint: endpoint, attempts: attempt)
+                }
             }
         }
+    }
+
+    /// The error of a request given up because the run was cancelled (interrupted, or another request failed):
+    /// never retried.
+    static func cancelled(endpoint: String, attempts: Int) -> StripeClientError {
+        .transport(.invalidRequest("the run was cancelled before the request could be sent"), endpoint: endpoint, attempts: attempts)
     }
 
     private enum Attempt {

@@ -244,6 +244,43 @@ struct RequestBudgetTests {
         assertSlidingWindow(starts, rate: 10)
     }
 
+    @Test("a cancelled run stops in its back-off instead of sleeping it out, and sends nothing more")
+    func cancellationStopsTheBackOff() async throws {
+        // Given a server that answers 500 (retryable) and asks for a minute before the retry
+        let transport = ScriptedTransport([
+            .respond(500, #"{"error":{"type":"api_error"}}"#, headers: ["retry-after": "60"])
+        ])
+        let configuration = StripeClientConfiguration(
+            baseURL: try #require(URL(string: "http://127.0.0.1:12111")), key: try APIKey(StripeClientTests.key),
+            stripeVersion: "2026-07-29.dahlia",
+            retryPolicy: RetryPolicy(maxRetries: 5, baseDelay: .seconds(60), maxDelay: .seconds(60)))
+        let client = StripeClient(
+            configuration: configuration, transport: transport,
+            budget: RequestBudget(globalRate: 10_000, endpointRate: 10_000), logger: Logger(label: "test"))
+        // When the run is cancelled while the client waits to retry
+        let task = Task { try await client.listPage(Transfer.self, path: "/v1/transfers", query: []) }
+        while transport.requests.isEmpty { await Task.yield() }
+        task.cancel()
+        // Then it fails at once with a request that is not retried, and the transport saw one request only
+        let result = await task.result
+        #expect(throws: StripeClientError.self) { try result.get() }
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test("a cancelled run stops waiting for the rate budget")
+    func cancellationStopsTheBudgetWait() async {
+        // Given an endpoint whose one-second window is full
+        let budget = RequestBudget(globalRate: 1_000, endpointRate: 1, margin: .zero)
+        await budget.acquire(endpoint: "/v1/charges")
+        // When a second request waits for it and the run is cancelled
+        let waiter = Task { await budget.acquire(endpoint: "/v1/charges") }
+        while await budget.waits == 0 { await Task.yield() }
+        waiter.cancel()
+        await waiter.value
+        // Then it returned without taking a slot: the window still holds the first request only
+        #expect(await budget.hasHeadroom(endpoint: "/v1/charges", share: 2) == true)
+    }
+
     @Test("one endpoint is held to its own rate while others go on")
     func endpointRate() async {
         let budget = RequestBudget(globalRate: 1_000, endpointRate: 5, margin: .zero)

@@ -64,10 +64,6 @@ public final class StripeClient: Sendable {
     /// What the client has done so far.
     public var stats: ClientStatistics { get async { await statistics.value } }
 
-    /// Whether the rate budget could send more requests to `endpoint` right now (see
-    /// ``RequestBudget/hasHeadroom(endpoint:share:)``): a pager splits its work only when this is true.
-    public func hasHeadroom(endpoint: String) async -> Bool { await budget.hasHeadroom(endpoint: endpoint) }
-
     /// The requests per second one endpoint may take (``RequestBudget/endpointRate``): with the round trip it
     /// tells how many cursors keep an endpoint busy.
     public var endpointRate: Double { budget.endpointRate }

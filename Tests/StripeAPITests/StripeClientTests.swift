@@ -259,22 +259,35 @@ struct RequestBudgetTests {
             budget: RequestBudget(globalRate: 10_000, endpointRate: 10_000), logger: Logger(label: "test"))
         // When the run is cancelled while the client waits to retry
         let task = Task { try await client.listPage(Transfer.self, path: "/v1/transfers", query: []) }
-        while transport.requests.isEmpty { await Task.yield() }
+        try await Self.poll("the first request was sent") { transport.requestCount > 0 }
         task.cancel()
         // Then it fails at once with a request that is not retried, and the transport saw one request only
         let result = await task.result
         #expect(throws: StripeClientError.self) { try result.get() }
-        #expect(transport.requests.count == 1)
+        #expect(transport.requestCount == 1)
+    }
+
+    /// Checks `condition` every millisecond for up to 30 s: for a state another task reaches, without a test
+    /// that spins forever when it never does.
+    static func poll(
+        _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async -> Bool
+    ) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while !(await condition()) {
+            try #require(clock.now < deadline, "waited 30 s for: \(what)", sourceLocation: sourceLocation)
+            try await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     @Test("a cancelled run stops waiting for the rate budget")
-    func cancellationStopsTheBudgetWait() async {
-        // Given an endpoint whose one-second window is full
-        let budget = RequestBudget(globalRate: 1_000, endpointRate: 1, margin: .zero)
+    func cancellationStopsTheBudgetWait() async throws {
+        // Given an endpoint whose window is full for ten minutes (a margin that no machine load outlasts)
+        let budget = RequestBudget(globalRate: 1_000, endpointRate: 1, margin: .seconds(600))
         await budget.acquire(endpoint: "/v1/charges")
         // When a second request waits for it and the run is cancelled
         let waiter = Task { await budget.acquire(endpoint: "/v1/charges") }
-        while await budget.waits == 0 { await Task.yield() }
+        try await Self.poll("the second request waits") { await budget.waits > 0 }
         waiter.cancel()
         await waiter.value
         // Then it returned without taking a slot: the window still holds the first request only

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `connect-recon-bench`: the performance figures of issue 6, measured side by side in one run.
+/// `connect-recon-bench`: the performance figures (extraction, storage, reconcile, XLSX), measured side by side in
+/// one run.
 ///
 /// ```sh
 /// swift run -c release connect-recon-bench            # everything (first run also populates .build-bench/)

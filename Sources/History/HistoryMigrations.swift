@@ -32,7 +32,7 @@ enum HistoryMigrations {
 
     // MARK: - v5
 
-    /// Payout reconciliation (issue 12): the `payouts` table (its raw JSON apart, as v4 left the others), the
+    /// Payout reconciliation: the `payouts` table (its raw JSON apart, as v4 left the others), the
     /// link of a payout to the balance transactions `?payout=` listed for it (a balance transaction names no
     /// payout, so the link is the only record), and each balance transaction's `available_on`, filled in from
     /// the raw JSON of the transactions already stored.
@@ -81,7 +81,7 @@ enum HistoryMigrations {
 
     /// Each object table's raw JSON moves to `<table>_raw (id, raw)`. Inline, the JSON (2–5 KB an object) made
     /// every fact row fill a page of its own, so a reconcile that needs only the facts read the whole file:
-    /// 12 GB for a million charges (issue 6). Apart, the facts of a million charges are about 1 GB.
+    /// 12 GB for a million charges. Apart, the facts of a million charges are about 1 GB.
     ///
     /// The fact table is rebuilt (new table, copy, drop, rename, indexes again), not altered: `DROP COLUMN`
     /// shrinks each row in place and leaves one small row per page, which reads as slowly as before. The
@@ -122,7 +122,7 @@ enum HistoryMigrations {
 
     /// Follow-ups ask which referenced ids the run chain has already seen (`id … WHERE last_seen_run IN …`).
     /// `last_seen_run` is stored after the raw JSON, so without an index each such question read every row's
-    /// JSON in full: minutes for a million charges (issue 6). A covering index answers from the index alone.
+    /// JSON in full: minutes for a million charges. A covering index answers from the index alone.
     private static func createLastSeenIndexes(_ db: Database) throws {
         for table in ["charges", "payment_intents", "transfers", "application_fees", "balance_transactions"] {
             try db.create(index: "\(table)_on_last_seen_run", on: table, columns: ["last_seen_run", "id"])

@@ -3,7 +3,7 @@ import ReconCore
 
 extension HistoryStore {
     /// The facts of `[from, to)` in parts of about `chargesPerPart` charges, for a reconcile whose memory does not
-    /// grow with the range (issue 6: a million destination charges in well under a gibibyte).
+    /// grow with the range (a million destination charges in well under a gibibyte).
     ///
     /// Every object created in the range is judged in exactly one part (see ``JudgedObjects``); each part also
     /// holds what its judged objects refer to, as ``reconciliationInput(from:to:asOf:skippedTransferGrace:)``

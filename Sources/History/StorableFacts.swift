@@ -7,7 +7,7 @@ import ReconCore
 /// The one place facts map to and from rows: ``columns`` names the table's fact columns (the facts' coding keys),
 /// ``databaseValues`` gives them in that order for binding, and ``init(row:)`` reads them back by index from a
 /// `SELECT` of ``selection``. Positional, not Codable: the history stores and loads millions of rows, and a
-/// dictionary or a decoder per row was most of the time they took (see issue 6).
+/// dictionary or a decoder per row was most of the time they took.
 protocol StorableFacts: Sendable {
     static var kind: ObjectKind { get }
     static var table: String { get }
@@ -303,7 +303,7 @@ enum FactsColumn {
 }
 
 /// A list of ids stored as a JSON array of strings (`["txn_1","txn_2"]`), written byte for byte as GRDB's
-/// `Codable` encoding wrote it, so histories written before and after issue 6 hold the same text.
+/// `Codable` encoding wrote it, so histories written by either mapping hold the same text.
 enum IDList {
     /// The JSON text of `ids`, escaped as `JSONEncoder` escapes (`"`, `\`, `/` and control characters).
     static func json(_ ids: [String]) -> String {

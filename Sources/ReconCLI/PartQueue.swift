@@ -2,7 +2,7 @@ import Foundation
 import ReconCore
 
 /// Hands the parts of a range from the thread that reads them out of the history to the one that applies the
-/// rules, so reading the next part and judging this one overlap (issue 6).
+/// rules, so reading the next part and judging this one overlap.
 ///
 /// At most `capacity` parts wait, so memory stays bounded when the rules are slower than the reads. The reader
 /// ends the queue with `nil` or its error; the consumer can cancel, which makes the reader's next ``push(_:)``

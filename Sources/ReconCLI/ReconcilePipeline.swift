@@ -4,7 +4,7 @@ import ReconCore
 import Reconcile
 import Reports
 
-/// History → rules → reports for one range, one part of the range in memory at a time (issue 6).
+/// History → rules → reports for one range, one part of the range in memory at a time.
 ///
 /// The history hands out the range in parts (``HistoryStore/forEachReconciliationPart``); each part goes
 /// through the rules (``ReconciliationSession``) and its `platform_fees` rows straight into the report folder.

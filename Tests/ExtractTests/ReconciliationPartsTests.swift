@@ -5,7 +5,7 @@ import Reconcile
 import Sandbox
 import Testing
 
-/// The reconcile in parts (issue 6) against the reconcile of the whole range, on a history extracted from a
+/// The reconcile in parts against the reconcile of the whole range, on a history extracted from a
 /// sandbox world: every object created in the range is judged in exactly one part, and the report is the same,
 /// row for row, whatever the part size.
 @Suite("Reconciliation in parts")

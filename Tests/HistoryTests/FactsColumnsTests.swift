@@ -5,9 +5,9 @@ import Testing
 @testable import History
 @testable import ReconCore
 
-/// The positional mapping of facts to columns (issue 6) must store exactly what GRDB's `Codable` mapping stored.
+/// The positional mapping of facts to columns must store exactly what GRDB's `Codable` mapping stored.
 struct FactsColumnsTests {
-    /// GRDB's `Codable` encoding of facts: the mapping the history used before issue 6.
+    /// GRDB's `Codable` encoding of facts: the mapping the history used before the positional one.
     struct CodableRecord<Facts: Encodable>: EncodableRecord, Encodable {
         let facts: Facts
         func encode(to encoder: any Encoder) throws { try facts.encode(to: encoder) }

@@ -14,7 +14,7 @@ enum GRDBTestAccess {
 
 extension GRDBTestAccess {
     /// Creates a history of schema v3 (raw JSON inline in the object tables) holding one charge and one balance
-    /// transaction, as a connect-recon of session 1 left it.
+    /// transaction, as connect-recon wrote it before schema v4.
     static func createVersion3History(_ path: String) throws {
         let pool = try DatabasePool(path: path)
         try HistoryMigrations.migrator.migrate(pool, upTo: "v3-findings-reported-run")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ReconCLI
 
-/// Every bad input of issue 2 exits 2 with a message that says what is wrong and what to do, before any
+/// Every bad input of the command line and configuration exits 2 with a message that says what is wrong and what to do, before any
 /// network or disk write.
 @Suite("Bad input exits 2")
 struct BadInputTests {

@@ -9,7 +9,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 7: `run` killed with SIGKILL at many points, and two runs started at once on one database, with the
+/// `run` killed with SIGKILL at many points, and two runs started at once on one database, with the
 /// real executable.
 @Suite("SIGKILL and concurrent runs (real executable)", .serialized)
 struct CrashAndConcurrencyTests {

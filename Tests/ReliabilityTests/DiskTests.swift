@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 7: the output folder not writable, or the disk full: exit 1 with a clear message, the run marked
+/// The output folder not writable, or the disk full: exit 1 with a clear message, the run marked
 /// failed, earlier runs and the previous report intact.
 @Suite("Output not writable and disk full")
 struct DiskTests {

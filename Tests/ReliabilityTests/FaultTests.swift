@@ -4,7 +4,7 @@ import History
 import Sandbox
 import Testing
 
-/// Issue 7, faults: a run against a misbehaving API either completes with the same reports as a clean run,
+/// Faults: a run against a misbehaving API either completes with the same reports as a clean run,
 /// or fails cleanly (exit 1, endpoint and Request-Id named, run marked failed, previous report untouched).
 @Suite("Faults at the command level")
 struct FaultTests {

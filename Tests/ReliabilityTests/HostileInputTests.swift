@@ -3,7 +3,7 @@ import Foundation
 import History
 import Testing
 
-/// Issue 7, hostile and broken input: what an API base (or a tampered history) sends, at the command level.
+/// Hostile and broken input: what an API base (or a tampered history) sends, at the command level.
 /// Every case ends in exit 0 with a report that shows the oddity, or in a clear error; never a crash, a
 /// silent gap or a formula.
 @Suite("Hostile and broken API input")

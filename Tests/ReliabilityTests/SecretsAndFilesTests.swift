@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 7, secrets and files: the key is in no byte the tool writes; the history is 0600; reports follow
+/// Secrets and files: the key is in no byte the tool writes; the history is 0600; reports follow
 /// the umask. Run with the real executable, so the process's own umask and output are what is checked.
 @Suite("Secrets and file modes (real executable)")
 struct SecretsAndFilesTests {

@@ -136,17 +136,8 @@ struct ExtractionBenchmark {
                 + "\(phases.followUps) other requests, last answer at \(Format.seconds(timeline.histogram(path: "").lastEnd)); "
                 + "\(summary.followUps) follow-ups in \(summary.followUpRounds) rounds; \(expanded) expanded objects")
         log("extraction [\(scenario.name)]: by endpoint: \(endpoints)")
-        var grouped: [String: TimelineTransport.Span] = [:]
-        for span in timeline.spans() {
-            let key = Self.listPaths.contains(span.path) ? span.path : "by id and by parent"
-            var merged = grouped[key] ?? TimelineTransport.Span(path: key)
-            merged.requests += span.requests
-            merged.firstStart = min(merged.firstStart, span.firstStart)
-            merged.lastEnd = max(merged.lastEnd, span.lastEnd)
-            merged.totalRoundTrip += span.totalRoundTrip
-            grouped[key] = merged
-        }
-        for span in grouped.values.sorted(by: { $0.lastEnd > $1.lastEnd }) {
+        let spans = timeline.spans { Self.listPaths.contains($0) ? $0 : "by id and by parent" }
+        for span in spans {
             log(
                 "extraction [\(scenario.name)]:   \(span.path): \(span.requests) requests from "
                     + "\(Format.seconds(span.firstStart)) to \(Format.seconds(span.lastEnd)), mean round trip "
@@ -322,18 +313,19 @@ final class TimelineTransport: HTTPTransport {
         var meanRoundTrip: Double { totalRoundTrip / Double(max(requests, 1)) }
     }
 
-    /// Per path, the last to end first.
-    func spans() -> [Span] {
-        var byPath: [String: Span] = [:]
+    /// The requests grouped by `group` of their path, the group whose last request ended last first.
+    func spans(groupedBy group: (String) -> String) -> [Span] {
+        var byGroup: [String: Span] = [:]
         for event in events.withLock({ $0 }) {
-            var span = byPath[event.path] ?? Span(path: event.path)
+            let key = group(event.path)
+            var span = byGroup[key] ?? Span(path: key)
             span.requests += 1
             span.firstStart = min(span.firstStart, event.start)
             span.lastEnd = max(span.lastEnd, event.end)
             span.totalRoundTrip += event.end - event.start
-            byPath[event.path] = span
+            byGroup[key] = span
         }
-        return byPath.values.sorted { $0.lastEnd > $1.lastEnd }
+        return byGroup.values.sorted { $0.lastEnd > $1.lastEnd }
     }
 
     /// When the last list request started and the first follow-up (any other path) started.

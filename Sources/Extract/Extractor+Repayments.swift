@@ -43,14 +43,6 @@ extension Extractor {
         stream.splits = splits
         // Most searched accounts were not repaid and are read to now: pieces of a few pages keep the requests down.
         stream.minimumPagesPerPiece = 3
-        let path = ListKind.transfers.pathForList
-        await queue.streamStarted(path)
-        do {
-            try await pageToEnd(&stream, path: path, endpoint: path, queue: queue, context)
-            await queue.streamEnded(path)
-        } catch {
-            await queue.streamEnded(path)
-            throw error
-        }
+        try await page(stream, queue: queue, context)
     }
 }

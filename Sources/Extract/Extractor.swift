@@ -286,7 +286,7 @@ public struct Extractor: Sendable {
     }
 
     /// Pages one stream to its end, splitting its window by density.
-    private func page(_ start: ListStream, queue: WorkQueue<Work>, _ context: Context) async throws {
+    func page(_ start: ListStream, queue: WorkQueue<Work>, _ context: Context) async throws {
         var stream = start
         let path = stream.path ?? stream.kind.pathForList
         let endpoint = stream.endpoint ?? path
@@ -309,7 +309,7 @@ public struct Extractor: Sendable {
     /// Pages `stream` to its end. Each page is written while the next one is fetched (the history has one writer,
     /// and a stream that waited for its writes would idle its cursor); writes stay in order, and the window's
     /// checkpoint goes with its last page.
-    func pageToEnd(
+    private func pageToEnd(
         _ stream: inout ListStream, path: String, endpoint: String, queue: WorkQueue<Work>, _ context: Context
     ) async throws {
         var previousIDs = Set<String>()

@@ -3,8 +3,8 @@
 ///
 /// A sliding window, not a token bucket: a bucket that starts full lets nearly twice the rate through in
 /// the first second, which is exactly what a sliding-window limiter answers with 429s. Requests are also
-/// spaced at least half a slot apart (`0.5 / rate`), so a window's worth is spread over half a second
-/// instead of arriving as one burst whose tail the server may stamp late. When 429s come back anyway (other
+/// spaced at least a slot apart (`1 / rate`), so a window's worth is spread over the whole second instead of
+/// arriving in bursts that arrival jitter can squeeze into one of the server's windows. When 429s come back anyway (other
 /// traffic on the account), the limit that was hit is lowered and then recovers slowly.
 public actor RequestBudget {
     /// Who may be asked: the whole account, or one endpoint (`/v1/charges`, `/v1/transfers/{id}`).
@@ -23,8 +23,8 @@ public actor RequestBudget {
         var head = 0
 
         var capacity: Int { max(1, Int((rate * factor).rounded(.down))) }
-        /// The least time between two starts: half a slot.
-        var spacing: Duration { .nanoseconds(Int64(0.5e9 / (rate * factor))) }
+        /// The least time between two starts: one slot.
+        var spacing: Duration { .nanoseconds(Int64(1e9 / (rate * factor))) }
         var newest: ContinuousClock.Instant? { starts.last }
 
         mutating func prune(before cutoff: ContinuousClock.Instant) {

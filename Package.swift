@@ -37,13 +37,15 @@ let package = Package(
         // MARK: The pipeline
         /// Money, currencies, date ranges: depends on nothing.
         .target(name: "ReconCore"),
+        /// A blocking queue and threads of their own, for work that must not hold Swift concurrency's few threads.
+        .target(name: "WorkerThreads"),
         /// Stripe's wire models, errors and (later) the client over an HTTP transport protocol.
         .target(
             name: "StripeAPI",
             dependencies: ["ReconCore", .product(name: "Logging", package: "swift-log")]
         ),
         /// The libcurl implementation of the HTTP transport (the only module importing CCurl).
-        .target(name: "CurlTransport", dependencies: ["CCurl", "StripeAPI"]),
+        .target(name: "CurlTransport", dependencies: ["CCurl", "StripeAPI", "WorkerThreads"]),
         /// The history database (the only module importing GRDB).
         .target(
             name: "History",
@@ -74,11 +76,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        /// Commands, configuration, wiring.
+        /// A range run end to end: extract → store → reconcile → report, with the run recorded in the history.
+        .target(
+            name: "Pipeline",
+            dependencies: [
+                "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reconcile", "Reports",
+                "WorkerThreads", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        /// Commands, configuration, printing.
         .target(
             name: "ReconCLI",
             dependencies: [
-                "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reconcile", "Reports", "Sandbox",
+                "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reports", "Sandbox", "Pipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -87,18 +97,19 @@ let package = Package(
         .executableTarget(name: "connect-recon", dependencies: ["ReconCLI"]),
         /// What the command-line test targets share: a recording console, an in-process runner, temp folders.
         .target(name: "ConnectReconTestSupport", dependencies: ["ReconCLI"]),
-        /// The performance benchmark of issue 6: sets up the sandbox and the data itself, prints a table.
+        /// The benchmark: sets up the sandbox and the data itself, prints a table.
         .executableTarget(
             name: "ConnectReconBench",
             dependencies: [
                 "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reconcile", "Reports", "Sandbox",
-                "ReconCLI",
+                "Pipeline",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // MARK: Tests
         .testTarget(name: "ReconCoreTests", dependencies: ["ReconCore"]),
+        .testTarget(name: "WorkerThreadsTests", dependencies: ["WorkerThreads"]),
         .testTarget(
             name: "CurlTransportTests",
             dependencies: [
@@ -137,7 +148,7 @@ let package = Package(
             name: "ReconCLITests",
             dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox", "ConnectReconTestSupport"]
         ),
-        /// Issue 7: faults, crashes, concurrent runs, hostile input and secrets, at the command level.
+        /// Faults, crashes, concurrent runs, hostile input and secrets, at the command level.
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [

@@ -4,7 +4,7 @@ import Foundation
 import History
 import Logging
 import ReconCore
-import ReconCLI
+import Pipeline
 import Reports
 import Sandbox
 import StripeAPI

@@ -1,6 +1,7 @@
 import Extract
 import Foundation
 import Logging
+import ReconCore
 
 /// Under cron or with output redirected: a plain log line every few thousand objects.
 final class LogProgress: ExtractionProgress, @unchecked Sendable {
@@ -27,17 +28,16 @@ final class LogProgress: ExtractionProgress, @unchecked Sendable {
 /// On a terminal: one live line with objects per resource and the request rate, rewritten in place.
 final class TerminalProgress: ExtractionProgress, @unchecked Sendable {
     private let console: any Console
-    private let clock: ContinuousClock
+    private let clock = ContinuousClock()
     private let began: ContinuousClock.Instant
     private let lock = NSLock()
     private var totals: [String: Int] = [:]
     private var lastDraw: ContinuousClock.Instant?
     private var round = 0
 
-    init(console: any Console, clock: ContinuousClock, began: ContinuousClock.Instant) {
+    init(console: any Console) {
         self.console = console
-        self.clock = clock
-        self.began = began
+        self.began = clock.now
     }
 
     func pageStored(resource: String, objects: Int, total: Int) async {
@@ -46,7 +46,7 @@ final class TerminalProgress: ExtractionProgress, @unchecked Sendable {
             let now = clock.now
             if let lastDraw, now - lastDraw < .milliseconds(200) { return nil }
             lastDraw = now
-            let elapsed = RunRecorder.seconds(now - began)
+            let elapsed = (now - began).inSeconds
             let all = totals.values.reduce(0, +)
             let parts = totals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · ")
             let phase = round > 0 ? " · follow-ups round \(round)" : ""

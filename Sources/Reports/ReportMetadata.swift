@@ -10,22 +10,6 @@ public struct ReportMetadata: Sendable, Hashable {
         case live
     }
 
-    /// A finding an earlier run of an overlapping range reported that this run no longer finds.
-    public struct ResolvedFinding: Sendable, Hashable {
-        /// The finding's kind as the reports spell it (`skipped_transfer`, `application_fee_missing`, …).
-        public var kind: String
-        /// The object the finding is about (`ch_…`, `dp_…`, …).
-        public var objectID: String
-        /// The run that first reported it.
-        public var firstSeenRun: Int64
-
-        public init(kind: String, objectID: String, firstSeenRun: Int64) {
-            self.kind = kind
-            self.objectID = objectID
-            self.firstSeenRun = firstSeenRun
-        }
-    }
-
     /// A further named setting worth showing (configuration file, database, grace period, output folder…),
     /// listed on the Run sheet in the order given.
     public struct Parameter: Sendable, Hashable {

@@ -62,8 +62,8 @@ enum RunSheet {
         for finding in metadata.resolvedFindings {
             rows.append(
                 row(
-                    "resolved finding", finding.kind, text(finding.objectID),
-                    "first seen in run \(finding.firstSeenRun)"))
+                    "resolved finding", finding.key.kind, text(finding.key.objectID),
+                    "first seen in run \(finding.firstRun)"))
         }
         for file in csvFiles {
             rows.append(

@@ -20,7 +20,7 @@ enum Fixture {
             timeZone: utc)
     }
 
-    static func metadata(resolved: [ReportMetadata.ResolvedFinding] = []) throws -> ReportMetadata {
+    static func metadata(resolved: [ResolvedFinding] = []) throws -> ReportMetadata {
         ReportMetadata(
             range: try range(), runID: 7, startedAt: created, finishedAt: created + 42, command: "run",
             toolVersion: "0.1.0-test", stripeVersion: "2025-03-31.basil", mode: .test,

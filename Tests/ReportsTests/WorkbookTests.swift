@@ -35,7 +35,7 @@ struct WorkbookTests {
     ) throws -> Written {
         let scratch = try ScratchFolder()
         let metadata = try Fixture.metadata(resolved: [
-            ReportMetadata.ResolvedFinding(kind: "skipped_transfer", objectID: "ch_0", firstSeenRun: 3)
+            ResolvedFinding(key: FindingKey(kind: "skipped_transfer", objectID: "ch_0"), firstRun: 3, lastRun: 3)
         ])
         let files = try ReportWriter.write(report, metadata: metadata, to: scratch.url, options: options)
         return Written(files: files, dump: try Python.readWorkbook(files.workbook), scratch: scratch)
@@ -313,7 +313,7 @@ struct WorkbookTests {
         // When the same report is streamed, its platform fees in parts of `partSize` rows
         let scratch = try ScratchFolder()
         let metadata = try Fixture.metadata(resolved: [
-            ReportMetadata.ResolvedFinding(kind: "skipped_transfer", objectID: "ch_0", firstSeenRun: 3)
+            ResolvedFinding(key: FindingKey(kind: "skipped_transfer", objectID: "ch_0"), firstRun: 3, lastRun: 3)
         ])
         let stream = try ReportStream(range: metadata.range, to: scratch.url, options: options)
         for start in stride(from: 0, to: report.platformFees.count, by: partSize) {

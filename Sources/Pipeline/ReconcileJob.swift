@@ -1,0 +1,96 @@
+import Foundation
+import History
+import Logging
+import ReconCore
+import Reconcile
+import Reports
+
+/// Reconciles a range from the history alone and writes its reports: facts in, rules applied, findings marked new
+/// or open against earlier runs, CSV files and the workbook written atomically.
+public struct ReconcileJob {
+    public var range: ReportingRange
+    public var settings: RunSettings
+    /// The mode of the key the history's objects were fetched with (`test` or `live`).
+    public var mode: String
+    public var logger: Logger
+
+    public init(range: ReportingRange, settings: RunSettings, mode: String, logger: Logger) {
+        self.range = range
+        self.settings = settings
+        self.mode = mode
+        self.logger = logger
+    }
+
+    public struct Outcome: Sendable {
+        /// Every table but the platform fees, which went straight to the files.
+        public let report: ReconciliationReport
+        public let platformFeeRows: Int
+        public let files: ReportFiles
+        public let newFindings: Int
+        public let openFindings: Int
+        public let resolved: [ResolvedFinding]
+        public let seconds: Double
+    }
+
+    /// Reconciles the range as part of `recorder`'s run, for `command`. `extraCounts` join the Run sheet's counts.
+    public func run(recorder: RunRecorder, command: String, extraCounts: [String: Int] = [:]) async throws -> Outcome {
+        let now = recorder.unixNow
+        let pipeline = ReconcilePipeline(
+            store: recorder.store, range: range, asOf: now, skippedTransferGrace: settings.skippedTransferGrace,
+            outputDirectory: settings.outputDirectory)
+        let outcome = try await pipeline.run(runID: recorder.runID) { findings in
+            metadata(findings, recorder: recorder, now: now, command: command, extraCounts: extraCounts)
+        }
+        let findings = outcome.findings
+        let timings = outcome.timings
+        logger.info(
+            "reconcile: \(findings.parts) parts, \(findings.objectsRead) objects read; read \(Self.rounded(timings.read)) s, rules \(Self.rounded(timings.rules)) s, reports finished \(Self.rounded(timings.finish)) s after the rules"
+        )
+        return Outcome(
+            report: findings.report, platformFeeRows: findings.platformFeeRows, files: outcome.files,
+            newFindings: findings.newFindings, openFindings: findings.openFindings, resolved: findings.resolved,
+            seconds: timings.total)
+    }
+
+    /// The Run sheet's metadata for what the rules found.
+    private func metadata(
+        _ findings: ReconcilePipeline.Findings, recorder: RunRecorder, now: Int64, command: String,
+        extraCounts: [String: Int]
+    ) -> ReportMetadata {
+        var counts = extraCounts
+        counts["objects read for the reconcile"] = findings.objectsRead
+        counts["platform fee rows"] = findings.platformFeeRows
+        counts["findings new"] = findings.newFindings
+        counts["findings open"] = findings.openFindings
+        counts["findings resolved"] = findings.resolved.count
+        return ReportMetadata(
+            range: range, runID: recorder.runID, startedAt: now - Int64(recorder.elapsed), finishedAt: now,
+            command: command, toolVersion: settings.toolVersion, stripeVersion: settings.stripeVersion,
+            mode: ReportMetadata.Mode(rawValue: mode) ?? .test, apiBase: settings.apiBaseURL.absoluteString,
+            counts: counts, timings: ["before reports": recorder.elapsed], resolvedFindings: findings.resolved,
+            parameters: settings.reportParameters.map { ReportMetadata.Parameter($0.name, $0.value) })
+    }
+
+    private static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+
+    /// The run's details: counts and totals per currency.
+    public static func details(_ outcome: Outcome) -> [String: any Sendable] {
+        var totals: [String: [String: Int64]] = [:]
+        for row in outcome.report.summary {
+            totals[row.currency.rawValue] = [
+                "destination_charges": Int64(row.destinationCharges), "gross": row.gross,
+                "destination_platform_fee": row.destinationPlatformFee, "stripe_fee": row.stripeFee,
+                "amount_owed": row.amountOwed, "unrecovered": row.unrecovered,
+            ]
+        }
+        return [
+            "platform_fees": outcome.platformFeeRows,
+            "skipped_transfers": outcome.report.skippedTransfers.count,
+            "unreversed_disputes": outcome.report.unreversedDisputes.count,
+            "exceptions": outcome.report.exceptions.count, "findings_new": outcome.newFindings,
+            "findings_open": outcome.openFindings, "findings_resolved": outcome.resolved.count,
+            "totals": totals, "reconcile_seconds": (outcome.seconds * 1000).rounded() / 1000,
+            "report_folder": outcome.files.folder.path,
+        ]
+    }
+}

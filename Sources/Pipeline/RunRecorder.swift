@@ -1,0 +1,86 @@
+import Foundation
+import History
+import ReconCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Opens the history for a run that writes it, records the run, and records how it ended: completed with its
+/// details, or failed with the error's message. The history's lock is held for the recorder's lifetime, so two
+/// runs never write the history at once.
+public final class RunRecorder {
+    public let store: HistoryStore
+    public let runID: Int64
+    /// The interrupted run this one resumes, if any.
+    public let resumedFrom: Int64?
+    private let lock: HistoryLock
+    private let now: @Sendable () -> Date
+    private let clock = ContinuousClock()
+    private let began: ContinuousClock.Instant
+
+    private init(
+        store: HistoryStore, runID: Int64, resumedFrom: Int64?, lock: HistoryLock, now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.runID = runID
+        self.resumedFrom = resumedFrom
+        self.lock = lock
+        self.now = now
+        self.began = clock.now
+    }
+
+    /// Takes the history's lock (waiting up to `settings.lockWait`), opens it, checks that it holds objects of
+    /// `mode` only and records the run as started. `resume` picks up an interrupted run of the same range.
+    public static func begin(
+        command: String, range: ReportingRange, mode: String, settings: RunSettings,
+        now: @escaping @Sendable () -> Date, resume: Bool
+    ) async throws -> RunRecorder {
+        let lock = try await HistoryLock.acquire(
+            databasePath: settings.databasePath, wait: settings.lockWait, holder: "\(command) \(range.folderName)")
+        let store = try HistoryStore.open(path: settings.databasePath)
+        try store.claimMode(mode)
+        let start = RunStart(
+            command: command, range: range, mode: mode, toolVersion: settings.toolVersion,
+            stripeVersion: settings.stripeVersion, apiBase: settings.apiBaseURL.absoluteString,
+            startedAt: Int64(now().timeIntervalSince1970), pid: getpid())
+        let (runID, resumed) = try store.beginRun(start, resume: resume)
+        return RunRecorder(store: store, runID: runID, resumedFrom: resumed, lock: lock, now: now)
+    }
+
+    /// Seconds since the run began.
+    public var elapsed: Double { (clock.now - began).inSeconds }
+
+    /// The run's "now" in Unix seconds.
+    public var unixNow: Int64 { Int64(now().timeIntervalSince1970) }
+
+    /// Records the run as completed with `details` (a JSON object).
+    public func complete(details: [String: any Sendable]) throws {
+        var all = details
+        all["seconds"] = (elapsed * 1000).rounded() / 1000
+        try store.finishRun(runID, status: .completed, finishedAt: unixNow, message: nil, details: Self.json(all))
+    }
+
+    /// Records the run as failed with the error's message; never throws (the original error matters more).
+    public func fail(_ error: any Error) {
+        let message = (error as? any ActionableError)?.message ?? "\(error)"
+        try? store.finishRun(runID, status: .failed, finishedAt: unixNow, message: message, details: nil)
+    }
+
+    /// Runs `body`, recording the run as failed if it throws.
+    public func recordingFailure<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            fail(error)
+            throw error
+        }
+    }
+
+    static func json(_ object: [String: any Sendable]) -> String {
+        guard JSONSerialization.isValidJSONObject(object),
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

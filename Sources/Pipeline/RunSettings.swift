@@ -1,0 +1,65 @@
+import Foundation
+
+/// What a range run needs besides its range: where the history is, what it reports about itself, and the rules'
+/// settings. The command line builds it from its configuration; the pipeline never reads files or the environment.
+public struct RunSettings: Sendable {
+    /// The history database's path.
+    public var databasePath: String
+    /// How long to wait for another run holding the history.
+    public var lockWait: Duration
+    /// This tool's version, recorded with every run and printed on the Run sheet.
+    public var toolVersion: String
+    /// The `Stripe-Version` the objects were fetched with.
+    public var stripeVersion: String
+    /// Stripe's API or a Stripe-compatible server.
+    public var apiBaseURL: URL
+    /// The folder the range's report folder is written in.
+    public var outputDirectory: URL
+    /// Seconds after which an unpaid destination charge counts as a skipped transfer.
+    public var skippedTransferGrace: Int64
+    /// Lines for the Run sheet's parameters block (time zone, configuration file, …), in order.
+    public var reportParameters: [(name: String, value: String)]
+
+    public init(
+        databasePath: String, lockWait: Duration, toolVersion: String, stripeVersion: String, apiBaseURL: URL,
+        outputDirectory: URL, skippedTransferGrace: Int64, reportParameters: [(name: String, value: String)] = []
+    ) {
+        self.databasePath = databasePath
+        self.lockWait = lockWait
+        self.toolVersion = toolVersion
+        self.stripeVersion = stripeVersion
+        self.apiBaseURL = apiBaseURL
+        self.outputDirectory = outputDirectory
+        self.skippedTransferGrace = skippedTransferGrace
+        self.reportParameters = reportParameters
+    }
+}
+
+/// How extraction talks to Stripe: timeouts, concurrency, rate limits and retries.
+public struct ExtractionSettings: Sendable {
+    public var connectTimeout: Duration
+    public var requestTimeout: Duration
+    /// Requests in flight at most.
+    public var concurrency: Int
+    /// Requests per second over all endpoints.
+    public var globalRate: Double
+    /// Requests per second for any one endpoint.
+    public var endpointRate: Double
+    /// Retries of a failed request before the run fails.
+    public var maxRetries: Int
+    /// Seconds before now that are not yet settled: windows ending later are fetched again next time.
+    public var settleMargin: Int64
+
+    public init(
+        connectTimeout: Duration, requestTimeout: Duration, concurrency: Int, globalRate: Double,
+        endpointRate: Double, maxRetries: Int, settleMargin: Int64
+    ) {
+        self.connectTimeout = connectTimeout
+        self.requestTimeout = requestTimeout
+        self.concurrency = concurrency
+        self.globalRate = globalRate
+        self.endpointRate = endpointRate
+        self.maxRetries = maxRetries
+        self.settleMargin = settleMargin
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Pipeline
+
+extension Configuration {
+    /// The settings a run of the pipeline reads from this configuration.
+    var runSettings: RunSettings {
+        RunSettings(
+            databasePath: databasePath, lockWait: .seconds(lockWait), toolVersion: VersionInfo.tool,
+            stripeVersion: stripeVersion, apiBaseURL: apiBaseURL,
+            outputDirectory: URL(fileURLWithPath: outputDirectory, isDirectory: true),
+            skippedTransferGrace: Int64(skippedTransferGrace),
+            reportParameters: [
+                ("time zone", timeZoneName),
+                ("skipped-transfer grace (s)", String(Int(skippedTransferGrace))),
+                ("configuration file", filePath ?? "none"),
+            ])
+    }
+
+    /// How extraction talks to Stripe with a key of live mode (`liveMode`) or test mode.
+    func extractionSettings(liveMode: Bool) -> ExtractionSettings {
+        ExtractionSettings(
+            connectTimeout: .seconds(connectTimeout), requestTimeout: .seconds(requestTimeout),
+            concurrency: concurrency, globalRate: effectiveRateLimit(liveMode: liveMode),
+            endpointRate: endpointRateLimit, maxRetries: maxRetries, settleMargin: Int64(settleMargin))
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// A first-in, first-out queue between threads that block: producers push, consumers pop.
+///
+/// With a `capacity`, ``push(_:)`` waits while the queue is full, so memory stays bounded when the consumer is
+/// slower than the producer. The producer ends the queue with ``finish(throwing:)``: consumers drain what is queued,
+/// then get `nil` (or the producer's error). Either side can ``close()`` it: what is queued is handed back, blocked
+/// producers throw ``Closed`` and consumers get `nil` at once.
+///
+/// Its methods block the calling thread: call them from threads of their own (``OwnThread``), never from the
+/// cooperative pool of Swift concurrency.
+///
+/// `@unchecked Sendable`: every stored `var` is read and written only while holding `condition`.
+public final class BlockingQueue<Element>: @unchecked Sendable {
+    /// Thrown by ``push(_:)`` once the queue was closed or finished.
+    public struct Closed: Error, Equatable {
+        public init() {}
+    }
+
+    private let capacity: Int
+    private let condition = NSCondition()
+    private var elements: [Element] = []
+    private var head = 0
+    private var isFinished = false
+    private var isClosed = false
+    private var failure: (any Error)?
+
+    /// A queue holding at most `capacity` elements (at least one); `nil` for no limit.
+    public init(capacity: Int? = nil) {
+        self.capacity = max(1, capacity ?? Int.max)
+    }
+
+    /// How many elements wait.
+    public var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return elements.count - head
+    }
+
+    /// Whether ``close()`` was called.
+    public var closed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return isClosed
+    }
+
+    /// Queues `element`, waiting while the queue is full. Throws ``Closed`` once the queue was closed or finished.
+    public func push(_ element: Element) throws(Closed) {
+        condition.lock()
+        defer { condition.unlock() }
+        while elements.count - head >= capacity, !isClosed, !isFinished { condition.wait() }
+        guard !isClosed, !isFinished else { throw Closed() }
+        elements.append(element)
+        condition.broadcast()
+    }
+
+    /// The producer is done: consumers get what is queued, then `nil`, or `error` if the producer failed.
+    public func finish(throwing error: (any Error)? = nil) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !isFinished else { return }
+        isFinished = true
+        failure = error
+        condition.broadcast()
+    }
+
+    /// The next element, waiting for one. `nil` once the queue was closed, or finished and drained; the producer's
+    /// error when it finished with one and everything before it was taken.
+    public func pop() throws -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while elements.count == head, !isFinished, !isClosed { condition.wait() }
+        if isClosed { return nil }
+        if elements.count > head {
+            let element = elements[head]
+            head += 1
+            if head == elements.count || head >= 1_024 {
+                elements.removeFirst(head)
+                head = 0
+            }
+            condition.broadcast()
+            return element
+        }
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// Closes the queue and returns what was still queued. Blocked producers throw ``Closed``; consumers get `nil`.
+    @discardableResult
+    public func close() -> [Element] {
+        condition.lock()
+        defer { condition.unlock() }
+        isClosed = true
+        let abandoned = Array(elements[head...])
+        elements = []
+        head = 0
+        condition.broadcast()
+        return abandoned
+    }
+
+    /// Waits until the producer called ``finish(throwing:)``: after ``close()``, the point at which the producer has
+    /// noticed and stopped.
+    public func waitUntilFinished() {
+        condition.lock()
+        defer { condition.unlock() }
+        while !isFinished { condition.wait() }
+    }
+}

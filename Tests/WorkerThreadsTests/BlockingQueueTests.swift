@@ -1,0 +1,127 @@
+import Foundation
+import Synchronization
+import Testing
+import WorkerThreads
+
+@Suite("BlockingQueue")
+struct BlockingQueueTests {
+    private struct ProducerFailed: Error, Equatable {}
+
+    @Test("elements come out in the order they went in, then nil once finished")
+    func fifoThenNil() throws {
+        let queue = BlockingQueue<Int>()
+        for value in 1...5 { try queue.push(value) }
+        queue.finish()
+        var taken: [Int] = []
+        while let value = try queue.pop() { taken.append(value) }
+        #expect(taken == [1, 2, 3, 4, 5])
+        #expect(try queue.pop() == nil)
+    }
+
+    @Test("the producer's error reaches the consumer after what was queued before it")
+    func producerErrorAfterDrain() throws {
+        let queue = BlockingQueue<Int>(capacity: 4)
+        try queue.push(7)
+        queue.finish(throwing: ProducerFailed())
+        #expect(try queue.pop() == 7)
+        #expect(throws: ProducerFailed.self) { try queue.pop() }
+    }
+
+    @Test("a full queue holds the producer until the consumer takes one")
+    func fullQueueBlocksProducer() throws {
+        let queue = BlockingQueue<Int>(capacity: 1)
+        try queue.push(1)
+        let pushed = DispatchSemaphore(value: 0)
+        OwnThread.start(name: "test.producer") {
+            try? queue.push(2)
+            pushed.signal()
+        }
+        // Can only pass wrongly (the producer not scheduled yet), never fail wrongly.
+        #expect(pushed.wait(timeout: .now() + .milliseconds(100)) == .timedOut)
+        #expect(queue.count == 1)
+        #expect(try queue.pop() == 1)
+        pushed.wait()
+        #expect(try queue.pop() == 2)
+    }
+
+    @Test("closing releases a blocked producer with Closed and hands back what was queued")
+    func closeReleasesProducer() throws {
+        let queue = BlockingQueue<Int>(capacity: 2)
+        try queue.push(1)
+        try queue.push(2)
+        let producerThrew = Mutex<Bool?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        OwnThread.start(name: "test.producer") {
+            // The queue is full and nobody pops: this push can only end by the close.
+            let threw = (try? queue.push(3)) == nil
+            producerThrew.withLock { $0 = threw }
+            done.signal()
+        }
+        let abandoned = queue.close()
+        done.wait()
+        #expect(abandoned == [1, 2])
+        #expect(producerThrew.withLock { $0 } == true)
+        #expect(try queue.pop() == nil)
+        #expect(throws: BlockingQueue<Int>.Closed.self) { try queue.push(4) }
+    }
+
+    @Test("closing wakes a consumer waiting on an empty queue with nil")
+    func closeWakesConsumer() throws {
+        let queue = BlockingQueue<Int>()
+        let result = Mutex<Int??>(nil)
+        let done = DispatchSemaphore(value: 0)
+        OwnThread.start(name: "test.consumer") {
+            let value = try? queue.pop()
+            result.withLock { $0 = .some(value ?? nil) }
+            done.signal()
+        }
+        queue.close()
+        done.wait()
+        #expect(result.withLock { $0 } == .some(nil))
+    }
+
+    @Test("waitUntilFinished returns once the producer noticed the close and finished")
+    func waitUntilFinishedAfterClose() throws {
+        let queue = BlockingQueue<Int>(capacity: 1)
+        let producerEnded = Mutex(false)
+        OwnThread.start(name: "test.producer") {
+            var value = 0
+            while (try? queue.push(value)) != nil { value += 1 }
+            producerEnded.withLock { $0 = true }
+            queue.finish()
+        }
+        _ = try queue.pop()
+        queue.close()
+        queue.waitUntilFinished()
+        #expect(producerEnded.withLock { $0 })
+    }
+
+    @Test("many producers and consumers deliver every element exactly once")
+    func manyProducersAndConsumers() async throws {
+        let queue = BlockingQueue<Int>(capacity: 8)
+        let producers = 4
+        let perProducer = 2_000
+        let finishedProducers = Mutex(0)
+        for producer in 0..<producers {
+            OwnThread.start(name: "test.producer.\(producer)") {
+                for index in 0..<perProducer { try? queue.push(producer * perProducer + index) }
+                let last = finishedProducers.withLock { count in
+                    count += 1
+                    return count == producers
+                }
+                if last { queue.finish() }
+            }
+        }
+        async let first = OwnThread.run(name: "test.consumer.0") { try Self.drain(queue) }
+        async let second = OwnThread.run(name: "test.consumer.1") { try Self.drain(queue) }
+        let all = try await first + second
+        #expect(all.count == producers * perProducer)
+        #expect(Set(all) == Set(0..<(producers * perProducer)))
+    }
+
+    private static func drain(_ queue: BlockingQueue<Int>) throws -> [Int] {
+        var taken: [Int] = []
+        while let value = try queue.pop() { taken.append(value) }
+        return taken
+    }
+}

@@ -125,7 +125,7 @@ struct ExtractionBenchmark {
         let rateLimited = after.rateLimited - before.rateLimited
         let expanded = after.expandedObjects - before.expandedObjects
         let busiest = byEndpoint.max { $0.value < $1.value } ?? (key: "none", value: 0)
-        let roundTrip = Double(Self.latency.components.attoseconds) / 1e18 + Double(Self.latency.components.seconds)
+        let roundTrip = Self.latency.inSeconds
         let bound = max(Double(requests) / Self.globalLimit, Double(busiest.value) / Self.endpointLimit) + roundTrip
         let phases = timeline.phases(listPaths: Set(Self.listPaths))
         let endpoints = byEndpoint.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
@@ -281,17 +281,13 @@ final class TimelineTransport: HTTPTransport {
     init(_ inner: any HTTPTransport) { self.inner = inner }
 
     func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        let start = Self.seconds(ContinuousClock.now - started)
+        let start = (ContinuousClock.now - started).inSeconds
         defer {
-            let end = Self.seconds(ContinuousClock.now - started)
+            let end = (ContinuousClock.now - started).inSeconds
             let path = request.url.path
             events.withLock { $0.append((path, start, end)) }
         }
         return try await inner.get(request)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Requests started per second to `path` (list endpoints only), and the time the last response came.

@@ -1,4 +1,5 @@
 import Foundation
+import ReconCore
 
 /// The machine a benchmark runs on, and the memory high-water mark of this process.
 enum Machine {
@@ -65,9 +66,7 @@ struct Stopwatch {
 
     /// Seconds since the stopwatch started.
     var seconds: Double {
-        let elapsed = clock.now - start
-        let (whole, attoseconds) = elapsed.components
-        return Double(whole) + Double(attoseconds) / 1e18
+        (clock.now - start).inSeconds
     }
 
     /// Seconds since the last lap (or the start), restarting the lap.

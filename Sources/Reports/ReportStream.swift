@@ -267,7 +267,6 @@ private struct WriterClock {
     mutating func lap() -> Double {
         let now = ContinuousClock.now
         defer { last = now }
-        let elapsed = now - last
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (now - last).inSeconds
     }
 }

@@ -49,7 +49,7 @@ package struct ReconcilePipeline {
         /// Waiting for parts from the history's reader thread (reading overlaps the rules; this is what it
         /// did not hide).
         package var read: Double = 0
-        /// The rules.
+        /// Applying the rules to the parts (on the rules' thread).
         package var rules: Double = 0
         /// Recording the findings in the history.
         package var findings: Double = 0

@@ -39,7 +39,6 @@ public struct BalanceTransactionType: StripeEnum {
     public static let contribution = BalanceTransactionType(rawValue: "contribution")
     /// Funding of fee credits.
     public static let feeCreditFunding = BalanceTransactionType(rawValue: "fee_credit_funding")
-    /// An inbound transfer.
     public static let inboundTransfer = BalanceTransactionType(rawValue: "inbound_transfer")
     /// A reversed inbound transfer.
     public static let inboundTransferReversal = BalanceTransactionType(rawValue: "inbound_transfer_reversal")
@@ -47,13 +46,9 @@ public struct BalanceTransactionType: StripeEnum {
     public static let issuingAuthorizationHold = BalanceTransactionType(rawValue: "issuing_authorization_hold")
     /// Issuing: an authorization hold released.
     public static let issuingAuthorizationRelease = BalanceTransactionType(rawValue: "issuing_authorization_release")
-    /// Issuing: a dispute.
     public static let issuingDispute = BalanceTransactionType(rawValue: "issuing_dispute")
-    /// Issuing: a transaction.
     public static let issuingTransaction = BalanceTransactionType(rawValue: "issuing_transaction")
-    /// An outbound obligation.
     public static let obligationOutbound = BalanceTransactionType(rawValue: "obligation_outbound")
-    /// An inbound obligation reversal.
     public static let obligationReversalInbound = BalanceTransactionType(rawValue: "obligation_reversal_inbound")
     /// A payment with a non-card payment method (`py_…` or `ch_…` source).
     public static let payment = BalanceTransactionType(rawValue: "payment")

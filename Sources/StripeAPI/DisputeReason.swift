@@ -11,35 +11,20 @@ public struct DisputeReason: StripeEnum {
 
     // MARK: Known values
 
-    /// `bank_cannot_process`.
     public static let bankCannotProcess = DisputeReason(rawValue: "bank_cannot_process")
-    /// `check_returned`.
     public static let checkReturned = DisputeReason(rawValue: "check_returned")
-    /// `credit_not_processed`.
     public static let creditNotProcessed = DisputeReason(rawValue: "credit_not_processed")
-    /// `customer_initiated`.
     public static let customerInitiated = DisputeReason(rawValue: "customer_initiated")
-    /// `debit_not_authorized`.
     public static let debitNotAuthorized = DisputeReason(rawValue: "debit_not_authorized")
-    /// `duplicate`.
     public static let duplicate = DisputeReason(rawValue: "duplicate")
-    /// `fraudulent`.
     public static let fraudulent = DisputeReason(rawValue: "fraudulent")
-    /// `general`.
     public static let general = DisputeReason(rawValue: "general")
-    /// `incorrect_account_details`.
     public static let incorrectAccountDetails = DisputeReason(rawValue: "incorrect_account_details")
-    /// `insufficient_funds`.
     public static let insufficientFunds = DisputeReason(rawValue: "insufficient_funds")
-    /// `noncompliant`.
     public static let noncompliant = DisputeReason(rawValue: "noncompliant")
-    /// `product_not_received`.
     public static let productNotReceived = DisputeReason(rawValue: "product_not_received")
-    /// `product_unacceptable`.
     public static let productUnacceptable = DisputeReason(rawValue: "product_unacceptable")
-    /// `subscription_canceled`.
     public static let subscriptionCanceled = DisputeReason(rawValue: "subscription_canceled")
-    /// `unrecognized`.
     public static let unrecognized = DisputeReason(rawValue: "unrecognized")
 
     /// The fifteen documented values.

@@ -19,7 +19,6 @@ public struct FeeDetailType: StripeEnum {
     public static let stripeFee = FeeDetailType(rawValue: "stripe_fee")
     /// Tax on Stripe's fee.
     public static let tax = FeeDetailType(rawValue: "tax")
-    /// Tax withheld.
     public static let withheldTax = FeeDetailType(rawValue: "withheld_tax")
 
     /// The five values of API version 2026-07-29.

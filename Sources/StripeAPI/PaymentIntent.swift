@@ -35,7 +35,7 @@ public struct PaymentIntent: StripeObject {
     /// The destination and transfer amount the platform asked for; non-`nil` means a destination charge was
     /// intended.
     public let transferData: TransferData?
-    /// The transfer group.
+    /// `transfer_group`: the platform's label tying an order's charges and transfers together.
     public let transferGroup: String?
 
     // MARK: Reconciliation

@@ -39,7 +39,7 @@ public struct Transfer: StripeObject {
     public let sourceTransaction: Expandable<Charge>?
     /// The type of the funds' source: `card`, `fpx` or `bank_account`. May be absent.
     public let sourceType: String?
-    /// The transfer group.
+    /// `transfer_group`: the platform's label tying an order's charges and transfers together.
     public let transferGroup: String?
 
     // MARK: Reconciliation

@@ -28,7 +28,7 @@ struct DemoCommand: AsyncParsableCommand {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? .current
         let today = calendar.startOfDay(for: context.now())
-        guard let start = calendar.date(byAdding: .day, value: -30, to: today) else { return }
+        let start = today.addingTimeInterval(-30 * 86_400)
         var options = SandboxOptions()
         options.port = 0
         options.charges = charges

@@ -36,9 +36,9 @@ extension Extractor {
         let id = item.id
         switch item.kind {
         case .charge:
-            found = try await fetch(Charge.self, "/v1/charges/\(id)", "/v1/charges/{id}", [("expand[]", "payment_intent")]) {
-                Absorber.charge($0, raw: $1, into: &batch)
-            }
+            found = try await fetch(
+                Charge.self, "/v1/charges/\(id)", "/v1/charges/{id}", [("expand[]", "payment_intent")]
+            ) { Absorber.charge($0, raw: $1, into: &batch) }
         case .paymentIntent:
             found = try await fetch(PaymentIntent.self, "/v1/payment_intents/\(id)", "/v1/payment_intents/{id}", []) {
                 Absorber.paymentIntent($0, raw: $1, into: &batch)
@@ -48,9 +48,9 @@ extension Extractor {
                 Absorber.transfer($0, raw: $1, into: &batch)
             }
         case .applicationFee:
-            found = try await fetch(ApplicationFee.self, "/v1/application_fees/\(id)", "/v1/application_fees/{id}", []) {
-                Absorber.applicationFee($0, raw: $1, into: &batch)
-            }
+            found = try await fetch(
+                ApplicationFee.self, "/v1/application_fees/\(id)", "/v1/application_fees/{id}", []
+            ) { Absorber.applicationFee($0, raw: $1, into: &batch) }
         case .balanceTransaction:
             found = try await fetch(
                 BalanceTransaction.self, "/v1/balance_transactions/\(id)", "/v1/balance_transactions/{id}", []
@@ -64,7 +64,8 @@ extension Extractor {
             await tally.record(outcome, pages: 0)
             await progress?.pageStored(resource: "follow-ups by id", objects: 1, total: total)
         } else {
-            logger.warning("referenced object not found (404)", metadata: ["kind": "\(item.kind.rawValue)", "id": "\(id)"])
+            logger.warning(
+                "referenced object not found (404)", metadata: ["kind": "\(item.kind.rawValue)", "id": "\(id)"])
             try await store.recordMissing(
                 kind: item.kind, id: id, referencedBy: "an object of the range", requestID: nil, run: context.runID)
             await tally.missing()

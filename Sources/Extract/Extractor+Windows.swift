@@ -29,7 +29,8 @@ extension Extractor {
     /// and a stream that waited for its writes would idle its cursor); writes stay in order, and the window's
     /// checkpoint goes with its last page.
     func pageToEnd(
-        _ stream: inout ListStream, path: String, endpoint: String, dispatcher: ExtractionDispatcher<Work>, _ context: Context
+        _ stream: inout ListStream, path: String, endpoint: String, dispatcher: ExtractionDispatcher<Work>,
+        _ context: Context
     ) async throws {
         var previousIDs = Set<String>()
         var pendingWrite: Task<Void, any Error>?
@@ -48,13 +49,16 @@ extension Extractor {
             if let repeated = page.ids.first(where: { previousIDs.contains($0) || $0 == stream.cursor }) {
                 throw StripeClientError.brokenPagination(
                     endpoint: endpoint, requestID: page.requestID,
-                    detail: "the page after \(stream.cursor ?? "the start") repeated \(repeated): the cursor did not advance")
+                    detail: "the page after \(stream.cursor ?? "the start") repeated \(repeated): "
+                        + "the cursor did not advance")
             }
             previousIDs = Set(page.ids)
             stream.listed += page.objects
 
             if page.hasMore, let lastCreated = page.lastCreated {
-                try await split(&stream, lastCreated: lastCreated, roundTrip: roundTrip, endpoint: endpoint, dispatcher: dispatcher, context)
+                try await split(
+                    &stream, lastCreated: lastCreated, roundTrip: roundTrip, endpoint: endpoint,
+                    dispatcher: dispatcher, context)
             }
 
             let finished = !page.hasMore

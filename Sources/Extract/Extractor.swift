@@ -73,7 +73,9 @@ public struct Extractor: Sendable {
     }
 
     /// Extracts `[from, to)` (Unix seconds) for run `runID`, skipping windows the run already has finished.
-    public func extract(from: Int64, to requestedTo: Int64, runID: Int64, now: Int64) async throws -> ExtractionSummary {
+    public func extract(
+        from: Int64, to requestedTo: Int64, runID: Int64, now: Int64
+    ) async throws -> ExtractionSummary {
         var summary = ExtractionSummary()
         let latest = now - options.settleMargin
         var to = requestedTo
@@ -124,7 +126,9 @@ public struct Extractor: Sendable {
             let items = await context.planner.work(for: needs, listed: await context.tally.snapshot.objects)
             if items.isEmpty { break }
             round += 1
-            guard round <= 8 else { throw ExtractionError.followUpsDidNotSettle(rounds: round - 1, remaining: items.count) }
+            guard round <= 8 else {
+                throw ExtractionError.followUpsDidNotSettle(rounds: round - 1, remaining: items.count)
+            }
             await progress?.followUpsPlanned(round: round, count: items.count)
             logger.info("follow-ups", metadata: ["round": "\(round)", "requests": "\(items.count)"])
             try await run(items, context)

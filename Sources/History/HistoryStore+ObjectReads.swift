@@ -13,7 +13,8 @@ extension HistoryStore {
     {
         try read { db in
             try Self.fetchFacts(
-                Facts.self, db: db, condition: "created >= :from AND created < :to", arguments: ["from": from, "to": to])
+                Facts.self, db: db, condition: "created >= :from AND created < :to",
+                arguments: ["from": from, "to": to])
         }
     }
 
@@ -45,7 +46,8 @@ extension HistoryStore {
         let table = Self.table(of: kind)
         return try read { db in
             try String.fetchAll(
-                db, sql: "SELECT id FROM \(table) WHERE created >= ? AND created < ? ORDER BY id", arguments: [from, to])
+                db, sql: "SELECT id FROM \(table) WHERE created >= ? AND created < ? ORDER BY id",
+                arguments: [from, to])
         }
     }
 
@@ -62,7 +64,9 @@ extension HistoryStore {
     /// The stored raw JSON of one object, exactly as Stripe sent it.
     public func rawJSON(of kind: ObjectKind, id: String) throws(HistoryError) -> String? {
         let table = Self.table(of: kind)
-        return try read { db in try String.fetchOne(db, sql: "SELECT raw FROM \(table)_raw WHERE id = ?", arguments: [id]) }
+        return try read { db in
+            try String.fetchOne(db, sql: "SELECT raw FROM \(table)_raw WHERE id = ?", arguments: [id])
+        }
     }
 
     /// How many objects of `kind` the history holds.

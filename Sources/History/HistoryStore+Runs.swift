@@ -68,10 +68,12 @@ extension HistoryStore {
                 arguments: [status.rawValue, finishedAt, message, details, runID])
             if status == .completed {
                 // Its report was written: its findings have now been reported.
-                try db.execute(sql: "UPDATE findings SET reported_run = ? WHERE last_run = ?", arguments: [runID, runID])
+                try db.execute(
+                    sql: "UPDATE findings SET reported_run = ? WHERE last_run = ?", arguments: [runID, runID])
             } else {
                 // Its report never reached anyone: what it resolved stays open for the next run to resolve.
-                try db.execute(sql: "UPDATE findings SET resolved_run = NULL WHERE resolved_run = ?", arguments: [runID])
+                try db.execute(
+                    sql: "UPDATE findings SET resolved_run = NULL WHERE resolved_run = ?", arguments: [runID])
             }
         }
     }
@@ -95,8 +97,10 @@ extension HistoryStore {
     public func completedWindows(run runID: Int64) throws(HistoryError) -> Set<ExtractionWindow> {
         try read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT resource, window_from, window_to FROM checkpoints WHERE run_id = ?", arguments: [runID])
-            return Set(rows.map { ExtractionWindow(resource: $0["resource"], from: $0["window_from"], to: $0["window_to"]) })
+                db, sql: "SELECT resource, window_from, window_to FROM checkpoints WHERE run_id = ?",
+                arguments: [runID])
+            return Set(
+                rows.map { ExtractionWindow(resource: $0["resource"], from: $0["window_from"], to: $0["window_to"]) })
         }
     }
 }

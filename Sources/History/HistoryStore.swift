@@ -64,7 +64,9 @@ public final class HistoryStore: Sendable {
     }
 
     /// Runs `body` in a write transaction on GRDB's writer queue, without blocking the calling thread.
-    func writeDatabase<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(HistoryError) -> T {
+    func writeDatabase<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(HistoryError) -> T {
         do {
             return try await pool.write(body)
         } catch let error as HistoryError {
@@ -108,7 +110,9 @@ public final class HistoryStore: Sendable {
         let path = self.path
         try write { db in
             if let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'mode'") {
-                guard stored == mode else { throw HistoryError.modeMismatch(path: path, stored: stored, requested: mode) }
+                guard stored == mode else {
+                    throw HistoryError.modeMismatch(path: path, stored: stored, requested: mode)
+                }
             } else {
                 try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('mode', ?)", arguments: [mode])
             }

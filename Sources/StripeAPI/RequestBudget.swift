@@ -4,8 +4,8 @@
 /// A sliding window, not a token bucket: a bucket that starts full lets nearly twice the rate through in
 /// the first second, which is exactly what a sliding-window limiter answers with 429s. Requests are also
 /// spaced at least a slot apart (`1 / rate`), so a window's worth is spread over the whole second instead of
-/// arriving in bursts that arrival jitter can squeeze into one of the server's windows. When 429s come back anyway (other
-/// traffic on the account), the limit that was hit is lowered and then recovers slowly.
+/// arriving in bursts that arrival jitter can squeeze into one of the server's windows. When 429s come back anyway
+/// (other traffic on the account), the limit that was hit is lowered and then recovers slowly.
 public actor RequestBudget {
     /// Who may be asked: the whole account, or one endpoint (`/v1/charges`, `/v1/transfers/{id}`).
     public enum Scope: Sendable, Hashable {

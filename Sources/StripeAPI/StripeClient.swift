@@ -190,7 +190,9 @@ public final class StripeClient: Sendable {
     /// The error of a request given up because the run was cancelled (interrupted, or another request failed):
     /// never retried.
     static func cancelled(endpoint: String, attempts: Int) -> StripeClientError {
-        .transport(.invalidRequest("the run was cancelled before the request could be sent"), endpoint: endpoint, attempts: attempts)
+        .transport(
+            .invalidRequest("the run was cancelled before the request could be sent"), endpoint: endpoint,
+            attempts: attempts)
     }
 
     private enum Attempt {

@@ -29,7 +29,8 @@ struct HistoryLockTests {
     func cancelledWaiterStops() async throws {
         // Given a run holding the lock, and a second run that would wait ten minutes for it
         let database = try TemporaryDatabase()
-        var first: HistoryLock? = try await HistoryLock.acquire(databasePath: database.path, wait: .zero, holder: "first")
+        var first: HistoryLock? = try await HistoryLock.acquire(
+            databasePath: database.path, wait: .zero, holder: "first")
         let path = database.path
         let waiter = Task { try await HistoryLock.acquire(databasePath: path, wait: .seconds(600), holder: "second") }
         // When the second run is cancelled

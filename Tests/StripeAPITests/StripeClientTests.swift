@@ -8,17 +8,25 @@ import Testing
 struct StripeClientTests {
     static let key = "sk_test_4eC39HqLyjWDarjtT1zdp7dc"
 
+    /// A client whose back-offs and budget waits pass on a clock of their own, in no real time.
     func client(_ transport: ScriptedTransport, maxRetries: Int = 3) throws -> StripeClient {
+        try Self.client(
+            transport,
+            retryPolicy: RetryPolicy(maxRetries: maxRetries, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5)),
+            clock: ManualClock(advancesToEachSleeper: true))
+    }
+
+    /// A client of `transport` whose rate budget and back-offs run on `clock`.
+    static func client(
+        _ transport: ScriptedTransport, retryPolicy: RetryPolicy, clock: ManualClock
+    ) throws -> StripeClient {
         let configuration = StripeClientConfiguration(
             baseURL: try #require(URL(string: "http://127.0.0.1:12111")), key: try APIKey(Self.key),
-            stripeVersion: "2026-07-29.dahlia",
-            retryPolicy: RetryPolicy(maxRetries: maxRetries, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5)))
-        // Back-offs and budget waits pass on a clock of their own, in no real time.
-        let clock = ManualClock(advancesToEachSleeper: true)
+            stripeVersion: "2026-07-29.dahlia", retryPolicy: retryPolicy)
         return StripeClient(
             configuration: configuration, transport: transport,
-            budget: RequestBudget(globalRate: 10_000, endpointRate: 10_000, clock: clock), logger: Logger(label: "test"),
-            clock: clock)
+            budget: RequestBudget(globalRate: 10_000, endpointRate: 10_000, clock: clock),
+            logger: Logger(label: "test"), clock: clock)
     }
 
     static let transferJSON = #"{"id":"tr_1","object":"transfer","amount":877,"amount_reversed":0,"balance_transaction":"txn_1","created":1795132800,"currency":"usd","description":null,"destination":"acct_1","livemode":false,"metadata":{},"reversals":{"object":"list","data":[],"has_more":false,"url":"/v1/transfers/tr_1/reversals"},"reversed":false,"source_transaction":"ch_1","transfer_group":null}"#
@@ -259,14 +267,9 @@ struct RequestBudgetTests {
         let transport = ScriptedTransport([
             .respond(500, #"{"error":{"type":"api_error"}}"#, headers: ["retry-after": "60"])
         ])
-        let configuration = StripeClientConfiguration(
-            baseURL: try #require(URL(string: "http://127.0.0.1:12111")), key: try APIKey(StripeClientTests.key),
-            stripeVersion: "2026-07-29.dahlia",
-            retryPolicy: RetryPolicy(maxRetries: 5, baseDelay: .seconds(60), maxDelay: .seconds(60)))
         let clock = ManualClock()
-        let client = StripeClient(
-            configuration: configuration, transport: transport,
-            budget: RequestBudget(globalRate: 10_000, endpointRate: 10_000, clock: clock), logger: Logger(label: "test"),
+        let client = try StripeClientTests.client(
+            transport, retryPolicy: RetryPolicy(maxRetries: 5, baseDelay: .seconds(60), maxDelay: .seconds(60)),
             clock: clock)
         // When the run is cancelled while the client waits to retry (its clock never moves: only cancelling ends it)
         let task = Task { try await client.listPage(Transfer.self, path: "/v1/transfers", query: []) }

@@ -25,17 +25,18 @@ struct HistoryLockTests {
         #expect(second.path == database.path + ".lock")
     }
 
-    @Test("a cancelled waiter stops waiting at once, without the lock", .timeLimit(.minutes(1)))
+    @Test("a cancelled waiter stops waiting at once, without the lock")
     func cancelledWaiterStops() async throws {
-        // Given a run holding the lock, and a second run that would wait ten minutes for it
+        // Given a run holding the lock, and a second run that would wait half a minute for it (a wait that swallowed
+        // the cancellation would sleep all of it out and end with .busy instead)
         let database = try TemporaryDatabase()
         var first: HistoryLock? = try await HistoryLock.acquire(
             databasePath: database.path, wait: .zero, holder: "first")
         let path = database.path
-        let waiter = Task { try await HistoryLock.acquire(databasePath: path, wait: .seconds(600), holder: "second") }
+        let waiter = Task { try await HistoryLock.acquire(databasePath: path, wait: .seconds(30), holder: "second") }
         // When the second run is cancelled
         waiter.cancel()
-        // Then it ends with the cancellation (long before its ten minutes), and the first run still holds the lock
+        // Then it ends with the cancellation, not with the lock, and the first run still holds it
         let result = await waiter.result
         #expect(throws: HistoryError.cancelled(path: database.path)) { try result.get() }
         await #expect(throws: HistoryError.self) {

@@ -17,18 +17,22 @@ extension Extractor {
     /// range. When it does not hold every repayment, the rest up to now is one list, split by density like the
     /// range's lists (an account never repaid has to be read to now anyway, and reading it in parallel keeps the
     /// search off the extraction's critical path).
-    func scanRepayments(_ scan: RepaymentScan, queue: WorkQueue<Work>, _ context: Context) async throws {
+    func scanRepayments(
+        _ scan: RepaymentScan, dispatcher: ExtractionDispatcher<Work>, _ context: Context
+    ) async throws {
         let end = max(scan.since, context.now) + 1
-        let perSecond = Double(try store.transferCount(destination: scan.destination, from: context.from, to: context.to))
-            / Double(max(1, context.to - context.from))
+        let transfers = try store.transferCount(destination: scan.destination, from: context.from, to: context.to)
+        let perSecond = Double(transfers) / Double(max(1, context.to - context.from))
         let length = perSecond > 0 ? Int64(80 / perSecond) : end - scan.since
         let firstEnd = min(end, scan.since + max(length, 3_600))
         let waiting = Set(scan.disputeIDs).subtracting(try store.repaidDisputes(scan.disputeIDs))
         if !waiting.isEmpty {
-            try await pageTransfers(to: scan.destination, in: scan.since..<firstEnd, splits: false, queue: queue, context)
+            try await pageTransfers(
+                to: scan.destination, in: scan.since..<firstEnd, splits: false, dispatcher: dispatcher, context)
             let stillWaiting = waiting.subtracting(try store.repaidDisputes(Array(waiting)))
             if !stillWaiting.isEmpty, firstEnd < end {
-                try await pageTransfers(to: scan.destination, in: firstEnd..<end, splits: true, queue: queue, context)
+                try await pageTransfers(
+                    to: scan.destination, in: firstEnd..<end, splits: true, dispatcher: dispatcher, context)
             }
         }
         for disputeID in scan.disputeIDs {
@@ -37,12 +41,13 @@ extension Extractor {
     }
 
     private func pageTransfers(
-        to destination: String, in window: Range<Int64>, splits: Bool, queue: WorkQueue<Work>, _ context: Context
+        to destination: String, in window: Range<Int64>, splits: Bool, dispatcher: ExtractionDispatcher<Work>,
+        _ context: Context
     ) async throws {
         var stream = ListStream(kind: .transfers, window: window, filter: [("destination", destination)])
         stream.splits = splits
         // Most searched accounts were not repaid and are read to now: pieces of a few pages keep the requests down.
         stream.minimumPagesPerPiece = 3
-        try await page(stream, queue: queue, context)
+        try await page(stream, dispatcher: dispatcher, context)
     }
 }

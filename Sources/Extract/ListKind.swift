@@ -130,3 +130,8 @@ extension Refund: Dated {}
 extension TransferReversal: Dated {}
 extension FeeRefund: Dated {}
 extension Payout: Dated {}
+
+extension ListKind {
+    /// The list endpoint of a range list.
+    var pathForList: String { "/v1/" + rawValue }
+}

@@ -12,6 +12,8 @@ public enum HistoryError: ActionableError, Equatable {
     case modeMismatch(path: String, stored: String, requested: String)
     /// Another run holds the database.
     case busy(path: String, holder: String)
+    /// The run was cancelled (interrupted) while it waited for another run to let go of the database.
+    case cancelled(path: String)
     /// A read or write failed (disk full, I/O error).
     case storage(path: String, reason: String)
 
@@ -32,6 +34,9 @@ public enum HistoryError: ActionableError, Equatable {
         case .busy(let path, let holder):
             "The history database '\(path)' is in use by another run (\(holder)). Wait for it to finish, or, if it "
                 + "hangs, stop it; this run changed nothing."
+        case .cancelled(let path):
+            "The run was cancelled while it waited for another run to finish with the history database '\(path)'; "
+                + "this run changed nothing."
         case .storage(let path, let reason):
             "Writing the history database '\(path)' failed: \(reason). Check free disk space and permissions; what "
                 + "was committed before is intact and the next run resumes from it."
@@ -41,7 +46,7 @@ public enum HistoryError: ActionableError, Equatable {
     public var isBadInput: Bool {
         switch self {
         case .corrupt, .newerSchema, .modeMismatch: true
-        case .cannotOpen, .busy, .storage: false
+        case .cannotOpen, .busy, .cancelled, .storage: false
         }
     }
 }

@@ -25,9 +25,12 @@ public final class HistoryLock: Sendable {
         close(descriptor)
     }
 
-    /// Takes the lock for `databasePath`, waiting up to `wait` for another holder to let go.
+    /// Takes the lock for `databasePath`, waiting up to `wait` for another holder to let go. A cancelled task stops
+    /// waiting at once and throws ``HistoryError/cancelled(path:)``, without the lock.
     /// - Parameter holder: who takes it, for the other run's message (`run 2026-11-20_2026-11-21`).
-    public static func acquire(databasePath: String, wait: Duration, holder: String) async throws(HistoryError) -> HistoryLock {
+    public static func acquire(
+        databasePath: String, wait: Duration, holder: String
+    ) async throws(HistoryError) -> HistoryLock {
         let path = databasePath + ".lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -41,7 +44,12 @@ public final class HistoryLock: Sendable {
                 close(descriptor)
                 throw .busy(path: databasePath, holder: other)
             }
-            try? await Task.sleep(for: .milliseconds(100))
+            do {
+                try await Task.sleep(for: .milliseconds(100))
+            } catch {
+                close(descriptor)
+                throw .cancelled(path: databasePath)
+            }
         }
         let line = "pid \(getpid()), started \(RFC3339.utcString(Date())), \(holder)\n"
         ftruncate(descriptor, 0)

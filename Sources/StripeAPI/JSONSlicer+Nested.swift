@@ -7,8 +7,8 @@ extension JSONSlicer {
     }
 }
 
-/// The JSON (compacted, see ``JSONSlicer/compact(_:_:)``) of objects embedded in another object's JSON: an expanded PaymentIntent inside a charge, the
-/// reversals inside a transfer, the balance transactions inside a dispute.
+/// The JSON (compacted, see ``JSONSlicer/compact(_:_:)``) of objects embedded in another object's JSON: an expanded
+/// PaymentIntent inside a charge, the reversals inside a transfer, the balance transactions inside a dispute.
 public enum EmbeddedJSON {
     /// The JSON of the object at `key` of `json`, when it is an object (expanded), else `nil`.
     public static func object(at key: String, in json: String) -> String? {

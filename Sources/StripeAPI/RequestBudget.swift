@@ -4,8 +4,8 @@
 /// A sliding window, not a token bucket: a bucket that starts full lets nearly twice the rate through in
 /// the first second, which is exactly what a sliding-window limiter answers with 429s. Requests are also
 /// spaced at least a slot apart (`1 / rate`), so a window's worth is spread over the whole second instead of
-/// arriving in bursts that arrival jitter can squeeze into one of the server's windows. When 429s come back anyway (other
-/// traffic on the account), the limit that was hit is lowered and then recovers slowly.
+/// arriving in bursts that arrival jitter can squeeze into one of the server's windows. When 429s come back anyway
+/// (other traffic on the account), the limit that was hit is lowered and then recovers slowly.
 public actor RequestBudget {
     /// Who may be asked: the whole account, or one endpoint (`/v1/charges`, `/v1/transfers/{id}`).
     public enum Scope: Sendable, Hashable {
@@ -17,17 +17,17 @@ public actor RequestBudget {
         let rate: Double
         /// Multiplier on `rate`, lowered by 429s, recovering towards 1.
         var factor: Double = 1
-        var lastAdjustment: ContinuousClock.Instant?
-        /// Start times of the requests in the last window, oldest first.
-        var starts: [ContinuousClock.Instant] = []
+        var lastAdjustment: Duration?
+        /// Start times of the requests in the last window (on the budget's clock), oldest first.
+        var starts: [Duration] = []
         var head = 0
 
         var capacity: Int { max(1, Int((rate * factor).rounded(.down))) }
         /// The least time between two starts: one slot.
         var spacing: Duration { .nanoseconds(Int64(1e9 / (rate * factor))) }
-        var newest: ContinuousClock.Instant? { starts.last }
+        var newest: Duration? { starts.last }
 
-        mutating func prune(before cutoff: ContinuousClock.Instant) {
+        mutating func prune(before cutoff: Duration) {
             while head < starts.count, starts[head] <= cutoff { head += 1 }
             if head > 256, head * 2 > starts.count {
                 starts.removeFirst(head)
@@ -36,14 +36,15 @@ public actor RequestBudget {
         }
 
         var count: Int { starts.count - head }
-        var oldest: ContinuousClock.Instant? { head < starts.count ? starts[head] : nil }
+        var oldest: Duration? { head < starts.count ? starts[head] : nil }
     }
 
     public let globalRate: Double
     public let endpointRate: Double
     /// The window's length: one second plus a margin for clock skew between us and Stripe.
     private let window: Duration
-    private let clock = ContinuousClock()
+    /// What the windows are measured on, and slept on.
+    private let clock: ElapsedClock
     private var global: Window
     private var endpoints: [String: Window] = [:]
     private var throttled = 0
@@ -54,10 +55,14 @@ public actor RequestBudget {
     ///   - globalRate: requests per second across all endpoints.
     ///   - endpointRate: requests per second to any one endpoint.
     ///   - margin: added to the one-second window, so our count never brushes Stripe's.
-    public init(globalRate: Double, endpointRate: Double, margin: Duration = .milliseconds(30)) {
+    ///   - clock: what the windows are measured on and waits sleep on: the continuous clock, or a test's own.
+    public init<C: Clock>(
+        globalRate: Double, endpointRate: Double, margin: Duration = .milliseconds(30), clock: C = ContinuousClock()
+    ) where C.Duration == Duration {
         self.globalRate = globalRate
         self.endpointRate = endpointRate
         self.window = .seconds(1) + margin
+        self.clock = ElapsedClock(clock)
         self.global = Window(rate: globalRate)
     }
 
@@ -88,7 +93,7 @@ public actor RequestBudget {
             endpoints[endpoint] = perEndpoint
             throttled += 1
             // A cancelled run stops waiting at once; the caller checks for cancellation before it sends.
-            do { try await Task.sleep(for: wait) } catch { return }
+            do { try await clock.sleep(until: now + wait) } catch { return }
         }
     }
 
@@ -126,7 +131,7 @@ public actor RequestBudget {
     }
 
     /// The global slots the priority endpoint may still use in this window, when `endpoint` is another one.
-    private func reservedForPriority(now: ContinuousClock.Instant, asking endpoint: String) -> Int {
+    private func reservedForPriority(now: Duration, asking endpoint: String) -> Int {
         guard let priority, priority != endpoint, var window = endpoints[priority] else { return 0 }
         window.prune(before: now - self.window)
         endpoints[priority] = window
@@ -142,13 +147,13 @@ public actor RequestBudget {
         (globalRate * global.factor, endpointRate * (endpoints[endpoint]?.factor ?? 1))
     }
 
-    private func lower(_ window: inout Window, now: ContinuousClock.Instant) {
+    private func lower(_ window: inout Window, now: Duration) {
         window.factor = max(0.2, window.factor * 0.75)
         window.lastAdjustment = now
     }
 
     /// Every 5 quiet seconds a lowered limit climbs back by 10 % of the configured rate.
-    private func recover(now: ContinuousClock.Instant) {
+    private func recover(now: Duration) {
         func step(_ window: inout Window) {
             guard window.factor < 1, let last = window.lastAdjustment, now - last >= .seconds(5) else { return }
             window.factor = min(1, window.factor + 0.1)

@@ -51,14 +51,19 @@ public final class StripeClient: Sendable {
     private let budget: RequestBudget
     private let logger: Logger
     private let statistics = Counter()
+    /// What the back-off between retries sleeps on.
+    private let clock: ElapsedClock
 
-    public init(
-        configuration: StripeClientConfiguration, transport: any HTTPTransport, budget: RequestBudget, logger: Logger
-    ) {
+    /// - Parameter clock: what the back-off between retries sleeps on: the continuous clock, or a test's own.
+    public init<C: Clock>(
+        configuration: StripeClientConfiguration, transport: any HTTPTransport, budget: RequestBudget, logger: Logger,
+        clock: C = ContinuousClock()
+    ) where C.Duration == Duration {
         self.configuration = configuration
         self.transport = transport
         self.budget = budget
         self.logger = logger
+        self.clock = ElapsedClock(clock)
     }
 
     /// What the client has done so far.
@@ -174,7 +179,7 @@ public final class StripeClient: Sendable {
                 await statistics.add { $0.retries += 1 }
                 let wait = policy.delay(beforeRetry: attempt, retryAfter: retryAfter, random: Double.random(in: 0...1))
                 do {
-                    try await Task.sleep(for: wait)
+                    try await clock.sleep(for: wait)
                 } catch {
                     throw Self.cancelled(endpoint: endpoint, attempts: attempt)
                 }
@@ -185,7 +190,9 @@ public final class StripeClient: Sendable {
     /// The error of a request given up because the run was cancelled (interrupted, or another request failed):
     /// never retried.
     static func cancelled(endpoint: String, attempts: Int) -> StripeClientError {
-        .transport(.invalidRequest("the run was cancelled before the request could be sent"), endpoint: endpoint, attempts: attempts)
+        .transport(
+            .invalidRequest("the run was cancelled before the request could be sent"), endpoint: endpoint,
+            attempts: attempts)
     }
 
     private enum Attempt {

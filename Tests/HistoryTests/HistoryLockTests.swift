@@ -24,4 +24,28 @@ struct HistoryLockTests {
         let second = try await HistoryLock.acquire(databasePath: database.path, wait: .zero, holder: "second")
         #expect(second.path == database.path + ".lock")
     }
+
+    @Test("a cancelled waiter stops waiting at once, without the lock")
+    func cancelledWaiterStops() async throws {
+        // Given a run holding the lock, and a second run that would wait half a minute for it (a wait that swallowed
+        // the cancellation would sleep all of it out and end with .busy instead)
+        let database = try TemporaryDatabase()
+        var first: HistoryLock? = try await HistoryLock.acquire(
+            databasePath: database.path, wait: .zero, holder: "first")
+        let path = database.path
+        let waiter = Task { try await HistoryLock.acquire(databasePath: path, wait: .seconds(30), holder: "second") }
+        // When the second run is cancelled
+        waiter.cancel()
+        // Then it ends with the cancellation, not with the lock, and the first run still holds it
+        let result = await waiter.result
+        #expect(throws: HistoryError.cancelled(path: database.path)) { try result.get() }
+        await #expect(throws: HistoryError.self) {
+            _ = try await HistoryLock.acquire(databasePath: database.path, wait: .zero, holder: "third")
+        }
+        #expect(first != nil)
+        // And once the first lets go, the lock is free: the cancelled waiter kept nothing
+        first = nil
+        let third = try await HistoryLock.acquire(databasePath: database.path, wait: .zero, holder: "third")
+        #expect(third.path == database.path + ".lock")
+    }
 }

@@ -8,14 +8,25 @@ import Testing
 struct StripeClientTests {
     static let key = "sk_test_4eC39HqLyjWDarjtT1zdp7dc"
 
+    /// A client whose back-offs and budget waits pass on a clock of their own, in no real time.
     func client(_ transport: ScriptedTransport, maxRetries: Int = 3) throws -> StripeClient {
+        try Self.client(
+            transport,
+            retryPolicy: RetryPolicy(maxRetries: maxRetries, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5)),
+            clock: ManualClock(advancesToEachSleeper: true))
+    }
+
+    /// A client of `transport` whose rate budget and back-offs run on `clock`.
+    static func client(
+        _ transport: ScriptedTransport, retryPolicy: RetryPolicy, clock: ManualClock
+    ) throws -> StripeClient {
         let configuration = StripeClientConfiguration(
             baseURL: try #require(URL(string: "http://127.0.0.1:12111")), key: try APIKey(Self.key),
-            stripeVersion: "2026-07-29.dahlia",
-            retryPolicy: RetryPolicy(maxRetries: maxRetries, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5)))
+            stripeVersion: "2026-07-29.dahlia", retryPolicy: retryPolicy)
         return StripeClient(
             configuration: configuration, transport: transport,
-            budget: RequestBudget(globalRate: 10_000, endpointRate: 10_000), logger: Logger(label: "test"))
+            budget: RequestBudget(globalRate: 10_000, endpointRate: 10_000, clock: clock),
+            logger: Logger(label: "test"), clock: clock)
     }
 
     static let transferJSON = #"{"id":"tr_1","object":"transfer","amount":877,"amount_reversed":0,"balance_transaction":"txn_1","created":1795132800,"currency":"usd","description":null,"destination":"acct_1","livemode":false,"metadata":{},"reversals":{"object":"list","data":[],"has_more":false,"url":"/v1/transfers/tr_1/reversals"},"reversed":false,"source_transaction":"ch_1","transfer_group":null}"#
@@ -226,40 +237,43 @@ struct RetryPolicyTests {
 @Suite("Request budget")
 struct RequestBudgetTests {
     /// Any `rate + 1` consecutive starts span at least one second: no one-second window holds more than `rate`.
-    func assertSlidingWindow(_ starts: [ContinuousClock.Instant], rate: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    func assertSlidingWindow(
+        _ starts: [ManualClock.Instant], rate: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for index in starts.indices.dropLast(rate) {
-            #expect(starts[index + rate] - starts[index] >= .seconds(1), sourceLocation: sourceLocation)
+            #expect(starts[index].duration(to: starts[index + rate]) >= .seconds(1), sourceLocation: sourceLocation)
         }
     }
 
     @Test("no one-second window holds more requests than the global rate")
     func globalRate() async {
-        let budget = RequestBudget(globalRate: 10, endpointRate: 1_000, margin: .zero)
-        let clock = ContinuousClock()
-        var starts: [ContinuousClock.Instant] = []
+        let clock = ManualClock(advancesToEachSleeper: true)
+        let budget = RequestBudget(globalRate: 10, endpointRate: 1_000, margin: .zero, clock: clock)
+        var starts: [ManualClock.Instant] = []
         for index in 0..<25 {
             await budget.acquire(endpoint: "/v1/e\(index % 3)")
             starts.append(clock.now)
         }
         assertSlidingWindow(starts, rate: 10)
+        // Whole slots apart, and no slower than the rate allows: the 25th start is 24 slots after the first.
+        #expect(starts.last == starts.first.map { $0.advanced(by: .milliseconds(2_400)) })
     }
 
-    @Test("a cancelled run stops in its back-off instead of sleeping it out, and sends nothing more")
+    @Test(
+        "a cancelled run stops in its back-off instead of sleeping it out, and sends nothing more",
+        .timeLimit(.minutes(1)))
     func cancellationStopsTheBackOff() async throws {
         // Given a server that answers 500 (retryable) and asks for a minute before the retry
         let transport = ScriptedTransport([
             .respond(500, #"{"error":{"type":"api_error"}}"#, headers: ["retry-after": "60"])
         ])
-        let configuration = StripeClientConfiguration(
-            baseURL: try #require(URL(string: "http://127.0.0.1:12111")), key: try APIKey(StripeClientTests.key),
-            stripeVersion: "2026-07-29.dahlia",
-            retryPolicy: RetryPolicy(maxRetries: 5, baseDelay: .seconds(60), maxDelay: .seconds(60)))
-        let client = StripeClient(
-            configuration: configuration, transport: transport,
-            budget: RequestBudget(globalRate: 10_000, endpointRate: 10_000), logger: Logger(label: "test"))
-        // When the run is cancelled while the client waits to retry
+        let clock = ManualClock()
+        let client = try StripeClientTests.client(
+            transport, retryPolicy: RetryPolicy(maxRetries: 5, baseDelay: .seconds(60), maxDelay: .seconds(60)),
+            clock: clock)
+        // When the run is cancelled while the client waits to retry (its clock never moves: only cancelling ends it)
         let task = Task { try await client.listPage(Transfer.self, path: "/v1/transfers", query: []) }
-        try await Self.poll("the first request was sent") { transport.requestCount > 0 }
+        await clock.waitForSleepers(1)
         task.cancel()
         // Then it fails at once with a request that is not retried, and the transport saw one request only
         let result = await task.result
@@ -267,27 +281,15 @@ struct RequestBudgetTests {
         #expect(transport.requestCount == 1)
     }
 
-    /// Checks `condition` every millisecond for up to 30 s: for a state another task reaches, without a test
-    /// that spins forever when it never does.
-    static func poll(
-        _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async -> Bool
-    ) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(30)
-        while !(await condition()) {
-            try #require(clock.now < deadline, "waited 30 s for: \(what)", sourceLocation: sourceLocation)
-            try await Task.sleep(for: .milliseconds(1))
-        }
-    }
-
-    @Test("a cancelled run stops waiting for the rate budget")
+    @Test("a cancelled run stops waiting for the rate budget", .timeLimit(.minutes(1)))
     func cancellationStopsTheBudgetWait() async throws {
-        // Given an endpoint whose window is full for ten minutes (a margin that no machine load outlasts)
-        let budget = RequestBudget(globalRate: 1_000, endpointRate: 1, margin: .seconds(600))
+        // Given an endpoint whose window is full, on a clock that never moves
+        let clock = ManualClock()
+        let budget = RequestBudget(globalRate: 1_000, endpointRate: 1, clock: clock)
         await budget.acquire(endpoint: "/v1/charges")
         // When a second request waits for it and the run is cancelled
         let waiter = Task { await budget.acquire(endpoint: "/v1/charges") }
-        try await Self.poll("the second request waits") { await budget.waits > 0 }
+        await clock.waitForSleepers(1)
         waiter.cancel()
         await waiter.value
         // Then it returned without taking a slot: the window still holds the first request only
@@ -296,60 +298,61 @@ struct RequestBudgetTests {
 
     @Test("one endpoint is held to its own rate while others go on")
     func endpointRate() async {
-        let budget = RequestBudget(globalRate: 1_000, endpointRate: 5, margin: .zero)
-        let clock = ContinuousClock()
+        let clock = ManualClock(advancesToEachSleeper: true)
+        let budget = RequestBudget(globalRate: 1_000, endpointRate: 5, margin: .zero, clock: clock)
         let began = clock.now
-        var charges: [ContinuousClock.Instant] = []
+        var charges: [ManualClock.Instant] = []
         for _ in 0..<12 {
             await budget.acquire(endpoint: "/v1/charges")
             charges.append(clock.now)
         }
         assertSlidingWindow(charges, rate: 5)
-        // The charges window is full now, yet another endpoint's first request goes without waiting: decided by
-        // the budget's own count of waits, not by a stopwatch a loaded machine can stretch. (Past the global
-        // spacing first: 0.5 ms at 1,000/s.)
-        try? await Task.sleep(for: .milliseconds(2))
+        // Twelve at 5/s, a slot (200 ms) apart: the last starts 2.2 s after the first.
+        #expect(began.duration(to: clock.now) == .milliseconds(2_200))
+        // The charges window is full now, yet another endpoint's first request goes without waiting, once past the
+        // global spacing (1 ms at 1,000/s).
+        clock.advance(by: .milliseconds(2))
         let waitsBefore = await budget.waits
         await budget.acquire(endpoint: "/v1/transfers")
         #expect(await budget.waits == waitsBefore, "another endpoint's first request did not wait")
-        #expect(clock.now - began >= .seconds(2))
     }
 
     @Test("a busy priority endpoint keeps its rate free in the global window; the others share the rest")
     func priorityEndpointKeepsItsRate() async {
         // Given 10/s for the account, 4/s per endpoint, and balance transactions first
-        let budget = RequestBudget(globalRate: 10, endpointRate: 4, margin: .zero)
+        let clock = ManualClock(advancesToEachSleeper: true)
+        let budget = RequestBudget(globalRate: 10, endpointRate: 4, margin: .zero, clock: clock)
         await budget.prioritize(endpoint: "/v1/balance_transactions")
-        let clock = ContinuousClock()
         // When balance transactions send one request, and other endpoints then want as many as they can
         await budget.acquire(endpoint: "/v1/balance_transactions")
         let busy = clock.now
-        var others: [ContinuousClock.Instant] = []
+        var others: [ManualClock.Instant] = []
         for index in 0..<8 {
             await budget.acquire(endpoint: "/v1/e\(index % 4)")
             others.append(clock.now)
         }
         // Then within that second they get 10 − 4 = 6 slots, not 9: the 7th waits for the window to pass
-        #expect(others[6] - busy >= .seconds(1))
+        #expect(busy.duration(to: others[5]) < .seconds(1))
+        #expect(busy.duration(to: others[6]) >= .seconds(1))
     }
 
-    @Test("requests are spaced at least half a slot apart, so a window's worth is not one burst")
+    @Test("requests are spaced at least a slot apart, so a window's worth is not one burst")
     func spacing() async {
-        let budget = RequestBudget(globalRate: 20, endpointRate: 1_000, margin: .zero)
-        let clock = ContinuousClock()
-        var starts: [ContinuousClock.Instant] = []
+        let clock = ManualClock(advancesToEachSleeper: true)
+        let budget = RequestBudget(globalRate: 20, endpointRate: 1_000, margin: .zero, clock: clock)
+        var starts: [ManualClock.Instant] = []
         for _ in 0..<6 {
             await budget.acquire(endpoint: "/v1/charges")
             starts.append(clock.now)
         }
         for (earlier, later) in zip(starts, starts.dropFirst()) {
-            #expect(later - earlier >= .milliseconds(24))  // 0.5 / 20 s = 25 ms, less timer slack
+            #expect(earlier.duration(to: later) == .milliseconds(50))  // one slot: 1 / 20 s
         }
     }
 
     @Test("429s lower the limit that was hit")
     func adaptsToRateLimits() async {
-        let budget = RequestBudget(globalRate: 100, endpointRate: 20)
+        let budget = RequestBudget(globalRate: 100, endpointRate: 20, clock: ManualClock())
         await budget.acquire(endpoint: "/v1/charges")
         await budget.rateLimited(endpoint: "/v1/charges", reason: "endpoint-rate")
         let afterEndpoint = await budget.effectiveRates(endpoint: "/v1/charges")

@@ -1,6 +1,7 @@
-/// Work items shared by a fixed set of workers; new work can be added while workers run (dense windows
-/// split, follow-ups). `next()` returns `nil` once nothing is pending and no worker is busy.
-actor WorkQueue<Item: Sendable> {
+/// Hands an extraction's work (list windows, follow-ups) to its fixed set of workers, and counts the list streams
+/// in flight per endpoint. Work can be added while workers run (dense windows split, follow-ups are planned);
+/// `next()` returns `nil` once nothing is pending and no worker is busy, or after a failure.
+actor ExtractionDispatcher<Item: Sendable> {
     private var pending: [Item] = []
     private var busy = 0
     private var waiting: [CheckedContinuation<Item?, Never>] = []

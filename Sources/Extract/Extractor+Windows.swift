@@ -1,0 +1,139 @@
+import Foundation
+import History
+import StripeAPI
+
+/// Paging a list stream over its window, and splitting a dense window into pieces that page at once.
+extension Extractor {
+    /// Pages one stream to its end, splitting its window by density.
+    func page(_ start: ListStream, dispatcher: ExtractionDispatcher<Work>, _ context: Context) async throws {
+        var stream = start
+        let path = stream.path ?? stream.kind.pathForList
+        let endpoint = stream.endpoint ?? path
+        await dispatcher.streamStarted(endpoint)
+        do {
+            try await pageToEnd(&stream, path: path, endpoint: endpoint, dispatcher: dispatcher, context)
+            await dispatcher.streamEnded(endpoint)
+        } catch {
+            await dispatcher.streamEnded(endpoint)
+            throw error
+        }
+        // When every list but the balance transactions has ended, plan the follow-ups while that one pages.
+        if stream.isRange, await context.lists.ended(stream.kind) { await dispatcher.add(.planFollowUps) }
+        // The payouts list is short and the lists of what each payout paid out are long: start them at once.
+        if stream.isRange, stream.kind == .payouts, await context.lists.payoutListsDue() {
+            await dispatcher.add(.planPayoutLists)
+        }
+    }
+
+    /// Pages `stream` to its end. Each page is written while the next one is fetched (the history has one writer,
+    /// and a stream that waited for its writes would idle its cursor); writes stay in order, and the window's
+    /// checkpoint goes with its last page.
+    func pageToEnd(
+        _ stream: inout ListStream, path: String, endpoint: String, dispatcher: ExtractionDispatcher<Work>,
+        _ context: Context
+    ) async throws {
+        var previousIDs = Set<String>()
+        var pendingWrite: Task<Void, any Error>?
+        defer { pendingWrite?.cancel() }
+        while true {
+            var query: [(String, String)] = [("limit", "100")]
+            if let window = stream.window {
+                query += [("created[gte]", String(window.lowerBound)), ("created[lt]", String(window.upperBound))]
+            }
+            query += stream.filter
+            if let cursor = stream.cursor { query.append(("starting_after", cursor)) }
+            query += stream.expansions.map { ("expand[]", $0) }
+            let started = ContinuousClock.now
+            let page = try await stream.kind.fetchPage(client: client, path: path, endpoint: endpoint, query: query)
+            let roundTrip = ContinuousClock.now - started
+            if let repeated = page.ids.first(where: { previousIDs.contains($0) || $0 == stream.cursor }) {
+                throw StripeClientError.brokenPagination(
+                    endpoint: endpoint, requestID: page.requestID,
+                    detail: "the page after \(stream.cursor ?? "the start") repeated \(repeated): "
+                        + "the cursor did not advance")
+            }
+            previousIDs = Set(page.ids)
+            stream.listed += page.objects
+
+            if page.hasMore, let lastCreated = page.lastCreated {
+                try await split(
+                    &stream, lastCreated: lastCreated, roundTrip: roundTrip, endpoint: endpoint,
+                    dispatcher: dispatcher, context)
+            }
+
+            let finished = !page.hasMore
+            let checkpoint = finished && stream.isRange ? stream.window.map {
+                ExtractionWindow(resource: stream.kind.rawValue, from: $0.lowerBound, to: $0.upperBound)
+            } : nil
+            let resource = stream.isRange ? stream.kind.rawValue : "follow-up lists"
+            let kind = stream.kind
+            let previous = pendingWrite
+            let write = Task {
+                try await previous?.value
+                try Task.checkCancellation()
+                let total = await context.tally.count(resource: resource, objects: page.objects)
+                let outcome = try await store.write(
+                    page.batch, run: context.runID, completing: checkpoint, windowObjects: page.objects,
+                    now: context.now)
+                await context.tally.record(outcome, pages: 1)
+                await progress?.pageStored(resource: kind.rawValue, objects: page.objects, total: total)
+            }
+            pendingWrite = write
+            if finished {
+                pendingWrite = nil
+                try await write.value
+                if stream.kind == .payoutTransactions,
+                    let payoutID = stream.filter.first(where: { $0.0 == "payout" })?.1
+                {
+                    // Every page is stored: the payout's transactions count as listed in this run.
+                    try await store.recordPayoutListing(payoutID: payoutID, run: context.runID)
+                }
+                return
+            }
+            stream.cursor = page.lastID
+        }
+    }
+
+    /// Pages a piece should be expected to hold, at least: a piece's last page is partly empty, so a piece of
+    /// 0.85 pages mostly costs one request, and long lists are cut into pieces of many pages anyway (no more
+    /// pieces than keep the endpoint at its rate).
+    static let minimumPagesPerPiece = 0.85
+    /// Cursors of one endpoint worth keeping in flight, at most.
+    static let maximumStreams = 16
+
+    /// Cuts the rest of a dense window into pieces that page at once: as many as keep the endpoint at its rate
+    /// (its rate × the round trip, counting the cursors already in flight), each expected to hold at least
+    /// ``minimumPagesPerPiece`` pages by the density seen so far, and no more than there are idle workers.
+    /// The stream keeps the newest piece and goes on with its cursor; the older pieces start from their start.
+    func split(
+        _ stream: inout ListStream, lastCreated: Int64, roundTrip: Duration, endpoint: String,
+        dispatcher: ExtractionDispatcher<Work>, _ context: Context
+    ) async throws {
+        guard stream.splits, let window = stream.window,
+            lastCreated - window.lowerBound >= 2 * options.minimumSplitSeconds
+        else {
+            return
+        }
+        let seen = Double(max(1, window.upperBound - lastCreated))
+        let remainingPages = Double(stream.listed) / seen * Double(lastCreated - window.lowerBound) / 100
+        let seconds = Double(roundTrip.components.seconds) + Double(roundTrip.components.attoseconds) / 1e18
+        let wanted = min(Self.maximumStreams, Int((client.endpointRate * min(seconds, 1)).rounded(.up)) + 1)
+        let inFlight = await dispatcher.streams(endpoint)
+        let idle = await dispatcher.idleWorkers
+        // This stream's piece counts as one of the pieces; the remaining pages, not counting its next one.
+        let pieces = min(
+            Int(remainingPages / stream.minimumPagesPerPiece), wanted - inFlight + 1, idle + 1,
+            Int((lastCreated - window.lowerBound) / options.minimumSplitSeconds))
+        guard pieces >= 2 else { return }
+        let span = lastCreated - window.lowerBound
+        var bounds = (0...pieces).map { window.lowerBound + span * Int64($0) / Int64(pieces) }
+        bounds[pieces] = lastCreated
+        for index in 0..<(pieces - 1) {
+            let piece = stream.piece(bounds[index]..<bounds[index + 1])
+            if stream.isRange { await context.lists.started(stream.kind) }
+            await dispatcher.add(.list(piece))
+        }
+        stream.window = bounds[pieces - 1]..<window.upperBound
+        stream.minimumPagesPerPiece = max(stream.minimumPagesPerPiece, 3)
+    }
+}

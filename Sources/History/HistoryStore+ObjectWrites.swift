@@ -1,0 +1,126 @@
+import GRDB
+import ReconCore
+
+/// Storing extracted objects: one upsert per object into its fact and raw tables, with its change recorded.
+extension HistoryStore {
+    /// Stores `batch` in one transaction: new objects are inserted, known ones updated in place (never
+    /// duplicated), and content changes are recorded against `runID`. With `completing`, the window's
+    /// checkpoint commits in the same transaction, so a crash never marks a window done without its objects.
+    ///
+    /// Runs on GRDB's writer queue: the calling task suspends, no cooperative thread blocks on SQLite.
+    @discardableResult
+    public func write(
+        _ batch: ObjectBatch, run runID: Int64, completing window: ExtractionWindow? = nil, windowObjects: Int = 0,
+        now: Int64
+    ) async throws(HistoryError) -> WriteOutcome {
+        try await writeDatabase { db in
+            try Self.store(batch, db: db, run: runID, completing: window, windowObjects: windowObjects, now: now)
+        }
+    }
+
+    private static func store(
+        _ batch: ObjectBatch, db: Database, run runID: Int64, completing window: ExtractionWindow?, windowObjects: Int,
+        now: Int64
+    ) throws -> WriteOutcome {
+        var outcome = WriteOutcome()
+        outcome = outcome + (try Self.upsert(batch.charges, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.paymentIntents, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.transfers, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.transferReversals, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.applicationFees, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.feeRefunds, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.refunds, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.disputes, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.balanceTransactions, db: db, run: runID))
+        outcome = outcome + (try Self.upsert(batch.payouts, db: db, run: runID))
+        try Self.link(batch.payoutTransactions, db: db, run: runID)
+        if let window {
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO checkpoints (run_id, resource, window_from, window_to, objects, completed_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [runID, window.resource, window.from, window.to, windowObjects, now])
+        }
+        return outcome
+    }
+
+    private static func upsert<Facts: StorableFacts>(
+        _ objects: [StoredObject<Facts>], db: Database, run runID: Int64
+    ) throws -> WriteOutcome {
+        guard !objects.isEmpty else { return WriteOutcome() }
+        // Arguments are bound by position into one cached statement per table: no dictionary, encoder or
+        // SQL text per object.
+        let statement = try db.cachedStatement(sql: upsertSQL(Facts.self))
+        let storeRaw = try db.cachedStatement(sql: rawUpsertSQL(Facts.self))
+        let change = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO changes (run_id, kind, object_id, change) VALUES (?, ?, ?, ?)")
+        let run = runID.databaseValue
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(Facts.columns.count + 4)
+        var outcome = WriteOutcome()
+        for object in objects {
+            // The raw JSON first: its upsert changes a row only when the object is new or its JSON differs.
+            let id = object.facts.id.databaseValue
+            try storeRaw.execute(arguments: [id, object.rawJSON.databaseValue])
+            let contentChanged = db.changesCount > 0
+            values.removeAll(keepingCapacity: true)
+            values += object.facts.databaseValues
+            values += [run, run, run, contentChanged.databaseValue]
+            guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values)) else { continue }
+            let firstSeen: Int64 = try row.decode(atIndex: 0)
+            let changed: Int64 = try row.decode(atIndex: 1)
+            // Each object counts once per run: a second sighting in the same run (a list page and a
+            // follow-up by id, say) finds its change already recorded and counts as unchanged.
+            let kind = firstSeen == runID ? "new" : (changed == runID ? "updated" : nil)
+            if let kind {
+                try change.execute(arguments: [run, Facts.kind.rawValue, object.facts.id, kind])
+            }
+            switch (kind, db.changesCount) {
+            case ("new", 1): outcome.new += 1
+            case ("updated", 1): outcome.updated += 1
+            default: outcome.unchanged += 1
+            }
+        }
+        return outcome
+    }
+
+    /// Records which payout's `?payout=` list held each balance transaction (seen again: its `last_seen_run`).
+    private static func link(_ links: [PayoutTransactionLink], db: Database, run runID: Int64) throws {
+        guard !links.isEmpty else { return }
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO payout_transactions (payout_id, balance_transaction_id, first_seen_run, last_seen_run)
+                VALUES (?, ?, ?, ?)
+                ON CONFLICT(payout_id, balance_transaction_id) DO UPDATE SET last_seen_run = excluded.last_seen_run
+                """)
+        for link in links {
+            try statement.execute(arguments: [link.payoutID, link.balanceTransactionID, runID, runID])
+        }
+    }
+
+    /// The upsert of one object of `Facts`: its columns and runs, returning the row's runs. The last argument
+    /// says whether the raw JSON changed (then `changed_run` becomes this run).
+    private static func upsertSQL<Facts: StorableFacts>(_ type: Facts.Type) -> String {
+        let table = Facts.table
+        let columns = Facts.columns
+        let assignments = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        return """
+            INSERT INTO \(table) (\(columns.joined(separator: ", ")), first_seen_run, last_seen_run, changed_run)
+            VALUES (\(Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")))
+            ON CONFLICT(id) DO UPDATE SET \(assignments),
+                changed_run = CASE WHEN ? THEN excluded.changed_run ELSE \(table).changed_run END,
+                last_seen_run = excluded.last_seen_run
+            RETURNING first_seen_run, changed_run
+            """
+    }
+
+    /// The upsert of one object's raw JSON into `<table>_raw`: inserts, or replaces only a different text, so
+    /// `changesCount` tells whether the object is new or changed.
+    private static func rawUpsertSQL<Facts: StorableFacts>(_ type: Facts.Type) -> String {
+        let table = Facts.table + "_raw"
+        return """
+            INSERT INTO \(table) (id, raw) VALUES (?, ?)
+            ON CONFLICT(id) DO UPDATE SET raw = excluded.raw WHERE \(table).raw IS NOT excluded.raw
+            """
+    }
+}

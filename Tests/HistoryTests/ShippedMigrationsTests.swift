@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import History
+
+/// A shipped migration is frozen: migrating an empty database through it must execute exactly the statements it
+/// shipped with, whatever else changes in the package (table lists, fact columns, GRDB's table definitions).
+///
+/// To add a migration, leave every line of ``shipped`` as it is: register the new migration after the last one in
+/// `HistoryMigrations`, run this suite, and append the line its failure message prints. When a shipped line fails,
+/// the migration was edited: undo the edit and make the change in a new migration instead.
+@Suite("Shipped migrations")
+struct ShippedMigrationsTests {
+    /// Every shipped migration in order, with the digest of the statements it executes on an empty database. (The
+    /// digests are those of the migrations as they shipped, built with GRDB's table definitions; their SQL written
+    /// out executes the very same statements.)
+    static let shipped: [(identifier: String, digest: String)] = [
+        ("v1-objects-runs-checkpoints", "8a8cffef871d7581"),
+        ("v2-last-seen-indexes", "29645d765e2a708f"),
+        ("v3-findings-reported-run", "134914cbba9b050d"),
+        ("v4-raw-json-apart", "ebf05cfad486cb41"),
+        ("v5-payouts", "e0b15fcf3ff18b98"),
+    ]
+
+    @Test("the shipped migrations are still registered, under their names and in their order")
+    func shippedMigrationsKeepTheirPlace() {
+        let registered = HistoryMigrations.migrator.migrations
+        #expect(
+            Array(registered.prefix(Self.shipped.count)) == Self.shipped.map(\.identifier),
+            "a shipped migration was removed, renamed or moved: migrations are only ever appended")
+    }
+
+    @Test("every migration executes the statements it shipped with")
+    func migrationsAreFrozen() throws {
+        let registered = HistoryMigrations.migrator.migrations
+        for (index, identifier) in registered.enumerated() {
+            let statements = try Self.statements(of: identifier, after: index > 0 ? registered[index - 1] : nil)
+            let digest = Self.digest(statements)
+            guard index < Self.shipped.count else {
+                Issue.record(
+                    """
+                    Migration \(identifier) is not recorded as shipped. Once it is final, append this line to \
+                    ShippedMigrationsTests.shipped: ("\(identifier)", "\(digest)"),
+                    """)
+                continue
+            }
+            #expect(
+                digest == Self.shipped[index].digest,
+                """
+                Migration \(identifier) no longer executes the statements it shipped with (\(statements.count) \
+                now). Undo the change and make it in a new migration: databases already migrated never run it again.
+                """)
+        }
+    }
+
+    /// The statements migration `identifier` executes on an empty database migrated up to `previous`, without the
+    /// statements GRDB's migrator runs around every migration (transactions, pragmas, its own bookkeeping).
+    static func statements(of identifier: String, after previous: String?) throws -> [String] {
+        let queue = try DatabaseQueue()
+        let migrator = HistoryMigrations.migrator
+        if let previous { try migrator.migrate(queue, upTo: previous) }
+        let recorder = StatementRecorder()
+        queue.inDatabase { db in
+            db.trace { event in
+                if case .statement(let statement) = event { recorder.record(statement.sql) }
+            }
+        }
+        try migrator.migrate(queue, upTo: identifier)
+        return recorder.statements.filter { sql in
+            let bookkeeping = ["PRAGMA", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "SELECT"]
+            return !bookkeeping.contains { sql.uppercased().hasPrefix($0) } && !sql.contains("grdb_migrations")
+        }
+    }
+
+    /// FNV-1a (64 bits) of the statements, one a line, in hexadecimal: stable across runs, platforms and versions.
+    static func digest(_ statements: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in statements.joined(separator: "\n").utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    @Test("the digest tells statements apart, including their white space")
+    func digestTellsStatementsApart() {
+        let statements = [#"CREATE TABLE "meta" ("key" TEXT PRIMARY KEY NOT NULL)"#]
+        #expect(Self.digest(statements) == Self.digest(statements))
+        #expect(Self.digest(statements) != Self.digest(statements.map { $0.replacingOccurrences(of: " (", with: "(") }))
+        #expect(Self.digest(statements) != Self.digest(statements + ["CREATE INDEX i ON meta(key)"]))
+        #expect(Self.digest([]) == "cbf29ce484222325")
+    }
+}
+
+/// The statements a traced connection executed, in order.
+private final class StatementRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+
+    func record(_ sql: String) { lock.withLock { recorded.append(sql) } }
+    var statements: [String] { lock.withLock { recorded } }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import History
+import ReconCore
 import StripeAPI
 
 /// Paging a list stream over its window, and splitting a dense window into pieces that page at once.
@@ -116,7 +117,7 @@ extension Extractor {
         }
         let seen = Double(max(1, window.upperBound - lastCreated))
         let remainingPages = Double(stream.listed) / seen * Double(lastCreated - window.lowerBound) / 100
-        let seconds = Double(roundTrip.components.seconds) + Double(roundTrip.components.attoseconds) / 1e18
+        let seconds = roundTrip.inSeconds
         let wanted = min(Self.maximumStreams, Int((client.endpointRate * min(seconds, 1)).rounded(.up)) + 1)
         let inFlight = await dispatcher.streams(endpoint)
         let idle = await dispatcher.idleWorkers

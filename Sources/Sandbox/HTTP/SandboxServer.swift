@@ -167,11 +167,11 @@ final class ServerCore: Sendable {
     }
 
     func handle(_ head: HTTPRequestHead) -> Outcome {
-        let prepared = router.prepare(
+        let routed = router.route(
             method: head.method.rawValue, uri: head.uri, authorization: head.headers.first(name: "Authorization"))
         var response: SandboxResponse
         var truncate = false
-        switch faults.decide(endpoint: prepared.endpoint, now: NIODeadline.now().uptimeNanoseconds) {
+        switch faults.decide(endpoint: routed.endpoint, now: NIODeadline.now().uptimeNanoseconds) {
         case .drop:
             return .drop
         case .rateLimited(let reason):
@@ -187,7 +187,7 @@ final class ServerCore: Sendable {
                 message: "An unknown error occurred (injected by the sandbox's fail rate). Please retry the request.",
                 extraHeaders: [("Stripe-Should-Retry", "true")])
         case .serve(let cut):
-            response = router.respond(prepared)
+            response = router.respond(routed)
             truncate = cut
         }
         let requestID = StripeIDCodec(seed: faults.options.seed).id(

@@ -137,7 +137,7 @@ private struct GroundTruthBuilder {
                     chargeID: chargeID, created: charges.created[c], currency: currency, amount: amount,
                     amountRefunded: refunded,
                     destinationAccount: destination >= 0 ? id(.account, Int(destination)) : nil,
-                    feeStyle: charges.style[c].name ?? "full_transfer", transferID: id(.transfer, charges.transfer[c]),
+                    feeStyle: (charges.style[c] ?? .fullTransfer).rawValue, transferID: id(.transfer, charges.transfer[c]),
                     transferAmount: transferAmount, transferReversed: transferReversed,
                     applicationFeeID: id(.applicationFee, charges.fee[c]), applicationFeeAmount: feeAmount,
                     applicationFeeRefunded: feeRefunded, destinationPlatformFee: dpf, stripeFee: stripeFee,

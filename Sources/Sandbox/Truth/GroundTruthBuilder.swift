@@ -91,18 +91,18 @@ private struct GroundTruthBuilder {
         var truth = GroundTruth(
             from: from, to: to, asOf: asOf, skippedTransferGrace: grace, platformFees: [], skippedTransfers: [],
             unreversedDisputes: [], exceptions: [], ledger: [], summary: [])
-        var summary: [Currency: GroundTruth.SummaryRow] = [:]
-        func add(_ currency: Currency, _ change: (inout GroundTruth.SummaryRow) -> Void) {
-            change(&summary[currency, default: GroundTruth.SummaryRow(currency: currency)])
+        var summary: [Currency: SummaryRow] = [:]
+        func add(_ currency: Currency, _ change: (inout SummaryRow) -> Void) {
+            change(&summary[currency, default: Self.emptySummary(currency)])
         }
-        var accounts: [String: GroundTruth.ConnectedAccount] = [:]
-        func add(account: String?, _ currency: Currency, _ change: (inout GroundTruth.ConnectedAccount) -> Void) {
+        var accounts: [String: ConnectedAccountRow] = [:]
+        func add(account: String?, _ currency: Currency, _ change: (inout ConnectedAccountRow) -> Void) {
             let key = (account ?? "") + "/" + currency.rawValue
-            change(&accounts[key, default: GroundTruth.ConnectedAccount(destinationAccount: account, currency: currency)])
+            change(&accounts[key, default: ConnectedAccountRow(destinationAccount: account, currency: currency)])
         }
         func exception(
-            _ kind: GroundTruth.ExceptionKind, _ object: String, _ related: String?, _ currency: Currency,
-            _ expected: GroundTruth.Value?, _ actual: GroundTruth.Value?
+            _ kind: ExceptionKind, _ object: String, _ related: String?, _ currency: Currency,
+            _ expected: ExceptionValue?, _ actual: ExceptionValue?
         ) {
             truth.exceptions.append(
                 GroundTruth.Exception(
@@ -137,7 +137,7 @@ private struct GroundTruthBuilder {
                     chargeID: chargeID, created: charges.created[c], currency: currency, amount: amount,
                     amountRefunded: refunded,
                     destinationAccount: destination >= 0 ? id(.account, Int(destination)) : nil,
-                    feeStyle: (charges.style[c] ?? .fullTransfer).rawValue, transferID: id(.transfer, charges.transfer[c]),
+                    feeStyle: charges.style[c] ?? .fullTransfer, transferID: id(.transfer, charges.transfer[c]),
                     transferAmount: transferAmount, transferReversed: transferReversed,
                     applicationFeeID: id(.applicationFee, charges.fee[c]), applicationFeeAmount: feeAmount,
                     applicationFeeRefunded: feeRefunded, destinationPlatformFee: dpf, stripeFee: stripeFee,
@@ -165,7 +165,7 @@ private struct GroundTruthBuilder {
                     charges.intentTransferAmount[c] >= 0
                     ? charges.intentTransferAmount[c] : amount - max(0, charges.intentFeeAmount[c])
                 truth.skippedTransfers.append(
-                    GroundTruth.SkippedTransfer(
+                    SkippedTransferRow(
                         chargeID: chargeID, created: charges.created[c], currency: currency, amount: amount,
                         intendedDestination: id(.account, Int(destination)), paymentIntentID: id(.paymentIntent, c),
                         amountOwed: owed))
@@ -280,7 +280,7 @@ private struct GroundTruthBuilder {
             let unrecovered = recoverable - recovered
             guard unrecovered > 0 else { continue }
             truth.unreversedDisputes.append(
-                GroundTruth.UnreversedDispute(
+                UnreversedDisputeRow(
                     disputeID: id(.dispute, d), chargeID: id(.charge, charge), created: disputes.created[d],
                     currency: currency, disputeAmount: disputes.amount[d], disputeStatus: status.name,
                     destinationAccount: transfer >= 0 ? id(.account, Int(transfers.destination[transfer])) : nil,
@@ -305,13 +305,13 @@ private struct GroundTruthBuilder {
             let paidOut = payouts.transactions.items(of: p).map(Int.init)
             let net = paidOut.reduce(Int64(0)) { $0 + bts.amount[$1] - bts.fee[$1] }
             truth.payouts.append(
-                GroundTruth.Payout(
+                PayoutRow(
                     payoutID: payoutID, created: payouts.created[p], arrivalDate: payouts.arrivalDate[p],
                     currency: currency, amount: payouts.amount[p], status: payouts.status[p].name,
                     balanceTransactions: paidOut.count, netOfTransactions: net, difference: payouts.amount[p] - net))
             for b in paidOut {
                 truth.payoutTransactions.append(
-                    GroundTruth.PayoutTransaction(
+                    PayoutTransactionRow(
                         payoutID: payoutID, balanceTransactionID: id(.balanceTransaction, b), created: bts.created[b],
                         availableOn: bts.availableOn[b], currency: bts.currency[b].currency, gross: bts.amount[b],
                         fee: bts.fee[b], net: bts.amount[b] - bts.fee[b],
@@ -331,13 +331,13 @@ private struct GroundTruthBuilder {
         }
 
         // Ledger.
-        var ledger: [String: GroundTruth.LedgerRow] = [:]
+        var ledger: [String: LedgerRow] = [:]
         for b in inRange(bts.created) {
             let category = bts.type[b].reportingCategory
             let key = bts.currency[b].code + "/" + category
             var row =
                 ledger[key]
-                ?? GroundTruth.LedgerRow(
+                ?? LedgerRow(
                     currency: bts.currency[b].currency, reportingCategory: category, count: 0, gross: 0, fee: 0, net: 0)
             row.count += 1
             row.gross += bts.amount[b]
@@ -349,7 +349,7 @@ private struct GroundTruthBuilder {
         truth.platformFees.sort { $0.chargeID < $1.chargeID }
         truth.skippedTransfers.sort { $0.chargeID < $1.chargeID }
         truth.unreversedDisputes.sort { $0.disputeID < $1.disputeID }
-        truth.exceptions.sort { ($0.objectID, $0.kind) < ($1.objectID, $1.kind) }
+        truth.exceptions.sort { ($0.objectID, $0.kind.rawValue) < ($1.objectID, $1.kind.rawValue) }
         truth.ledger = ledger.values.sorted {
             ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
         }
@@ -362,5 +362,11 @@ private struct GroundTruthBuilder {
             ($0.destinationAccount ?? "", $0.currency.rawValue) < ($1.destinationAccount ?? "", $1.currency.rawValue)
         }
         return truth
+    }
+
+    private static func emptySummary(_ currency: Currency) -> SummaryRow {
+        SummaryRow(
+            currency: currency, destinationCharges: 0, gross: 0, refunded: 0, destinationPlatformFee: 0, stripeFee: 0,
+            skippedTransfers: 0, amountOwed: 0, unreversedDisputes: 0, unrecovered: 0)
     }
 }

@@ -14,7 +14,7 @@ extension Router {
         }
     }
 
-    static func isExpand(_ name: String) -> Bool {
+    private static func isExpand(_ name: String) -> Bool {
         guard name.hasPrefix("expand[") && name.hasSuffix("]") else { return false }
         return name.dropFirst(7).dropLast().allSatisfy(\.isNumber)
     }
@@ -43,7 +43,7 @@ extension Router {
     /// Stripe's limit on the levels of one expansion.
     static let maximumExpansionDepth = 4
 
-    func tooDeep(_ path: String) -> RequestFailure {
+    private func tooDeep(_ path: String) -> RequestFailure {
         RequestFailure(
             response: error(
                 400, type: "invalid_request_error",
@@ -52,7 +52,7 @@ extension Router {
                 param: "expand"))
     }
 
-    func cannotExpand(_ path: String) -> RequestFailure {
+    private func cannotExpand(_ path: String) -> RequestFailure {
         RequestFailure(
             response: error(
                 400, type: "invalid_request_error", message: "This property cannot be expanded (\(path.prefix(80))).",

@@ -52,23 +52,23 @@ extension Router {
         return (candidates, predicate)
     }
 
-    func index(_ id: String, _ kind: StripeIDKind) -> Int? { storage.ids.index(of: id, kind: kind) }
+    private func index(_ id: String, _ kind: StripeIDKind) -> Int? { storage.ids.index(of: id, kind: kind) }
 
-    func groupCharge(_ group: String) -> Int? {
+    private func groupCharge(_ group: String) -> Int? {
         guard group.hasPrefix("group_"), let pi = index(String(group.dropFirst(6)), .paymentIntent),
             pi < storage.charges.count, storage.charges.intentDestination[pi] >= 0
         else { return nil }
         return pi
     }
 
-    func children(_ resource: ListResource, ofCharge charge: Int?) -> [Int32] {
+    private func children(_ resource: ListResource, ofCharge charge: Int?) -> [Int32] {
         guard let charge, charge < storage.charges.count else { return [] }
         return Array(
             resource == .disputes
                 ? storage.charges.disputes.items(of: charge) : storage.charges.refunds.items(of: charge))
     }
 
-    func balanceTransactions(of id: String) -> [Int32] {
+    private func balanceTransactions(of id: String) -> [Int32] {
         let s = storage
         guard let object = renderer.lookup(id: id) else { return [] }
         switch object {

@@ -5,8 +5,8 @@ import ReconCore
 extension Router {
     // MARK: Lists
 
-    static let pagingParameters: Set<String> = ["limit", "starting_after", "ending_before"]
-    static let createdParameters: Set<String> = [
+    private static let pagingParameters: Set<String> = ["limit", "starting_after", "ending_before"]
+    private static let createdParameters: Set<String> = [
         "created", "created[gt]", "created[gte]", "created[lt]", "created[lte]",
     ]
 
@@ -61,7 +61,7 @@ extension Router {
         return listResponse(result, kind: childKind, url: url, expand: expand)
     }
 
-    func listResponse(
+    private func listResponse(
         _ result: (items: [Int], hasMore: Bool), kind: ObjectKind, url: String, expand: ExpandTree
     ) -> SandboxResponse {
         let writer = JSONWriter(ids: storage.ids, capacity: 4096 + result.items.count * 3000)
@@ -77,7 +77,7 @@ extension Router {
     }
 
 
-    func createdColumn(_ kind: ObjectKind) -> [Int64] {
+    private func createdColumn(_ kind: ObjectKind) -> [Int64] {
         switch kind {
         case .charge, .paymentIntent: storage.charges.created
         case .transfer: storage.transfers.created
@@ -91,7 +91,7 @@ extension Router {
         }
     }
 
-    func pageRequest(_ query: [(String, String)], itemKind: ObjectKind) throws(RequestFailure) -> PageRequest {
+    private func pageRequest(_ query: [(String, String)], itemKind: ObjectKind) throws(RequestFailure) -> PageRequest {
         var page = PageRequest()
         let value = { (name: String) in query.last(where: { $0.0 == name })?.1 }
         if let text = value("limit") {
@@ -129,7 +129,7 @@ extension Router {
         return page
     }
 
-    func cursor(_ id: String, kind: ObjectKind, param: String) throws(RequestFailure) -> Int {
+    private func cursor(_ id: String, kind: ObjectKind, param: String) throws(RequestFailure) -> Int {
         guard let object = renderer.lookup(id: id), object.kind == kind else {
             throw missing(kind, id, param: param, status: 400)
         }

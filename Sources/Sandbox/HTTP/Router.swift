@@ -99,7 +99,7 @@ struct Router: Sendable {
 
     // MARK: Retrieve
 
-    func retrieve(_ object: ObjectRef, query: [(String, String)]) throws(RequestFailure) -> SandboxResponse {
+    private func retrieve(_ object: ObjectRef, query: [(String, String)]) throws(RequestFailure) -> SandboxResponse {
         let expand = try expansion(query, list: false, kind: object.kind)
         let writer = JSONWriter(ids: storage.ids)
         renderer.render(object, to: writer, expand: expand)
@@ -138,7 +138,7 @@ struct Router: Sendable {
         return SandboxResponse(status: status, headers: extraHeaders, body: writer.bytes)
     }
 
-    func notFoundURL(_ segments: [String]) -> SandboxResponse {
+    private func notFoundURL(_ segments: [String]) -> SandboxResponse {
         error(
             404, type: "invalid_request_error",
             message: "Unrecognized request URL (GET: /\(segments.joined(separator: "/").prefix(200))).")

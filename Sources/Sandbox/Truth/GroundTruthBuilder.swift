@@ -26,19 +26,37 @@ extension SandboxWorld {
     public func groundTruth(
         for range: ReportingRange, asOf: Date, skippedTransferGrace: TimeInterval
     ) -> GroundTruth {
-        GroundTruthBuilder(
+        var builder = GroundTruthBuilder(
             storage: storage, from: range.unixSeconds.from, to: range.unixSeconds.to,
-            asOf: Int64(asOf.timeIntervalSince1970.rounded(.down)), grace: Int64(skippedTransferGrace.rounded(.up))
-        ).build()
+            asOf: Int64(asOf.timeIntervalSince1970.rounded(.down)), grace: Int64(skippedTransferGrace.rounded(.up)))
+        return builder.build()
     }
 }
 
+/// Computes a range's ground truth from the world's tables, one kind of object at a time.
 private struct GroundTruthBuilder {
     let storage: WorldStorage
     let from: Int64
     let to: Int64
     let asOf: Int64
     let grace: Int64
+
+    private var truth: GroundTruth
+    /// Summary rows by currency, filled as the rows are found.
+    private var summary: [Currency: SummaryRow] = [:]
+    /// Connected-account rows by `account/currency`, filled as the rows are found.
+    private var accounts: [String: ConnectedAccountRow] = [:]
+
+    init(storage: WorldStorage, from: Int64, to: Int64, asOf: Int64, grace: Int64) {
+        self.storage = storage
+        self.from = from
+        self.to = to
+        self.asOf = asOf
+        self.grace = grace
+        truth = GroundTruth(
+            from: from, to: to, asOf: asOf, skippedTransferGrace: grace, platformFees: [], skippedTransfers: [],
+            unreversedDisputes: [], exceptions: [], ledger: [], summary: [])
+    }
 
     private var s: WorldStorage { storage }
     private func id(_ kind: StripeIDKind, _ index: Int) -> String { s.ids.id(kind, index) }
@@ -87,134 +105,173 @@ private struct GroundTruthBuilder {
         return total
     }
 
-    func build() -> GroundTruth {
-        var truth = GroundTruth(
-            from: from, to: to, asOf: asOf, skippedTransferGrace: grace, platformFees: [], skippedTransfers: [],
-            unreversedDisputes: [], exceptions: [], ledger: [], summary: [])
-        var summary: [Currency: SummaryRow] = [:]
-        func add(_ currency: Currency, _ change: (inout SummaryRow) -> Void) {
-            change(&summary[currency, default: Self.emptySummary(currency)])
-        }
-        var accounts: [String: ConnectedAccountRow] = [:]
-        func add(account: String?, _ currency: Currency, _ change: (inout ConnectedAccountRow) -> Void) {
-            let key = (account ?? "") + "/" + currency.rawValue
-            change(&accounts[key, default: ConnectedAccountRow(destinationAccount: account, currency: currency)])
-        }
-        func exception(
-            _ kind: ExceptionKind, _ object: String, _ related: String?, _ currency: Currency,
-            _ expected: ExceptionValue?, _ actual: ExceptionValue?
-        ) {
-            truth.exceptions.append(
-                GroundTruth.Exception(
-                    kind: kind, objectID: object, relatedID: related, currency: currency, expected: expected,
-                    actual: actual))
-        }
+    mutating func build() -> GroundTruth {
+        for c in inRange(s.charges.created) { addCharge(c) }
+        addTransfersAndFees()
+        addRefunds()
+        addDisputes()
+        addPayouts()
+        addLedger()
+        sortRows()
+        return truth
+    }
 
+    // MARK: Totals and exceptions
+
+    private mutating func add(_ currency: Currency, _ change: (inout SummaryRow) -> Void) {
+        change(&summary[currency, default: Self.emptySummary(currency)])
+    }
+
+    private mutating func add(account: String?, _ currency: Currency, _ change: (inout ConnectedAccountRow) -> Void) {
+        let key = (account ?? "") + "/" + currency.rawValue
+        change(&accounts[key, default: ConnectedAccountRow(destinationAccount: account, currency: currency)])
+    }
+
+    private mutating func exception(
+        _ kind: ExceptionKind, _ object: String, _ related: String?, _ currency: Currency,
+        _ expected: ExceptionValue?, _ actual: ExceptionValue?
+    ) {
+        truth.exceptions.append(
+            GroundTruth.Exception(
+                kind: kind, objectID: object, relatedID: related, currency: currency, expected: expected,
+                actual: actual))
+    }
+
+    private static func emptySummary(_ currency: Currency) -> SummaryRow {
+        SummaryRow(
+            currency: currency, destinationCharges: 0, gross: 0, refunded: 0, destinationPlatformFee: 0, stripeFee: 0,
+            skippedTransfers: 0, amountOwed: 0, unreversedDisputes: 0, unrecovered: 0)
+    }
+
+    // MARK: Charges
+
+    /// A charge created in the range: its missing balance transaction, and for a succeeded destination charge its
+    /// platform-fee row, its skipped transfer and its fee and transfer checks.
+    private mutating func addCharge(_ c: Int) {
         let charges = s.charges
-        for c in inRange(charges.created) {
-            let currency = charges.currency[c].currency
-            let chargeID = id(.charge, c)
-            if charges.balanceTransaction[c] < 0 {
-                exception(.missingBalanceTransaction, chargeID, nil, currency, nil, nil)
-            }
-            guard charges.isDestinationCharge(c), charges.status[c] == .succeeded else { continue }
-            let amount = charges.amount[c]
-            let refunded = charges.amountRefunded[c]
-            let transfer = Int(charges.transfer[c])
-            let fee = Int(charges.fee[c])
-            let transferAmount = transfer >= 0 ? s.transfers.amount[transfer] : 0
-            let transferReversed = transfer >= 0 ? s.transfers.amountReversed[transfer] : 0
-            let feeAmount = fee >= 0 ? s.fees.amount[fee] : 0
-            let feeRefunded = fee >= 0 ? s.fees.amountRefunded[fee] : 0
-            let dpf = (amount - refunded) - (transferAmount - transferReversed) + (feeAmount - feeRefunded)
-            let bt = Int(charges.balanceTransaction[c])
-            let settlement = bt >= 0 ? s.balanceTransactions.currency[bt] : charges.currency[c].settlement
-            let stripeFee = bt >= 0 ? s.balanceTransactions.fee[bt] : 0
-            let hasTransferData = charges.has(ChargeTable.hasTransferData, c)
-            let destination = charges.intentDestination[c]
-            truth.platformFees.append(
-                GroundTruth.PlatformFee(
-                    chargeID: chargeID, created: charges.created[c], currency: currency, amount: amount,
-                    amountRefunded: refunded,
-                    destinationAccount: destination >= 0 ? id(.account, Int(destination)) : nil,
-                    feeStyle: charges.style[c] ?? .fullTransfer, transferID: id(.transfer, charges.transfer[c]),
-                    transferAmount: transferAmount, transferReversed: transferReversed,
-                    applicationFeeID: id(.applicationFee, charges.fee[c]), applicationFeeAmount: feeAmount,
-                    applicationFeeRefunded: feeRefunded, destinationPlatformFee: dpf, stripeFee: stripeFee,
-                    settlementCurrency: settlement.currency, platformNet: platformNet(c)))
-            add(currency) {
-                $0.destinationCharges += 1
-                $0.gross += amount
-                $0.refunded += refunded
-                $0.destinationPlatformFee += dpf
-            }
-            add(account: destination >= 0 ? id(.account, Int(destination)) : nil, currency) {
-                $0.destinationCharges += 1
-                $0.gross += amount
-                $0.refunded += refunded
-                $0.transferred += transferAmount
-                $0.reversed += transferReversed
-                $0.applicationFees += feeAmount - feeRefunded
-                $0.destinationPlatformFee += dpf
-            }
-            add(settlement.currency) { $0.stripeFee += stripeFee }
+        let currency = charges.currency[c].currency
+        let chargeID = id(.charge, c)
+        if charges.balanceTransaction[c] < 0 {
+            exception(.missingBalanceTransaction, chargeID, nil, currency, nil, nil)
+        }
+        guard charges.isDestinationCharge(c), charges.status[c] == .succeeded else { return }
+        let amount = charges.amount[c]
+        let refunded = charges.amountRefunded[c]
+        let transfer = Int(charges.transfer[c])
+        let fee = Int(charges.fee[c])
+        let transferAmount = transfer >= 0 ? s.transfers.amount[transfer] : 0
+        let transferReversed = transfer >= 0 ? s.transfers.amountReversed[transfer] : 0
+        let feeAmount = fee >= 0 ? s.fees.amount[fee] : 0
+        let feeRefunded = fee >= 0 ? s.fees.amountRefunded[fee] : 0
+        let dpf = (amount - refunded) - (transferAmount - transferReversed) + (feeAmount - feeRefunded)
+        let bt = Int(charges.balanceTransaction[c])
+        let settlement = bt >= 0 ? s.balanceTransactions.currency[bt] : charges.currency[c].settlement
+        let stripeFee = bt >= 0 ? s.balanceTransactions.fee[bt] : 0
+        let destination = charges.intentDestination[c]
+        truth.platformFees.append(
+            GroundTruth.PlatformFee(
+                chargeID: chargeID, created: charges.created[c], currency: currency, amount: amount,
+                amountRefunded: refunded,
+                destinationAccount: destination >= 0 ? id(.account, Int(destination)) : nil,
+                feeStyle: charges.style[c] ?? .fullTransfer, transferID: id(.transfer, charges.transfer[c]),
+                transferAmount: transferAmount, transferReversed: transferReversed,
+                applicationFeeID: id(.applicationFee, charges.fee[c]), applicationFeeAmount: feeAmount,
+                applicationFeeRefunded: feeRefunded, destinationPlatformFee: dpf, stripeFee: stripeFee,
+                settlementCurrency: settlement.currency, platformNet: platformNet(c)))
+        add(currency) {
+            $0.destinationCharges += 1
+            $0.gross += amount
+            $0.refunded += refunded
+            $0.destinationPlatformFee += dpf
+        }
+        add(account: destination >= 0 ? id(.account, Int(destination)) : nil, currency) {
+            $0.destinationCharges += 1
+            $0.gross += amount
+            $0.refunded += refunded
+            $0.transferred += transferAmount
+            $0.reversed += transferReversed
+            $0.applicationFees += feeAmount - feeRefunded
+            $0.destinationPlatformFee += dpf
+        }
+        add(settlement.currency) { $0.stripeFee += stripeFee }
+        addSkippedTransfer(c, currency: currency)
+        checkFeeAndTransfer(c, currency: currency, transfer: transfer, fee: fee)
+    }
 
-            // Skipped transfer.
-            if !hasTransferData, transfer < 0, destination >= 0, asOf - charges.created[c] >= grace {
-                let owed =
-                    charges.intentTransferAmount[c] >= 0
-                    ? charges.intentTransferAmount[c] : amount - max(0, charges.intentFeeAmount[c])
-                truth.skippedTransfers.append(
-                    SkippedTransferRow(
-                        chargeID: chargeID, created: charges.created[c], currency: currency, amount: amount,
-                        intendedDestination: id(.account, Int(destination)), paymentIntentID: id(.paymentIntent, c),
-                        amountOwed: owed))
-                add(currency) {
-                    $0.skippedTransfers += 1
-                    $0.amountOwed += owed
-                }
-                add(account: id(.account, Int(destination)), currency) {
-                    $0.skippedTransfers += 1
-                    $0.amountOwed += owed
-                }
-            }
+    /// A charge whose intended transfer is missing after the grace period (`skipped_transfers.csv`).
+    private mutating func addSkippedTransfer(_ c: Int, currency: Currency) {
+        let charges = s.charges
+        let amount = charges.amount[c]
+        let destination = charges.intentDestination[c]
+        let hasTransferData = charges.has(ChargeTable.hasTransferData, c)
+        let transfer = Int(charges.transfer[c])
+        guard !hasTransferData, transfer < 0, destination >= 0, asOf - charges.created[c] >= grace else { return }
+        let owed =
+            charges.intentTransferAmount[c] >= 0
+            ? charges.intentTransferAmount[c] : amount - max(0, charges.intentFeeAmount[c])
+        truth.skippedTransfers.append(
+            SkippedTransferRow(
+                chargeID: id(.charge, c), created: charges.created[c], currency: currency, amount: amount,
+                intendedDestination: id(.account, Int(destination)), paymentIntentID: id(.paymentIntent, c),
+                amountOwed: owed))
+        add(currency) {
+            $0.skippedTransfers += 1
+            $0.amountOwed += owed
+        }
+        add(account: id(.account, Int(destination)), currency) {
+            $0.skippedTransfers += 1
+            $0.amountOwed += owed
+        }
+    }
 
-            // Application fee and transfer checks.
-            if charges.has(ChargeTable.showsFeeAmount, c) {
-                let expected = charges.intentFeeAmount[c]
-                if fee < 0 {
-                    exception(.applicationFeeMissing, chargeID, nil, currency, .amount(expected), .amount(0))
-                } else if feeAmount != expected {
-                    exception(
-                        .applicationFeeAmountMismatch, id(.applicationFee, fee), chargeID, currency, .amount(expected),
-                        .amount(feeAmount))
-                }
-            }
-            if transfer >= 0 {
-                let transferID = id(.transfer, transfer)
-                let expected =
-                    hasTransferData && charges.intentTransferAmount[c] >= 0 ? charges.intentTransferAmount[c] : amount
-                if transferAmount != expected {
-                    exception(
-                        .transferAmountMismatch, transferID, chargeID, currency, .amount(expected),
-                        .amount(transferAmount))
-                }
-                let transferCurrency = s.transfers.currency[transfer]
-                if transferCurrency != charges.currency[c] {
-                    exception(
-                        .transferCurrencyMismatch, transferID, chargeID, currency, .text(currency.rawValue),
-                        .text(transferCurrency.code))
-                }
-                if hasTransferData, s.transfers.destination[transfer] != destination {
-                    exception(
-                        .transferDestinationMismatch, transferID, chargeID, currency,
-                        .text(id(.account, Int(destination))),
-                        .text(id(.account, Int(s.transfers.destination[transfer]))))
-                }
+    /// The application fee against the intent's `application_fee_amount`, and the transfer's amount, currency
+    /// and destination against the intent's.
+    private mutating func checkFeeAndTransfer(_ c: Int, currency: Currency, transfer: Int, fee: Int) {
+        let charges = s.charges
+        let chargeID = id(.charge, c)
+        let amount = charges.amount[c]
+        let destination = charges.intentDestination[c]
+        let hasTransferData = charges.has(ChargeTable.hasTransferData, c)
+        let transferAmount = transfer >= 0 ? s.transfers.amount[transfer] : 0
+        let feeAmount = fee >= 0 ? s.fees.amount[fee] : 0
+        if charges.has(ChargeTable.showsFeeAmount, c) {
+            let expected = charges.intentFeeAmount[c]
+            if fee < 0 {
+                exception(.applicationFeeMissing, chargeID, nil, currency, .amount(expected), .amount(0))
+            } else if feeAmount != expected {
+                exception(
+                    .applicationFeeAmountMismatch, id(.applicationFee, fee), chargeID, currency, .amount(expected),
+                    .amount(feeAmount))
             }
         }
+        if transfer >= 0 {
+            let transferID = id(.transfer, transfer)
+            let expected =
+                hasTransferData && charges.intentTransferAmount[c] >= 0 ? charges.intentTransferAmount[c] : amount
+            if transferAmount != expected {
+                exception(
+                    .transferAmountMismatch, transferID, chargeID, currency, .amount(expected),
+                    .amount(transferAmount))
+            }
+            let transferCurrency = s.transfers.currency[transfer]
+            if transferCurrency != charges.currency[c] {
+                exception(
+                    .transferCurrencyMismatch, transferID, chargeID, currency, .text(currency.rawValue),
+                    .text(transferCurrency.code))
+            }
+            if hasTransferData, s.transfers.destination[transfer] != destination {
+                exception(
+                    .transferDestinationMismatch, transferID, chargeID, currency,
+                    .text(id(.account, Int(destination))),
+                    .text(id(.account, Int(s.transfers.destination[transfer]))))
+            }
+        }
+    }
 
-        // Transfers and application fees created in the range.
+    // MARK: Other objects created in the range
+
+    private mutating func addTransfersAndFees() {
+        let charges = s.charges
         let transfers = s.transfers
         for t in inRange(transfers.created) {
             let currency = transfers.currency[t].currency
@@ -236,7 +293,10 @@ private struct GroundTruthBuilder {
                 charges.currency[charge].currency, nil, nil)
         }
 
-        // Refunds created in the range.
+    }
+
+    private mutating func addRefunds() {
+        let charges = s.charges
         for r in inRange(s.refunds.created) where s.refunds.transferReversal[r] < 0 {
             let charge = Int(s.refunds.charge[r])
             guard charges.isDestinationCharge(charge) else { continue }
@@ -245,7 +305,11 @@ private struct GroundTruthBuilder {
                 nil, .amount(s.refunds.amount[r]))
         }
 
-        // Disputes created in the range.
+    }
+
+    private mutating func addDisputes() {
+        let charges = s.charges
+        let transfers = s.transfers
         let disputes = s.disputes
         for d in inRange(disputes.created) {
             let charge = Int(disputes.charge[d])
@@ -296,7 +360,10 @@ private struct GroundTruthBuilder {
             }
         }
 
-        // Payouts created in the range, from the payout table and the balance transactions it paid out.
+    }
+
+    /// Payouts created in the range, from the payout table and the balance transactions it paid out.
+    private mutating func addPayouts() {
         let bts = s.balanceTransactions
         let payouts = s.payouts
         for p in inRange(payouts.created) {
@@ -330,7 +397,10 @@ private struct GroundTruthBuilder {
             }
         }
 
-        // Ledger.
+    }
+
+    private mutating func addLedger() {
+        let bts = s.balanceTransactions
         var ledger: [String: LedgerRow] = [:]
         for b in inRange(bts.created) {
             let category = bts.type[b].reportingCategory
@@ -345,14 +415,16 @@ private struct GroundTruthBuilder {
             row.net += bts.amount[b] - bts.fee[b]
             ledger[key] = row
         }
+        truth.ledger = ledger.values.sorted {
+            ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
+        }
+    }
 
+    private mutating func sortRows() {
         truth.platformFees.sort { $0.chargeID < $1.chargeID }
         truth.skippedTransfers.sort { $0.chargeID < $1.chargeID }
         truth.unreversedDisputes.sort { $0.disputeID < $1.disputeID }
         truth.exceptions.sort { ($0.objectID, $0.kind.rawValue) < ($1.objectID, $1.kind.rawValue) }
-        truth.ledger = ledger.values.sorted {
-            ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
-        }
         truth.summary = summary.values.sorted { $0.currency < $1.currency }
         truth.payouts.sort { $0.payoutID < $1.payoutID }
         truth.payoutTransactions.sort {
@@ -361,12 +433,5 @@ private struct GroundTruthBuilder {
         truth.connectedAccounts = accounts.values.sorted {
             ($0.destinationAccount ?? "", $0.currency.rawValue) < ($1.destinationAccount ?? "", $1.currency.rawValue)
         }
-        return truth
-    }
-
-    private static func emptySummary(_ currency: Currency) -> SummaryRow {
-        SummaryRow(
-            currency: currency, destinationCharges: 0, gross: 0, refunded: 0, destinationPlatformFee: 0, stripeFee: 0,
-            skippedTransfers: 0, amountOwed: 0, unreversedDisputes: 0, unrecovered: 0)
     }
 }

@@ -39,7 +39,8 @@ enum GroundTruthComparison {
         expectSame(
             report.payoutTransactions.map(PayoutTransactionLine.init),
             truth.payoutTransactions.map(PayoutTransactionLine.init), "payout_transactions", sourceLocation)
-        #expect(report.exceptions.allSatisfy { $0.status == .new && !$0.message.isEmpty }, sourceLocation: sourceLocation)
+        #expect(
+            report.exceptions.allSatisfy { $0.status == .new && !$0.message.isEmpty }, sourceLocation: sourceLocation)
     }
 
     private static func expectSame<Line: Hashable & Comparable>(

@@ -17,7 +17,7 @@ struct EndToEndTests {
         (try? Money(minorUnits: minorUnits, currency: currency).formatted()) ?? "?"
     }
 
-    static func text(_ value: GroundTruth.Value?, _ currency: Currency) -> String {
+    static func text(_ value: ExceptionValue?, _ currency: Currency) -> String {
         switch value {
         case .amount(let minor)?: money(minor, currency)
         case .text(let text)?: text
@@ -34,7 +34,7 @@ struct EndToEndTests {
             let c = row.currency
             return [
                 row.chargeID, time(row.created), c.rawValue, money(row.amount, c), money(row.amountRefunded, c),
-                row.destinationAccount ?? "", row.feeStyle, row.transferID ?? "",
+                row.destinationAccount ?? "", row.feeStyle.rawValue, row.transferID ?? "",
                 row.transferID == nil ? "" : money(row.transferAmount, c),
                 row.transferID == nil ? "" : money(row.transferReversed, c), row.applicationFeeID ?? "",
                 row.applicationFeeID == nil ? "" : money(row.applicationFeeAmount, c),
@@ -96,7 +96,7 @@ struct EndToEndTests {
         files["payout_transactions.csv"] = Set(truth.payoutTransactions.map { row in
             let c = row.currency
             return [
-                row.payoutID, row.balanceTransactionID, time(row.created), time(row.availableOn), c.rawValue,
+                row.payoutID, row.balanceTransactionID, time(row.created), row.availableOn.map(time) ?? "", c.rawValue,
                 money(row.gross, c), money(row.fee, c), money(row.net, c), row.reportingCategory, row.sourceID ?? "",
             ].joined(separator: ",")
         })

@@ -14,7 +14,8 @@ struct ExpansionTests {
         // When a charge is listed with its refunds and their balance transactions expanded (four levels)
         let charge = try get(
             server,
-            "/v1/charges/\(chargeID)?expand[]=refunds.data.balance_transaction&expand[]=transfer.reversals.data.balance_transaction"
+            "/v1/charges/\(chargeID)?expand[]=refunds.data.balance_transaction"
+                + "&expand[]=transfer.reversals.data.balance_transaction"
         ).json()
         // Then each refund carries its balance transaction, and so does each reversal of the transfer
         let refunds = try #require(charge.object("refunds")?.list("data"))
@@ -23,7 +24,9 @@ struct ExpansionTests {
         let reversals = try #require(charge.object("transfer")?.object("reversals")?.list("data"))
         #expect(!reversals.isEmpty)
         #expect(
-            reversals.allSatisfy { $0.object("balance_transaction")?.string("reporting_category") == "transfer_reversal" })
+            reversals.allSatisfy {
+                $0.object("balance_transaction")?.string("reporting_category") == "transfer_reversal"
+            })
 
         // And the lists of transfers and application fees expand their reversals' and refunds' transactions
         let transfers = try get(server, "/v1/transfers?limit=100&expand[]=data.reversals.data.balance_transaction")

@@ -20,9 +20,13 @@ import Testing
     }
 
     @Test func aBurstAboveTheGlobalRateIsAnswered429UntilTheWindowPasses() async throws {
-        let server = try await startServer(charges: 10) { $0.rateLimit = 5 }
+        // Given a sandbox allowing 5 requests per second, on a clock the test moves
+        let clock = ManualClock()
+        let server = try await startRateLimitedServer(rateLimit: 5, clock: clock)
         let connection = try WireConnection(port: server.port)
+        // When 12 requests come within the same instant
         let statuses = try (0..<12).map { _ in try connection.request("/v1/charges?limit=1") }
+        // Then the first 5 pass and the other 7 get Stripe's 429
         #expect(statuses.prefix(5).allSatisfy { $0.status == 200 })
         let limited = try #require(statuses.first { $0.status == 429 })
         #expect(limited.headers["stripe-rate-limited-reason"] == "global-rate")
@@ -31,21 +35,26 @@ import Testing
         #expect(error.string("code") == "rate_limit")
         #expect(error.string("message")?.hasPrefix("Too many requests") == true)
         #expect(statuses.filter { $0.status == 429 }.count == 7)
-        // After the one-second window the requests pass again
-        try await Task.sleep(for: .milliseconds(1_100))
+        // Just short of the one-second window the requests are still limited; once it has passed they pass again
+        clock.advance(by: .milliseconds(999))
+        #expect(try connection.request("/v1/charges?limit=1").status == 429)
+        clock.advance(by: .milliseconds(1))
         #expect(try connection.request("/v1/charges?limit=1").status == 200)
-        #expect(server.requestStats.rateLimited == 7)
+        #expect(server.requestStats.rateLimited == 8)
         try await server.shutdown()
     }
 
     @Test func theEndpointRateLimitCountsEachEndpointOnItsOwn() async throws {
-        let server = try await startServer(charges: 10) { $0.endpointRateLimit = 3 }
+        let clock = ManualClock()
+        let server = try await startRateLimitedServer(endpointRateLimit: 3, clock: clock)
         let connection = try WireConnection(port: server.port)
         let charges = try (0..<5).map { _ in try connection.request("/v1/charges").status }
         #expect(charges == [200, 200, 200, 429, 429])
         let limited = try connection.request("/v1/charges")
         #expect(limited.headers["stripe-rate-limited-reason"] == "endpoint-rate")
         #expect(try connection.request("/v1/transfers").status == 200, "another endpoint has its own window")
+        clock.advance(by: .seconds(1))
+        #expect(try connection.request("/v1/charges").status == 200, "the endpoint's window has passed")
         try await server.shutdown()
     }
 
@@ -90,5 +99,17 @@ import Testing
         #expect(server.summary.hasPrefix("seed 42, 10 charges, 2026-11-01..2026-12-01, "))
         #expect(server.summary.contains("fail rate 0.1"))
         try await server.shutdown()
+    }
+
+    /// A small sandbox whose rate windows run on `clock`.
+    private func startRateLimitedServer(
+        rateLimit: Double? = nil, endpointRateLimit: Double? = nil, clock: ManualClock
+    ) async throws -> SandboxServer {
+        var options = SandboxOptions()
+        options.charges = 10
+        options.seed = 7
+        options.rateLimit = rateLimit
+        options.endpointRateLimit = endpointRateLimit
+        return try await SandboxServer.start(options, clock: clock)
     }
 }

@@ -1,4 +1,5 @@
-/// The shared, locked state of a running server: statistics, rate windows and the fault dice.
+/// The shared, locked state of a running server: statistics, rate windows and the fault dice. The rate windows
+/// measure time with the clock the server was started with.
 final class FaultState: Sendable {
     enum Decision {
         case drop
@@ -15,7 +16,7 @@ final class FaultState: Sendable {
         var requestNumber: UInt64 = 0
     }
 
-    /// A sliding window: at most `capacity` admitted requests within `window` seconds.
+    /// A sliding window: at most `capacity` admitted requests within `window` seconds; times are nanoseconds.
     struct RateWindow {
         var times: [UInt64] = []
         var head = 0
@@ -35,18 +36,21 @@ final class FaultState: Sendable {
     }
 
     private let state: Locked<State>
+    private let elapsed: ElapsedTime
     let options: SandboxOptions
 
-    init(options: SandboxOptions) {
+    init(options: SandboxOptions, clock: any Clock<Duration>) {
         self.options = options
+        elapsed = ElapsedTime(clock)
         state = Locked(State(dice: SplitMix64(seed: options.seed ^ 0xFA17)))
     }
 
     var stats: SandboxRequestStats { state.withLock { $0.stats } }
 
-    /// Counts the request and rolls its faults.
-    func decide(endpoint: String, now: UInt64) -> Decision {
-        state.withLock { state in
+    /// Counts the request, checks the rate windows at the clock's current time and rolls its faults.
+    func decide(endpoint: String) -> Decision {
+        let now = elapsed.nanoseconds
+        return state.withLock { state in
             state.stats.total += 1
             state.stats.byEndpoint[endpoint, default: 0] += 1
             if let rate = options.rateLimit, rate > 0, !state.global.admit(now: now, rate: rate) {

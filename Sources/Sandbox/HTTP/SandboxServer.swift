@@ -37,8 +37,12 @@ public final class SandboxServer: Sendable {
         self.core = core
     }
 
-    /// Generates the world and starts listening.
-    public static func start(_ options: SandboxOptions) async throws -> SandboxServer {
+    /// Generates the world and starts listening. The rate limits (``SandboxOptions/rateLimit``,
+    /// ``SandboxOptions/endpointRateLimit``) measure their windows with `clock`; tests pass a clock they advance
+    /// themselves.
+    public static func start(
+        _ options: SandboxOptions, clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> SandboxServer {
         let loopback = ["127.0.0.1", "::1", "localhost"]
         guard loopback.contains(options.host) else {
             throw SandboxError(
@@ -66,8 +70,9 @@ public final class SandboxServer: Sendable {
         }
         let end = options.start.addingTimeInterval(Double(options.days * 86_400 + options.hours * 3_600))
         let world = SandboxWorld(seed: options.seed, charges: options.charges, start: options.start, end: end)
-        let core = ServerCore(router: Router(
-                storage: world.storage, restrictedKeyForbiddenResources: options.restrictedKeyForbiddenResources), faults: FaultState(options: options))
+        let router = Router(
+            storage: world.storage, restrictedKeyForbiddenResources: options.restrictedKeyForbiddenResources)
+        let core = ServerCore(router: router, faults: FaultState(options: options, clock: clock))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -142,13 +147,9 @@ final class ServerCore: Sendable {
     init(router: Router, faults: FaultState) {
         self.router = router
         self.faults = faults
-        let (seconds, attoseconds) = faults.options.latency.components
-        latency = .nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-        let (slowSeconds, slowAttoseconds) = faults.options.slowLatency.components
-        slowLatency = .nanoseconds(max(0, slowSeconds * 1_000_000_000 + slowAttoseconds / 1_000_000_000))
-        let (expansionSeconds, expansionAttoseconds) = faults.options.expansionLatency.components
-        expansionLatency = .nanoseconds(
-            max(0, expansionSeconds * 1_000_000_000 + expansionAttoseconds / 1_000_000_000))
+        latency = .nanoseconds(max(0, faults.options.latency.wholeNanoseconds))
+        slowLatency = .nanoseconds(max(0, faults.options.slowLatency.wholeNanoseconds))
+        expansionLatency = .nanoseconds(max(0, faults.options.expansionLatency.wholeNanoseconds))
     }
 
     /// How long to wait before answering: the latency, the expansion latency for each expanded object, plus a
@@ -167,11 +168,11 @@ final class ServerCore: Sendable {
     }
 
     func handle(_ head: HTTPRequestHead) -> Outcome {
-        let prepared = router.prepare(
+        let routed = router.route(
             method: head.method.rawValue, uri: head.uri, authorization: head.headers.first(name: "Authorization"))
         var response: SandboxResponse
         var truncate = false
-        switch faults.decide(endpoint: prepared.endpoint, now: NIODeadline.now().uptimeNanoseconds) {
+        switch faults.decide(endpoint: routed.endpoint) {
         case .drop:
             return .drop
         case .rateLimited(let reason):
@@ -187,7 +188,7 @@ final class ServerCore: Sendable {
                 message: "An unknown error occurred (injected by the sandbox's fail rate). Please retry the request.",
                 extraHeaders: [("Stripe-Should-Retry", "true")])
         case .serve(let cut):
-            response = router.respond(prepared)
+            response = router.respond(routed)
             truncate = cut
         }
         let requestID = StripeIDCodec(seed: faults.options.seed).id(

@@ -26,26 +26,43 @@ extension SandboxWorld {
     public func groundTruth(
         for range: ReportingRange, asOf: Date, skippedTransferGrace: TimeInterval
     ) -> GroundTruth {
-        GroundTruthBuilder(
+        var builder = GroundTruthBuilder(
             storage: storage, from: range.unixSeconds.from, to: range.unixSeconds.to,
-            asOf: Int64(asOf.timeIntervalSince1970.rounded(.down)), grace: Int64(skippedTransferGrace.rounded(.up))
-        ).build()
+            asOf: Int64(asOf.timeIntervalSince1970.rounded(.down)), grace: Int64(skippedTransferGrace.rounded(.up)))
+        return builder.build()
     }
 }
 
-private struct GroundTruthBuilder {
+/// Computes a range's ground truth from the world's tables, one kind of object at a time.
+struct GroundTruthBuilder {
     let storage: WorldStorage
     let from: Int64
     let to: Int64
     let asOf: Int64
     let grace: Int64
 
-    private var s: WorldStorage { storage }
-    private func id(_ kind: StripeIDKind, _ index: Int) -> String { s.ids.id(kind, index) }
-    private func id(_ kind: StripeIDKind, _ index: Int32) -> String? { index >= 0 ? s.ids.id(kind, Int(index)) : nil }
+    var truth: GroundTruth
+    /// Summary rows by currency, filled as the rows are found.
+    private var summary: [Currency: SummaryRow] = [:]
+    /// Connected-account rows by `account/currency`, filled as the rows are found.
+    private var accounts: [String: ConnectedAccountRow] = [:]
+
+    init(storage: WorldStorage, from: Int64, to: Int64, asOf: Int64, grace: Int64) {
+        self.storage = storage
+        self.from = from
+        self.to = to
+        self.asOf = asOf
+        self.grace = grace
+        truth = GroundTruth(
+            from: from, to: to, asOf: asOf, skippedTransferGrace: grace, platformFees: [], skippedTransfers: [],
+            unreversedDisputes: [], exceptions: [], ledger: [], summary: [])
+    }
+
+    func id(_ kind: StripeIDKind, _ index: Int) -> String { storage.ids.id(kind, index) }
+    func id(_ kind: StripeIDKind, _ index: Int32) -> String? { index >= 0 ? storage.ids.id(kind, Int(index)) : nil }
 
     /// Indexes of a created-sorted table inside `[from, to)`.
-    private func inRange(_ created: [Int64]) -> Range<Int> {
+    func inRange(_ created: [Int64]) -> Range<Int> {
         func first(_ bound: Int64) -> Int {
             var low = 0
             var high = created.count
@@ -59,163 +76,54 @@ private struct GroundTruthBuilder {
         return lower..<max(lower, first(to))
     }
 
-    private func net(_ bt: Int32) -> Int64 {
+    func net(_ bt: Int32) -> Int64 {
         guard bt >= 0 else { return 0 }
-        return s.balanceTransactions.amount[Int(bt)] - s.balanceTransactions.fee[Int(bt)]
+        return storage.balanceTransactions.amount[Int(bt)] - storage.balanceTransactions.fee[Int(bt)]
     }
 
-    /// Sum of `net` over the platform's balance transactions of the charge and everything hanging off it.
-    private func platformNet(_ c: Int) -> Int64 {
-        let charges = s.charges
-        var total = net(charges.balanceTransaction[c]) + net(charges.failureBalanceTransaction[c])
-        for refund in charges.refunds.items(of: c) { total += net(s.refunds.balanceTransaction[Int(refund)]) }
-        let transfer = Int(charges.transfer[c])
-        if transfer >= 0 {
-            total += net(s.transfers.balanceTransaction[transfer])
-            for reversal in s.transfers.reversals.items(of: transfer) {
-                total += net(s.reversals.balanceTransaction[Int(reversal)])
-            }
-        }
-        let fee = Int(charges.fee[c])
-        if fee >= 0 {
-            total += net(s.fees.balanceTransaction[fee])
-            for refund in s.fees.refunds.items(of: fee) { total += net(s.feeRefunds.balanceTransaction[Int(refund)]) }
-        }
-        for dispute in charges.disputes.items(of: c) {
-            total += net(s.disputes.withdrawal[Int(dispute)]) + net(s.disputes.reinstatement[Int(dispute)])
-        }
-        return total
+    mutating func build() -> GroundTruth {
+        for c in inRange(storage.charges.created) { addCharge(c) }
+        addTransfersAndFees()
+        addRefunds()
+        addDisputes()
+        addPayouts()
+        addLedger()
+        sortRows()
+        return truth
     }
 
-    func build() -> GroundTruth {
-        var truth = GroundTruth(
-            from: from, to: to, asOf: asOf, skippedTransferGrace: grace, platformFees: [], skippedTransfers: [],
-            unreversedDisputes: [], exceptions: [], ledger: [], summary: [])
-        var summary: [Currency: GroundTruth.SummaryRow] = [:]
-        func add(_ currency: Currency, _ change: (inout GroundTruth.SummaryRow) -> Void) {
-            change(&summary[currency, default: GroundTruth.SummaryRow(currency: currency)])
-        }
-        var accounts: [String: GroundTruth.ConnectedAccount] = [:]
-        func add(account: String?, _ currency: Currency, _ change: (inout GroundTruth.ConnectedAccount) -> Void) {
-            let key = (account ?? "") + "/" + currency.rawValue
-            change(&accounts[key, default: GroundTruth.ConnectedAccount(destinationAccount: account, currency: currency)])
-        }
-        func exception(
-            _ kind: GroundTruth.ExceptionKind, _ object: String, _ related: String?, _ currency: Currency,
-            _ expected: GroundTruth.Value?, _ actual: GroundTruth.Value?
-        ) {
-            truth.exceptions.append(
-                GroundTruth.Exception(
-                    kind: kind, objectID: object, relatedID: related, currency: currency, expected: expected,
-                    actual: actual))
-        }
+    // MARK: Totals and exceptions
 
-        let charges = s.charges
-        for c in inRange(charges.created) {
-            let currency = charges.currency[c].currency
-            let chargeID = id(.charge, c)
-            if charges.balanceTransaction[c] < 0 {
-                exception(.missingBalanceTransaction, chargeID, nil, currency, nil, nil)
-            }
-            guard charges.isDestinationCharge(c), charges.status[c] == .succeeded else { continue }
-            let amount = charges.amount[c]
-            let refunded = charges.amountRefunded[c]
-            let transfer = Int(charges.transfer[c])
-            let fee = Int(charges.fee[c])
-            let transferAmount = transfer >= 0 ? s.transfers.amount[transfer] : 0
-            let transferReversed = transfer >= 0 ? s.transfers.amountReversed[transfer] : 0
-            let feeAmount = fee >= 0 ? s.fees.amount[fee] : 0
-            let feeRefunded = fee >= 0 ? s.fees.amountRefunded[fee] : 0
-            let dpf = (amount - refunded) - (transferAmount - transferReversed) + (feeAmount - feeRefunded)
-            let bt = Int(charges.balanceTransaction[c])
-            let settlement = bt >= 0 ? s.balanceTransactions.currency[bt] : charges.currency[c].settlement
-            let stripeFee = bt >= 0 ? s.balanceTransactions.fee[bt] : 0
-            let hasTransferData = charges.has(ChargeTable.hasTransferData, c)
-            let destination = charges.intentDestination[c]
-            truth.platformFees.append(
-                GroundTruth.PlatformFee(
-                    chargeID: chargeID, created: charges.created[c], currency: currency, amount: amount,
-                    amountRefunded: refunded,
-                    destinationAccount: destination >= 0 ? id(.account, Int(destination)) : nil,
-                    feeStyle: charges.style[c].name ?? "full_transfer", transferID: id(.transfer, charges.transfer[c]),
-                    transferAmount: transferAmount, transferReversed: transferReversed,
-                    applicationFeeID: id(.applicationFee, charges.fee[c]), applicationFeeAmount: feeAmount,
-                    applicationFeeRefunded: feeRefunded, destinationPlatformFee: dpf, stripeFee: stripeFee,
-                    settlementCurrency: settlement.currency, platformNet: platformNet(c)))
-            add(currency) {
-                $0.destinationCharges += 1
-                $0.gross += amount
-                $0.refunded += refunded
-                $0.destinationPlatformFee += dpf
-            }
-            add(account: destination >= 0 ? id(.account, Int(destination)) : nil, currency) {
-                $0.destinationCharges += 1
-                $0.gross += amount
-                $0.refunded += refunded
-                $0.transferred += transferAmount
-                $0.reversed += transferReversed
-                $0.applicationFees += feeAmount - feeRefunded
-                $0.destinationPlatformFee += dpf
-            }
-            add(settlement.currency) { $0.stripeFee += stripeFee }
+    mutating func add(_ currency: Currency, _ change: (inout SummaryRow) -> Void) {
+        change(&summary[currency, default: Self.emptySummary(currency)])
+    }
 
-            // Skipped transfer.
-            if !hasTransferData, transfer < 0, destination >= 0, asOf - charges.created[c] >= grace {
-                let owed =
-                    charges.intentTransferAmount[c] >= 0
-                    ? charges.intentTransferAmount[c] : amount - max(0, charges.intentFeeAmount[c])
-                truth.skippedTransfers.append(
-                    GroundTruth.SkippedTransfer(
-                        chargeID: chargeID, created: charges.created[c], currency: currency, amount: amount,
-                        intendedDestination: id(.account, Int(destination)), paymentIntentID: id(.paymentIntent, c),
-                        amountOwed: owed))
-                add(currency) {
-                    $0.skippedTransfers += 1
-                    $0.amountOwed += owed
-                }
-                add(account: id(.account, Int(destination)), currency) {
-                    $0.skippedTransfers += 1
-                    $0.amountOwed += owed
-                }
-            }
+    mutating func add(account: String?, _ currency: Currency, _ change: (inout ConnectedAccountRow) -> Void) {
+        let key = (account ?? "") + "/" + currency.rawValue
+        change(&accounts[key, default: ConnectedAccountRow(destinationAccount: account, currency: currency)])
+    }
 
-            // Application fee and transfer checks.
-            if charges.has(ChargeTable.showsFeeAmount, c) {
-                let expected = charges.intentFeeAmount[c]
-                if fee < 0 {
-                    exception(.applicationFeeMissing, chargeID, nil, currency, .amount(expected), .amount(0))
-                } else if feeAmount != expected {
-                    exception(
-                        .applicationFeeAmountMismatch, id(.applicationFee, fee), chargeID, currency, .amount(expected),
-                        .amount(feeAmount))
-                }
-            }
-            if transfer >= 0 {
-                let transferID = id(.transfer, transfer)
-                let expected =
-                    hasTransferData && charges.intentTransferAmount[c] >= 0 ? charges.intentTransferAmount[c] : amount
-                if transferAmount != expected {
-                    exception(
-                        .transferAmountMismatch, transferID, chargeID, currency, .amount(expected),
-                        .amount(transferAmount))
-                }
-                let transferCurrency = s.transfers.currency[transfer]
-                if transferCurrency != charges.currency[c] {
-                    exception(
-                        .transferCurrencyMismatch, transferID, chargeID, currency, .text(currency.rawValue),
-                        .text(transferCurrency.code))
-                }
-                if hasTransferData, s.transfers.destination[transfer] != destination {
-                    exception(
-                        .transferDestinationMismatch, transferID, chargeID, currency,
-                        .text(id(.account, Int(destination))),
-                        .text(id(.account, Int(s.transfers.destination[transfer]))))
-                }
-            }
-        }
+    mutating func exception(
+        _ kind: ExceptionKind, _ object: String, _ related: String?, _ currency: Currency,
+        _ expected: ExceptionValue?, _ actual: ExceptionValue?
+    ) {
+        truth.exceptions.append(
+            GroundTruth.Exception(
+                kind: kind, objectID: object, relatedID: related, currency: currency, expected: expected,
+                actual: actual))
+    }
 
-        // Transfers and application fees created in the range.
-        let transfers = s.transfers
+    private static func emptySummary(_ currency: Currency) -> SummaryRow {
+        SummaryRow(
+            currency: currency, destinationCharges: 0, gross: 0, refunded: 0, destinationPlatformFee: 0, stripeFee: 0,
+            skippedTransfers: 0, amountOwed: 0, unreversedDisputes: 0, unrecovered: 0)
+    }
+
+    // MARK: Other objects created in the range
+
+    private mutating func addTransfersAndFees() {
+        let charges = storage.charges
+        let transfers = storage.transfers
         for t in inRange(transfers.created) {
             let currency = transfers.currency[t].currency
             if transfers.balanceTransaction[t] < 0 {
@@ -229,24 +137,31 @@ private struct GroundTruthBuilder {
                     .transferSourceNotDestinationCharge, id(.transfer, t), id(.charge, source), currency, nil, nil)
             }
         }
-        for f in inRange(s.fees.created) where s.fees.balanceTransaction[f] < 0 {
-            let charge = Int(s.fees.charge[f])
+        for f in inRange(storage.fees.created) where storage.fees.balanceTransaction[f] < 0 {
+            let charge = Int(storage.fees.charge[f])
             exception(
                 .missingBalanceTransaction, id(.applicationFee, f), id(.charge, charge),
                 charges.currency[charge].currency, nil, nil)
         }
 
-        // Refunds created in the range.
-        for r in inRange(s.refunds.created) where s.refunds.transferReversal[r] < 0 {
-            let charge = Int(s.refunds.charge[r])
+    }
+
+    private mutating func addRefunds() {
+        let charges = storage.charges
+        for r in inRange(storage.refunds.created) where storage.refunds.transferReversal[r] < 0 {
+            let charge = Int(storage.refunds.charge[r])
             guard charges.isDestinationCharge(charge) else { continue }
             exception(
                 .refundWithoutTransferReversal, id(.refund, r), id(.charge, charge), charges.currency[charge].currency,
-                nil, .amount(s.refunds.amount[r]))
+                nil, .amount(storage.refunds.amount[r]))
         }
 
-        // Disputes created in the range.
-        let disputes = s.disputes
+    }
+
+    private mutating func addDisputes() {
+        let charges = storage.charges
+        let transfers = storage.transfers
+        let disputes = storage.disputes
         for d in inRange(disputes.created) {
             let charge = Int(disputes.charge[d])
             let currency = charges.currency[charge].currency
@@ -255,8 +170,8 @@ private struct GroundTruthBuilder {
             guard charges.isDestinationCharge(charge) else { continue }
             if status == .won, transfer >= 0 {
                 let recovered = transfers.reversals.items(of: transfer)
-                    .filter { s.reversals.dispute[Int($0)] == Int32(d) }
-                    .reduce(Int64(0)) { $0 + s.reversals.amount[Int($1)] }
+                    .filter { storage.reversals.dispute[Int($0)] == Int32(d) }
+                    .reduce(Int64(0)) { $0 + storage.reversals.amount[Int($1)] }
                 if recovered > 0, disputes.repayment[d] < 0 {
                     exception(
                         .wonDisputeNotRepaid, id(.dispute, d), id(.transfer, transfer), currency, .amount(recovered),
@@ -269,10 +184,10 @@ private struct GroundTruthBuilder {
             if transfer >= 0 {
                 var refundLinked: Int64 = 0
                 for reversal in transfers.reversals.items(of: transfer).map(Int.init) {
-                    if s.reversals.sourceRefund[reversal] >= 0 {
-                        refundLinked += s.reversals.amount[reversal]
-                    } else if s.reversals.created[reversal] >= disputes.created[d] {
-                        recovered += s.reversals.amount[reversal]
+                    if storage.reversals.sourceRefund[reversal] >= 0 {
+                        refundLinked += storage.reversals.amount[reversal]
+                    } else if storage.reversals.created[reversal] >= disputes.created[d] {
+                        recovered += storage.reversals.amount[reversal]
                     }
                 }
                 recoverable = min(disputes.amount[d], transfers.amount[transfer] - refundLinked)
@@ -280,7 +195,7 @@ private struct GroundTruthBuilder {
             let unrecovered = recoverable - recovered
             guard unrecovered > 0 else { continue }
             truth.unreversedDisputes.append(
-                GroundTruth.UnreversedDispute(
+                UnreversedDisputeRow(
                     disputeID: id(.dispute, d), chargeID: id(.charge, charge), created: disputes.created[d],
                     currency: currency, disputeAmount: disputes.amount[d], disputeStatus: status.name,
                     destinationAccount: transfer >= 0 ? id(.account, Int(transfers.destination[transfer])) : nil,
@@ -296,22 +211,25 @@ private struct GroundTruthBuilder {
             }
         }
 
-        // Payouts created in the range, from the payout table and the balance transactions it paid out.
-        let bts = s.balanceTransactions
-        let payouts = s.payouts
+    }
+
+    /// Payouts created in the range, from the payout table and the balance transactions it paid out.
+    private mutating func addPayouts() {
+        let bts = storage.balanceTransactions
+        let payouts = storage.payouts
         for p in inRange(payouts.created) {
             let payoutID = id(.payout, p)
             let currency = payouts.currency[p].currency
             let paidOut = payouts.transactions.items(of: p).map(Int.init)
             let net = paidOut.reduce(Int64(0)) { $0 + bts.amount[$1] - bts.fee[$1] }
             truth.payouts.append(
-                GroundTruth.Payout(
+                PayoutRow(
                     payoutID: payoutID, created: payouts.created[p], arrivalDate: payouts.arrivalDate[p],
                     currency: currency, amount: payouts.amount[p], status: payouts.status[p].name,
                     balanceTransactions: paidOut.count, netOfTransactions: net, difference: payouts.amount[p] - net))
             for b in paidOut {
                 truth.payoutTransactions.append(
-                    GroundTruth.PayoutTransaction(
+                    PayoutTransactionRow(
                         payoutID: payoutID, balanceTransactionID: id(.balanceTransaction, b), created: bts.created[b],
                         availableOn: bts.availableOn[b], currency: bts.currency[b].currency, gross: bts.amount[b],
                         fee: bts.fee[b], net: bts.amount[b] - bts.fee[b],
@@ -330,14 +248,17 @@ private struct GroundTruthBuilder {
             }
         }
 
-        // Ledger.
-        var ledger: [String: GroundTruth.LedgerRow] = [:]
+    }
+
+    private mutating func addLedger() {
+        let bts = storage.balanceTransactions
+        var ledger: [String: LedgerRow] = [:]
         for b in inRange(bts.created) {
             let category = bts.type[b].reportingCategory
             let key = bts.currency[b].code + "/" + category
             var row =
                 ledger[key]
-                ?? GroundTruth.LedgerRow(
+                ?? LedgerRow(
                     currency: bts.currency[b].currency, reportingCategory: category, count: 0, gross: 0, fee: 0, net: 0)
             row.count += 1
             row.gross += bts.amount[b]
@@ -345,14 +266,16 @@ private struct GroundTruthBuilder {
             row.net += bts.amount[b] - bts.fee[b]
             ledger[key] = row
         }
-
-        truth.platformFees.sort { $0.chargeID < $1.chargeID }
-        truth.skippedTransfers.sort { $0.chargeID < $1.chargeID }
-        truth.unreversedDisputes.sort { $0.disputeID < $1.disputeID }
-        truth.exceptions.sort { ($0.objectID, $0.kind) < ($1.objectID, $1.kind) }
         truth.ledger = ledger.values.sorted {
             ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
         }
+    }
+
+    private mutating func sortRows() {
+        truth.platformFees.sort { $0.chargeID < $1.chargeID }
+        truth.skippedTransfers.sort { $0.chargeID < $1.chargeID }
+        truth.unreversedDisputes.sort { $0.disputeID < $1.disputeID }
+        truth.exceptions.sort { ($0.objectID, $0.kind.rawValue) < ($1.objectID, $1.kind.rawValue) }
         truth.summary = summary.values.sorted { $0.currency < $1.currency }
         truth.payouts.sort { $0.payoutID < $1.payoutID }
         truth.payoutTransactions.sort {
@@ -361,6 +284,5 @@ private struct GroundTruthBuilder {
         truth.connectedAccounts = accounts.values.sorted {
             ($0.destinationAccount ?? "", $0.currency.rawValue) < ($1.destinationAccount ?? "", $1.currency.rawValue)
         }
-        return truth
     }
 }

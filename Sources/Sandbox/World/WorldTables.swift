@@ -55,19 +55,6 @@ enum WorldCurrency: UInt8, CaseIterable, Sendable {
     }
 }
 
-enum FeeStyle: UInt8, Sendable {
-    case plain, applicationFee, transferAmount, fullTransfer
-
-    var name: String? {
-        switch self {
-        case .plain: nil
-        case .applicationFee: "application_fee"
-        case .transferAmount: "transfer_amount"
-        case .fullTransfer: "full_transfer"
-        }
-    }
-}
-
 enum ChargeStatus: UInt8, Sendable {
     case succeeded, pending, failed
 
@@ -195,7 +182,8 @@ struct ChargeTable: Sendable {
     var currency: [WorldCurrency] = []
     var status: [ChargeStatus] = []
     var method: [PaymentMethodKind] = []
-    var style: [FeeStyle] = []
+    /// The fee style of a destination charge, `nil` for a plain charge.
+    var style: [FeeStyle?] = []
     /// The PaymentIntent's `transfer_data.destination` (account index), `-1` for none.
     var intentDestination: [Int16] = []
     /// The PaymentIntent's `transfer_data.amount`, `-1` for none.

@@ -1,0 +1,155 @@
+import ReconCore
+
+// The ground truth of the charges created in the range: platform-fee rows, skipped transfers, the fee and
+// transfer checks, and each charge's platform net.
+
+extension GroundTruthBuilder {
+    /// A charge created in the range: its missing balance transaction, and for a succeeded destination charge its
+    /// platform-fee row, its skipped transfer and its fee and transfer checks.
+    mutating func addCharge(_ c: Int) {
+        let charges = storage.charges
+        let currency = charges.currency[c].currency
+        let chargeID = id(.charge, c)
+        if charges.balanceTransaction[c] < 0 {
+            exception(.missingBalanceTransaction, chargeID, nil, currency, nil, nil)
+        }
+        guard charges.isDestinationCharge(c), charges.status[c] == .succeeded else { return }
+        let amount = charges.amount[c]
+        let refunded = charges.amountRefunded[c]
+        let transfer = Int(charges.transfer[c])
+        let fee = Int(charges.fee[c])
+        let transferAmount = transfer >= 0 ? storage.transfers.amount[transfer] : 0
+        let transferReversed = transfer >= 0 ? storage.transfers.amountReversed[transfer] : 0
+        let feeAmount = fee >= 0 ? storage.fees.amount[fee] : 0
+        let feeRefunded = fee >= 0 ? storage.fees.amountRefunded[fee] : 0
+        let dpf = (amount - refunded) - (transferAmount - transferReversed) + (feeAmount - feeRefunded)
+        let bt = Int(charges.balanceTransaction[c])
+        let settlement = bt >= 0 ? storage.balanceTransactions.currency[bt] : charges.currency[c].settlement
+        let stripeFee = bt >= 0 ? storage.balanceTransactions.fee[bt] : 0
+        let destination = charges.intentDestination[c]
+        truth.platformFees.append(
+            GroundTruth.PlatformFee(
+                chargeID: chargeID, created: charges.created[c], currency: currency, amount: amount,
+                amountRefunded: refunded,
+                destinationAccount: destination >= 0 ? id(.account, Int(destination)) : nil,
+                feeStyle: charges.style[c] ?? .fullTransfer, transferID: id(.transfer, charges.transfer[c]),
+                transferAmount: transferAmount, transferReversed: transferReversed,
+                applicationFeeID: id(.applicationFee, charges.fee[c]), applicationFeeAmount: feeAmount,
+                applicationFeeRefunded: feeRefunded, destinationPlatformFee: dpf, stripeFee: stripeFee,
+                settlementCurrency: settlement.currency, platformNet: platformNet(c)))
+        add(currency) {
+            $0.destinationCharges += 1
+            $0.gross += amount
+            $0.refunded += refunded
+            $0.destinationPlatformFee += dpf
+        }
+        add(account: destination >= 0 ? id(.account, Int(destination)) : nil, currency) {
+            $0.destinationCharges += 1
+            $0.gross += amount
+            $0.refunded += refunded
+            $0.transferred += transferAmount
+            $0.reversed += transferReversed
+            $0.applicationFees += feeAmount - feeRefunded
+            $0.destinationPlatformFee += dpf
+        }
+        add(settlement.currency) { $0.stripeFee += stripeFee }
+        addSkippedTransfer(c, currency: currency)
+        checkFeeAndTransfer(c, currency: currency, transfer: transfer, fee: fee)
+    }
+
+    /// A charge whose intended transfer is missing after the grace period (`skipped_transfers.csv`).
+    private mutating func addSkippedTransfer(_ c: Int, currency: Currency) {
+        let charges = storage.charges
+        let amount = charges.amount[c]
+        let destination = charges.intentDestination[c]
+        let hasTransferData = charges.has(ChargeTable.hasTransferData, c)
+        let transfer = Int(charges.transfer[c])
+        guard !hasTransferData, transfer < 0, destination >= 0, asOf - charges.created[c] >= grace else { return }
+        let owed =
+            charges.intentTransferAmount[c] >= 0
+            ? charges.intentTransferAmount[c] : amount - max(0, charges.intentFeeAmount[c])
+        truth.skippedTransfers.append(
+            SkippedTransferRow(
+                chargeID: id(.charge, c), created: charges.created[c], currency: currency, amount: amount,
+                intendedDestination: id(.account, Int(destination)), paymentIntentID: id(.paymentIntent, c),
+                amountOwed: owed))
+        add(currency) {
+            $0.skippedTransfers += 1
+            $0.amountOwed += owed
+        }
+        add(account: id(.account, Int(destination)), currency) {
+            $0.skippedTransfers += 1
+            $0.amountOwed += owed
+        }
+    }
+
+    /// The application fee against the intent's `application_fee_amount`, and the transfer's amount, currency
+    /// and destination against the intent'storage.
+    private mutating func checkFeeAndTransfer(_ c: Int, currency: Currency, transfer: Int, fee: Int) {
+        let charges = storage.charges
+        let chargeID = id(.charge, c)
+        let amount = charges.amount[c]
+        let destination = charges.intentDestination[c]
+        let hasTransferData = charges.has(ChargeTable.hasTransferData, c)
+        let transferAmount = transfer >= 0 ? storage.transfers.amount[transfer] : 0
+        let feeAmount = fee >= 0 ? storage.fees.amount[fee] : 0
+        if charges.has(ChargeTable.showsFeeAmount, c) {
+            let expected = charges.intentFeeAmount[c]
+            if fee < 0 {
+                exception(.applicationFeeMissing, chargeID, nil, currency, .amount(expected), .amount(0))
+            } else if feeAmount != expected {
+                exception(
+                    .applicationFeeAmountMismatch, id(.applicationFee, fee), chargeID, currency, .amount(expected),
+                    .amount(feeAmount))
+            }
+        }
+        if transfer >= 0 {
+            let transferID = id(.transfer, transfer)
+            let expected =
+                hasTransferData && charges.intentTransferAmount[c] >= 0 ? charges.intentTransferAmount[c] : amount
+            if transferAmount != expected {
+                exception(
+                    .transferAmountMismatch, transferID, chargeID, currency, .amount(expected),
+                    .amount(transferAmount))
+            }
+            let transferCurrency = storage.transfers.currency[transfer]
+            if transferCurrency != charges.currency[c] {
+                exception(
+                    .transferCurrencyMismatch, transferID, chargeID, currency, .text(currency.rawValue),
+                    .text(transferCurrency.code))
+            }
+            if hasTransferData, storage.transfers.destination[transfer] != destination {
+                exception(
+                    .transferDestinationMismatch, transferID, chargeID, currency,
+                    .text(id(.account, Int(destination))),
+                    .text(id(.account, Int(storage.transfers.destination[transfer]))))
+            }
+        }
+    }
+
+
+    /// Sum of `net` over the platform's balance transactions of the charge and everything hanging off it.
+    private func platformNet(_ c: Int) -> Int64 {
+        let charges = storage.charges
+        var total = net(charges.balanceTransaction[c]) + net(charges.failureBalanceTransaction[c])
+        for refund in charges.refunds.items(of: c) { total += net(storage.refunds.balanceTransaction[Int(refund)]) }
+        let transfer = Int(charges.transfer[c])
+        if transfer >= 0 {
+            total += net(storage.transfers.balanceTransaction[transfer])
+            for reversal in storage.transfers.reversals.items(of: transfer) {
+                total += net(storage.reversals.balanceTransaction[Int(reversal)])
+            }
+        }
+        let fee = Int(charges.fee[c])
+        if fee >= 0 {
+            total += net(storage.fees.balanceTransaction[fee])
+            for refund in storage.fees.refunds.items(of: fee) {
+                total += net(storage.feeRefunds.balanceTransaction[Int(refund)])
+            }
+        }
+        for dispute in charges.disputes.items(of: c) {
+            total += net(storage.disputes.withdrawal[Int(dispute)]) + net(storage.disputes.reinstatement[Int(dispute)])
+        }
+        return total
+    }
+}

@@ -1,0 +1,269 @@
+import ReconCore
+
+extension ChargePlan {
+    /// The plans every world of a few hundred charges holds, one per situation SPEC §4 names: the seed's worked
+    /// examples, every fee style, currency, refund and dispute shape, asynchronous payments and the deliberate
+    /// inconsistencies.
+    static func guaranteed() -> [ChargePlan] {
+        typealias P = ChargePlan
+        typealias R = ChargePlan.Refund
+        func D(status: DisputeStatus, recovery: ChargePlan.Recovery = .none, repaid: Bool = false) -> ChargePlan.Dispute
+        {
+            ChargePlan.Dispute(
+                status: status, recovery: recovery, repaid: repaid, delay: 43_200...(2 * 86_400),
+                decision: (2 * 86_400)...(4 * 86_400))
+        }
+        let day: Int64 = 86_400
+        var plans: [ChargePlan] = []
+        func add(_ configure: (inout ChargePlan) -> Void) {
+            var plan = ChargePlan()
+            configure(&plan)
+            plans.append(plan)
+        }
+        // The seed's worked examples, exact amounts.
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.amount = 1000
+            $0.retained = 123
+            $0.tags = [.seedExampleApplicationFee]
+        }
+        add {
+            $0.style = .transferAmount
+            $0.currency = .usd
+            $0.amount = 1000
+            $0.retained = 123
+            $0.tags = [.seedExampleTransferAmount]
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.amount = 1000
+            $0.retained = 123
+            $0.refunds = [R(perMille: 1000, reverseTransfer: true, refundApplicationFee: true, delay: 3600...7200)]
+            $0.tags = [.seedExampleFullRefundReversed]
+        }
+        add {
+            $0.style = .transferAmount
+            $0.currency = .usd
+            $0.amount = 1000
+            $0.retained = 123
+            $0.refunds = [
+                R(perMille: 1000, reverseTransfer: false, refundApplicationFee: false, delay: 2 * day...(2 * day + 600))
+            ]
+            $0.tags = [.seedExampleFullRefundNotReversed]
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.currency = .usd
+            $0.amount = 1000
+            $0.tags = [.seedExampleFullTransfer]
+        }
+        // Fee styles, currencies, refunds.
+        add {
+            $0.style = nil
+            $0.currency = .usd
+        }
+        add {
+            $0.style = .transferAmount
+            $0.currency = .usd
+            $0.refunds = [R(perMille: 400, reverseTransfer: true, refundApplicationFee: false)]
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.currency = .usd
+            $0.refunds = [R(perMille: 300, reverseTransfer: false, refundApplicationFee: false, delay: day...(3 * day))]
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.refunds = [
+                R(perMille: 250, reverseTransfer: true, refundApplicationFee: true),
+                R(perMille: 1000, reverseTransfer: true, refundApplicationFee: true),
+            ]
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .jpy
+        }
+        add {
+            $0.style = .transferAmount
+            $0.currency = .bhd
+            $0.amount = 12_340
+            $0.retained = 1_230
+            $0.refunds = [R(perMille: 333, reverseTransfer: true, refundApplicationFee: false)]
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.currency = .eur
+            $0.refunds = [R(perMille: 500, reverseTransfer: true, refundApplicationFee: false)]
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .eur
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.amount = 60_000
+            $0.retained = 6_000
+            $0.refunds = (0..<13).map { _ in
+                R(perMille: 40, reverseTransfer: true, refundApplicationFee: true, delay: 600...(day / 2))
+            }
+        }
+        // Disputes in every status, with and without recovery.
+        add {
+            $0.style = .fullTransfer
+            $0.disputes = [D(status: .warningNeedsResponse)]
+        }
+        add {
+            $0.style = .transferAmount
+            $0.disputes = [D(status: .warningUnderReview)]
+        }
+        add {
+            $0.style = .applicationFee
+            $0.disputes = [D(status: .warningClosed)]
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.disputes = [D(status: .needsResponse)]
+        }
+        add {
+            $0.style = .transferAmount
+            $0.disputes = [D(status: .underReview, recovery: .partial)]
+        }
+        add {
+            $0.style = .applicationFee
+            $0.disputes = [D(status: .lost, recovery: .full)]
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.currency = .eur
+            $0.disputes = [D(status: .lost)]
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.disputes = [D(status: .won, recovery: .full, repaid: true)]
+        }
+        add {
+            $0.style = .transferAmount
+            $0.disputes = [D(status: .won, recovery: .full, repaid: false)]
+        }
+        add {
+            $0.style = .applicationFee
+            $0.disputes = [D(status: .won)]
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.disputes = [D(status: .prevented)]
+        }
+        add {
+            $0.style = .transferAmount
+            $0.currency = .jpy
+            $0.disputes = [D(status: .needsResponse, recovery: .full)]
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.currency = .usd
+            $0.refunds = [R(perMille: 300, reverseTransfer: true, refundApplicationFee: false, delay: 600...day)]
+            $0.disputes = [D(status: .lost, recovery: .partial)]
+        }
+        add {
+            $0.style = .applicationFee
+            $0.disputes = [D(status: .warningClosed), D(status: .lost, recovery: .full)]
+        }
+        add {
+            $0.style = nil
+            $0.disputes = [D(status: .lost)]
+        }
+        // Asynchronous payments.
+        add {
+            $0.method = .bankDebit
+            $0.style = .transferAmount
+            $0.skipped = true
+            $0.currency = .usd
+        }
+        add {
+            $0.method = .bankDebit
+            $0.style = .applicationFee
+            $0.skipped = true
+            $0.currency = .usd
+        }
+        add {
+            $0.method = .bankDebit
+            $0.style = .fullTransfer
+            $0.skipped = true
+            $0.currency = .eur
+        }
+        add {
+            $0.method = .bankDebit
+            $0.style = .applicationFee
+            $0.outcome = .pending
+            $0.currency = .usd
+        }
+        add {
+            $0.method = .bankDebit
+            $0.style = .fullTransfer
+            $0.outcome = .failed
+            $0.currency = .usd
+        }
+        add {
+            $0.method = .bankDebit
+            $0.style = .transferAmount
+            $0.currency = .usd
+            $0.refunds = [R(perMille: 1000, reverseTransfer: true, refundApplicationFee: false)]
+        }
+        add {
+            $0.method = .bankDebit
+            $0.style = .applicationFee
+            $0.currency = .eur
+        }
+        // Deliberate inconsistencies.
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.anomaly = .feeMissing
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.anomaly = .feeMismatch
+        }
+        add {
+            $0.style = .transferAmount
+            $0.currency = .usd
+            $0.anomaly = .transferAmountMismatch
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.currency = .usd
+            $0.anomaly = .transferCurrencyMismatch
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.currency = .usd
+            $0.anomaly = .transferDestinationMismatch
+        }
+        add {
+            $0.style = nil
+            $0.currency = .usd
+            $0.anomaly = .sourceNotDestination
+        }
+        add {
+            $0.style = nil
+            $0.currency = .usd
+            $0.anomaly = .missingChargeBT
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.currency = .usd
+            $0.anomaly = .missingTransferBT
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.anomaly = .missingFeeBT
+        }
+        return plans
+    }
+}

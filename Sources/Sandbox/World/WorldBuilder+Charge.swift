@@ -1,0 +1,236 @@
+import ReconCore
+
+// One charge and everything that follows it: its balance transactions, its transfer and application fee, its
+// refunds (with their reversals and fee refunds) and its disputes (with their recoveries and repayments). Each
+// step draws from the charge's own random stream in a fixed order, so the world stays the same for a seed.
+
+/// What is settled about a charge once its terms are drawn.
+struct ChargeTerms {
+    let index: Int
+    let created: Int64
+    let plan: ChargePlan
+    let currency: WorldCurrency
+    let amount: Int64
+    /// The intended destination account, `-1` for a plain charge.
+    let destination: Int16
+    /// The application fee (application-fee style) or the retained part (transfer-amount style).
+    let retained: Int64
+    /// Presentment → settlement exchange rate in millionths, 0 when the charge settles in its own currency.
+    let rate: Int32
+    let outcome: ChargePlan.Outcome
+    /// When the money settled: at once for cards, days later for bank debits.
+    let settledAt: Int64
+
+    var granularity: Int64 { currency.granularity }
+    var settlement: WorldCurrency { currency.settlement }
+    /// A card under asynchronous capture in the world's last hour: no transfer yet.
+    var young: Bool { plan.method == .cardAsyncCapture }
+    /// Stripe skipped the intended transfer of a succeeded payment.
+    var skipped: Bool { plan.skipped && outcome == .succeeded }
+    /// The payment succeeded and its transfer (if any) is in place: refunds can follow.
+    var settledInFull: Bool { outcome == .succeeded && !skipped && !young }
+    /// A destination charge whose transfer was made.
+    var transferred: Bool { plan.style != nil && settledInFull }
+}
+
+/// The charge's transfer and application fee, as later steps refer to them.
+struct ChargeLinks {
+    var transfer: Int32 = -1
+    var transferAmount: Int64 = 0
+    var fee: Int32 = -1
+    var feeAmount: Int64 = 0
+}
+
+extension WorldBuilder {
+    func generateCharge(_ c: Int, created t: Int64, plan: ChargePlan, rng: inout SplitMix64) {
+        let terms = drawTerms(c, created: t, plan: plan, rng: &rng)
+        appendCharge(terms)
+        addChargeBalanceTransactions(terms)
+        let links = addTransferAndFee(terms, rng: &rng)
+        let (refunded, lastRefund) = addRefunds(terms, links, rng: &rng)
+        charges.amountRefunded.append(refunded)
+        let disputed = addDisputes(terms, links, refunded: refunded, after: lastRefund, rng: &rng)
+
+        var flags: UInt8 = 0
+        if plan.style != nil && !terms.skipped && !terms.young { flags |= ChargeTable.hasTransferData }
+        if plan.style == .applicationFee && !terms.skipped && !terms.young { flags |= ChargeTable.showsFeeAmount }
+        charges.flags.append(flags | (disputed ? ChargeTable.disputed : 0))
+        tagCharge(c, plan: plan, young: terms.young, skipped: terms.skipped, outcome: terms.outcome)
+    }
+
+    /// Currency, amount, destination, retained part, exchange rate, and when and how the payment settled.
+    private func drawTerms(_ c: Int, created t: Int64, plan: ChargePlan, rng: inout SplitMix64) -> ChargeTerms {
+        let currency =
+            plan.currency ?? [WorldCurrency.usd, .eur, .gbp, .jpy, .bhd][rng.pick([55, 15, 10, 12, 8])]
+        let g = currency.granularity
+        let amount = plan.amount ?? currency.randomAmount(&rng)
+        let destination: Int16 = plan.style == nil ? -1 : Int16(rng.int(0...(accountCount - 1)))
+        let retained = plan.retained ?? max(g, roundNearest(amount * rng.int(80...150) / 1000, g))
+        let rate: Int32 = currency.settlement != currency ? Int32(1_070_000 + rng.int(0...30_000)) : 0
+        var outcome = plan.outcome
+        var settledAt = t
+        if plan.method == .bankDebit {
+            settledAt = t + rng.int(86_400...(4 * 86_400))
+            if settledAt >= end { outcome = .pending }
+        }
+        return ChargeTerms(
+            index: c, created: t, plan: plan, currency: currency, amount: amount, destination: destination,
+            retained: retained, rate: rate, outcome: outcome, settledAt: settledAt)
+    }
+
+    /// The charge's own columns and its PaymentIntent's.
+    private func appendCharge(_ terms: ChargeTerms) {
+        let plan = terms.plan
+        charges.created.append(terms.created)
+        charges.amount.append(terms.amount)
+        charges.currency.append(terms.currency)
+        charges.status.append(
+            terms.outcome == .succeeded ? .succeeded : terms.outcome == .pending ? .pending : .failed)
+        charges.method.append(plan.method)
+        charges.style.append(plan.style)
+        charges.intentDestination.append(terms.destination)
+        charges.intentTransferAmount.append(plan.style == .transferAmount ? terms.amount - terms.retained : -1)
+        charges.intentFeeAmount.append(plan.style == .applicationFee ? terms.retained : -1)
+        charges.rate.append(terms.rate)
+    }
+
+    /// The payment's balance transaction and, for a failed bank debit, the one that returned the money.
+    private func addChargeBalanceTransactions(_ terms: ChargeTerms) {
+        let plan = terms.plan
+        let c = terms.index
+        let rate = terms.rate
+        var chargeBT: Int32 = -1
+        if plan.anomaly != .missingChargeBT {
+            let settled = convert(terms.amount, rate: rate)
+            chargeBT = addBT(
+                terms.created, plan.method == .bankDebit ? .payment : .charge, amount: settled,
+                fee: stripeFee(settled, terms.settlement, plan.method), currency: terms.settlement, rate: rate,
+                source: .charge, c, availableOn: availableOn(terms.settledAt, days: 2),
+                pending: terms.outcome == .pending)
+        }
+        var failureBT: Int32 = -1
+        if terms.outcome == .failed {
+            failureBT = addBT(
+                terms.settledAt, .paymentFailureRefund, amount: -convert(terms.amount, rate: rate),
+                currency: terms.settlement, rate: rate, source: .charge, c)
+        }
+        charges.balanceTransaction.append(chargeBT)
+        charges.failureBalanceTransaction.append(failureBT)
+    }
+
+    /// The destination charge's transfer and application fee, with the plan's deliberate inconsistencies, and
+    /// the stray transfer of a plain charge that names it as its source.
+    private func addTransferAndFee(_ terms: ChargeTerms, rng: inout SplitMix64) -> ChargeLinks {
+        let plan = terms.plan
+        let c = terms.index
+        let g = terms.granularity
+        var links = ChargeLinks()
+        if terms.transferred {
+            links.transferAmount = plan.style == .transferAmount ? terms.amount - terms.retained : terms.amount
+            var transferCurrency = terms.currency
+            var transferRate = terms.rate
+            var transferDestination = terms.destination
+            switch plan.anomaly {
+            case .transferAmountMismatch: links.transferAmount -= 10 * g
+            case .transferCurrencyMismatch:
+                // A eur transfer for a usd charge: it still settles in usd, so the platform net stays in one currency.
+                transferCurrency = .eur
+                transferRate = Int32(1_070_000 + rng.int(0...30_000))
+            case .transferDestinationMismatch:
+                transferDestination = Int16((Int(terms.destination) + 1) % accountCount)
+            default: break
+            }
+            links.transfer = addTransfer(
+                terms.settledAt, amount: links.transferAmount, currency: transferCurrency, rate: transferRate,
+                destination: transferDestination, sourceCharge: Int32(c), role: .destination,
+                withBT: plan.anomaly != .missingTransferBT)
+        }
+        charges.transfer.append(links.transfer)
+        if terms.transferred, plan.style == .applicationFee, plan.anomaly != .feeMissing {
+            links.feeAmount = plan.anomaly == .feeMismatch ? terms.retained + 5 * g : terms.retained
+            links.fee = Int32(fees.count)
+            fees.created.append(terms.settledAt)
+            fees.charge.append(Int32(c))
+            fees.amount.append(links.feeAmount)
+            fees.amountRefunded.append(0)
+            fees.balanceTransaction.append(
+                plan.anomaly == .missingFeeBT
+                    ? -1
+                    : addBT(
+                        terms.settledAt, .applicationFee, amount: convert(links.feeAmount, rate: terms.rate),
+                        currency: terms.settlement, rate: terms.rate, source: .applicationFee, Int(links.fee)))
+        }
+        charges.fee.append(links.fee)
+        if plan.anomaly == .sourceNotDestination {
+            _ = addTransfer(
+                min(terms.created + rng.int(3_600...10_800), end - 1), amount: roundDown(terms.amount / 2, g),
+                currency: terms.currency, rate: terms.rate, destination: Int16(rng.int(0...(accountCount - 1))),
+                sourceCharge: Int32(c), role: .sourceTransaction)
+        }
+        return links
+    }
+
+    /// The plan's refunds that fit in the world, each with its transfer reversal and application fee refund as
+    /// the plan asks; returns the amount refunded and when the last refund (or the settlement) happened.
+    private func addRefunds(
+        _ terms: ChargeTerms, _ links: ChargeLinks, rng: inout SplitMix64
+    ) -> (refunded: Int64, last: Int64) {
+        var refunded: Int64 = 0
+        var last = terms.settledAt
+        guard terms.settledInFull else { return (refunded, last) }
+        let amount = terms.amount
+        let g = terms.granularity
+        for refundPlan in terms.plan.refunds {
+            let remaining = amount - refunded
+            guard remaining > 0 else { break }
+            let share = refundPlan.perMille >= 1000 ? remaining : roundNearest(amount * refundPlan.perMille / 1000, g)
+            let refundAmount = min(max(share, g), remaining)
+            let created = last + rng.int(refundPlan.delay)
+            guard created < end else { break }
+            last = created
+            refunded += refundAmount
+            let refund = appendRefund(terms, amount: refundAmount, at: created)
+            var reversal: Int32 = -1
+            if refundPlan.reverseTransfer, links.transfer >= 0 {
+                let transfer = Int(links.transfer)
+                let left = transfers.amount[transfer] - transfers.amountReversed[transfer]
+                let proportional = roundNearest(links.transferAmount * refundAmount / amount, g)
+                let reverse = refunded == amount ? left : min(left, proportional)
+                if reverse > 0 {
+                    reversal = addReversal(
+                        created, transfer: links.transfer, amount: reverse, refund: Int32(refund), dispute: -1)
+                }
+                if refundPlan.refundApplicationFee, links.fee >= 0 {
+                    let feeShare = roundNearest(links.feeAmount * refundAmount / amount, g)
+                    refundFee(links.fee, share: feeShare, all: refunded == amount, at: created, rate: terms.rate)
+                }
+            }
+            refunds.transferReversal.append(reversal)
+            // The fee's share refunded on its own, hours or days after a refund that left it alone.
+            if let delay = refundPlan.feeRefundDelay, !refundPlan.refundApplicationFee, links.fee >= 0 {
+                let at = created + rng.int(delay)
+                let feeShare = roundNearest(links.feeAmount * refundAmount / amount, g)
+                if at < end,
+                    refundFee(links.fee, share: feeShare, all: refunded == amount, at: at, rate: terms.rate)
+                {
+                    tag(.applicationFeeRefundedLater, .charge, terms.index)
+                }
+            }
+        }
+        return (refunded, last)
+    }
+
+    /// A refund's columns and balance transaction (its reversal is appended by the caller); returns its index.
+    private func appendRefund(_ terms: ChargeTerms, amount: Int64, at created: Int64) -> Int {
+        let refund = refunds.count
+        refunds.created.append(created)
+        refunds.charge.append(Int32(terms.index))
+        refunds.amount.append(amount)
+        refunds.balanceTransaction.append(
+            addBT(
+                created, terms.plan.method == .bankDebit ? .paymentRefund : .refund,
+                amount: -convert(amount, rate: terms.rate), currency: terms.settlement, rate: terms.rate,
+                source: .refund, refund))
+        return refund
+    }
+}

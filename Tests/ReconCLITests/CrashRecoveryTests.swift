@@ -38,23 +38,25 @@ struct CrashRecoveryTests {
         #expect(cleanRun.status == 0, "\(cleanRun.error)")
 
         // When an extraction is killed with SIGKILL once it has committed some windows (another process's
-        // commits signal nothing here, so the history is polled, for at most a minute)
+        // commits signal nothing here, so the history is polled, for at most a minute, and only once the
+        // sandbox has seen the victim's first request: by then it has created and migrated the history, which
+        // the test must not race)
         let killedPath = folder.url.appendingPathComponent("killed.sqlite").path
+        let requestsBefore = server.requestStats.total
         let victim = try Executable.start(arguments("killed.sqlite"), environment: environment, logs: folder)
         var committed = 0
         let deadline = ContinuousClock.now + .seconds(60)
         while committed < 2, victim.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
-            if FileManager.default.fileExists(atPath: killedPath), let store = try? HistoryStore.open(path: killedPath),
-                let run = try? store.runs().first
-            {
+            guard server.requestStats.total > requestsBefore else { continue }
+            if let store = try? HistoryStore.open(path: killedPath), let run = try? store.runs().first {
                 committed = (try? store.completedWindows(run: run.id).count) ?? 0
             }
         }
         #expect(victim.isRunning, "the extraction was still running when killed")
         kill(victim.pid, SIGKILL)
         let killed = await victim.finish()
-        #expect(killed.status == -SIGKILL)
+        #expect(killed.status == -SIGKILL, "\(killed.error)")
         #expect(committed >= 2)
 
         // Then the next run exits 0, reuses the finished windows, and the history equals the clean one

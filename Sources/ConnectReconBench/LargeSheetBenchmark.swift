@@ -94,7 +94,7 @@ enum Python {
             let error = (try? String(contentsOfFile: scratch.path + ".err", encoding: .utf8)) ?? ""
             throw BenchError(
                 "python3 exited with \(process.terminationStatus) (it needs openpyxl: pip install openpyxl): "
-                    + error.suffix(500))
+                    + error.trimmingCharacters(in: .whitespacesAndNewlines).suffix(500))
         }
         return output
     }

@@ -87,7 +87,12 @@ struct SandboxFacts {
         options.days = days
         let server = try await SandboxServer.start(options)
         do {
-            let facts = try read(port: server.port)
+            // The raw client blocks: read on a thread of its own, not one of the cooperative pool's (two here),
+            // which every other test of the run needs meanwhile.
+            let port = server.port
+            let facts = try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(with: Result { try read(port: port) }) }
+            }
             try await server.shutdown()
             return (server.world, facts)
         } catch {

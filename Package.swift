@@ -95,8 +95,18 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "connect-recon", dependencies: ["ReconCLI"]),
-        /// What the command-line test targets share: a recording console, an in-process runner, temp folders.
-        .target(name: "ConnectReconTestSupport", dependencies: ["ReconCLI"]),
+        /// What every test target may share, without the product's modules: a raw-socket HTTP client, a scripted
+        /// stub server, temporary folders and runners for the built executable and the machine's programs.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        /// What the command-line test targets share: a recording console and an in-process runner.
+        .target(name: "ConnectReconTestSupport", dependencies: ["ReconCLI", "TestSupport"]),
         /// The benchmark: sets up the sandbox and the data itself, prints a table.
         .executableTarget(
             name: "ConnectReconBench",
@@ -110,15 +120,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "ReconCoreTests", dependencies: ["ReconCore"]),
         .testTarget(name: "WorkerThreadsTests", dependencies: ["WorkerThreads"]),
-        .testTarget(
-            name: "CurlTransportTests",
-            dependencies: [
-                "CurlTransport", "StripeAPI",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
-        ),
+        .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "StripeAPI", "TestSupport"]),
         .testTarget(
             name: "StripeAPITests",
             dependencies: ["StripeAPI", "ReconCore"],
@@ -138,24 +140,21 @@ let package = Package(
         .testTarget(
             name: "ReconcileTests",
             dependencies: [
-                "Reconcile", "ReconCore", "Sandbox", "Extract", "History", "CurlTransport", "StripeAPI",
+                "Reconcile", "ReconCore", "Sandbox", "Extract", "History", "CurlTransport", "StripeAPI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ReconCore"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "ReconCore"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ReconCore", "TestSupport"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "ReconCore", "TestSupport"]),
         .testTarget(
             name: "ReconCLITests",
-            dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox", "ConnectReconTestSupport"]
+            dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox", "ConnectReconTestSupport", "TestSupport"]
         ),
         /// Faults, crashes, concurrent runs, hostile input and secrets, at the command level.
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "ReconCLI", "ReconCore", "History", "Sandbox", "Reports", "ConnectReconTestSupport",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "ReconCLI", "ReconCore", "History", "Sandbox", "Reports", "ConnectReconTestSupport", "TestSupport",
             ]
         ),
     ]

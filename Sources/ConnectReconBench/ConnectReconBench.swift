@@ -1,15 +1,18 @@
 import Foundation
 
 /// `connect-recon-bench`: the performance figures (extraction, storage, reconcile, XLSX), measured side by side in
-/// one run.
+/// one run, and the checks at scale that take too long for the test suite (the sandbox with a million charges,
+/// a sheet at Excel's row limit).
 ///
 /// ```sh
 /// swift run -c release connect-recon-bench            # everything (first run also populates .build-bench/)
 /// swift run -c release connect-recon-bench --only reconcile --reconcile-charges 250000
+/// swift run -c release connect-recon-bench --only sandbox-scale,large-sheet
 /// ```
 ///
 /// It starts its own sandboxes and builds its own data; the 1M-charge history is cached under `.build-bench/`.
-/// Progress goes to standard error, the table (Markdown) to standard output.
+/// Progress goes to standard error, the table (Markdown) to standard output. It exits 1 when a check fails
+/// (verdict FAILED); a missed performance target only reads MISSED.
 @main
 struct ConnectReconBench {
     struct Options {
@@ -19,10 +22,13 @@ struct ConnectReconBench {
         var reconcileCharges = 1_250_000
         var reconcileDays = 30
         var xlsxRows = 1_000_000
+        var scaleCharges = 1_000_000
         var only: Set<String> = []
         var folder = URL(fileURLWithPath: ".build-bench", isDirectory: true)
 
-        static let measurements: Set<String> = ["extraction", "storage", "reconcile", "xlsx"]
+        static let measurements: Set<String> = [
+            "extraction", "storage", "reconcile", "xlsx", "sandbox-scale", "large-sheet",
+        ]
 
         init(_ arguments: [String]) throws {
             var rest = arguments[...]
@@ -36,6 +42,7 @@ struct ConnectReconBench {
                 case "--extraction-charges": extractionCharges = try number(flag)
                 case "--reconcile-charges": reconcileCharges = try number(flag)
                 case "--xlsx-rows": xlsxRows = try number(flag)
+                case "--scale-charges": scaleCharges = try number(flag)
                 case "--cache": folder = URL(fileURLWithPath: rest.popFirst() ?? ".build-bench", isDirectory: true)
                 case "--only":
                     only = Set((rest.popFirst() ?? "").split(separator: ",").map(String.init))
@@ -45,8 +52,9 @@ struct ConnectReconBench {
                 case "--help", "-h":
                     throw BenchError(
                         """
-                        usage: connect-recon-bench [--only extraction,storage,reconcile,xlsx] [--extraction-charges N]
-                                                   [--reconcile-charges N] [--xlsx-rows N] [--cache DIR]
+                        usage: connect-recon-bench [--only extraction,storage,reconcile,xlsx,sandbox-scale,large-sheet]
+                                                   [--extraction-charges N] [--reconcile-charges N] [--xlsx-rows N]
+                                                   [--scale-charges N] [--cache DIR]
                         """)
                 default: throw BenchError("unknown option '\(flag)' (try --help)")
                 }
@@ -115,11 +123,30 @@ struct ConnectReconBench {
             ).run()
             sections.append(("(c) XLSX streaming", figures))
         }
+        // (e) and (f): the checks at scale.
+        if options.runs("sandbox-scale") {
+            log("sandbox-scale: starting a sandbox of \(Format.count(options.scaleCharges)) charges")
+            let figures = try await SandboxScaleBenchmark(charges: options.scaleCharges).run(log: log)
+            sections.append(("(e) the sandbox at scale", figures))
+        }
+        if options.runs("large-sheet") {
+            log("large-sheet: writing \(Format.count(LargeSheetBenchmark.excelRowLimit)) ledger rows")
+            let figures = try LargeSheetBenchmark(
+                folder: scratch.appendingPathComponent("large-sheet", isDirectory: true)
+            ).run(log: log)
+            sections.append(("(f) a sheet at Excel's row limit", figures))
+        }
 
         print("connect-recon-bench on \(Machine.description); \(loadAtStart) at the start")
         print("")
         print(ResultTable.render(sections))
         print("")
         print("benchmark wall time: \(Format.seconds(total.seconds)); \(Machine.loadAverage) at the end")
+        let failed = sections.flatMap { section in
+            section.figures.filter { $0.verdict == .failed }.map { "\(section.title): \($0.name)" }
+        }
+        guard failed.isEmpty else {
+            throw BenchError("\(failed.count) check(s) failed: \(failed.joined(separator: "; "))")
+        }
     }
 }

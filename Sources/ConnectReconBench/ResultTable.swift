@@ -2,10 +2,11 @@ import Foundation
 
 /// One line of the benchmark's table.
 struct Figure: Sendable {
-    /// Whether a figure has a target, and whether it met it.
+    /// Whether a figure has a target, and whether it met it; a check that fails makes the benchmark exit 1.
     enum Verdict: String, Sendable {
         case met = "met"
         case missed = "MISSED"
+        case failed = "FAILED"
         case info = ""
     }
 

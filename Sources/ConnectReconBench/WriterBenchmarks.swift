@@ -31,18 +31,14 @@ struct XLSXBenchmark {
                     applicationFeeRefunded: style == .applicationFee ? 0 : nil, destinationPlatformFee: fee,
                     stripeFee: amount * 29 / 1000 + 30, settlementCurrency: .usd, platformNet: fee - 30))
         }
-        let range = try ReportingRange(
-            from: Date(timeIntervalSince1970: 1_793_491_200), to: Date(timeIntervalSince1970: 1_796_083_200),
-            timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
-        let metadata = ReportMetadata(
-            range: range, runID: 1, startedAt: 0, finishedAt: 0, command: "bench", toolVersion: "bench",
-            stripeVersion: ExtractionBenchmark.stripeVersion, mode: .test, apiBase: "offline")
+        let metadata = try BenchReport.metadata()
         // Streamed in parts of 5,000 rows, as the reconcile hands them over.
-        let stream = try ReportStream(range: range, to: folder)
+        let stream = try ReportStream(range: metadata.range, to: folder)
         for start in stride(from: 0, to: rows, by: 5_000) {
             try stream.append(platformFees: Array(platformFees[start..<min(start + 5_000, rows)]))
         }
-        _ = try stream.finish(ReconciliationReport(), metadata: metadata)
+        let files = try stream.finish(ReconciliationReport(), metadata: metadata)
+        let csvRows = files.csvFile(named: "platform_fees.csv")?.rowCount ?? 0
         let timings = stream.timings
         let workbook = timings.workbookRows + timings.workbookClose
         return [
@@ -56,6 +52,12 @@ struct XLSXBenchmark {
             Figure(
                 "CSV of the same rows (for comparison)", Format.seconds(timings.csv),
                 ratio: Format.rate(Double(rows) / timings.csv, unit: "rows")),
+            Figure.check("every row in platform_fees.csv", passed: csvRows == rows, detail: Format.count(csvRows)),
+            Figure.check(
+                "\"Platform fees\" after \"Summary\", split only past Excel's row limit",
+                passed: files.sheetNames.prefix(2) == ["Summary", "Platform fees"]
+                    && files.sheetNames.contains("Platform fees (2)") == (rows >= LargeSheetBenchmark.excelRowLimit),
+                detail: files.sheetNames.prefix(3).joined(separator: ", ")),
         ]
     }
 }

@@ -1,9 +1,13 @@
 import Foundation
 import ReconCLI
+// Re-exported: a test that runs the command line also uses temporary folders, the built executable and
+// `CLIResult`'s members, which `TestSupport` declares.
+@_exported import TestSupport
 
 /// Test support shared by the test targets that run the command line in-process (`ReconCLITests`,
-/// `ReliabilityTests`): a console that records, a runner with a made-up environment and a fixed clock, and a
-/// temporary folder. Not part of the product.
+/// `ReliabilityTests`): a console that records and a runner with a made-up environment and a fixed clock.
+/// Not part of the product. What needs no command line (temporary folders, the built executable, stub
+/// servers) is in `TestSupport`.
 
 /// Captures what a command prints.
 public final class RecordingConsole: Console, @unchecked Sendable {
@@ -21,18 +25,9 @@ public final class RecordingConsole: Console, @unchecked Sendable {
     public var standardError: String { lock.withLock { error } }
 }
 
-/// The outcome of one in-process `connect-recon` invocation.
-public struct CLIResult: Sendable {
-    public let status: Int32
-    public let output: String
-    public let error: String
-
-    public init(status: Int32, output: String, error: String) {
-        self.status = status
-        self.output = output
-        self.error = error
-    }
-}
+/// The outcome of one in-process `connect-recon` invocation: its exit status and what it printed, as for the
+/// real executable.
+public typealias CLIResult = ProgramResult
 
 /// Runs the command line in-process with a made-up environment and a fixed clock.
 public enum CLI {
@@ -48,34 +43,5 @@ public enum CLI {
             await CommandLineEntry.run(arguments)
         }
         return CLIResult(status: status, output: console.standardOutput, error: console.standardError)
-    }
-}
-
-/// A temporary folder removed when the test ends.
-public final class TemporaryFolder: @unchecked Sendable {
-    public let url: URL
-
-    public init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("connect-recon-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// The path of `name` inside the folder.
-    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Writes `text` to `name` with `permissions` and returns the path.
-    @discardableResult
-    public func write(_ name: String, _ text: String, permissions: Int = 0o600) throws -> String {
-        let path = path(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: path)
-        return path
-    }
-
-    /// Every file below the folder, relative paths, sorted.
-    public func contents() -> [String] {
-        (FileManager.default.subpaths(atPath: url.path) ?? []).sorted()
     }
 }

@@ -6,42 +6,11 @@ import Testing
 import ReconCore
 import Sandbox
 
-/// Runs the real `connect-recon` executable, as cron would.
-enum Executable {
-    /// `connect-recon` next to the test bundle (both are products of the same build).
-    static var url: URL {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("connect-recon")
-        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/connect-recon")
-    }
-
-    /// Starts the tool with `arguments` and `environment` (added to a minimal one).
-    static func start(_ arguments: [String], environment: [String: String]) throws -> Process {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    /// Runs the tool to the end and returns its exit status.
-    static func run(_ arguments: [String], environment: [String: String]) throws -> Int32 {
-        let process = try start(arguments, environment: environment)
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-}
-
 @Suite("Crash recovery", .serialized)
 struct CrashRecoveryTests {
     @Test("an extraction killed with SIGKILL resumes from its checkpoints and ends with the same history")
     func sigkillDuringExtraction() async throws {
-        guard FileManager.default.isExecutableFile(atPath: Executable.url.path) else {
+        guard Executable.isBuilt else {
             Issue.record("connect-recon was not built next to the tests at \(Executable.url.path)")
             return
         }
@@ -63,31 +32,36 @@ struct CrashRecoveryTests {
                 server.baseURL.absoluteString, "--db", folder.url.appendingPathComponent(database).path,
             ]
         }
-        let cleanStatus = try Executable.run(
-            arguments("clean.sqlite"), environment: environment.merging(["CONNECT_RECON_API_CONCURRENCY": "16"]) { $1 })
-        #expect(cleanStatus == 0)
+        let cleanRun = try await Executable.run(
+            arguments("clean.sqlite"), environment: environment.merging(["CONNECT_RECON_API_CONCURRENCY": "16"]) { $1 },
+            logs: folder)
+        #expect(cleanRun.status == 0, "\(cleanRun.error)")
 
-        // When an extraction is killed with SIGKILL once it has committed some windows
+        // When an extraction is killed with SIGKILL once it has committed some windows (another process's
+        // commits signal nothing here, so the history is polled, for at most a minute, and only once the
+        // sandbox has seen the victim's first request: by then it has created and migrated the history, which
+        // the test must not race)
         let killedPath = folder.url.appendingPathComponent("killed.sqlite").path
-        let victim = try Executable.start(arguments("killed.sqlite"), environment: environment)
+        let requestsBefore = server.requestStats.total
+        let victim = try Executable.start(arguments("killed.sqlite"), environment: environment, logs: folder)
         var committed = 0
-        for _ in 0..<600 where committed < 2 && victim.isRunning {
-            try await Task.sleep(for: .milliseconds(50))
-            if FileManager.default.fileExists(atPath: killedPath), let store = try? HistoryStore.open(path: killedPath),
-                let run = try? store.runs().first
-            {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while committed < 2, victim.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            guard server.requestStats.total > requestsBefore else { continue }
+            if let store = try? HistoryStore.open(path: killedPath), let run = try? store.runs().first {
                 committed = (try? store.completedWindows(run: run.id).count) ?? 0
             }
         }
         #expect(victim.isRunning, "the extraction was still running when killed")
-        kill(victim.processIdentifier, SIGKILL)
-        victim.waitUntilExit()
-        #expect(victim.terminationReason == .uncaughtSignal)
+        kill(victim.pid, SIGKILL)
+        let killed = await victim.finish()
+        #expect(killed.status == -SIGKILL, "\(killed.error)")
         #expect(committed >= 2)
 
         // Then the next run exits 0, reuses the finished windows, and the history equals the clean one
-        let resumedStatus = try Executable.run(arguments("killed.sqlite"), environment: environment)
-        #expect(resumedStatus == 0)
+        let resumedRun = try await Executable.run(arguments("killed.sqlite"), environment: environment, logs: folder)
+        #expect(resumedRun.status == 0, "\(resumedRun.error)")
         let resumed = try HistoryStore.open(path: killedPath)
         let clean = try HistoryStore.open(path: folder.url.appendingPathComponent("clean.sqlite").path)
         for kind in ObjectKind.allCases {

@@ -46,12 +46,8 @@ struct DiskTests {
 
     /// Runs `mount`/`umount`; returns whether it worked.
     static func system(_ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\"$@\" >/dev/null 2>&1", "sh"] + arguments
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        let result = try? ExternalProgram.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$@\"", "sh"] + arguments)
+        return result?.status == 0
     }
 
     /// Whether this process may mount a tmpfs (root, outside a restricted container): the only way to stage a

@@ -2,6 +2,7 @@ import ConnectReconTestSupport
 import Foundation
 import History
 import Sandbox
+import TestSupport
 import Testing
 
 /// Faults: a run against a misbehaving API either completes with the same reports as a clean run,
@@ -12,45 +13,44 @@ struct FaultTests {
     func faultyRunMatchesCleanRun() async throws {
         let folder = try TemporaryFolder()
 
-        // Given the CSV files of a clean run of a small world
-        let clean = try await SandboxServer.with(SmallWorld.options(charges: 400)) { server in
+        // Given the CSV files of a clean run of a small world, and how many requests that run makes
+        let (clean, cleanRequests) = try await SandboxServer.with(SmallWorld.options(charges: 400)) { server in
             let result = await CLI.run(
                 try SmallWorld.arguments(server: server, folder: folder, database: "clean.sqlite", out: "clean"),
                 environment: ["STRIPE_API_KEY": CLI.testKey])
             #expect(result.status == 0, "\(result.error)")
-            return csvFiles(SmallWorld.reportFolder(folder, out: "clean"))
+            return (csvFiles(SmallWorld.reportFolder(folder, out: "clean")), server.requestStats.total)
         }
         #expect(clean.count == csvNames.count)
 
-        // When the same world answers 500s, rate-limits far below what the client sends, drops and cuts
-        // short some answers, and delays some past the 1-second request timeout
-        // (rates above 5 % so that each fault surely happens among the run's ~60 requests)
-        var options = SmallWorld.options(charges: 400)
-        options.failRate = 0.1
-        options.rateLimit = 8
-        options.endpointRateLimit = 4
-        options.dropRate = 0.08
-        options.truncateRate = 0.08
-        options.slowRate = 0.08
-        options.slowLatency = .milliseconds(2_500)
-        let (result, stats) = try await SandboxServer.with(options) { server in
-            let result = await CLI.run(
-                try SmallWorld.arguments(server: server, folder: folder, database: "faulty.sqlite", out: "faulty"),
-                environment: [
-                    "STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_API_RATE_LIMIT": "200",
-                    "CONNECT_RECON_API_ENDPOINT_RATE_LIMIT": "200", "CONNECT_RECON_API_REQUEST_TIMEOUT_SECONDS": "1",
-                    "CONNECT_RECON_API_MAX_RETRIES": "12", "CONNECT_RECON_API_CONCURRENCY": "8",
-                ])
-            return (result, server.requestStats)
+        // When the same world is reached through a proxy that, on every third request, in turn drops the
+        // connection, answers 429 (three times in seven), cuts the body short, answers 500, or answers past the
+        // 1-second request timeout. The faults land on request numbers, not on dice: a run of at least
+        // 3 × 7 requests meets every one of them, whatever the timing.
+        let schedule: [FaultyProxy.Fault] = [.drop, .rateLimit, .truncate, .rateLimit, .serverError, .rateLimit, .slow]
+        try #require(cleanRequests >= 3 * schedule.count, "the run makes enough requests for the whole schedule")
+        let (result, injected) = try await SandboxServer.with(SmallWorld.options(charges: 400)) { server in
+            try await FaultyProxy.with(server, period: 3, faults: schedule) { proxy, stub in
+                var arguments = try SmallWorld.arguments(
+                    server: server, folder: folder, database: "faulty.sqlite", out: "faulty")
+                let base = try #require(arguments.firstIndex(of: "--api-base"))
+                arguments[base + 1] = stub.baseURL
+                let result = await CLI.run(
+                    arguments,
+                    environment: [
+                        "STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_API_RATE_LIMIT": "200",
+                        "CONNECT_RECON_API_ENDPOINT_RATE_LIMIT": "200", "CONNECT_RECON_API_REQUEST_TIMEOUT_SECONDS": "1",
+                        "CONNECT_RECON_API_MAX_RETRIES": "12", "CONNECT_RECON_API_CONCURRENCY": "8",
+                    ])
+                return (result, proxy.injected)
+            }
         }
 
         // Then every fault happened, the run completed, and its CSV files are byte-identical to the clean run's
         #expect(result.status == 0, "\(result.error)")
-        #expect(stats.injectedFailures > 0, "500s injected: \(stats.total) requests")
-        #expect(stats.rateLimited > 0, "429s answered")
-        #expect(stats.dropped > 0, "connections dropped: \(stats.total) requests")
-        #expect(stats.truncated > 0, "bodies truncated")
-        #expect(stats.slowed > 0, "answers delayed past the timeout")
+        for fault in Set(schedule) {
+            #expect((injected[fault] ?? 0) > 0, "\(fault) injected: \(injected)")
+        }
         let faulty = csvFiles(SmallWorld.reportFolder(folder, out: "faulty"))
         #expect(faulty.keys.sorted() == clean.keys.sorted())
         for (name, data) in clean {

@@ -1,6 +1,7 @@
 import Foundation
 import ReconCore
 import Reports
+import TestSupport
 import Testing
 
 @Suite("CSV files")
@@ -218,17 +219,9 @@ struct CSVTests {
     @Test func theRecordedSHA256IsTheFilesDigest() throws {
         let scratch = try ScratchFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
-        let sha256sum = "/usr/bin/sha256sum"
-        try #require(FileManager.default.isExecutableFile(atPath: sha256sum), "needs sha256sum (coreutils)")
+        let sha256sum = try #require(ExternalProgram.find("sha256sum"), "needs sha256sum (coreutils)")
         for file in files.csvFiles {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: sha256sum)
-            process.arguments = [file.url.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let output = try ExternalProgram.output(of: sha256sum, [file.url.path])
             #expect(output.prefix(64) == file.sha256[...], "\(file.name)")
         }
     }

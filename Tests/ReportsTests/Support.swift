@@ -1,6 +1,7 @@
 import Foundation
 import ReconCore
 import Reports
+import TestSupport
 import Testing
 
 // MARK: - Fixtures
@@ -190,14 +191,7 @@ func text(_ url: URL) throws -> String {
 
 /// Runs python3 scripts; tests that need openpyxl are skipped, with a message, when it is missing.
 enum Python {
-    static let executable: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") {
-            let candidate = "\(folder)/python3"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }()
+    static let executable = ExternalProgram.find("python3")
 
     static let hasOpenpyxl: Bool = {
         guard executable != nil, let result = try? run(["-c", "import openpyxl"]) else { return false }
@@ -207,24 +201,9 @@ enum Python {
     static let skipMessage = "needs python3 with openpyxl (pip install openpyxl)"
 
     /// Runs python3 with `arguments`; returns the exit status, stdout and stderr.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    static func run(_ arguments: [String]) throws -> ProgramResult {
         guard let executable else { throw PythonMissing() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        // Read before waiting, so a large output cannot fill the pipe and block the child.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData, as: UTF8.self)
-        )
+        return try ExternalProgram.run(executable, arguments)
     }
 
     struct PythonMissing: Error {}

@@ -1,6 +1,7 @@
 import Foundation
 import ReconCore
 import Reports
+import TestSupport
 import Testing
 
 /// The workbook read back by a real reader: openpyxl, driven by a small python3 script.

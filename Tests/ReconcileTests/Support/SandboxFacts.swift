@@ -1,13 +1,7 @@
 import Foundation
 import ReconCore
 import Sandbox
-import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TestSupport
 
 /// Every object of a sandbox world as reconciler facts, read the way the job reads Stripe: the list endpoints paged
 /// with `starting_after`, the nested reversal and fee-refund lists past their embedded first 10, and each JSON
@@ -93,7 +87,12 @@ struct SandboxFacts {
         options.days = days
         let server = try await SandboxServer.start(options)
         do {
-            let facts = try read(port: server.port)
+            // The raw client blocks: read on a thread of its own, not one of the cooperative pool's (two here),
+            // which every other test of the run needs meanwhile.
+            let port = server.port
+            let facts = try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(with: Result { try read(port: port) }) }
+            }
             try await server.shutdown()
             return (server.world, facts)
         } catch {
@@ -102,8 +101,10 @@ struct SandboxFacts {
         }
     }
 
+    private static let key = "sk_test_51ReconcileTests000000000000001"
+
     private static func read(port: Int) throws -> SandboxFacts {
-        let connection = try HTTPConnection(port: port)
+        let connection = try WireConnection(port: port, key: key)
         var facts = SandboxFacts()
         var reversalIDs: Set<String> = []
         var feeRefundIDs: Set<String> = []
@@ -245,7 +246,7 @@ enum JSONFacts {
     }
 
     /// The embedded first page of a nested list plus the rest, paged from its `url`.
-    static func nested(_ o: Object, _ field: String, connection: HTTPConnection) throws -> [Object] {
+    static func nested(_ o: Object, _ field: String, connection: WireConnection) throws -> [Object] {
         guard let list = o[field] as? Object else { throw FactsConversionError(description: "no \(field) list") }
         let embedded = (list["data"] as? [Object]) ?? []
         guard (list["has_more"] as? Bool) == true, let url = list["url"] as? String else { return embedded }
@@ -276,99 +277,5 @@ enum JSONFacts {
     static func required<T>(_ value: T?, _ key: String) throws -> T {
         guard let value else { throw FactsConversionError(description: "missing field \(key)") }
         return value
-    }
-}
-
-// MARK: - A minimal HTTP/1.1 client
-
-/// Blocking keep-alive requests over one loopback socket: enough to page the sandbox without a client library.
-final class HTTPConnection {
-    private let socket: Int32
-    private var buffer: [UInt8] = []
-    private static let key = "sk_test_51ReconcileTests000000000000001"
-
-    init(port: Int) throws {
-        #if canImport(Glibc)
-            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard socket >= 0 else { throw FactsConversionError(description: "socket() failed") }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            close(socket)
-            throw FactsConversionError(description: "connect() failed")
-        }
-    }
-
-    deinit { close(socket) }
-
-    /// Every item of a list endpoint, paged 100 at a time with `starting_after`.
-    func list(_ path: String) throws -> [[String: Any]] {
-        var items: [[String: Any]] = []
-        var after: String?
-        while true {
-            var url = path + (path.contains("?") ? "&" : "?") + "limit=100"
-            if let after { url += "&starting_after=" + after }
-            let page = try get(url)
-            let data = (page["data"] as? [[String: Any]]) ?? []
-            items.append(contentsOf: data)
-            guard (page["has_more"] as? Bool) == true, let last = data.last?["id"] as? String else { return items }
-            after = last
-        }
-    }
-
-    func get(_ path: String) throws -> [String: Any] {
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(Self.key)\r\n\r\n"
-        let bytes = Array(request.utf8)
-        let sent = bytes.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
-        guard sent == bytes.count else { throw FactsConversionError(description: "write() failed") }
-        let (status, body) = try receive()
-        guard status == 200, let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-            throw FactsConversionError(
-                description: "GET \(path): \(status) \(String(decoding: body, as: UTF8.self).prefix(300))")
-        }
-        return object
-    }
-
-    private func fill() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
-        guard count > 0 else { return false }
-        buffer.append(contentsOf: chunk[0..<count])
-        return true
-    }
-
-    private func receive() throws -> (Int, Data) {
-        let separator: [UInt8] = [13, 10, 13, 10]
-        var headerEnd = buffer.firstRange(of: separator)?.lowerBound
-        while headerEnd == nil {
-            guard fill() else { throw FactsConversionError(description: "connection closed") }
-            headerEnd = buffer.firstRange(of: separator)?.lowerBound
-        }
-        let end = headerEnd ?? 0
-        let lines = String(decoding: buffer[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? -1
-        var length = 0
-        for line in lines.dropFirst() where line.lowercased().hasPrefix("content-length:") {
-            length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
-        }
-        let bodyStart = end + 4
-        while buffer.count - bodyStart < length {
-            guard fill() else { throw FactsConversionError(description: "body cut short") }
-        }
-        let body = Data(buffer[bodyStart..<(bodyStart + length)])
-        buffer.removeFirst(bodyStart + length)
-        return (status, body)
     }
 }

@@ -4,10 +4,6 @@ import ReconCLI
 import Sandbox
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 // MARK: - Files
 
 /// Every regular file below `folder` (hidden ones included), by relative path, with its bytes.
@@ -43,35 +39,34 @@ func withoutStatus(_ data: Data, file: String) -> String {
     }.joined(separator: "\n")
 }
 
-/// Runs one SQL statement on an SQLite file with the sqlite3 shell, else Python's sqlite3 module, and returns
-/// what it printed (`nil` when neither is installed).
-/// Whether ``sqlite(_:_:readOnly:)`` has a tool to run (CI installs `sqlite3`).
-let hasSQLiteTool =
-    FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")
-    || FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-
-func sqlite(_ database: String, _ statement: String, readOnly: Bool = false) throws -> String? {
-    let process = Process()
+/// The sqlite3 shell, else Python (for its sqlite3 module), from /usr/bin.
+private let sqliteTool: (url: URL, isShell: Bool)? = {
     if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = (readOnly ? ["-readonly"] : []) + [database, statement]
-    } else if FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [
+        return (URL(fileURLWithPath: "/usr/bin/sqlite3"), true)
+    }
+    if FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") {
+        return (URL(fileURLWithPath: "/usr/bin/python3"), false)
+    }
+    return nil
+}()
+
+/// Whether ``sqlite(_:_:readOnly:)`` has a tool to run (CI installs `sqlite3`).
+let hasSQLiteTool = sqliteTool != nil
+
+/// Runs one SQL statement on an SQLite file with the sqlite3 shell, else Python's sqlite3 module, and returns
+/// what it printed (`nil` when neither is installed); throws with the tool's message when it fails.
+func sqlite(_ database: String, _ statement: String, readOnly: Bool = false) throws -> String? {
+    guard let tool = sqliteTool else { return nil }
+    let arguments =
+        tool.isShell
+        ? (readOnly ? ["-readonly"] : []) + [database, statement]
+        : [
             "-c",
-            "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nfor row in c.execute(sys.argv[2]): print(*row, sep='|')\nc.commit()",
+            "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
+                + "for row in c.execute(sys.argv[2]): print(*row, sep='|')\nc.commit()",
             database, statement,
         ]
-    } else {
-        return nil
-    }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return try ExternalProgram.output(of: tool.url, arguments).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 /// `PRAGMA integrity_check` of an SQLite file (`nil` when no SQLite shell is installed).
@@ -81,103 +76,18 @@ func integrityCheck(_ database: String) throws -> String? {
 
 /// Every entry of a zip file, concatenated as text (through `unzip`, else Python's zipfile).
 func unzipAll(_ path: String) throws -> String {
-    let process = Process()
-    if FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip") {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
-        process.arguments = ["-p", path]
-    } else {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [
-            "-c",
-            "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nfor n in z.namelist(): sys.stdout.buffer.write(z.read(n))",
-            path,
-        ]
-    }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
-}
-
-// MARK: - The real executable
-
-/// Runs the real `connect-recon` executable, as cron would.
-enum Executable {
-    /// `connect-recon` next to the test bundle (both are products of the same build).
-    static var url: URL {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("connect-recon")
-        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/connect-recon")
-    }
-
-    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: url.path) }
-
-    /// A started process whose standard output and error go to files.
-    final class Running: @unchecked Sendable {
-        let process: Process
-        let outputPath: String
-        let errorPath: String
-
-        init(process: Process, outputPath: String, errorPath: String) {
-            self.process = process
-            self.outputPath = outputPath
-            self.errorPath = errorPath
-        }
-
-        var pid: Int32 { process.processIdentifier }
-
-        /// Waits for the end (off the cooperative pool) and returns status, output and error.
-        func finish() async -> CLIResult {
-            let process = self.process
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async {
-                    process.waitUntilExit()
-                    continuation.resume()
-                }
-            }
-            let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            let error = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-            let status = process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
-            return CLIResult(status: status, output: output, error: error)
-        }
-    }
-
-    /// Starts the tool with `arguments` and `environment` (added to a minimal one), optionally through
-    /// `/bin/sh` with `shellPrefix` (such as `umask 027;`) run first. Output goes to files in `logs`.
-    static func start(
-        _ arguments: [String], environment: [String: String], logs: TemporaryFolder, shellPrefix: String? = nil
-    ) throws -> Running {
-        let process = Process()
-        if let shellPrefix {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "\(shellPrefix) exec \"$0\" \"$@\"", url.path] + arguments
-        } else {
-            process.executableURL = url
-            process.arguments = arguments
-        }
-        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-        let name = UUID().uuidString
-        let outputPath = logs.path("stdout-\(name).txt")
-        let errorPath = logs.path("stderr-\(name).txt")
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        process.standardError = FileHandle(forWritingAtPath: errorPath)
-        try process.run()
-        return Running(process: process, outputPath: outputPath, errorPath: errorPath)
-    }
-
-    /// Runs the tool to the end.
-    static func run(
-        _ arguments: [String], environment: [String: String], logs: TemporaryFolder, shellPrefix: String? = nil
-    ) async throws -> CLIResult {
-        try await start(arguments, environment: environment, logs: logs, shellPrefix: shellPrefix).finish()
-    }
+    let result =
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip")
+        ? try ExternalProgram.run(URL(fileURLWithPath: "/usr/bin/unzip"), ["-p", path])
+        : try ExternalProgram.run(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            [
+                "-c",
+                "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\n"
+                    + "for n in z.namelist(): sys.stdout.buffer.write(z.read(n))",
+                path,
+            ])
+    return result.output
 }
 
 // MARK: - A small sandbox world

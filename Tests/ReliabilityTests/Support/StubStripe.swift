@@ -1,12 +1,9 @@
-import ConnectReconTestSupport
 import Foundation
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 import Synchronization
+import TestSupport
 
-/// A tiny Stripe on 127.0.0.1 serving hand-made objects, to feed `connect-recon run` what the sandbox never
-/// sends: broken bodies, odd objects, hostile text.
+/// A tiny Stripe, served by a ``StubServer`` on 127.0.0.1, answering with hand-made objects to feed
+/// `connect-recon run` what the sandbox never sends: broken bodies, odd objects, hostile text.
 ///
 /// Lists honour `created[gte]`/`created[lt]`, `starting_after`, `limit` and equality filters (`charge=…`),
 /// newest first; retrieves answer the object or Stripe's 404. ``override`` answers a request first when it
@@ -31,43 +28,28 @@ final class StubStripe: Sendable {
 
     let objects: [Object]
     let override: Override?
-    private let channel: any Channel
-    let port: Int
+    /// Numbers the answers' `Request-Id`s.
+    private let answered = Atomic(0)
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
-
-    private init(objects: [Object], override: Override?, channel: any Channel, port: Int) {
-        self.objects = objects
-        self.override = override
-        self.channel = channel
-        self.port = port
+    /// Starts a server for `objects`, runs `body`, stops the server.
+    static func with<T>(
+        _ objects: [Object], override: Override? = nil, _ body: (StubServer) async throws -> T
+    ) async throws -> T {
+        let stub = StubStripe(objects: objects, override: override)
+        return try await StubServer.with({ request in stub.reply(to: request) }, body)
     }
 
-    /// Starts a server, runs `body`, stops the server.
-    static func with<T>(
-        _ objects: [Object], override: Override? = nil, _ body: (StubStripe) async throws -> T
-    ) async throws -> T {
-        let box = HandlerBox()
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(StubHandler(box: box))
-                }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
-        guard let port = channel.localAddress?.port else { throw CancellationError() }
-        let server = StubStripe(objects: objects, override: override, channel: channel, port: port)
-        box.server.withLock { $0 = server }
-        do {
-            let result = try await body(server)
-            try await channel.close()
-            return result
-        } catch {
-            try? await channel.close()
-            throw error
-        }
+    private init(objects: [Object], override: Override?) {
+        self.objects = objects
+        self.override = override
+    }
+
+    /// The stub server's reply: the answer as JSON with Stripe's `Request-Id`.
+    private func reply(to request: StubServer.Request) -> StubServer.Reply {
+        let reply = answer(path: request.path, query: request.query.map { ($0.name, $0.value) })
+        let number = answered.add(1, ordering: .relaxed).newValue
+        let headers = [("Content-Type", reply.contentType), ("Request-Id", "req_stub\(number)")]
+        return .text(reply.status, reply.body, headers: headers)
     }
 
     // MARK: Answers
@@ -76,8 +58,7 @@ final class StubStripe: Sendable {
         Reply(status: status, body: #"{"error":{"type":"\#(type)","message":"\#(message)"}}"#)
     }
 
-    func answer(uri: String) -> Reply {
-        let (path, query) = Self.split(uri)
+    func answer(path: String, query: [(String, String)]) -> Reply {
         if let reply = override?(path, query) { return reply }
         let parts = path.split(separator: "/").map(String.init)
         guard parts.first == "v1", parts.count >= 2 else {
@@ -120,65 +101,6 @@ final class StubStripe: Sendable {
         return Reply(
             status: 200,
             body: #"{"object":"list","url":"\#(path)","has_more":\#(items.count > page.count),"data":[\#(data)]}"#)
-    }
-
-    static func split(_ uri: String) -> (String, [(String, String)]) {
-        guard let mark = uri.firstIndex(of: "?") else { return (uri, []) }
-        let path = String(uri[..<mark])
-        let query = uri[uri.index(after: mark)...].split(separator: "&").map { pair -> (String, String) in
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-            }
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        }
-        return (path, query)
-    }
-}
-
-private final class HandlerBox: Sendable {
-    let server = Mutex<StubStripe?>(nil)
-}
-
-private final class StubHandler: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    private let box: HandlerBox
-    private var head: HTTPRequestHead?
-    private static let counter = Mutex(0)
-
-    init(box: HandlerBox) { self.box = box }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
-        case .body: break
-        case .end:
-            guard let head else { return }
-            self.head = nil
-            let reply =
-                box.server.withLock { $0 }?.answer(uri: head.uri)
-                ?? StubStripe.Reply(status: 503, body: "{}")
-            let number = Self.counter.withLock { value in
-                value += 1
-                return value
-            }
-            var headers = HTTPHeaders()
-            headers.add(name: "Content-Type", value: reply.contentType)
-            headers.add(name: "Content-Length", value: String(reply.body.utf8.count))
-            headers.add(name: "Request-Id", value: "req_stub\(number)")
-            context.write(
-                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .init(statusCode: reply.status), headers: headers))),
-                promise: nil)
-            var buffer = context.channel.allocator.buffer(capacity: reply.body.utf8.count)
-            buffer.writeString(reply.body)
-            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        }
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
     }
 }
 

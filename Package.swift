@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "StripeAPI", "TestSupport"]),
         .testTarget(
             name: "StripeAPITests",
-            dependencies: ["StripeAPI", "ReconCore"],
+            dependencies: ["StripeAPI", "ReconCore", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

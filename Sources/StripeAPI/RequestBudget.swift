@@ -1,3 +1,5 @@
+import ReconCore
+
 /// Keeps requests under Stripe's rate limits: at most `globalRate` requests in any one-second window across
 /// all endpoints, and `endpointRate` per endpoint (Stripe: 100/s live, 25/s test, 25/s per endpoint).
 ///

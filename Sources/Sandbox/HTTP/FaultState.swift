@@ -1,3 +1,5 @@
+import ReconCore
+
 /// The shared, locked state of a running server: statistics, rate windows and the fault dice. The rate windows
 /// measure time with the clock the server was started with.
 final class FaultState: Sendable {
@@ -36,12 +38,12 @@ final class FaultState: Sendable {
     }
 
     private let state: Locked<State>
-    private let elapsed: ElapsedTime
+    private let elapsed: ElapsedClock
     let options: SandboxOptions
 
     init(options: SandboxOptions, clock: any Clock<Duration>) {
         self.options = options
-        elapsed = ElapsedTime(clock)
+        elapsed = ElapsedClock(clock)
         state = Locked(State(dice: SplitMix64(seed: options.seed ^ 0xFA17)))
     }
 
@@ -49,7 +51,7 @@ final class FaultState: Sendable {
 
     /// Counts the request, checks the rate windows at the clock's current time and rolls its faults.
     func decide(endpoint: String) -> Decision {
-        let now = elapsed.nanoseconds
+        let now = UInt64(max(0, elapsed.now.wholeNanoseconds))
         return state.withLock { state in
             state.stats.total += 1
             state.stats.byEndpoint[endpoint, default: 0] += 1

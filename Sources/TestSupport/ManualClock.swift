@@ -5,14 +5,14 @@ import Foundation
 /// Sleepers are resumed by ``advance(by:)`` in the order of their deadlines; a cancelled sleeper throws
 /// `CancellationError` at once. With `advancesToEachSleeper`, the clock jumps to each new sleeper's deadline as
 /// soon as it starts sleeping: for a test that runs one task and only wants time to pass as that task waits.
-final class ManualClock: Clock, @unchecked Sendable {
-    struct Instant: InstantProtocol {
+public final class ManualClock: Clock, @unchecked Sendable {
+    public struct Instant: InstantProtocol {
         /// Time since the clock was made.
-        var offset: Duration
+        public var offset: Duration
 
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -31,17 +31,17 @@ final class ManualClock: Clock, @unchecked Sendable {
     /// Tasks waiting for a number of sleepers.
     private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    init(advancesToEachSleeper: Bool = false) {
+    public init(advancesToEachSleeper: Bool = false) {
         self.advancesToEachSleeper = advancesToEachSleeper
     }
 
-    var now: Instant { lock.withLock { current } }
-    var minimumResolution: Duration { .nanoseconds(1) }
+    public var now: Instant { lock.withLock { current } }
+    public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// How many tasks are sleeping on the clock.
-    var sleeperCount: Int { lock.withLock { sleepers.count } }
+    public var sleeperCount: Int { lock.withLock { sleepers.count } }
 
-    func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = lock.withLock {
             nextID += 1
             return nextID
@@ -56,7 +56,7 @@ final class ManualClock: Clock, @unchecked Sendable {
     }
 
     /// Moves time forward by `duration`, resuming every sleeper whose deadline it reaches, earliest first.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due: [Sleeper] = lock.withLock {
             current = current.advanced(by: duration)
             return takeDue()
@@ -65,7 +65,7 @@ final class ManualClock: Clock, @unchecked Sendable {
     }
 
     /// Returns once at least `count` tasks are sleeping on the clock.
-    func waitForSleepers(_ count: Int = 1) async {
+    public func waitForSleepers(_ count: Int = 1) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = lock.withLock {
                 if sleepers.count >= count { return true }

@@ -38,9 +38,6 @@ final class ManualClock: Clock, @unchecked Sendable {
     var now: Instant { lock.withLock { current } }
     var minimumResolution: Duration { .nanoseconds(1) }
 
-    /// How many tasks are sleeping on the clock.
-    var sleeperCount: Int { lock.withLock { sleepers.count } }
-
     func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = lock.withLock {
             nextID += 1

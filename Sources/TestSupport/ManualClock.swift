@@ -38,9 +38,6 @@ public final class ManualClock: Clock, @unchecked Sendable {
     public var now: Instant { lock.withLock { current } }
     public var minimumResolution: Duration { .nanoseconds(1) }
 
-    /// How many tasks are sleeping on the clock.
-    public var sleeperCount: Int { lock.withLock { sleepers.count } }
-
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = lock.withLock {
             nextID += 1

@@ -33,7 +33,8 @@ struct ConnectReconBench {
         init(_ arguments: [String]) throws {
             var rest = arguments[...]
             func number(_ flag: String) throws -> Int {
-                guard let text = rest.popFirst(), let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0
+                guard let text = rest.popFirst(), let value = Int(text.replacingOccurrences(of: "_", with: "")),
+                    value > 0
                 else { throw BenchError("\(flag) needs a positive number") }
                 return value
             }

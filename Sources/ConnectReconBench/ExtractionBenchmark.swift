@@ -77,7 +77,8 @@ struct ExtractionBenchmark {
 
         var figures = [
             Figure(
-                "world", "\(Format.count(charges)) charges over \(days) days \(hours) h, \(Format.count(server.world.objectCount)) objects",
+                "world",
+                "\(Format.count(charges)) charges over \(days) days \(hours) h, \(Format.count(server.world.objectCount)) objects",
                 target: "latency 150 ms + \(Self.expansionLatency) per expanded object, 100/s, 25/s per endpoint")
         ]
         var kept: (path: String, from: Int64, to: Int64)?
@@ -85,7 +86,8 @@ struct ExtractionBenchmark {
             let from = start + Int64(scenario.firstDay) * 86_400
             let to = from + Int64(scenario.days) * 86_400
             let path = folder.appendingPathComponent("extraction-\(index).sqlite").path
-            let measured = try await measure(scenario, server: server, from: from, to: to, now: now, path: path, log: log)
+            let measured = try await measure(
+                scenario, server: server, from: from, to: to, now: now, path: path, log: log)
             figures += measured
             if scenario.days > 1 { kept = (path, from, to) }
         }
@@ -104,7 +106,8 @@ struct ExtractionBenchmark {
         let runID = try Self.beginRun(store, from: from, to: to, now: now, apiBase: server.baseURL.absoluteString)
         let transport = try Self.transport(concurrency: Self.concurrency)
         let timeline = TimelineTransport(transport)
-        let client = try Self.client(server, transport: timeline, global: Self.globalLimit, endpoint: Self.endpointLimit)
+        let client = try Self.client(
+            server, transport: timeline, global: Self.globalLimit, endpoint: Self.endpointLimit)
         let extractor = Extractor(
             client: client, store: store,
             options: Extractor.Options(concurrency: Self.concurrency, settleMargin: 300),
@@ -158,15 +161,21 @@ struct ExtractionBenchmark {
 
         let listed = max(sequential.items, 1)
         let perHundred = Double(requests) * 100 / Double(listed)
-        let range = "\(RFC3339.utcString(Date(timeIntervalSince1970: TimeInterval(from))).prefix(10))"
+        let range =
+            "\(RFC3339.utcString(Date(timeIntervalSince1970: TimeInterval(from))).prefix(10))"
             + "..\(RFC3339.utcString(Date(timeIntervalSince1970: TimeInterval(to))).prefix(10))"
         return [
             Figure("**\(scenario.name)**", "\(range), lists hold \(Format.count(sequential.items)) objects"),
             Figure.atMost(
                 "requests per 100 listed objects", perHundred, 1.3, format: { String(format: "%.2f", $0) },
-                targetText: "≤ 1.30 (lists alone: \(String(format: "%.2f", Double(sequential.requests) * 100 / Double(listed))))"),
-            Figure("requests (follow-ups), by endpoint", "\(Format.count(requests)) (\(summary.followUps)): \(endpoints)"),
-            Figure("wall time (bound: max(req/100, busiest/25) + 1 RTT)", "\(Format.seconds(seconds)) (bound \(Format.seconds(bound)))"),
+                targetText:
+                    "≤ 1.30 (lists alone: \(String(format: "%.2f", Double(sequential.requests) * 100 / Double(listed))))"
+            ),
+            Figure(
+                "requests (follow-ups), by endpoint", "\(Format.count(requests)) (\(summary.followUps)): \(endpoints)"),
+            Figure(
+                "wall time (bound: max(req/100, busiest/25) + 1 RTT)",
+                "\(Format.seconds(seconds)) (bound \(Format.seconds(bound)))"),
             Figure.atLeast("share of the bound achieved", bound / seconds, 0.95, format: Format.percent),
             Figure(
                 "429 answers", "\(rateLimited)", target: "0 runs lost", verdict: rateLimited == 0 ? .met : .info),

@@ -3,8 +3,8 @@ import Extract
 import Foundation
 import History
 import Logging
-import ReconCore
 import Pipeline
+import ReconCore
 import Reports
 import Sandbox
 import StripeAPI
@@ -34,7 +34,9 @@ struct ReconcileBenchmark {
     private var markerPath: String { databasePath + ".populated.json" }
 
     /// The cached history, populating it first when missing. `fresh` is true when this call populated it.
-    func populatedHistory(log: @escaping @Sendable (String) -> Void) async throws -> (population: Population, fresh: Bool) {
+    func populatedHistory(log: @escaping @Sendable (String) -> Void) async throws -> (
+        population: Population, fresh: Bool
+    ) {
         if let data = FileManager.default.contents(atPath: markerPath),
             let population = try? JSONDecoder().decode(Population.self, from: data),
             FileManager.default.fileExists(atPath: databasePath)
@@ -43,13 +45,17 @@ struct ReconcileBenchmark {
             return (population, false)
         }
         try FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
-        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: databasePath + suffix) }
+        for suffix in ["", "-wal", "-shm", ".lock"] {
+            try? FileManager.default.removeItem(atPath: databasePath + suffix)
+        }
         var options = SandboxOptions()
         options.charges = charges
         options.days = days
         let generation = Stopwatch()
         let server = try await SandboxServer.start(options)
-        log("reconcile: populating \(databasePath) from a sandbox (\(server.summary)), generated in \(Format.seconds(generation.seconds))")
+        log(
+            "reconcile: populating \(databasePath) from a sandbox (\(server.summary)), generated in \(Format.seconds(generation.seconds))"
+        )
         let from = Int64(server.world.start.timeIntervalSince1970)
         let to = Int64(server.world.end.timeIntervalSince1970)
         let store = try HistoryStore.open(path: databasePath)
@@ -90,7 +96,8 @@ struct ReconcileBenchmark {
                 Figure(
                     "history (cached; populated by loopback extraction)",
                     "\(Format.count(population.objects)) objects",
-                    ratio: "first run: " + Format.rate(Double(population.objects) / population.seconds, unit: "objects")))
+                    ratio: "first run: " + Format.rate(Double(population.objects) / population.seconds, unit: "objects")
+                ))
         }
         let output = cacheFolder.appendingPathComponent("reports").path
         let child = try ChildReconcile.spawn(

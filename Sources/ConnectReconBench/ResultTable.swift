@@ -58,10 +58,13 @@ enum ResultTable {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
         }
         func line(_ cells: [String]) -> String {
-            "| " + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+            "| "
+                + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
                 .joined(separator: " | ") + " |"
         }
-        var lines = [line(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"]
+        var lines = [
+            line(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|",
+        ]
         lines += rows.map(line)
         return lines.joined(separator: "\n")
     }

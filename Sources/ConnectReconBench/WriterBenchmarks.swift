@@ -23,7 +23,8 @@ struct XLSXBenchmark {
                     chargeID: "ch_bench\(String(index, radix: 36))", created: 1_793_491_200 + Int64(index),
                     currency: currencies[index % currencies.count], amount: amount,
                     amountRefunded: index % 11 == 0 ? amount / 2 : 0, destinationAccount: "acct_bench\(index % 400)",
-                    feeStyle: style, transferID: style == .fullTransfer || style == .transferAmount || index % 2 == 0
+                    feeStyle: style,
+                    transferID: style == .fullTransfer || style == .transferAmount || index % 2 == 0
                         ? "tr_bench\(String(index, radix: 36))" : nil,
                     transferAmount: amount - fee, transferReversed: 0,
                     applicationFeeID: style == .applicationFee ? "fee_bench\(String(index, radix: 36))" : nil,
@@ -125,7 +126,8 @@ struct StorageBenchmark {
         let store = try HistoryStore.open(path: path)
         var seconds: [Double] = []
         for _ in 0..<2 {
-            let runID = try ExtractionBenchmark.beginRun(store, from: from, to: to, now: to + 30 * 86_400, apiBase: "offline")
+            let runID = try ExtractionBenchmark.beginRun(
+                store, from: from, to: to, now: to + 30 * 86_400, apiBase: "offline")
             let watch = Stopwatch()
             for page in pages { try await store.write(page, run: runID, now: to) }
             seconds.append(watch.seconds)

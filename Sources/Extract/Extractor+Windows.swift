@@ -63,9 +63,11 @@ extension Extractor {
             }
 
             let finished = !page.hasMore
-            let checkpoint = finished && stream.isRange ? stream.window.map {
-                ExtractionWindow(resource: stream.kind.rawValue, from: $0.lowerBound, to: $0.upperBound)
-            } : nil
+            let checkpoint =
+                finished && stream.isRange
+                ? stream.window.map {
+                    ExtractionWindow(resource: stream.kind.rawValue, from: $0.lowerBound, to: $0.upperBound)
+                } : nil
             let resource = stream.isRange ? stream.kind.rawValue : "follow-up lists"
             let kind = stream.kind
             let previous = pendingWrite

@@ -10,7 +10,8 @@ extension ChargeFacts {
             amountCaptured: charge.amountCaptured, amountRefunded: charge.amountRefunded,
             status: charge.status.rawValue, captured: charge.captured, paymentIntentID: charge.paymentIntent?.id,
             transferID: charge.transfer?.id, applicationFeeID: charge.applicationFee?.id,
-            applicationFeeAmount: charge.applicationFeeAmount, transferDestination: charge.transferData?.destinationAccountID,
+            applicationFeeAmount: charge.applicationFeeAmount,
+            transferDestination: charge.transferData?.destinationAccountID,
             transferDataAmount: charge.transferData?.amount, balanceTransactionID: charge.balanceTransaction?.id,
             livemode: charge.livemode)
     }
@@ -20,7 +21,8 @@ extension PaymentIntentFacts {
     init(_ intent: PaymentIntent) {
         self.init(
             id: intent.id, created: intent.created, currency: intent.currency, amount: intent.amount,
-            applicationFeeAmount: intent.applicationFeeAmount, transferDestination: intent.transferData?.destinationAccountID,
+            applicationFeeAmount: intent.applicationFeeAmount,
+            transferDestination: intent.transferData?.destinationAccountID,
             transferDataAmount: intent.transferData?.amount, status: intent.status.rawValue,
             latestChargeID: intent.latestCharge?.id, livemode: intent.livemode)
     }
@@ -58,7 +60,8 @@ extension ApplicationFeeFacts {
 extension FeeRefundFacts {
     init(_ refund: FeeRefund) {
         self.init(
-            id: refund.id, feeID: refund.fee.id, created: refund.created, currency: refund.currency, amount: refund.amount,
+            id: refund.id, feeID: refund.fee.id, created: refund.created, currency: refund.currency,
+            amount: refund.amount,
             balanceTransactionID: refund.balanceTransaction?.id)
     }
 }

@@ -38,7 +38,9 @@ actor FollowUpPlanner {
         var work: [Extractor.Work] = []
         work += needs.charges.map { .retrieve(.init(kind: .charge, id: $0)) }
         work += needs.paymentIntents.map { .retrieve(.init(kind: .paymentIntent, id: $0)) }
-        work += cheaper(needs.transfers, window: .transfers, listed: listed) { .retrieve(.init(kind: .transfer, id: $0)) }
+        work += cheaper(needs.transfers, window: .transfers, listed: listed) {
+            .retrieve(.init(kind: .transfer, id: $0))
+        }
         work += cheaper(needs.applicationFees, window: .applicationFees, listed: listed) {
             .retrieve(.init(kind: .applicationFee, id: $0))
         }
@@ -46,10 +48,16 @@ actor FollowUpPlanner {
             .retrieve(.init(kind: .balanceTransaction, id: $0))
         }
         work += needs.transferReversalLists.map {
-            .list(.init(kind: .transferReversals, path: "/v1/transfers/\($0)/reversals", endpoint: "/v1/transfers/{id}/reversals"))
+            .list(
+                .init(
+                    kind: .transferReversals, path: "/v1/transfers/\($0)/reversals",
+                    endpoint: "/v1/transfers/{id}/reversals"))
         }
         work += needs.feeRefundLists.map {
-            .list(.init(kind: .feeRefunds, path: "/v1/application_fees/\($0)/refunds", endpoint: "/v1/application_fees/{id}/refunds"))
+            .list(
+                .init(
+                    kind: .feeRefunds, path: "/v1/application_fees/\($0)/refunds",
+                    endpoint: "/v1/application_fees/{id}/refunds"))
         }
         work += needs.payoutTransactionLists.map {
             .list(

@@ -7,7 +7,8 @@ extension HistoryStore {
         try readDatabase { db in
             var chain = [runID]
             var current = runID
-            while let previous = try Int64.fetchOne(db, sql: "SELECT resumed_from FROM runs WHERE id = ?", arguments: [current]),
+            while let previous = try Int64.fetchOne(
+                db, sql: "SELECT resumed_from FROM runs WHERE id = ?", arguments: [current]),
                 !chain.contains(previous)
             {
                 chain.append(previous)
@@ -67,7 +68,8 @@ extension HistoryStore {
             let marks = Array(repeating: "?", count: disputeIDs.count).joined(separator: ",")
             return Set(
                 try String.fetchAll(
-                    db, sql: "SELECT DISTINCT dispute_id_metadata FROM transfers WHERE dispute_id_metadata IN (\(marks))",
+                    db,
+                    sql: "SELECT DISTINCT dispute_id_metadata FROM transfers WHERE dispute_id_metadata IN (\(marks))",
                     arguments: StatementArguments(disputeIDs)))
         }
     }

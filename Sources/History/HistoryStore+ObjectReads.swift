@@ -55,9 +55,10 @@ extension HistoryStore {
     public func rawObjects(of kind: ObjectKind) throws(HistoryError) -> [String: String] {
         let table = Self.table(of: kind)
         return try read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, raw FROM \(table)_raw").map {
-                (($0["id"] as String), ($0["raw"] as String))
-            })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, raw FROM \(table)_raw").map {
+                    (($0["id"] as String), ($0["raw"] as String))
+                })
         }
     }
 

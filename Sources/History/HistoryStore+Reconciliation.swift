@@ -20,8 +20,9 @@ extension HistoryStore {
                     """)
             for key in current {
                 // Open when a completed run reported it before; what only failed runs saw is still new.
-                let reportedRun = try Int64?.fetchOne(
-                    upsert, arguments: [key.kind, key.objectID, runID, runID, from, to]) ?? nil
+                let reportedRun =
+                    try Int64?.fetchOne(
+                        upsert, arguments: [key.kind, key.objectID, runID, runID, from, to]) ?? nil
                 if let reportedRun, reportedRun != runID { open.insert(key) }
             }
             // Gone: reported, unresolved findings of an overlapping range that this run does not see.
@@ -42,7 +43,8 @@ extension HistoryStore {
                     arguments: [runID, key.kind, key.objectID])
             }
             return FindingsUpdate(
-                open: open, resolved: resolved.sorted { ($0.key.kind, $0.key.objectID) < ($1.key.kind, $1.key.objectID) })
+                open: open,
+                resolved: resolved.sorted { ($0.key.kind, $0.key.objectID) < ($1.key.kind, $1.key.objectID) })
         }
     }
 
@@ -172,7 +174,8 @@ extension HistoryStore {
             let id: String = row["object_id"]
             let table = HistoryStore.table(of: kind)
             let present =
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id]) ?? false
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id])
+                ?? false
             return present ? nil : (kind: kind, id: id)
         }
     }

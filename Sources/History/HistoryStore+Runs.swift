@@ -26,15 +26,18 @@ extension HistoryStore {
                     WHERE status = 'running'
                     """, arguments: [start.startedAt])
             let (from, to) = start.range.unixSeconds
-            let resumable = !resume ? nil : try Int64.fetchOne(
-                db,
-                sql: """
-                    SELECT id FROM runs WHERE range_from = ? AND range_to = ? AND status = 'failed'
-                        AND id > COALESCE((SELECT MAX(id) FROM runs WHERE range_from = ? AND range_to = ?
-                                           AND status = 'completed'), 0)
-                        AND EXISTS (SELECT 1 FROM checkpoints WHERE run_id = runs.id)
-                    ORDER BY id DESC LIMIT 1
-                    """, arguments: [from, to, from, to])
+            let resumable =
+                !resume
+                ? nil
+                : try Int64.fetchOne(
+                    db,
+                    sql: """
+                        SELECT id FROM runs WHERE range_from = ? AND range_to = ? AND status = 'failed'
+                            AND id > COALESCE((SELECT MAX(id) FROM runs WHERE range_from = ? AND range_to = ?
+                                               AND status = 'completed'), 0)
+                            AND EXISTS (SELECT 1 FROM checkpoints WHERE run_id = runs.id)
+                        ORDER BY id DESC LIMIT 1
+                        """, arguments: [from, to, from, to])
             try db.execute(
                 sql: """
                     INSERT INTO runs (command, range_from, range_to, time_zone, mode, status, started_at, pid,

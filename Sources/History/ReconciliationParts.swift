@@ -99,7 +99,8 @@ private struct PartLoader {
         part.disputes = Self.merged(part.disputes, try facts(DisputeFacts.self, "charge_id", chargeIDs))
         let disputeIDs = part.disputes.map(\.id)
         // Each query leaves out what the part already holds, so no row is decoded twice.
-        var transfers = Self.merged(part.transfers, try facts(TransferFacts.self, "id", charges.compactMap(\.transferID)))
+        var transfers = Self.merged(
+            part.transfers, try facts(TransferFacts.self, "id", charges.compactMap(\.transferID)))
         transfers += try facts(
             TransferFacts.self, "source_transaction_id", chargeIDs, excluding: transfers.map(\.id))
         transfers += try facts(TransferFacts.self, "dispute_id_metadata", disputeIDs, excluding: transfers.map(\.id))
@@ -152,7 +153,8 @@ private struct PartLoader {
         try orphans(
             ApplicationFeeFacts.self, notOwned("originating_charge_id"), owner: \.originatingChargeID,
             into: \.applicationFees, judged: \.applicationFees, body)
-        try orphans(RefundFacts.self, notOwned("charge_id"), owner: \.chargeID, into: \.refunds, judged: \.refunds, body)
+        try orphans(
+            RefundFacts.self, notOwned("charge_id"), owner: \.chargeID, into: \.refunds, judged: \.refunds, body)
         try orphans(
             DisputeFacts.self, notOwned("charge_id"), owner: { Optional($0.chargeID) }, into: \.disputes,
             judged: \.disputes, body)
@@ -161,7 +163,8 @@ private struct PartLoader {
     /// Pages through the range's `Facts` matching `condition`; each page is judged with its charges as context.
     private func orphans<Facts: StorableFacts>(
         _ type: Facts.Type, _ condition: String, owner: (Facts) -> String?,
-        into list: WritableKeyPath<ReconciliationInput, [Facts]>, judged set: WritableKeyPath<JudgedObjects, Set<String>>,
+        into list: WritableKeyPath<ReconciliationInput, [Facts]>,
+        judged set: WritableKeyPath<JudgedObjects, Set<String>>,
         _ body: (ReconciliationInput) throws -> Void
     ) throws {
         var after: (created: Int64, id: String)?

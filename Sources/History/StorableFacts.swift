@@ -360,13 +360,16 @@ enum IDList {
         do {
             return try JSONDecoder().decode([String].self, from: Data(bytes))
         } catch {
-            throw FactsColumnError(description: "'\(json.prefix(40))' in an id-list column is not a JSON array of strings")
+            throw FactsColumnError(
+                description: "'\(json.prefix(40))' in an id-list column is not a JSON array of strings")
         }
     }
 
     /// `["a","b"]` without white space or escapes, or `nil`.
     private static func plain(_ bytes: [UInt8]) -> [String]? {
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), backslash = UInt8(ascii: "\\")
+        let quote = UInt8(ascii: "\"")
+        let comma = UInt8(ascii: ",")
+        let backslash = UInt8(ascii: "\\")
         guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
         var ids: [String] = []
         var index = 1

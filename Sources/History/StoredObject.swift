@@ -68,7 +68,8 @@ public struct WriteOutcome: Sendable, Equatable {
     }
 
     public static func + (lhs: WriteOutcome, rhs: WriteOutcome) -> WriteOutcome {
-        WriteOutcome(new: lhs.new + rhs.new, updated: lhs.updated + rhs.updated, unchanged: lhs.unchanged + rhs.unchanged)
+        WriteOutcome(
+            new: lhs.new + rhs.new, updated: lhs.updated + rhs.updated, unchanged: lhs.unchanged + rhs.unchanged)
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import ReconCore
 import Reports
+import Synchronization
 import WorkerThreads
 
 /// A ``ReportStream`` on a thread of its own: the rules hand it `platform_fees` rows and go on with the next part

@@ -6,7 +6,9 @@ extension ReconcilePipeline {
     static func findingKeys(_ report: ReconciliationReport) -> [FindingKey] {
         var keys: [FindingKey] = []
         keys += report.skippedTransfers.map { FindingKey(kind: SkippedTransferRow.findingKind, objectID: $0.chargeID) }
-        keys += report.unreversedDisputes.map { FindingKey(kind: UnreversedDisputeRow.findingKind, objectID: $0.disputeID) }
+        keys += report.unreversedDisputes.map {
+            FindingKey(kind: UnreversedDisputeRow.findingKind, objectID: $0.disputeID)
+        }
         keys += report.exceptions.map { FindingKey(kind: $0.kind.rawValue, objectID: $0.objectID) }
         return keys
     }
@@ -25,7 +27,8 @@ extension ReconcilePipeline {
         }
         for index in report.unreversedDisputes.indices {
             report.unreversedDisputes[index].status = status(
-                FindingKey(kind: UnreversedDisputeRow.findingKind, objectID: report.unreversedDisputes[index].disputeID))
+                FindingKey(kind: UnreversedDisputeRow.findingKind, objectID: report.unreversedDisputes[index].disputeID)
+            )
         }
         for index in report.exceptions.indices {
             let row = report.exceptions[index]

@@ -1,9 +1,9 @@
 import Foundation
-import WorkerThreads
 import History
 import ReconCore
 import Reconcile
 import Reports
+import WorkerThreads
 
 /// History → rules → reports for one range, one part of the range in memory at a time.
 ///

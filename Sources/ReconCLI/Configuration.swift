@@ -51,18 +51,21 @@ enum APIBaseValidator {
             return .failure(Refusal("is not a URL like https://api.stripe.com or http://127.0.0.1:12111."))
         }
         guard scheme == "https" || scheme == "http" else {
-            return .failure(Refusal("must start with https:// (or http:// for a server on this machine), not \(scheme)://."))
+            return .failure(
+                Refusal("must start with https:// (or http:// for a server on this machine), not \(scheme)://."))
         }
         guard components.user == nil, components.password == nil else {
-            return .failure(Refusal("must not contain a user name or password: the key comes from STRIPE_API_KEY or a key file."))
+            return .failure(
+                Refusal("must not contain a user name or password: the key comes from STRIPE_API_KEY or a key file."))
         }
         guard components.query == nil, components.fragment == nil else {
             return .failure(Refusal("must not contain a query (?…) or fragment (#…)."))
         }
         if scheme == "http" && !isLoopback(host) {
-            return .failure(Refusal(
-                "uses plain http to '\(host)', which would send the API key unencrypted. Use https://, or http:// only "
-                    + "to this machine (127.0.0.1, localhost, ::1)."))
+            return .failure(
+                Refusal(
+                    "uses plain http to '\(host)', which would send the API key unencrypted. Use https://, or http:// only "
+                        + "to this machine (127.0.0.1, localhost, ::1)."))
         }
         var trimmed = text
         while trimmed.hasSuffix("/") { trimmed.removeLast() }

@@ -84,7 +84,9 @@ struct ConfigurationBuilder {
     }
 
     private func integer(_ definition: SettingDefinition) throws(ConfigurationError) -> Int {
-        guard case .integer(let range) = definition.kind else { preconditionFailure("\(definition.path) is not integer") }
+        guard case .integer(let range) = definition.kind else {
+            preconditionFailure("\(definition.path) is not integer")
+        }
         let value: Int
         switch raw(definition).value {
         case .integer(let number): value = number
@@ -93,7 +95,9 @@ struct ConfigurationBuilder {
             value = number
         default: throw wrongType(definition)
         }
-        guard range.contains(value) else { throw invalid(definition, "must be \(definition.kind.expectation), not \(value).") }
+        guard range.contains(value) else {
+            throw invalid(definition, "must be \(definition.kind.expectation), not \(value).")
+        }
         return value
     }
 
@@ -121,14 +125,18 @@ struct ConfigurationBuilder {
     }
 
     private func numberOrAuto(_ definition: SettingDefinition) throws(ConfigurationError) -> Double? {
-        if case .text(let text) = raw(definition).value, text.trimmingCharacters(in: .whitespaces).lowercased() == "auto" {
+        if case .text(let text) = raw(definition).value,
+            text.trimmingCharacters(in: .whitespaces).lowercased() == "auto"
+        {
             return nil
         }
         return try number(definition)
     }
 
     private func choice(_ definition: SettingDefinition) throws(ConfigurationError) -> String {
-        guard case .choice(let words) = definition.kind else { preconditionFailure("\(definition.path) is not a choice") }
+        guard case .choice(let words) = definition.kind else {
+            preconditionFailure("\(definition.path) is not a choice")
+        }
         let word = try text(definition).lowercased()
         guard words.contains(word) else { throw wrongType(definition) }
         return word

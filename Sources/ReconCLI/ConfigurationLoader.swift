@@ -134,7 +134,8 @@ struct ConfigurationLoader: Sendable {
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         guard !a.isEmpty else { return b.count }
         var previous = Array(0...b.count)
         for i in 1...a.count {

@@ -42,7 +42,8 @@ struct DemoCommand: AsyncParsableCommand {
         formatter.timeZone = calendar.timeZone
         let arguments = [
             "run", "--from", formatter.string(from: start), "--to", formatter.string(from: today), "--api-base",
-            server.baseURL.absoluteString, "--out", out, "--db", (out as NSString).appendingPathComponent("demo-history.sqlite"),
+            server.baseURL.absoluteString, "--out", out, "--db",
+            (out as NSString).appendingPathComponent("demo-history.sqlite"),
             "--config", Self.emptyConfigPath(),
         ]
         var environment = context.environment
@@ -54,7 +55,9 @@ struct DemoCommand: AsyncParsableCommand {
         let demoContext = CommandContext(environment: environment, console: context.console, now: context.now)
         let status = await CommandContext.$current.withValue(demoContext) { await CommandLineEntry.run(arguments) }
         try await server.shutdown()
-        guard status == ExitStatus.completed.rawValue else { throw CompletedWithStatus(status: ExitStatus(rawValue: status) ?? .failed) }
+        guard status == ExitStatus.completed.rawValue else {
+            throw CompletedWithStatus(status: ExitStatus(rawValue: status) ?? .failed)
+        }
         context.console.writeOutput(
             "\nDemo complete. Open the workbook above in Excel, LibreOffice or Google Sheets; see the runs with:\n"
                 + "  connect-recon history --db \((out as NSString).appendingPathComponent("demo-history.sqlite"))\n")
@@ -62,7 +65,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// An empty configuration, so a local config/connect-recon.yaml cannot redirect the demo.
     private static func emptyConfigPath() -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("connect-recon-demo-\(getpid()).yaml").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("connect-recon-demo-\(getpid()).yaml")
+            .path
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         return path
     }

@@ -61,7 +61,8 @@ struct HistoryCommand: AsyncParsableCommand {
         let header = ["run", "command", "range", "status", "started (UTC)", "seconds", "objects", "findings", "totals"]
         var rows: [[String]] = [header]
         for run in runs {
-            let details = run.details.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
+            let details =
+                run.details.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
             let objects = (details["objects"] as? [String: Int]).map { String($0.values.reduce(0, +)) } ?? ""
             let findings: String = {
                 guard let new = details["findings_new"] as? Int, let open = details["findings_open"] as? Int else {
@@ -71,16 +72,19 @@ struct HistoryCommand: AsyncParsableCommand {
             }()
             let totals = (details["totals"] as? [String: [String: Any]] ?? [:]).sorted { $0.key < $1.key }.compactMap {
                 currency, values -> String? in
-                guard let code = Currency(rawValue: currency), let fee = (values["destination_platform_fee"] as? NSNumber)?.int64Value,
+                guard let code = Currency(rawValue: currency),
+                    let fee = (values["destination_platform_fee"] as? NSNumber)?.int64Value,
                     let text = try? Money(minorUnits: fee, currency: code).formatted()
                 else { return nil }
                 return "\(currency) DPF \(text)"
             }.joined(separator: "; ")
             let seconds = (details["seconds"] as? Double).map { String(format: "%.1f", $0) } ?? ""
-            let status = run.status == .failed ? "failed: " + String((run.message ?? "").prefix(60)) : run.status.rawValue
+            let status =
+                run.status == .failed ? "failed: " + String((run.message ?? "").prefix(60)) : run.status.rawValue
             rows.append([
                 String(run.id), run.command, range(run), status,
-                String(RFC3339.string(unixSeconds: run.startedAt, in: utc).prefix(19)).replacingOccurrences(of: "T", with: " "),
+                String(RFC3339.string(unixSeconds: run.startedAt, in: utc).prefix(19)).replacingOccurrences(
+                    of: "T", with: " "),
                 seconds, objects, findings, totals,
             ])
         }
@@ -93,9 +97,10 @@ struct HistoryCommand: AsyncParsableCommand {
 
     private static func range(_ run: RunRecord) -> String {
         let zone = TimeZone(identifier: run.timeZone) ?? utc
-        guard let range = try? ReportingRange(
-            from: Date(timeIntervalSince1970: TimeInterval(run.rangeFrom)),
-            to: Date(timeIntervalSince1970: TimeInterval(run.rangeTo)), timeZone: zone)
+        guard
+            let range = try? ReportingRange(
+                from: Date(timeIntervalSince1970: TimeInterval(run.rangeFrom)),
+                to: Date(timeIntervalSince1970: TimeInterval(run.rangeTo)), timeZone: zone)
         else { return "\(run.rangeFrom)–\(run.rangeTo)" }
         return range.folderName
     }

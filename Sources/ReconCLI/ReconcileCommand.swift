@@ -10,7 +10,8 @@ struct ReconcileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reconcile",
         abstract: "Recompute a range's reports from the history database alone, without calling Stripe.",
-        discussion: "Needs no API key: it reads only what an earlier run or extract stored. \(RunOutput.reportFilesHelp)")
+        discussion:
+            "Needs no API key: it reads only what an earlier run or extract stored. \(RunOutput.reportFilesHelp)")
 
     @OptionGroup var options: RangeOptions
 

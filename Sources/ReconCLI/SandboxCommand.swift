@@ -56,7 +56,9 @@ struct SandboxCommand: AsyncParsableCommand {
     var forbiddenResources: [String] = []
 
     func validate() throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535 (0 picks a free port).") }
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be from 0 to 65535 (0 picks a free port).")
+        }
         guard (1...5_000_000).contains(charges) else { throw ValidationError("--charges must be from 1 to 5000000.") }
         guard (1...3_660).contains(days) else { throw ValidationError("--days must be from 1 to 3660.") }
         guard (0...23).contains(hours) else {

@@ -81,7 +81,8 @@ public struct RangeResolver: Sendable {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
         guard let year = Int(text.prefix(4)), let month = Int(text.dropFirst(5).prefix(2)),
-            let day = Int(text.suffix(2)), bytes.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || $0.element.isASCIIDigit })
+            let day = Int(text.suffix(2)),
+            bytes.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || $0.element.isASCIIDigit })
         else { throw .malformedDate(option: option, value: text) }
         var components = DateComponents(year: year, month: month, day: day, hour: 12)
         components.calendar = calendar

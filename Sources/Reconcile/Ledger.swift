@@ -7,7 +7,9 @@ extension ReportBuilder {
     /// (Σ amount), fee (Σ fee), net (Σ net). A transaction whose figures would overflow a total is left out of its
     /// group and reported.
     mutating func ledger() {
-        let judged = index.balanceTransactions.filter { index.judges($0.id, \.balanceTransactions, created: $0.created) }
+        let judged = index.balanceTransactions.filter {
+            index.judges($0.id, \.balanceTransactions, created: $0.created)
+        }
         for bt in judged.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
             let key = LedgerKey(currency: bt.currency, category: bt.reportingCategory)
             var row =

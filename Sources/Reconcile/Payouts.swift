@@ -53,7 +53,8 @@ extension ReportBuilder {
             exception(
                 .payoutMismatch, payout.id, related: payout.balanceTransactionID, currency: payout.currency,
                 created: payout.created, expected: .amount(net), actual: .amount(payout.amount),
-                message: mismatchMessage(payout, net: net, difference: difference, count: transactions.count,
+                message: mismatchMessage(
+                    payout, net: net, difference: difference, count: transactions.count,
                     listed: !listed.isEmpty, absent: absent))
         }
         if payout.didNotArrive {

@@ -52,7 +52,9 @@ extension ReportBuilder {
         let key = AccountKey(account: row.intendedDestination, currency: row.currency)
         var statement = accounts[key] ?? ConnectedAccountRow(destinationAccount: key.account, currency: key.currency)
         statement.skippedTransfers += 1
-        add(row.amountOwed, to: \.amountOwed, of: &statement, objectID: row.chargeID, created: row.created, what: "owed")
+        add(
+            row.amountOwed, to: \.amountOwed, of: &statement, objectID: row.chargeID, created: row.created, what: "owed"
+        )
         accounts[key] = statement
     }
 

@@ -204,7 +204,8 @@ public final class ReportStream {
         guard let summarySheet else { preconditionFailure("the Summary sheet is added when the stream starts") }
         var checkTotals = totals
         checkTotals.add(report)
-        let columns = [(ReportTable.platformFeesFileName, ReportTable.platformFeesColumns)]
+        let columns =
+            [(ReportTable.platformFeesFileName, ReportTable.platformFeesColumns)]
             + tables.map { ($0.fileName, $0.columns) }
         let blocks = [
             SummaryChecks.detailBlock(checkTotals), SummaryChecks.connectedAccountsBlock(report.connectedAccounts),

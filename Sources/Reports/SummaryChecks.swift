@@ -57,7 +57,8 @@ enum SummaryChecks {
         "gross": Source(table: "platform_fees.csv", sumColumn: "amount"),
         "refunded": Source(table: "platform_fees.csv", sumColumn: "amount_refunded"),
         "destination_platform_fee": Source(table: "platform_fees.csv", sumColumn: "destination_platform_fee"),
-        "stripe_fee": Source(table: "platform_fees.csv", criteriaColumn: "settlement_currency", sumColumn: "stripe_fee"),
+        "stripe_fee": Source(
+            table: "platform_fees.csv", criteriaColumn: "settlement_currency", sumColumn: "stripe_fee"),
         "skipped_transfers": Source(table: "skipped_transfers.csv", sumColumn: nil),
         "amount_owed": Source(table: "skipped_transfers.csv", sumColumn: "amount_owed"),
         "unreversed_disputes": Source(table: "unreversed_disputes.csv", sumColumn: nil),

@@ -105,7 +105,11 @@ struct WorkbookWriter: ~Copyable {
         self.workbook = workbook
         self.formats = formats
         self.maxRowsPerSheet = maxRowsPerSheet
-        self.printHeader = printTitle.isEmpty ? "" : "&L&\"-,Bold\"" + printTitle.split(separator: "&", omittingEmptySubsequences: false).joined(separator: "&&")
+        self.printHeader =
+            printTitle.isEmpty
+            ? ""
+            : "&L&\"-,Bold\""
+                + printTitle.split(separator: "&", omittingEmptySubsequences: false).joined(separator: "&&")
     }
 
     /// `Ledger` for the first part, `Ledger (2)`, `Ledger (3)`… after it.
@@ -204,7 +208,9 @@ struct WorkbookWriter: ~Copyable {
         }
         worksheet_freeze_panes(sheet, 1, 0)
         for (column, header) in columns.enumerated() {
-            try checked(worksheet_write_string(sheet, 0, lxw_col_t(column), header.label, headerFormat(header.kind)), sheet: name)
+            try checked(
+                worksheet_write_string(sheet, 0, lxw_col_t(column), header.label, headerFormat(header.kind)),
+                sheet: name)
         }
         setUpPrinting(sheet, name: name)
         return sheet

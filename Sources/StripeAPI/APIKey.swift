@@ -37,7 +37,8 @@ public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugS
             let mode = Mode(rawValue: String(parts[1]))
         else { throw .unrecognisedShape(prefix: Self.safePrefix(of: key)) }
         let body = parts[2]
-        guard body.count >= 8, body.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) })
+        guard body.count >= 8,
+            body.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) })
         else { throw .unrecognisedShape(prefix: "\(kind.rawValue)_\(mode.rawValue)_") }
         self.secret = key
         self.mode = mode

@@ -57,7 +57,8 @@ public struct ExpansionFolding: Sendable {
     }
 
     /// A list object (`{"object":"list","data":[…],…}`) with each item of `data` folded by this rule.
-    private func foldList(_ bytes: [UInt8], _ range: Range<Int>, into output: inout [UInt8]) throws(JSONSlicer.Failure) {
+    private func foldList(_ bytes: [UInt8], _ range: Range<Int>, into output: inout [UInt8]) throws(JSONSlicer.Failure)
+    {
         let members = try JSONSlicer.orderedMembers(of: bytes, in: range)
         output.append(UInt8(ascii: "{"))
         for (position, member) in members.enumerated() {

@@ -26,7 +26,8 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible, CustomD
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
-        lhs.url == rhs.url && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
+        lhs.url == rhs.url
+            && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
     }
 }
 

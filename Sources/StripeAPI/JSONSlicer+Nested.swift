@@ -24,7 +24,9 @@ public enum EmbeddedJSON {
         let bytes = Array(json.utf8)
         var range = 0..<bytes.count
         for key in path {
-            guard let members = try? JSONSlicer.members(of: bytes, in: range), let next = members[key] else { return [] }
+            guard let members = try? JSONSlicer.members(of: bytes, in: range), let next = members[key] else {
+                return []
+            }
             range = next
         }
         guard !range.isEmpty, bytes[range.lowerBound] == UInt8(ascii: "["),

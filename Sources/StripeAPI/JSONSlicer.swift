@@ -184,21 +184,27 @@ extension JSONSlicer {
         while index < range.upperBound {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                guard let string = try? stringEnd(bytes, index), string.upperBound <= range.upperBound else { return nil }
+                guard let string = try? stringEnd(bytes, index), string.upperBound <= range.upperBound else {
+                    return nil
+                }
                 lastString = String(decoding: bytes[(string.lowerBound + 1)..<(string.upperBound - 1)], as: UTF8.self)
                 index = string.upperBound
                 continue
             }
             if byte == UInt8(ascii: "-") || byte.isDigit {
                 var end = index + 1
-                while end < range.upperBound, bytes[end].isDigit || bytes[end] == UInt8(ascii: ".")
-                    || bytes[end] == UInt8(ascii: "e") || bytes[end] == UInt8(ascii: "E") || bytes[end] == UInt8(ascii: "+")
-                    || bytes[end] == UInt8(ascii: "-")
+                while end < range.upperBound,
+                    bytes[end].isDigit || bytes[end] == UInt8(ascii: ".")
+                        || bytes[end] == UInt8(ascii: "e") || bytes[end] == UInt8(ascii: "E")
+                        || bytes[end] == UInt8(ascii: "+")
+                        || bytes[end] == UInt8(ascii: "-")
                 {
                     end += 1
                 }
                 let literal = String(decoding: bytes[index..<end], as: UTF8.self)
-                if literal.allSatisfy({ $0.isNumber || $0 == "-" }), Int64(literal) == nil { return (lastString, literal) }
+                if literal.allSatisfy({ $0.isNumber || $0 == "-" }), Int64(literal) == nil {
+                    return (lastString, literal)
+                }
                 index = end
                 continue
             }

@@ -44,7 +44,8 @@ final class ExtractionHarness {
         return StripeClient(
             configuration: StripeClientConfiguration(
                 baseURL: server.baseURL, key: try APIKey(Self.key), stripeVersion: "2026-07-29.dahlia",
-                retryPolicy: RetryPolicy(maxRetries: maxRetries, baseDelay: .milliseconds(10), maxDelay: .milliseconds(200))),
+                retryPolicy: RetryPolicy(
+                    maxRetries: maxRetries, baseDelay: .milliseconds(10), maxDelay: .milliseconds(200))),
             transport: curl, budget: RequestBudget(globalRate: globalRate, endpointRate: endpointRate),
             logger: Logger(label: "extract-tests"))
     }
@@ -69,7 +70,8 @@ final class ExtractionHarness {
                 command: "extract", range: range, mode: "test", toolVersion: "test", stripeVersion: "2026-07-29.dahlia",
                 apiBase: server.baseURL.absoluteString, startedAt: to + 30 * Self.day, pid: 1))
         let extractor = Extractor(
-            client: client, store: store, options: Extractor.Options(concurrency: concurrency, settleMargin: 300, windowSeconds: windowSeconds),
+            client: client, store: store,
+            options: Extractor.Options(concurrency: concurrency, settleMargin: 300, windowSeconds: windowSeconds),
             logger: Logger(label: "extract-tests"))
         let summary = try await extractor.extract(from: from, to: to, runID: runID, now: to + 30 * Self.day)
         try store.finishRun(runID, status: .completed, finishedAt: to + 30 * Self.day, message: nil, details: nil)

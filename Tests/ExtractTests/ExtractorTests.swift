@@ -1,11 +1,11 @@
 import Foundation
+import ReconCore
+import Sandbox
+import StripeAPI
 import Testing
 
 @testable import Extract
 @testable import History
-import ReconCore
-import Sandbox
-import StripeAPI
 
 @Suite("Extraction against the sandbox", .serialized)
 struct ExtractorTests {
@@ -18,7 +18,8 @@ struct ExtractorTests {
         let client = try harness.client()
         let (_, summary) = try await harness.extract(store: store, client: client)
 
-        let from = H.start, to = H.start + 10 * H.day
+        let from = H.start
+        let to = H.start + 10 * H.day
         let lists: [(ObjectKind, String, any StripeObject.Type)] = [
             (.charge, "/v1/charges", Charge.self), (.transfer, "/v1/transfers", Transfer.self),
             (.applicationFee, "/v1/application_fees", ApplicationFee.self),
@@ -55,12 +56,15 @@ struct ExtractorTests {
     func followsReferencesAcrossTheBoundary() async throws {
         let harness = try await H()
         let store = try harness.store()
-        let from = H.start + 3 * H.day, to = H.start + 5 * H.day
+        let from = H.start + 3 * H.day
+        let to = H.start + 5 * H.day
         let (runID, summary) = try await harness.extract(store: store, client: try harness.client(), from: from, to: to)
         #expect(summary.followUps > 0)
 
-        let charges = Dictionary(uniqueKeysWithValues: try store.facts(ChargeFacts.self, createdFrom: 0, to: .max).map { ($0.id, $0) })
-        let transfers = Dictionary(uniqueKeysWithValues: try store.facts(TransferFacts.self, createdFrom: 0, to: .max).map { ($0.id, $0) })
+        let charges = Dictionary(
+            uniqueKeysWithValues: try store.facts(ChargeFacts.self, createdFrom: 0, to: .max).map { ($0.id, $0) })
+        let transfers = Dictionary(
+            uniqueKeysWithValues: try store.facts(TransferFacts.self, createdFrom: 0, to: .max).map { ($0.id, $0) })
         let reversals = try store.facts(TransferReversalFacts.self, createdFrom: 0, to: .max)
         let balance = Set(try store.ids(of: .balanceTransaction, createdFrom: 0, to: .max))
         // Refunds and disputes of the range: their charges are stored, even when created before the range.

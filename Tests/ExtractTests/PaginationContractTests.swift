@@ -1,11 +1,11 @@
 import Foundation
+import History
 import Logging
+import ReconCore
+import StripeAPI
 import Testing
 
 @testable import Extract
-import History
-import ReconCore
-import StripeAPI
 
 /// A server whose refunds list repeats the same page forever; every other list is empty.
 final class RepeatingTransport: HTTPTransport, @unchecked Sendable {
@@ -23,8 +23,10 @@ final class RepeatingTransport: HTTPTransport, @unchecked Sendable {
 struct PaginationContractTests {
     @Test("a list whose cursor does not advance stops with an error instead of looping")
     func cursorThatDoesNotAdvance() async throws {
-        let refund = #"{"id":"re_1","object":"refund","amount":100,"balance_transaction":null,"charge":"ch_1","created":1793500000,"currency":"usd","metadata":{},"payment_intent":null,"reason":null,"status":"succeeded","transfer_reversal":null}"#
-        let transport = RepeatingTransport(body: #"{"object":"list","url":"/v1/refunds","has_more":true,"data":[\#(refund)]}"#)
+        let refund =
+            #"{"id":"re_1","object":"refund","amount":100,"balance_transaction":null,"charge":"ch_1","created":1793500000,"currency":"usd","metadata":{},"payment_intent":null,"reason":null,"status":"succeeded","transfer_reversal":null}"#
+        let transport = RepeatingTransport(
+            body: #"{"object":"list","url":"/v1/refunds","has_more":true,"data":[\#(refund)]}"#)
         let client = StripeClient(
             configuration: StripeClientConfiguration(
                 baseURL: URL(string: "http://127.0.0.1:1")!, key: try APIKey(ExtractionHarness.key),
@@ -39,15 +41,19 @@ struct PaginationContractTests {
             from: Date(timeIntervalSince1970: 1_793_491_200), to: Date(timeIntervalSince1970: 1_793_577_600),
             timeZone: TimeZone(identifier: "UTC")!)
         let runID = try store.beginRun(
-            RunStart(command: "extract", range: range, mode: "test", toolVersion: "t", stripeVersion: "v", apiBase: "x",
-                startedAt: 0, pid: 1)).runID
+            RunStart(
+                command: "extract", range: range, mode: "test", toolVersion: "t", stripeVersion: "v", apiBase: "x",
+                startedAt: 0, pid: 1)
+        ).runID
         let extractor = Extractor(
             client: client, store: store, options: Extractor.Options(concurrency: 1, settleMargin: 0),
             logger: Logger(label: "test"))
         await #expect {
             _ = try await extractor.extract(from: 1_793_491_200, to: 1_793_577_600, runID: runID, now: 1_800_000_000)
         } throws: { error in
-            guard case .brokenPagination(_, let requestID, let detail) = error as? StripeClientError else { return false }
+            guard case .brokenPagination(_, let requestID, let detail) = error as? StripeClientError else {
+                return false
+            }
             return requestID == "req_loop" && detail.contains("did not advance")
         }
     }

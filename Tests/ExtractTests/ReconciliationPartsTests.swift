@@ -87,7 +87,8 @@ struct ReconciliationPartsTests {
             if range.from == Self.start + 3 * Self.day {
                 // The slice really has objects whose charge is older than the range (judged without their charge)
                 let sliceCharges = Set(whole.charges.filter { $0.created >= range.from }.map(\.id))
-                #expect(whole.refunds.contains { $0.created >= range.from && !sliceCharges.contains($0.chargeID ?? "") })
+                #expect(
+                    whole.refunds.contains { $0.created >= range.from && !sliceCharges.contains($0.chargeID ?? "") })
             }
         }
         try await harness.close()

@@ -16,7 +16,8 @@ struct FactsColumnsTests {
     static let charge = ChargeFacts(
         id: "ch_1", created: 7, currency: .usd, amount: 1000, amountCaptured: 1000, amountRefunded: 250,
         status: "succeeded", captured: true, paymentIntentID: "pi_1", transferID: nil, applicationFeeID: "fee_1",
-        applicationFeeAmount: 123, transferDestination: "acct_1", transferDataAmount: nil, balanceTransactionID: "txn_1",
+        applicationFeeAmount: 123, transferDestination: "acct_1", transferDataAmount: nil,
+        balanceTransactionID: "txn_1",
         livemode: false)
 
     static let dispute = DisputeFacts(
@@ -42,7 +43,8 @@ struct FactsColumnsTests {
         try expectSameColumns(Self.charge)
         try expectSameColumns(
             PaymentIntentFacts(
-                id: "pi_1", created: 1, currency: .usd, amount: 5, applicationFeeAmount: nil, transferDestination: "acct",
+                id: "pi_1", created: 1, currency: .usd, amount: 5, applicationFeeAmount: nil,
+                transferDestination: "acct",
                 transferDataAmount: 4, status: "succeeded", latestChargeID: "ch_1", livemode: true))
         try expectSameColumns(
             TransferFacts(
@@ -58,7 +60,8 @@ struct FactsColumnsTests {
                 id: "fee_1", created: 1, currency: .bhd, amount: 1, amountRefunded: 0, originatingChargeID: "ch_1",
                 accountID: "acct", balanceTransactionID: "txn_3", livemode: false))
         try expectSameColumns(
-            FeeRefundFacts(id: "fr_1", feeID: "fee_1", created: 3, currency: .usd, amount: 1, balanceTransactionID: nil))
+            FeeRefundFacts(id: "fr_1", feeID: "fee_1", created: 3, currency: .usd, amount: 1, balanceTransactionID: nil)
+        )
         try expectSameColumns(
             RefundFacts(
                 id: "re_1", chargeID: nil, created: 4, currency: .usd, amount: 1, status: nil, transferReversalID: nil,
@@ -74,7 +77,9 @@ struct FactsColumnsTests {
 
     @Test(
         "id lists are written as JSONEncoder writes them and read back",
-        arguments: [[], ["txn_1"], ["txn_1", "txn_2"], ["a/b", #"q"uote"#, "back\\slash", "tab\tnew\nline\u{1}", "é✓"]])
+        arguments: [
+            [], ["txn_1"], ["txn_1", "txn_2"], ["a/b", #"q"uote"#, "back\\slash", "tab\tnew\nline\u{1}", "é✓"],
+        ])
     func idLists(ids: [String]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

@@ -1,4 +1,5 @@
 import GRDB
+
 @testable import History
 
 /// Raw access to a history file, for tests that tamper with it.

@@ -18,7 +18,9 @@ final class TemporaryDatabase {
     deinit { try? FileManager.default.removeItem(at: folder) }
 }
 
-func charge(_ id: String, amount: Int64 = 1000, refunded: Int64 = 0, created: Int64 = 1_795_132_800) -> StoredObject<ChargeFacts> {
+func charge(_ id: String, amount: Int64 = 1000, refunded: Int64 = 0, created: Int64 = 1_795_132_800) -> StoredObject<
+    ChargeFacts
+> {
     let facts = ChargeFacts(
         id: id, created: created, currency: .usd, amount: amount, amountCaptured: amount, amountRefunded: refunded,
         status: "succeeded", captured: true, paymentIntentID: "pi_\(id)", transferID: "tr_\(id)",
@@ -93,7 +95,8 @@ struct HistoryStoreTests {
         #expect(try GRDBTestAccess.columns(database.path, table: "charges_raw") == ["id", "raw"])
         #expect(
             try GRDBTestAccess.indexes(database.path, table: "charges") == [
-                "charges_on_created", "charges_on_last_seen_run", "charges_on_payment_intent_id", "charges_on_transfer_id",
+                "charges_on_created", "charges_on_last_seen_run", "charges_on_payment_intent_id",
+                "charges_on_transfer_id",
             ])
         #expect(
             try GRDBTestAccess.indexes(database.path, table: "balance_transactions") == [
@@ -146,7 +149,10 @@ struct HistoryStoreTests {
         let charges = try store.charges(createdFrom: 0, to: .max)
         #expect(Set(charges) == Set([charge("ch_1").facts, noTransfer]))
         #expect(try store.facts(DisputeFacts.self, createdFrom: 0, to: 10) == [batch.disputes[0].facts])
-        #expect(try store.facts(BalanceTransactionFacts.self, createdFrom: 0, to: 10) == [batch.balanceTransactions[0].facts])
+        #expect(
+            try store.facts(BalanceTransactionFacts.self, createdFrom: 0, to: 10) == [
+                batch.balanceTransactions[0].facts
+            ])
     }
 
     @Test("test and live objects never share a database")
@@ -213,7 +219,8 @@ struct HistoryStoreTests {
         let database = try TemporaryDatabase()
         let store = try HistoryStore.open(path: database.path)
         let run = try store.beginRun(start()).runID
-        try await store.write(ObjectBatch(), run: run, completing: ExtractionWindow(resource: "charges", from: 0, to: 1), now: 1)
+        try await store.write(
+            ObjectBatch(), run: run, completing: ExtractionWindow(resource: "charges", from: 0, to: 1), now: 1)
         try store.finishRun(run, status: .completed, finishedAt: 2, message: nil, details: "{}")
         #expect(try store.beginRun(start()).resumableRunID == nil)
     }

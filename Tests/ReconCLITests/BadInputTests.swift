@@ -23,7 +23,9 @@ struct BadInputTests {
             [command, "--config", config, "--out", out, "--db", db] + arguments, environment: environment)
         #expect(result.status == 2, "exit status", sourceLocation: sourceLocation)
         for phrase in expected {
-            #expect(result.error.contains(phrase), "message mentions '\(phrase)': \(result.error)", sourceLocation: sourceLocation)
+            #expect(
+                result.error.contains(phrase), "message mentions '\(phrase)': \(result.error)",
+                sourceLocation: sourceLocation)
         }
         #expect(folder.contents() == ["config.yaml"], "nothing written", sourceLocation: sourceLocation)
         #expect(!result.error.contains(CLI.testKey), "the key is never printed", sourceLocation: sourceLocation)
@@ -33,14 +35,17 @@ struct BadInputTests {
 
     @Test("--from after or equal to --to")
     func fromNotBeforeTo() async throws {
-        try await runExpectingBadInput(["--from", "2026-11-20", "--to", "2026-11-19"], mentions: ["must be before --to"])
-        try await runExpectingBadInput(["--from", "2026-11-20", "--to", "2026-11-20"], mentions: ["must be before --to"])
+        try await runExpectingBadInput(
+            ["--from", "2026-11-20", "--to", "2026-11-19"], mentions: ["must be before --to"])
+        try await runExpectingBadInput(
+            ["--from", "2026-11-20", "--to", "2026-11-20"], mentions: ["must be before --to"])
     }
 
     @Test("a malformed date")
     func malformedDate() async throws {
         try await runExpectingBadInput(
-            ["--from", "20/11/2026", "--to", "2026-11-21"], mentions: ["--from '20/11/2026' is not a date", "YYYY-MM-DD"])
+            ["--from", "20/11/2026", "--to", "2026-11-21"],
+            mentions: ["--from '20/11/2026' is not a date", "YYYY-MM-DD"])
     }
 
     @Test("an impossible date")
@@ -89,8 +94,11 @@ struct BadInputTests {
 
     @Test(
         "anything not shaped like a secret or restricted key is refused without repeating it",
-        arguments: ["sk_test_", "sk_test_short", "Bearer sk_test_4eC39HqLyjWDarjtT1zdp7dc", "\"sk_test_4eC39HqLyjWD\"",
-            "sk_prod_4eC39HqLyjWDarjtT1zdp7dc", "whsec_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_4eC39H qLyjWDarjtT1zdp7dc", ""])
+        arguments: [
+            "sk_test_", "sk_test_short", "Bearer sk_test_4eC39HqLyjWDarjtT1zdp7dc", "\"sk_test_4eC39HqLyjWD\"",
+            "sk_prod_4eC39HqLyjWDarjtT1zdp7dc", "whsec_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_4eC39H qLyjWDarjtT1zdp7dc",
+            "",
+        ])
     func malformedKey(key: String) async throws {
         let folder = try TemporaryFolder()
         let config = try folder.write("config.yaml", "")
@@ -121,7 +129,8 @@ struct BadInputTests {
     @Test("an --api-base that is not http(s)")
     func apiBaseNotHTTP() async throws {
         try await runExpectingBadInput(["--api-base", "ftp://api.stripe.com"], mentions: ["api.base_url", "https://"])
-        try await runExpectingBadInput(["--api-base", "api.stripe.com"], mentions: ["api.base_url", "option --api-base"])
+        try await runExpectingBadInput(
+            ["--api-base", "api.stripe.com"], mentions: ["api.base_url", "option --api-base"])
     }
 
     @Test("plain http to anything but loopback")
@@ -149,7 +158,8 @@ struct BadInputTests {
         #expect(result.status == 2)
         #expect(result.error.contains("Cannot read the configuration file '/nonexistent/connect-recon.yaml'"))
         let folder = try TemporaryFolder()
-        let asFolder = await CLI.run(["run", "--config", folder.url.path], environment: ["STRIPE_API_KEY": CLI.testKey])
+        let asFolder = await CLI.run(
+            ["run", "--config", folder.url.path], environment: ["STRIPE_API_KEY": CLI.testKey])
         #expect(asFolder.status == 2)
         #expect(asFolder.error.contains("it is a folder"))
     }
@@ -221,7 +231,8 @@ struct BadInputTests {
     @Test(
         "sandbox options out of range",
         arguments: [
-            (["--port", "70000"], "--port"), (["--charges", "0"], "--charges"), (["--fail-rate", "1.5"], "--fail-rate"),
+            (["--port", "70000"], "--port"), (["--charges", "0"], "--charges"),
+            (["--fail-rate", "1.5"], "--fail-rate"),
             (["--rate-limit", "0"], "--rate-limit"), (["--start", "2026-02-30"], "not a real calendar date"),
             (["--latency-ms", "-1"], "--latency-ms"), (["--days", "0"], "--days"), (["--hours", "24"], "--hours"),
             (["--hours", "-1"], "--hours"),

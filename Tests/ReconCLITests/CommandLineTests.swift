@@ -16,7 +16,9 @@ struct CommandLineTests {
         }
     }
 
-    @Test("every command has help a finance engineer can read", arguments: ["run", "extract", "reconcile", "history", "demo", "sandbox"])
+    @Test(
+        "every command has help a finance engineer can read",
+        arguments: ["run", "extract", "reconcile", "history", "demo", "sandbox"])
     func commandHelp(command: String) async {
         let result = await CLI.run([command, "--help"])
         #expect(result.status == 0)
@@ -97,7 +99,8 @@ struct CommandLineTests {
         let config = try folder.write("config.yaml", "api:\n  key_file: \(keyFile)\n")
         let isolated = Self.deadEnd(folder)
         let result = await CLI.run(
-            ["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"] + isolated, environment: Self.noRetries)
+            ["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"] + isolated,
+            environment: Self.noRetries)
         #expect(result.status == 1)
         #expect(result.error.contains("live mode (rk_live_…)"))
         #expect(result.error.contains("can be read by other users"))
@@ -106,7 +109,8 @@ struct CommandLineTests {
 
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile)
         let quiet = await CLI.run(
-            ["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"] + isolated, environment: Self.noRetries)
+            ["run", "--config", config, "--from", "2026-11-20", "--to", "2026-11-21"] + isolated,
+            environment: Self.noRetries)
         #expect(!quiet.error.contains("can be read by other users"))
     }
 

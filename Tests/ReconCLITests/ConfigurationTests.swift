@@ -44,7 +44,9 @@ struct ConfigurationTests {
         let folder = try TemporaryFolder()
         let file = try folder.write(
             "c.yaml", "output:\n  reports_dir: from-file\n  database: file.sqlite\napi:\n  concurrency: 3\n")
-        let environment = ["CONNECT_RECON_OUTPUT_REPORTS_DIR": "from-env", "CONNECT_RECON_OUTPUT_DATABASE": "env.sqlite"]
+        let environment = [
+            "CONNECT_RECON_OUTPUT_REPORTS_DIR": "from-env", "CONNECT_RECON_OUTPUT_DATABASE": "env.sqlite",
+        ]
         let flags = ["output.reports_dir": RawSetting(value: .text("from-flag"), source: .flag("--out"))]
         let configuration = try ConfigurationLoader(environment: environment, flags: flags).load(explicitFile: file)
         #expect(configuration.outputDirectory == "from-flag")
@@ -97,7 +99,9 @@ struct ConfigurationTests {
 
     @Test("misspellings get a suggestion; unrelated names do not")
     func suggestions() {
-        #expect(ConfigurationLoader.closest(to: "api.concurency", among: SettingDefinition.all.map(\.path)) == "api.concurrency")
+        #expect(
+            ConfigurationLoader.closest(to: "api.concurency", among: SettingDefinition.all.map(\.path))
+                == "api.concurrency")
         #expect(ConfigurationLoader.closest(to: "colour", among: SettingDefinition.all.map(\.path)) == nil)
     }
 }

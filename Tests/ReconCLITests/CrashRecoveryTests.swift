@@ -1,10 +1,10 @@
 import ConnectReconTestSupport
 import Foundation
+import ReconCore
+import Sandbox
 import Testing
 
 @testable import History
-import ReconCore
-import Sandbox
 
 @Suite("Crash recovery", .serialized)
 struct CrashRecoveryTests {

@@ -1,10 +1,10 @@
 import ConnectReconTestSupport
 import Foundation
+import ReconCore
+import Sandbox
 import Testing
 
 @testable import History
-import ReconCore
-import Sandbox
 
 /// `connect-recon run` against the sandbox, compared with the sandbox's ground truth (SPEC §4 and §5).
 @Suite("End to end against the ground truth", .serialized)
@@ -25,81 +25,95 @@ struct EndToEndTests {
         }
     }
 
-    static func time(_ seconds: Int64) -> String { RFC3339.string(unixSeconds: seconds, in: TimeZone(secondsFromGMT: 0)!) }
+    static func time(_ seconds: Int64) -> String {
+        RFC3339.string(unixSeconds: seconds, in: TimeZone(secondsFromGMT: 0)!)
+    }
 
     /// The ground truth as the CSV lines each file must hold (without the trailing status column).
     static func expectedLines(_ truth: GroundTruth) -> [String: Set<String>] {
         var files: [String: Set<String>] = [:]
-        files["platform_fees.csv"] = Set(truth.platformFees.map { row in
-            let c = row.currency
-            return [
-                row.chargeID, time(row.created), c.rawValue, money(row.amount, c), money(row.amountRefunded, c),
-                row.destinationAccount ?? "", row.feeStyle.rawValue, row.transferID ?? "",
-                row.transferID == nil ? "" : money(row.transferAmount, c),
-                row.transferID == nil ? "" : money(row.transferReversed, c), row.applicationFeeID ?? "",
-                row.applicationFeeID == nil ? "" : money(row.applicationFeeAmount, c),
-                row.applicationFeeID == nil ? "" : money(row.applicationFeeRefunded, c),
-                money(row.destinationPlatformFee, c), money(row.stripeFee, row.settlementCurrency),
-                row.settlementCurrency.rawValue, money(row.platformNet, row.settlementCurrency),
-            ].joined(separator: ",")
-        })
-        files["skipped_transfers.csv"] = Set(truth.skippedTransfers.map { row in
-            [
-                row.chargeID, time(row.created), row.currency.rawValue, money(row.amount, row.currency),
-                row.intendedDestination, row.paymentIntentID, money(row.amountOwed, row.currency),
-            ].joined(separator: ",")
-        })
-        files["unreversed_disputes.csv"] = Set(truth.unreversedDisputes.map { row in
-            let c = row.currency
-            return [
-                row.disputeID, row.chargeID, time(row.created), c.rawValue, money(row.disputeAmount, c),
-                row.disputeStatus, row.destinationAccount ?? "", row.transferID ?? "", money(row.recoverable, c),
-                money(row.recovered, c), money(row.unrecovered, c),
-            ].joined(separator: ",")
-        })
-        files["exceptions.csv"] = Set(truth.exceptions.map { row in
-            [
-                row.kind.rawValue, row.objectID, row.relatedID ?? "", row.currency.rawValue,
-                text(row.expected, row.currency), text(row.actual, row.currency),
-            ].joined(separator: ",")
-        })
-        files["ledger.csv"] = Set(truth.ledger.map { row in
-            [
-                row.currency.rawValue, row.reportingCategory, String(row.count), money(row.gross, row.currency),
-                money(row.fee, row.currency), money(row.net, row.currency),
-            ].joined(separator: ",")
-        })
-        files["summary.csv"] = Set(truth.summary.map { row in
-            let c = row.currency
-            return [
-                c.rawValue, String(row.destinationCharges), money(row.gross, c), money(row.refunded, c),
-                money(row.destinationPlatformFee, c), money(row.stripeFee, c), String(row.skippedTransfers),
-                money(row.amountOwed, c), String(row.unreversedDisputes), money(row.unrecovered, c),
-            ].joined(separator: ",")
-        })
-        files["connected_accounts.csv"] = Set(truth.connectedAccounts.map { row in
-            let c = row.currency
-            return [
-                row.destinationAccount ?? "", c.rawValue, String(row.destinationCharges), money(row.gross, c),
-                money(row.refunded, c), money(row.transferred, c), money(row.reversed, c),
-                money(row.applicationFees, c), money(row.destinationPlatformFee, c), String(row.skippedTransfers),
-                money(row.amountOwed, c), String(row.unreversedDisputes), money(row.unrecovered, c),
-            ].joined(separator: ",")
-        })
-        files["payouts.csv"] = Set(truth.payouts.map { row in
-            let c = row.currency
-            return [
-                row.payoutID, time(row.created), time(row.arrivalDate), c.rawValue, money(row.amount, c), row.status,
-                String(row.balanceTransactions), money(row.netOfTransactions, c), money(row.difference, c),
-            ].joined(separator: ",")
-        })
-        files["payout_transactions.csv"] = Set(truth.payoutTransactions.map { row in
-            let c = row.currency
-            return [
-                row.payoutID, row.balanceTransactionID, time(row.created), row.availableOn.map(time) ?? "", c.rawValue,
-                money(row.gross, c), money(row.fee, c), money(row.net, c), row.reportingCategory, row.sourceID ?? "",
-            ].joined(separator: ",")
-        })
+        files["platform_fees.csv"] = Set(
+            truth.platformFees.map { row in
+                let c = row.currency
+                return [
+                    row.chargeID, time(row.created), c.rawValue, money(row.amount, c), money(row.amountRefunded, c),
+                    row.destinationAccount ?? "", row.feeStyle.rawValue, row.transferID ?? "",
+                    row.transferID == nil ? "" : money(row.transferAmount, c),
+                    row.transferID == nil ? "" : money(row.transferReversed, c), row.applicationFeeID ?? "",
+                    row.applicationFeeID == nil ? "" : money(row.applicationFeeAmount, c),
+                    row.applicationFeeID == nil ? "" : money(row.applicationFeeRefunded, c),
+                    money(row.destinationPlatformFee, c), money(row.stripeFee, row.settlementCurrency),
+                    row.settlementCurrency.rawValue, money(row.platformNet, row.settlementCurrency),
+                ].joined(separator: ",")
+            })
+        files["skipped_transfers.csv"] = Set(
+            truth.skippedTransfers.map { row in
+                [
+                    row.chargeID, time(row.created), row.currency.rawValue, money(row.amount, row.currency),
+                    row.intendedDestination, row.paymentIntentID, money(row.amountOwed, row.currency),
+                ].joined(separator: ",")
+            })
+        files["unreversed_disputes.csv"] = Set(
+            truth.unreversedDisputes.map { row in
+                let c = row.currency
+                return [
+                    row.disputeID, row.chargeID, time(row.created), c.rawValue, money(row.disputeAmount, c),
+                    row.disputeStatus, row.destinationAccount ?? "", row.transferID ?? "", money(row.recoverable, c),
+                    money(row.recovered, c), money(row.unrecovered, c),
+                ].joined(separator: ",")
+            })
+        files["exceptions.csv"] = Set(
+            truth.exceptions.map { row in
+                [
+                    row.kind.rawValue, row.objectID, row.relatedID ?? "", row.currency.rawValue,
+                    text(row.expected, row.currency), text(row.actual, row.currency),
+                ].joined(separator: ",")
+            })
+        files["ledger.csv"] = Set(
+            truth.ledger.map { row in
+                [
+                    row.currency.rawValue, row.reportingCategory, String(row.count), money(row.gross, row.currency),
+                    money(row.fee, row.currency), money(row.net, row.currency),
+                ].joined(separator: ",")
+            })
+        files["summary.csv"] = Set(
+            truth.summary.map { row in
+                let c = row.currency
+                return [
+                    c.rawValue, String(row.destinationCharges), money(row.gross, c), money(row.refunded, c),
+                    money(row.destinationPlatformFee, c), money(row.stripeFee, c), String(row.skippedTransfers),
+                    money(row.amountOwed, c), String(row.unreversedDisputes), money(row.unrecovered, c),
+                ].joined(separator: ",")
+            })
+        files["connected_accounts.csv"] = Set(
+            truth.connectedAccounts.map { row in
+                let c = row.currency
+                return [
+                    row.destinationAccount ?? "", c.rawValue, String(row.destinationCharges), money(row.gross, c),
+                    money(row.refunded, c), money(row.transferred, c), money(row.reversed, c),
+                    money(row.applicationFees, c), money(row.destinationPlatformFee, c), String(row.skippedTransfers),
+                    money(row.amountOwed, c), String(row.unreversedDisputes), money(row.unrecovered, c),
+                ].joined(separator: ",")
+            })
+        files["payouts.csv"] = Set(
+            truth.payouts.map { row in
+                let c = row.currency
+                return [
+                    row.payoutID, time(row.created), time(row.arrivalDate), c.rawValue, money(row.amount, c),
+                    row.status,
+                    String(row.balanceTransactions), money(row.netOfTransactions, c), money(row.difference, c),
+                ].joined(separator: ",")
+            })
+        files["payout_transactions.csv"] = Set(
+            truth.payoutTransactions.map { row in
+                let c = row.currency
+                return [
+                    row.payoutID, row.balanceTransactionID, time(row.created), row.availableOn.map(time) ?? "",
+                    c.rawValue,
+                    money(row.gross, c), money(row.fee, c), money(row.net, c), row.reportingCategory,
+                    row.sourceID ?? "",
+                ].joined(separator: ",")
+            })
         return files
     }
 
@@ -128,7 +142,8 @@ struct EndToEndTests {
         let config = try folder.write("config.yaml", "")
         let out = folder.url.appendingPathComponent("reports")
         let range = try ReportingRange(
-            from: Date(timeIntervalSince1970: 1_793_491_200), to: Date(timeIntervalSince1970: 1_793_491_200 + 19 * 86_400),
+            from: Date(timeIntervalSince1970: 1_793_491_200),
+            to: Date(timeIntervalSince1970: 1_793_491_200 + 19 * 86_400),
             timeZone: TimeZone(identifier: "UTC")!)
         let truth = server.world.groundTruth(for: range, asOf: CLI.now, skippedTransferGrace: 3_600)
         let arguments = [
@@ -138,7 +153,8 @@ struct EndToEndTests {
 
         // When connect-recon runs the range
         let first = await CLI.run(
-            ["run", "--api-base", server.baseURL.absoluteString] + arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+            ["run", "--api-base", server.baseURL.absoluteString] + arguments,
+            environment: ["STRIPE_API_KEY": CLI.testKey])
         #expect(first.status == 0, "\(first.error)")
 
         // Then every file holds exactly the ground truth's rows, all new
@@ -156,24 +172,30 @@ struct EndToEndTests {
         }
         #expect(!truth.skippedTransfers.isEmpty && !truth.unreversedDisputes.isEmpty && !truth.exceptions.isEmpty)
         #expect(!truth.payouts.isEmpty && !truth.payoutTransactions.isEmpty)
-        let firstStatuses = try String(contentsOf: reportFolder.appendingPathComponent("skipped_transfers.csv"), encoding: .utf8)
+        let firstStatuses = try String(
+            contentsOf: reportFolder.appendingPathComponent("skipped_transfers.csv"), encoding: .utf8)
         #expect(firstStatuses.split(separator: "\n").dropFirst().allSatisfy { $0.hasSuffix(",new") })
-        #expect(FileManager.default.fileExists(
-            atPath: reportFolder.appendingPathComponent("reconciliation_\(Self.from)_\(Self.to).xlsx").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: reportFolder.appendingPathComponent("reconciliation_\(Self.from)_\(Self.to).xlsx").path))
 
         // When it runs again, the figures are the same and every finding is open
         let second = await CLI.run(
-            ["run", "--api-base", server.baseURL.absoluteString] + arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+            ["run", "--api-base", server.baseURL.absoluteString] + arguments,
+            environment: ["STRIPE_API_KEY": CLI.testKey])
         #expect(second.status == 0, "\(second.error)")
         for (file, lines) in expected {
-            #expect(Set(try Self.lines(reportFolder.appendingPathComponent(file), columns: Self.columns[file]!)) == lines)
+            #expect(
+                Set(try Self.lines(reportFolder.appendingPathComponent(file), columns: Self.columns[file]!)) == lines)
         }
         for file in ["skipped_transfers.csv", "unreversed_disputes.csv", "exceptions.csv"] {
             let text = try String(contentsOf: reportFolder.appendingPathComponent(file), encoding: .utf8)
             #expect(text.split(separator: "\n").dropFirst().allSatisfy { $0.hasSuffix(",open") }, "\(file) all open")
         }
         var csvAfterRerun: [String: Data] = [:]
-        for file in expected.keys { csvAfterRerun[file] = try Data(contentsOf: reportFolder.appendingPathComponent(file)) }
+        for file in expected.keys {
+            csvAfterRerun[file] = try Data(contentsOf: reportFolder.appendingPathComponent(file))
+        }
         try await server.shutdown()
 
         // And reconcile, with the sandbox gone, reproduces the same files byte for byte
@@ -203,8 +225,10 @@ struct EndToEndTests {
             timeZone: TimeZone(identifier: "UTC")!)
         let truth = server.world.groundTruth(for: range, asOf: CLI.now, skippedTransferGrace: 3_600)
         let result = await CLI.run(
-            ["run", "--config", config, "--from", "2026-11-04", "--to", "2026-11-06", "--out", out.path, "--db",
-                folder.url.appendingPathComponent("h.sqlite").path, "--api-base", server.baseURL.absoluteString],
+            [
+                "run", "--config", config, "--from", "2026-11-04", "--to", "2026-11-06", "--out", out.path, "--db",
+                folder.url.appendingPathComponent("h.sqlite").path, "--api-base", server.baseURL.absoluteString,
+            ],
             environment: ["STRIPE_API_KEY": CLI.testKey])
         #expect(result.status == 0, "\(result.error)")
         let reportFolder = out.appendingPathComponent("2026-11-04_2026-11-06")
@@ -212,7 +236,9 @@ struct EndToEndTests {
             let written = Set(try Self.lines(reportFolder.appendingPathComponent(file), columns: Self.columns[file]!))
             #expect(written == lines, "\(file)")
             if written != lines {
-                Issue.record("\(file) missing \(lines.subtracting(written).sorted().prefix(3)) extra \(written.subtracting(lines).sorted().prefix(3))")
+                Issue.record(
+                    "\(file) missing \(lines.subtracting(written).sorted().prefix(3)) extra \(written.subtracting(lines).sorted().prefix(3))"
+                )
             }
         }
         try await server.shutdown()
@@ -228,7 +254,8 @@ struct EndToEndTests {
         let config = try folder.write("config.yaml", "")
         let arguments = [
             "run", "--fail-on-findings", "--config", config, "--from", Self.from, "--to", Self.to, "--out",
-            folder.url.appendingPathComponent("reports").path, "--db", folder.url.appendingPathComponent("h.sqlite").path,
+            folder.url.appendingPathComponent("reports").path, "--db",
+            folder.url.appendingPathComponent("h.sqlite").path,
             "--api-base", server.baseURL.absoluteString,
         ]
         let first = await CLI.run(arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
@@ -243,12 +270,16 @@ struct EndToEndTests {
         let folder = try TemporaryFolder()
         let config = try folder.write("config.yaml", "")
         let database = folder.url.appendingPathComponent("h.sqlite").path
-        let missing = await CLI.run(["reconcile", "--config", config, "--db", database, "--from", "2026-11-01", "--to", "2026-11-02"])
+        let missing = await CLI.run([
+            "reconcile", "--config", config, "--db", database, "--from", "2026-11-01", "--to", "2026-11-02",
+        ])
         #expect(missing.status == 2)
         #expect(missing.error.contains("There is no history database"))
         #expect(!FileManager.default.fileExists(atPath: database))
         _ = try HistoryStore.open(path: database)
-        let empty = await CLI.run(["reconcile", "--config", config, "--db", database, "--from", "2026-11-01", "--to", "2026-11-02"])
+        let empty = await CLI.run([
+            "reconcile", "--config", config, "--db", database, "--from", "2026-11-01", "--to", "2026-11-02",
+        ])
         #expect(empty.status == 2)
         #expect(empty.error.contains("no completed extraction"))
     }
@@ -263,8 +294,10 @@ struct EndToEndTests {
         let config = try folder.write("config.yaml", "")
         let database = folder.url.appendingPathComponent("h.sqlite").path
         let run = await CLI.run(
-            ["run", "--config", config, "--from", Self.from, "--to", Self.to, "--db", database, "--out",
-                folder.url.appendingPathComponent("r").path, "--api-base", server.baseURL.absoluteString],
+            [
+                "run", "--config", config, "--from", Self.from, "--to", Self.to, "--db", database, "--out",
+                folder.url.appendingPathComponent("r").path, "--api-base", server.baseURL.absoluteString,
+            ],
             environment: ["STRIPE_API_KEY": CLI.testKey])
         #expect(run.status == 0)
         try await server.shutdown()

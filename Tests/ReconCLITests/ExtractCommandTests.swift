@@ -1,11 +1,11 @@
 import ConnectReconTestSupport
 import Foundation
+import ReconCore
+import Sandbox
 import Testing
 
 @testable import History
 @testable import ReconCLI
-import ReconCore
-import Sandbox
 
 @Suite("extract command against the sandbox", .serialized)
 struct ExtractCommandTests {
@@ -21,7 +21,8 @@ struct ExtractCommandTests {
         let folder = try TemporaryFolder()
         let config = try folder.write("config.yaml", "")
         let arguments = [
-            "--config", config, "--from", "2026-11-01", "--to", "2026-11-11", "--api-base", server.baseURL.absoluteString,
+            "--config", config, "--from", "2026-11-01", "--to", "2026-11-11", "--api-base",
+            server.baseURL.absoluteString,
             "--db", folder.url.appendingPathComponent("history.sqlite").path,
         ]
         do {
@@ -81,7 +82,9 @@ struct ExtractCommandTests {
         try await Self.withSandbox { _, folder, arguments in
             // CLI.now is 2026-11-21T01:30:00Z; a one-hour margin makes 00:30 the newest extractable second.
             let environment = ["STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_RANGE_SETTLE_MARGIN_SECONDS": "3600"]
-            let base = Array(arguments.prefix(while: { $0 != "--from" })) + Array(arguments.drop(while: { $0 != "--api-base" }))
+            let base =
+                Array(arguments.prefix(while: { $0 != "--from" }))
+                + Array(arguments.drop(while: { $0 != "--api-base" }))
             let tooRecent = await CLI.run(
                 ["extract", "--from", "2026-11-21T01:00:00Z", "--to", "2026-11-21T01:20:00Z"] + base,
                 environment: environment)
@@ -113,7 +116,8 @@ struct ExtractCommandTests {
     func singleWriter() async throws {
         try await Self.withSandbox { _, folder, arguments in
             let path = folder.url.appendingPathComponent("history.sqlite").path
-            let holder = try await HistoryLock.acquire(databasePath: path, wait: .zero, holder: "run 2026-11-01_2026-11-11")
+            let holder = try await HistoryLock.acquire(
+                databasePath: path, wait: .zero, holder: "run 2026-11-01_2026-11-11")
             let result = await CLI.run(
                 ["extract"] + arguments,
                 environment: ["STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_OUTPUT_LOCK_WAIT_SECONDS": "1"])

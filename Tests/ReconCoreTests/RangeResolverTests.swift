@@ -17,8 +17,9 @@ struct RangeResolverTests {
     @Test("a YYYY-MM-DD date is midnight in the configured time zone")
     func calendarDate() throws {
         #expect(try resolver().parse("2026-11-20", option: "--from").timeIntervalSince1970 == 1_795_132_800)
-        #expect(try resolver(.init(identifier: "Europe/Berlin")!).parse("2026-10-25", option: "--from")
-            .timeIntervalSince1970 == 1_792_879_200)
+        #expect(
+            try resolver(.init(identifier: "Europe/Berlin")!).parse("2026-10-25", option: "--from")
+                .timeIntervalSince1970 == 1_792_879_200)
     }
 
     @Test("an RFC 3339 timestamp is that instant, whatever its offset")
@@ -79,8 +80,10 @@ struct RangeResolverTests {
 
     @Test(
         "impossible dates are refused",
-        arguments: ["2026-02-30", "2025-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "2026-11-20T24:00:00Z",
-            "2026-11-20T23:60:00Z", "2026-11-20T10:00:61Z", "2026-11-20T10:00:00+25:00"])
+        arguments: [
+            "2026-02-30", "2025-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "2026-11-20T24:00:00Z",
+            "2026-11-20T23:60:00Z", "2026-11-20T10:00:61Z", "2026-11-20T10:00:00+25:00",
+        ])
     func impossible(text: String) {
         #expect(throws: RangeError.impossibleDate(option: "--to", value: text)) {
             try resolver().parse(text, option: "--to")

@@ -20,8 +20,9 @@ import Testing
         // When reconciled
         let report = book.reconcile()
         // Then there is one statement per account and currency, in account order
-        #expect(report.connectedAccounts.map { "\($0.destinationAccount ?? "-") \($0.currency)" }
-            == ["acct_1 usd", "acct_2 eur", "acct_2 usd"])
+        #expect(
+            report.connectedAccounts.map { "\($0.destinationAccount ?? "-") \($0.currency)" }
+                == ["acct_1 usd", "acct_2 eur", "acct_2 usd"])
         let acct1 = report.connectedAccounts[0]
         #expect(acct1.destinationCharges == 2)
         #expect(acct1.gross == 3_000)
@@ -74,15 +75,21 @@ import Testing
         let local = Reconciler.reconcile(
             book.input, days: ReportingDays(from: book.input.from, to: book.input.to, timeZone: newYork))
         // Then every currency has a point for every day, zero where it had no charge
-        #expect(utc.dailyPlatformFees.map { "\($0.currency) \($0.day) \($0.destinationPlatformFee)" } == [
-            "jpy 2026-11-01 0", "jpy 2026-11-02 700", "jpy 2026-11-03 0",
-            "usd 2026-11-01 100", "usd 2026-11-02 0", "usd 2026-11-03 200",
-        ])
+        #expect(
+            utc.dailyPlatformFees.map { "\($0.currency) \($0.day) \($0.destinationPlatformFee)" } == [
+                "jpy 2026-11-01 0", "jpy 2026-11-02 700", "jpy 2026-11-03 0",
+                "usd 2026-11-01 100", "usd 2026-11-02 0", "usd 2026-11-03 200",
+            ])
         // And in New York the range starts on the evening of Oct 31 and the last charge (23:00Z) is on Nov 3
-        #expect(local.dailyPlatformFees.filter { $0.currency == .usd }.map(\.day)
-            == ["2026-10-31", "2026-11-01", "2026-11-02", "2026-11-03"])
-        #expect(local.dailyPlatformFees.first { $0.currency == .usd && $0.day == "2026-10-31" }?.destinationPlatformFee == 100)
-        #expect(local.dailyPlatformFees.first { $0.currency == .usd && $0.day == "2026-11-03" }?.destinationPlatformFee == 200)
+        #expect(
+            local.dailyPlatformFees.filter { $0.currency == .usd }.map(\.day)
+                == ["2026-10-31", "2026-11-01", "2026-11-02", "2026-11-03"])
+        #expect(
+            local.dailyPlatformFees.first { $0.currency == .usd && $0.day == "2026-10-31" }?.destinationPlatformFee
+                == 100)
+        #expect(
+            local.dailyPlatformFees.first { $0.currency == .usd && $0.day == "2026-11-03" }?.destinationPlatformFee
+                == 200)
     }
 
     @Test func findingsAreCountedByKindAndStatusWithTheResolvedOnes() throws {
@@ -99,11 +106,12 @@ import Testing
         // When counted with two resolved findings of earlier runs
         let counts = FindingCounts.rows(of: report, resolvedKinds: ["skipped_transfer", "application_fee_missing"])
         // Then each kind has its new, open and resolved counts, sorted by kind
-        #expect(counts == [
-            FindingCountRow(kind: "application_fee_missing", resolved: 1),
-            FindingCountRow(kind: "refund_without_transfer_reversal", new: 1),
-            FindingCountRow(kind: "skipped_transfer", open: 1, resolved: 1),
-            FindingCountRow(kind: "unreversed_dispute", new: 1),
-        ])
+        #expect(
+            counts == [
+                FindingCountRow(kind: "application_fee_missing", resolved: 1),
+                FindingCountRow(kind: "refund_without_transfer_reversal", new: 1),
+                FindingCountRow(kind: "skipped_transfer", open: 1, resolved: 1),
+                FindingCountRow(kind: "unreversed_dispute", new: 1),
+            ])
     }
 }

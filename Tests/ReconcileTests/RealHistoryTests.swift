@@ -1,13 +1,14 @@
 import CurlTransport
 import Extract
 import Foundation
-@testable import History
 import Logging
 import ReconCore
 import Reconcile
 import Sandbox
 import StripeAPI
 import Testing
+
+@testable import History
 
 /// Extraction and reconciliation of ranges that sit inside a longer history, as a real platform's do: refunds,
 /// disputes and reversals of older charges arrive in the range, and the range's own charges are refunded and
@@ -67,7 +68,8 @@ struct RealHistoryTests {
         // charge settles and disputes at least a day after, so whatever befell the range's charges came after it
         let sandbox = try await Self.sandbox()
         let world = sandbox.server.world
-        let destination = Set(world.ids(for: .applicationFee) + world.ids(for: .transferAmount) + world.ids(for: .fullTransfer))
+        let destination = Set(
+            world.ids(for: .applicationFee) + world.ids(for: .transferAmount) + world.ids(for: .fullTransfer))
         let disputed = try #require(world.ids(for: .disputeAcrossBoundary).first { destination.contains($0) })
         let from = try Self.created(of: disputed, in: sandbox.server.world)
         let to = from + 600

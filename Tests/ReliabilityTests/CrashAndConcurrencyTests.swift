@@ -171,7 +171,9 @@ struct CrashAndConcurrencyTests {
             #expect(results.map(\.status).sorted() == [0, 1], "\(results.map(\.error))")
             guard let loser = results.firstIndex(where: { $0.status == 1 }) else { return }
             let winner = 1 - loser
-            #expect(results[loser].error.contains("is in use by another run (pid \(pids[winner])"), "\(results[loser].error)")
+            #expect(
+                results[loser].error.contains("is in use by another run (pid \(pids[winner])"),
+                "\(results[loser].error)")
             #expect(results[loser].error.contains("run \(SmallWorld.folderName)"))
 
             // And the database is intact, holds one completed run, and reconcile reproduces the reports

@@ -53,7 +53,8 @@ struct DiskTests {
     /// Whether this process may mount a tmpfs (root, outside a restricted container): the only way to stage a
     /// full disk. CI runs as root, so there it runs.
     static let canMountTmpfs: Bool = {
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("tmpfs-probe-\(UUID().uuidString)").path
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("tmpfs-probe-\(UUID().uuidString)")
+            .path
         guard (try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)) != nil else {
             return false
         }

@@ -39,7 +39,8 @@ struct FaultTests {
                     arguments,
                     environment: [
                         "STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_API_RATE_LIMIT": "200",
-                        "CONNECT_RECON_API_ENDPOINT_RATE_LIMIT": "200", "CONNECT_RECON_API_REQUEST_TIMEOUT_SECONDS": "1",
+                        "CONNECT_RECON_API_ENDPOINT_RATE_LIMIT": "200",
+                        "CONNECT_RECON_API_REQUEST_TIMEOUT_SECONDS": "1",
                         "CONNECT_RECON_API_MAX_RETRIES": "12", "CONNECT_RECON_API_CONCURRENCY": "8",
                     ])
                 return (result, proxy.injected)
@@ -62,7 +63,8 @@ struct FaultTests {
         #expect(run.details?.contains("\"retries\"") == true)
     }
 
-    @Test("when the retry budget runs out: exit 1 naming endpoint and Request-Id, run failed, previous report untouched")
+    @Test(
+        "when the retry budget runs out: exit 1 naming endpoint and Request-Id, run failed, previous report untouched")
     func retryBudgetRunsOut() async throws {
         let folder = try TemporaryFolder()
 

@@ -26,8 +26,10 @@ struct HostileInputTests {
         let config = try folder.write("config.yaml", "")
         let result = try await StubStripe.with(objects, override: override) { stub in
             await CLI.run(
-                ["run", "--config", config, "--out", folder.path("reports"), "--db", folder.path("history.sqlite"),
-                    "--api-base", stub.baseURL] + StubObjects.range,
+                [
+                    "run", "--config", config, "--out", folder.path("reports"), "--db", folder.path("history.sqlite"),
+                    "--api-base", stub.baseURL,
+                ] + StubObjects.range,
                 environment: ["STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_API_MAX_RETRIES": "1"])
         }
         #expect(!result.error.contains(CLI.testKey) && !result.output.contains(CLI.testKey))
@@ -35,7 +37,9 @@ struct HostileInputTests {
     }
 
     /// Expects exit 1 with every phrase, the run recorded as failed with the message, and no report.
-    static func expectFailure(_ outcome: Outcome, _ phrases: [String], sourceLocation: SourceLocation = #_sourceLocation)
+    static func expectFailure(
+        _ outcome: Outcome, _ phrases: [String], sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws
     {
         #expect(outcome.result.status == 1, "\(outcome.result.error)", sourceLocation: sourceLocation)
@@ -58,18 +62,23 @@ struct HostileInputTests {
     func htmlPage() async throws {
         let outcome = try await Self.run(Self.good) { path, _ in
             path == "/v1/charges"
-                ? StubStripe.Reply(status: 200, body: "<!DOCTYPE html><html><body>Sign in</body></html>", contentType: "text/html")
+                ? StubStripe.Reply(
+                    status: 200, body: "<!DOCTYPE html><html><body>Sign in</body></html>", contentType: "text/html")
                 : nil
         }
-        try Self.expectFailure(outcome, ["GET /v1/charges returned something that is not Stripe's JSON", "Request-Id req_stub", "api.base_url"])
+        try Self.expectFailure(
+            outcome,
+            ["GET /v1/charges returned something that is not Stripe's JSON", "Request-Id req_stub", "api.base_url"])
     }
 
     @Test("an API base that answers invalid JSON")
     func invalidJSON() async throws {
         let outcome = try await Self.run(Self.good) { path, _ in
-            path == "/v1/transfers" ? StubStripe.Reply(status: 200, body: #"{"object":"list","data":[{"id":"tr_1","#) : nil
+            path == "/v1/transfers"
+                ? StubStripe.Reply(status: 200, body: #"{"object":"list","data":[{"id":"tr_1","#) : nil
         }
-        try Self.expectFailure(outcome, ["GET /v1/transfers returned something that is not Stripe's JSON", "Request-Id req_stub"])
+        try Self.expectFailure(
+            outcome, ["GET /v1/transfers returned something that is not Stripe's JSON", "Request-Id req_stub"])
     }
 
     @Test("a JSON error of a type Stripe has not documented")
@@ -78,7 +87,8 @@ struct HostileInputTests {
             path == "/v1/disputes"
                 ? StubStripe.error(400, type: "quantum_error", message: "A brand-new kind of error") : nil
         }
-        try Self.expectFailure(outcome, ["GET /v1/disputes failed with HTTP 400", "A brand-new kind of error", "Request-Id req_stub"])
+        try Self.expectFailure(
+            outcome, ["GET /v1/disputes failed with HTTP 400", "A brand-new kind of error", "Request-Id req_stub"])
     }
 
     @Test("a list whose cursor does not advance stops instead of looping")
@@ -86,15 +96,19 @@ struct HostileInputTests {
         let charge = try #require(Self.good.first { $0.resource == "charges" })
         let outcome = try await Self.run(Self.good) { path, _ in
             path == "/v1/charges"
-                ? StubStripe.Reply(status: 200, body: #"{"object":"list","url":"/v1/charges","has_more":true,"data":[\#(charge.json)]}"#)
+                ? StubStripe.Reply(
+                    status: 200,
+                    body: #"{"object":"list","url":"/v1/charges","has_more":true,"data":[\#(charge.json)]}"#)
                 : nil
         }
-        try Self.expectFailure(outcome, ["GET /v1/charges broke Stripe's paging contract", "the cursor did not advance"])
+        try Self.expectFailure(
+            outcome, ["GET /v1/charges broke Stripe's paging contract", "the cursor did not advance"])
     }
 
     @Test("null where Stripe always sends a value is a clear error naming the field")
     func nullWhereValueExpected() async throws {
-        let outcome = try await Self.run(StubObjects.destinationCharge("nullamount") { $0["charge"]?["amount"] = NSNull() })
+        let outcome = try await Self.run(
+            StubObjects.destinationCharge("nullamount") { $0["charge"]?["amount"] = NSNull() })
         try Self.expectFailure(outcome, ["GET /v1/charges", "amount"])
     }
 
@@ -126,7 +140,9 @@ struct HostileInputTests {
         }
         let outcome = try await Self.run(objects)
         #expect(outcome.result.status == 0, "\(outcome.result.error)")
-        #expect(outcome.csv("ledger.csv").contains("\nusd,quantum_category,1,12.30,0.00,12.30\n"), "\(outcome.csv("ledger.csv"))")
+        #expect(
+            outcome.csv("ledger.csv").contains("\nusd,quantum_category,1,12.30,0.00,12.30\n"),
+            "\(outcome.csv("ledger.csv"))")
         #expect(outcome.csv("platform_fees.csv").contains("ch_novel,"))
     }
 
@@ -174,7 +190,8 @@ struct HostileInputTests {
 
     @Test("an unknown currency: amounts written as minor units, never with guessed decimals")
     func unknownCurrency() async throws {
-        let outcome = try await Self.run(StubObjects.destinationCharge("xyz", amount: 12_345, feeAmount: 100, currency: "xyz"))
+        let outcome = try await Self.run(
+            StubObjects.destinationCharge("xyz", amount: 12_345, feeAmount: 100, currency: "xyz"))
         #expect(outcome.result.status == 0, "\(outcome.result.error)")
         let fees = outcome.csv("platform_fees.csv")
         #expect(fees.contains("ch_xyz,"), "\(fees)")
@@ -195,7 +212,9 @@ struct HostileInputTests {
         let outcome = try await Self.run(objects)
         #expect(outcome.result.status == 0, "\(outcome.result.error)")
         let exceptions = outcome.csv("exceptions.csv")
-        let rows = exceptions.split(separator: "\n").filter { $0.hasPrefix("transfer_of_another_charge,tr_a,ch_b,usd,ch_b,ch_a,") }
+        let rows = exceptions.split(separator: "\n").filter {
+            $0.hasPrefix("transfer_of_another_charge,tr_a,ch_b,usd,ch_b,ch_a,")
+        }
         #expect(rows.count == 1, "an exception names tr_a, ch_b and ch_a: \(exceptions)")
         #expect(!exceptions.contains("transfer_of_another_charge,tr_a,ch_a"), "ch_a's own transfer is fine")
     }
@@ -244,8 +263,10 @@ struct HistoryFileTests {
         let config = try folder.write("config.yaml", "")
         // The API base is a port nobody listens on: any request would fail with exit 1, not 2.
         return await CLI.run(
-            ["run", "--config", config, "--out", folder.path("reports"), "--db", database, "--api-base",
-                "http://127.0.0.1:9"] + StubObjects.range,
+            [
+                "run", "--config", config, "--out", folder.path("reports"), "--db", database, "--api-base",
+                "http://127.0.0.1:9",
+            ] + StubObjects.range,
             environment: ["STRIPE_API_KEY": key, "CONNECT_RECON_API_MAX_RETRIES": "0"])
     }
 

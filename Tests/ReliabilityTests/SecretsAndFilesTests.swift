@@ -19,7 +19,9 @@ struct SecretsAndFilesTests {
         var all: [(String, Data)] = []
         for (name, data) in snapshot(path) {
             all.append((name, data))
-            if name.hasSuffix(".xlsx") { all.append((name + " (unzipped)", Data(try unzipAll(path + "/" + name).utf8))) }
+            if name.hasSuffix(".xlsx") {
+                all.append((name + " (unzipped)", Data(try unzipAll(path + "/" + name).utf8)))
+            }
         }
         return all
     }
@@ -43,7 +45,9 @@ struct SecretsAndFilesTests {
             #expect(result.status == 0, "\(result.error)")
             #expect(result.error.contains(" info run: range"), "log lines were written")
             let refused = try await Executable.run(
-                try SmallWorld.arguments(server: server, folder: folder, database: "live.sqlite") + ["--log-level", "trace"],
+                try SmallWorld.arguments(server: server, folder: folder, database: "live.sqlite") + [
+                    "--log-level", "trace",
+                ],
                 environment: ["STRIPE_API_KEY": CLI.liveKey], logs: logs)
             #expect(refused.status == 2)
             #expect(refused.error.contains("The API key was refused"))
@@ -68,7 +72,9 @@ struct SecretsAndFilesTests {
             let result = await CLI.run(["run"] + arguments)
             #expect(result.status == 2)
             #expect(!result.error.contains(Self.secret), "\(result.error)")
-            #expect(result.error.contains("Unknown option") || result.error.contains("Unexpected argument '[redacted key]'"), "\(result.error)")
+            #expect(
+                result.error.contains("Unknown option")
+                    || result.error.contains("Unexpected argument '[redacted key]'"), "\(result.error)")
         }
     }
 
@@ -87,7 +93,8 @@ struct SecretsAndFilesTests {
                 logs: folder, shellPrefix: "umask \(String(umask, radix: 8));")
             #expect(result.status == 0, "\(result.error)")
             #expect(Self.mode(folder.path("history.sqlite")) == 0o600, "the database")
-            for suffix in ["-wal", "-shm", ".lock"] where FileManager.default.fileExists(atPath: folder.path("history.sqlite" + suffix)) {
+            for suffix in ["-wal", "-shm", ".lock"]
+            where FileManager.default.fileExists(atPath: folder.path("history.sqlite" + suffix)) {
                 #expect(Self.mode(folder.path("history.sqlite" + suffix)) & 0o077 == 0, "history.sqlite\(suffix)")
             }
             let reportFolder = SmallWorld.reportFolder(folder)

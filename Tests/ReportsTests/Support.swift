@@ -106,7 +106,8 @@ enum Fixture {
                 ConnectedAccountRow(
                     destinationAccount: "acct_3", currency: .jpy, destinationCharges: 1, gross: 1_234_567,
                     transferred: 1_234_567, applicationFees: 877, destinationPlatformFee: 877),
-                ConnectedAccountRow(destinationAccount: "acct_9", currency: .usd, skippedTransfers: 1, amountOwed: 1800),
+                ConnectedAccountRow(
+                    destinationAccount: "acct_9", currency: .usd, skippedTransfers: 1, amountOwed: 1800),
                 ConnectedAccountRow(
                     destinationAccount: nil, currency: .bhd, destinationCharges: 1, gross: 10000, transferred: 10000,
                     destinationPlatformFee: 8770),
@@ -141,9 +142,12 @@ enum Fixture {
                     reportingCategory: "-adjustment", sourceID: "=cmd"),
             ],
             dailyPlatformFees: [
-                DailyPlatformFeeRow(day: "2026-11-20", currency: .bhd, destinationCharges: 1, destinationPlatformFee: 8770),
-                DailyPlatformFeeRow(day: "2026-11-20", currency: .jpy, destinationCharges: 1, destinationPlatformFee: 877),
-                DailyPlatformFeeRow(day: "2026-11-20", currency: .usd, destinationCharges: 2, destinationPlatformFee: -754),
+                DailyPlatformFeeRow(
+                    day: "2026-11-20", currency: .bhd, destinationCharges: 1, destinationPlatformFee: 8770),
+                DailyPlatformFeeRow(
+                    day: "2026-11-20", currency: .jpy, destinationCharges: 1, destinationPlatformFee: 877),
+                DailyPlatformFeeRow(
+                    day: "2026-11-20", currency: .usd, destinationCharges: 2, destinationPlatformFee: -754),
             ],
             findingCounts: [
                 FindingCountRow(kind: "application_fee_amount_mismatch", new: 1),

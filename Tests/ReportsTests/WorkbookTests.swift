@@ -54,7 +54,8 @@ struct WorkbookTests {
             let csvHeader = try text(file.url).prefix { $0 != "\n" }.split(separator: ",").map(String.init)
             #expect(try #require(dump.sheet(sheetName)).header == csvHeader.map(label), "\(sheetName)")
         }
-        #expect(try #require(dump.sheet("Platform fees")).header.prefix(3) == ["Charge ID", "Created (UTC)", "Currency"])
+        #expect(
+            try #require(dump.sheet("Platform fees")).header.prefix(3) == ["Charge ID", "Created (UTC)", "Currency"])
         #expect(try #require(dump.sheet("Run")).header == ["Section", "Item", "Value", "Detail"])
     }
 
@@ -118,7 +119,10 @@ struct WorkbookTests {
         let dump = try Self.written().dump
         let summary = try #require(dump.sheet("Summary"))
         // The reconciler's totals per currency, as numbers, under readable labels
-        #expect(summary.header.prefix(5) == ["Currency", "Destination charges", "Gross", "Refunded", "Destination platform fee"])
+        #expect(
+            summary.header.prefix(5) == [
+                "Currency", "Destination charges", "Gross", "Refunded", "Destination platform fee",
+            ])
         #expect(summary.cell(2, "currency")?.value == .string("usd"))
         #expect(summary.cell(2, "destination_platform_fee")?.value == .number(-7.54))
         #expect(summary.cell(1, "gross")?.value == .number(1_234_567))
@@ -161,8 +165,14 @@ struct WorkbookTests {
         // per-day table at the bottom
         #expect(summary.charts == 4)
         let day = try #require(summary.rows.firstIndex { $0.first?.value == .string("Day") })
-        #expect(summary.rows[day].prefix(4).map(\.value) == [.string("Day"), .string("bhd"), .string("jpy"), .string("usd")])
-        #expect(summary.rows[day + 1].prefix(4).map(\.value) == [.string("2026-11-20"), .number(8.77), .number(877), .number(-7.54)])
+        #expect(
+            summary.rows[day].prefix(4).map(\.value) == [
+                .string("Day"), .string("bhd"), .string("jpy"), .string("usd"),
+            ])
+        #expect(
+            summary.rows[day + 1].prefix(4).map(\.value) == [
+                .string("2026-11-20"), .number(8.77), .number(877), .number(-7.54),
+            ])
     }
 
     @Test func connectedAccountsHaveOneStatementPerAccountAndCurrency() throws {
@@ -181,10 +191,11 @@ struct WorkbookTests {
     @Test func payoutSheetsHaveNumbersInEachPayoutsCurrencyAndFormulaSafeText() throws {
         let dump = try Self.written().dump
         let payouts = try #require(dump.sheet("Payouts"))
-        #expect(payouts.header == [
-            "Payout ID", "Created (UTC)", "Arrival date", "Currency", "Amount", "Status", "Balance transactions",
-            "Net of transactions", "Difference",
-        ])
+        #expect(
+            payouts.header == [
+                "Payout ID", "Created (UTC)", "Arrival date", "Currency", "Amount", "Status", "Balance transactions",
+                "Net of transactions", "Difference",
+            ])
         #expect(payouts.maxRow == 4)
         #expect(payouts.cell(0, "amount")?.value == .number(10))
         #expect(payouts.cell(0, "amount")?.format == "#,##0.00;[Red]-#,##0.00")

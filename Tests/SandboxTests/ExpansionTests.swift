@@ -29,12 +29,14 @@ struct ExpansionTests {
             })
 
         // And the lists of transfers and application fees expand their reversals' and refunds' transactions
-        let transfers = try get(server, "/v1/transfers?limit=100&expand[]=data.reversals.data.balance_transaction")
+        let transfers =
+            try get(server, "/v1/transfers?limit=100&expand[]=data.reversals.data.balance_transaction")
             .json().list("data") ?? []
         let reversed = transfers.compactMap { $0.object("reversals")?.list("data") }.joined()
         #expect(!reversed.isEmpty)
         #expect(reversed.allSatisfy { $0.object("balance_transaction")?.string("object") == "balance_transaction" })
-        let fees = try get(server, "/v1/application_fees?limit=100&expand[]=data.refunds.data.balance_transaction")
+        let fees =
+            try get(server, "/v1/application_fees?limit=100&expand[]=data.refunds.data.balance_transaction")
             .json().list("data") ?? []
         let feeRefunds = fees.compactMap { $0.object("refunds")?.list("data") }.joined()
         #expect(!feeRefunds.isEmpty)

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 @testable import StripeAPI
 
@@ -30,7 +30,8 @@ struct StripeClientTests {
             logger: Logger(label: "test"), clock: clock)
     }
 
-    static let transferJSON = #"{"id":"tr_1","object":"transfer","amount":877,"amount_reversed":0,"balance_transaction":"txn_1","created":1795132800,"currency":"usd","description":null,"destination":"acct_1","livemode":false,"metadata":{},"reversals":{"object":"list","data":[],"has_more":false,"url":"/v1/transfers/tr_1/reversals"},"reversed":false,"source_transaction":"ch_1","transfer_group":null}"#
+    static let transferJSON =
+        #"{"id":"tr_1","object":"transfer","amount":877,"amount_reversed":0,"balance_transaction":"txn_1","created":1795132800,"currency":"usd","description":null,"destination":"acct_1","livemode":false,"metadata":{},"reversals":{"object":"list","data":[],"has_more":false,"url":"/v1/transfers/tr_1/reversals"},"reversed":false,"source_transaction":"ch_1","transfer_group":null}"#
 
     static func page(_ items: [String], hasMore: Bool) -> String {
         #"{"object": "list", "url": "/v1/transfers", "has_more": \#(hasMore), "data": [\#(items.joined(separator: ",\n  "))]}"#
@@ -45,7 +46,8 @@ struct StripeClientTests {
         let request = try #require(transport.requests.first)
         #expect(
             request.url.absoluteString
-                == "http://127.0.0.1:12111/v1/transfers?limit=100&created%5Bgte%5D=1795132800&expand%5B%5D=data.balance_transaction")
+                == "http://127.0.0.1:12111/v1/transfers?limit=100&created%5Bgte%5D=1795132800&expand%5B%5D=data.balance_transaction"
+        )
         #expect(request.headers.contains { $0.name == "Authorization" && $0.value == "Bearer \(Self.key)" })
         #expect(request.headers.contains { $0.name == "Stripe-Version" && $0.value == "2026-07-29.dahlia" })
     }
@@ -65,8 +67,10 @@ struct StripeClientTests {
     @Test("has_more with no data is a broken list, not an endless loop")
     func hasMoreWithoutData() async throws {
         let transport = ScriptedTransport([.respond(200, Self.page([], hasMore: true))])
-        await #expect(throws: StripeClientError.brokenPagination(
-            endpoint: "/v1/transfers", requestID: "req_1", detail: "has_more is true but data is empty")) {
+        await #expect(
+            throws: StripeClientError.brokenPagination(
+                endpoint: "/v1/transfers", requestID: "req_1", detail: "has_more is true but data is empty")
+        ) {
             _ = try await client(transport).listPage(Transfer.self, path: "/v1/transfers", query: [])
         }
     }
@@ -141,17 +145,25 @@ struct StripeClientTests {
 
     @Test("when the retry budget runs out, the error names the endpoint, status, attempts and Request-Id")
     func retryBudgetExhausted() async throws {
-        let transport = ScriptedTransport(Array(repeating: .respond(500, #"{"error":{"type":"api_error","message":"Something went wrong"}}"#), count: 4))
+        let transport = ScriptedTransport(
+            Array(
+                repeating: .respond(500, #"{"error":{"type":"api_error","message":"Something went wrong"}}"#), count: 4)
+        )
         let client = try client(transport, maxRetries: 3)
         do {
             _ = try await client.listPage(Transfer.self, path: "/v1/transfers", query: [])
             Issue.record("expected a failure")
         } catch {
             #expect(transport.requestCount == 4)
-            #expect(error == .http(status: 500, endpoint: "/v1/transfers", requestID: "req_4",
-                error: StripeErrorSummary(type: "api_error", code: nil, message: "Something went wrong", param: nil),
-                attempts: 4))
-            #expect(error.message.contains("GET /v1/transfers failed with HTTP 500 after 4 attempts (Request-Id req_4)"))
+            #expect(
+                error
+                    == .http(
+                        status: 500, endpoint: "/v1/transfers", requestID: "req_4",
+                        error: StripeErrorSummary(
+                            type: "api_error", code: nil, message: "Something went wrong", param: nil),
+                        attempts: 4))
+            #expect(
+                error.message.contains("GET /v1/transfers failed with HTTP 500 after 4 attempts (Request-Id req_4)"))
             #expect(!error.isBadInput)
         }
     }
@@ -182,7 +194,10 @@ struct StripeClientTests {
     @Test("TLS failures are never retried")
     func tlsNotRetried() async throws {
         let transport = ScriptedTransport([.fail(.tlsFailure("certificate verify failed"))])
-        await #expect(throws: StripeClientError.transport(.tlsFailure("certificate verify failed"), endpoint: "/v1/transfers", attempts: 1)) {
+        await #expect(
+            throws: StripeClientError.transport(
+                .tlsFailure("certificate verify failed"), endpoint: "/v1/transfers", attempts: 1)
+        ) {
             _ = try await client(transport).listPage(Transfer.self, path: "/v1/transfers", query: [])
         }
     }
@@ -194,7 +209,8 @@ struct StripeClientTests {
             .respond(200, Self.transferJSON),
         ])
         let client = try client(transport)
-        #expect(try await client.retrieve(Transfer.self, path: "/v1/transfers/tr_x", endpoint: "/v1/transfers/{id}") == nil)
+        #expect(
+            try await client.retrieve(Transfer.self, path: "/v1/transfers/tr_x", endpoint: "/v1/transfers/{id}") == nil)
         let found = try await client.retrieve(Transfer.self, path: "/v1/transfers/tr_1", endpoint: "/v1/transfers/{id}")
         #expect(found?.object.amount == 877)
         #expect(found?.rawJSON == Self.transferJSON)
@@ -370,7 +386,8 @@ struct HTTPRequestDescriptionTests {
     func descriptionHidesHeaderValues() throws {
         let key = "sk_test_4eC39HqLyjWDarjtT1zdp7dc"
         let request = HTTPRequest(
-            url: try #require(URL(string: "https://api.stripe.com/v1/charges")), headers: [("Authorization", "Bearer \(key)")])
+            url: try #require(URL(string: "https://api.stripe.com/v1/charges")),
+            headers: [("Authorization", "Bearer \(key)")])
         var dumped = ""
         dump(request, to: &dumped)
         for text in ["\(request)", String(describing: request), String(reflecting: request), dumped] {

@@ -76,7 +76,6 @@ extension Router {
         return SandboxResponse(status: 200, body: writer.bytes, expandedObjects: writer.expandedObjects)
     }
 
-
     private func createdColumn(_ kind: ObjectKind) -> [Int64] {
         switch kind {
         case .charge, .paymentIntent: storage.charges.created

@@ -127,7 +127,6 @@ extension GroundTruthBuilder {
         }
     }
 
-
     /// Sum of `net` over the platform's balance transactions of the charge and everything hanging off it.
     private func platformNet(_ c: Int) -> Int64 {
         let charges = storage.charges

@@ -7,7 +7,8 @@ extension ChargePlan {
     static func guaranteed() -> [ChargePlan] {
         typealias P = ChargePlan
         typealias R = ChargePlan.Refund
-        func D(status: DisputeStatus, recovery: ChargePlan.Recovery = .none, repaid: Bool = false) -> ChargePlan.Dispute
+        func dispute(status: DisputeStatus, recovery: ChargePlan.Recovery = .none, repaid: Bool = false)
+            -> ChargePlan.Dispute
         {
             ChargePlan.Dispute(
                 status: status, recovery: recovery, repaid: repaid, delay: 43_200...(2 * 86_400),
@@ -114,67 +115,67 @@ extension ChargePlan {
         // Disputes in every status, with and without recovery.
         add {
             $0.style = .fullTransfer
-            $0.disputes = [D(status: .warningNeedsResponse)]
+            $0.disputes = [dispute(status: .warningNeedsResponse)]
         }
         add {
             $0.style = .transferAmount
-            $0.disputes = [D(status: .warningUnderReview)]
+            $0.disputes = [dispute(status: .warningUnderReview)]
         }
         add {
             $0.style = .applicationFee
-            $0.disputes = [D(status: .warningClosed)]
+            $0.disputes = [dispute(status: .warningClosed)]
         }
         add {
             $0.style = .fullTransfer
-            $0.disputes = [D(status: .needsResponse)]
+            $0.disputes = [dispute(status: .needsResponse)]
         }
         add {
             $0.style = .transferAmount
-            $0.disputes = [D(status: .underReview, recovery: .partial)]
+            $0.disputes = [dispute(status: .underReview, recovery: .partial)]
         }
         add {
             $0.style = .applicationFee
-            $0.disputes = [D(status: .lost, recovery: .full)]
+            $0.disputes = [dispute(status: .lost, recovery: .full)]
         }
         add {
             $0.style = .fullTransfer
             $0.currency = .eur
-            $0.disputes = [D(status: .lost)]
+            $0.disputes = [dispute(status: .lost)]
         }
         add {
             $0.style = .fullTransfer
-            $0.disputes = [D(status: .won, recovery: .full, repaid: true)]
+            $0.disputes = [dispute(status: .won, recovery: .full, repaid: true)]
         }
         add {
             $0.style = .transferAmount
-            $0.disputes = [D(status: .won, recovery: .full, repaid: false)]
+            $0.disputes = [dispute(status: .won, recovery: .full, repaid: false)]
         }
         add {
             $0.style = .applicationFee
-            $0.disputes = [D(status: .won)]
+            $0.disputes = [dispute(status: .won)]
         }
         add {
             $0.style = .fullTransfer
-            $0.disputes = [D(status: .prevented)]
+            $0.disputes = [dispute(status: .prevented)]
         }
         add {
             $0.style = .transferAmount
             $0.currency = .jpy
-            $0.disputes = [D(status: .needsResponse, recovery: .full)]
+            $0.disputes = [dispute(status: .needsResponse, recovery: .full)]
         }
         add {
             $0.style = .fullTransfer
             $0.currency = .usd
             $0.refunds = [R(perMille: 300, reverseTransfer: true, refundApplicationFee: false, delay: 600...day)]
-            $0.disputes = [D(status: .lost, recovery: .partial)]
+            $0.disputes = [dispute(status: .lost, recovery: .partial)]
         }
         add {
             $0.style = .applicationFee
-            $0.disputes = [D(status: .warningClosed), D(status: .lost, recovery: .full)]
+            $0.disputes = [dispute(status: .warningClosed), dispute(status: .lost, recovery: .full)]
         }
         add {
             $0.style = nil
-            $0.disputes = [D(status: .lost)]
+            $0.disputes = [dispute(status: .lost)]
         }
         // Asynchronous payments.
         add {

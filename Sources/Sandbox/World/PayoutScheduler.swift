@@ -31,7 +31,8 @@ struct PayoutScheduler {
         let currencies = WorldCurrency.allCases.filter { $0.settlement == $0 }
         // Per settlement currency, what can be paid out, by the time it becomes available.
         var queues = [[Int32]](repeating: [], count: WorldCurrency.allCases.count)
-        for index in 0..<original where !bts.pending[index] && bts.type[index] != .payout
+        for index in 0..<original
+        where !bts.pending[index] && bts.type[index] != .payout
             && bts.type[index] != .payoutFailure
         {
             queues[Int(bts.currency[index].rawValue)].append(Int32(index))

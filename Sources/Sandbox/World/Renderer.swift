@@ -100,7 +100,6 @@ struct Renderer: Sendable {
         "Marie Curie", "Niels Bohr", "Rosalind Franklin", "Tim Berners-Lee",
     ]
 
-
     /// `1086245` millionths → `1.086245` (trailing zeros dropped, as JSON numbers are written).
     static func decimal(_ millionths: Int32) -> String {
         let whole = millionths / 1_000_000

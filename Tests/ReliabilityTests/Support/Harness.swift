@@ -12,7 +12,9 @@ func snapshot(_ folder: String) -> [String: Data] {
     for relative in FileManager.default.subpaths(atPath: folder) ?? [] {
         let path = folder + "/" + relative
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+            continue
+        }
         files[relative] = FileManager.default.contents(atPath: path)
     }
     return files

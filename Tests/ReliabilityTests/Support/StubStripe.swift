@@ -121,7 +121,9 @@ enum StubObjects {
         ["object": "list", "url": path, "has_more": false, "data": [Any]()]
     }
 
-    static func paymentIntent(id: String, created: Int64, amount: Int64, currency: String, destination: String?, fee: Int64?)
+    static func paymentIntent(
+        id: String, created: Int64, amount: Int64, currency: String, destination: String?, fee: Int64?
+    )
         -> [String: Any]
     {
         [

@@ -54,7 +54,8 @@ struct ReconcileBenchmark {
         let generation = Stopwatch()
         let server = try await SandboxServer.start(options)
         log(
-            "reconcile: populating \(databasePath) from a sandbox (\(server.summary)), generated in \(Format.seconds(generation.seconds))"
+            "reconcile: populating \(databasePath) from a sandbox (\(server.summary)), generated in "
+                + Format.seconds(generation.seconds)
         )
         let from = Int64(server.world.start.timeIntervalSince1970)
         let to = Int64(server.world.end.timeIntervalSince1970)
@@ -107,7 +108,8 @@ struct ReconcileBenchmark {
         figures += [
             Figure("destination charges reconciled", Format.count(child.platformFeeRows)),
             Figure(
-                "objects read from the history (\(Format.count(child.parts)) parts)", Format.count(child.objectsLoaded)),
+                "objects read from the history (\(Format.count(child.parts)) parts)",
+                Format.count(child.objectsLoaded)),
             Figure("  read the parts from the history", Format.seconds(child.read)),
             Figure("  rules (ReconciliationSession)", Format.seconds(child.rules)),
             Figure("  record findings (\(Format.count(child.findings)))", Format.seconds(child.findingsSeconds)),

@@ -131,7 +131,8 @@ extension HistoryStore {
             needs.transferReversalLists = try ids(
                 """
                 SELECT t.id FROM transfers t WHERE t.id IN (\(scopeTransfers)) AND t.last_seen_run IN \(seen)
-                  AND t.amount_reversed > (SELECT COALESCE(SUM(amount), 0) FROM transfer_reversals r WHERE r.transfer_id = t.id)
+                  AND t.amount_reversed > (
+                    SELECT COALESCE(SUM(amount), 0) FROM transfer_reversals r WHERE r.transfer_id = t.id)
                 """)
             needs.feeRefundLists = try ids(
                 """

@@ -145,7 +145,8 @@ private struct PartLoader {
     func orphanParts(_ body: (ReconciliationInput) throws -> Void) throws {
         // Owned by a charge of the range: judged in that charge's part.
         func notOwned(_ column: String) -> String {
-            "NOT EXISTS (SELECT 1 FROM charges c WHERE c.id = t.\(column) AND c.created >= \(from) AND c.created < \(to))"
+            "NOT EXISTS (SELECT 1 FROM charges c "
+                + "WHERE c.id = t.\(column) AND c.created >= \(from) AND c.created < \(to))"
         }
         try orphans(
             TransferFacts.self, notOwned("source_transaction_id"), owner: \.sourceTransactionID, into: \.transfers,

@@ -43,9 +43,11 @@ public struct ReconcileJob {
         }
         let findings = outcome.findings
         let timings = outcome.timings
-        logger.info(
-            "reconcile: \(findings.parts) parts, \(findings.objectsRead) objects read; read \(Self.rounded(timings.read)) s, rules \(Self.rounded(timings.rules)) s, reports finished \(Self.rounded(timings.finish)) s after the rules"
-        )
+        let message =
+            "reconcile: \(findings.parts) parts, \(findings.objectsRead) objects read; "
+            + "read \(Self.rounded(timings.read)) s, rules \(Self.rounded(timings.rules)) s, "
+            + "reports finished \(Self.rounded(timings.finish)) s after the rules"
+        logger.info("\(message)")
         return Outcome(
             report: findings.report, platformFeeRows: findings.platformFeeRows, files: outcome.files,
             newFindings: findings.newFindings, openFindings: findings.openFindings, resolved: findings.resolved,

@@ -64,8 +64,8 @@ enum APIBaseValidator {
         if scheme == "http" && !isLoopback(host) {
             return .failure(
                 Refusal(
-                    "uses plain http to '\(host)', which would send the API key unencrypted. Use https://, or http:// only "
-                        + "to this machine (127.0.0.1, localhost, ::1)."))
+                    "uses plain http to '\(host)', which would send the API key unencrypted. "
+                        + "Use https://, or http:// only to this machine (127.0.0.1, localhost, ::1)."))
         }
         var trimmed = text
         while trimmed.hasSuffix("/") { trimmed.removeLast() }

@@ -30,7 +30,8 @@ enum RunOutput {
         let rate = outcome.seconds > 0 ? Double(stats.requests) / outcome.seconds : 0
         lines.append(
             "  requests: \(stats.requests) (\(String(format: "%.1f", rate))/s), \(stats.retries) retries, "
-                + "\(stats.rateLimited) rate-limited, \(summary.followUps) follow-ups in \(summary.followUpRounds) rounds"
+                + "\(stats.rateLimited) rate-limited, "
+                + "\(summary.followUps) follow-ups in \(summary.followUpRounds) rounds"
         )
         if summary.resumedWindows > 0 { lines.append("  resumed: \(summary.resumedWindows) windows already finished") }
         return lines.joined(separator: "\n") + "\n"

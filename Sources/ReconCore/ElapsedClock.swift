@@ -1,5 +1,5 @@
-/// A clock as rate windows, the rate budget and the retry back-off read it: the time elapsed since it was made, and sleeping
-/// until a later elapsed time.
+/// A clock as rate windows, the rate budget and the retry back-off read it: the time elapsed since it was made,
+/// and sleeping until a later elapsed time.
 ///
 /// It wraps any `Clock` measured in `Duration` (the continuous clock in production, a manual one in tests) so that
 /// the types holding it need not be generic over the clock.

@@ -115,7 +115,8 @@ extension ReportBuilder {
             .wonDisputeNotRepaid, dispute.id, related: transfer.id, currency: transfer.currency,
             created: dispute.created, expected: .amount(recovered), actual: .amount(repaid),
             message: "Dispute \(dispute.id) was won, but only \(describe(repaid, transfer.currency)) of the "
-                + "\(describe(recovered, transfer.currency)) recovered from \(transfer.destination ?? "the connected account") "
+                + "\(describe(recovered, transfer.currency)) recovered from "
+                + "\(transfer.destination ?? "the connected account") "
                 + "was paid back; transfer the rest to it with metadata[dispute_id]=\(dispute.id).")
     }
 }

@@ -196,7 +196,8 @@ extension ReportBuilder {
                 .transferAmountMismatch, transfer.id, related: charge.id, currency: charge.currency,
                 created: charge.created, expected: .amount(expected), actual: .amount(transfer.amount),
                 message: "Transfer \(transfer.id) sent \(describe(transfer.amount, transfer.currency)) but charge "
-                    + "\(charge.id) asked for \(describe(expected, charge.currency)); transfer or reverse the difference."
+                    + "\(charge.id) asked for \(describe(expected, charge.currency)); "
+                    + "transfer or reverse the difference."
             )
         }
         if transfer.currency != charge.currency {
@@ -205,7 +206,8 @@ extension ReportBuilder {
                 created: charge.created, expected: .text(charge.currency.rawValue),
                 actual: .text(transfer.currency.rawValue),
                 message: "Transfer \(transfer.id) is in \(transfer.currency) but charge \(charge.id) is in "
-                    + "\(charge.currency), so the charge's platform fee mixes currencies; ask Stripe why and correct it."
+                    + "\(charge.currency), so the charge's platform fee mixes currencies; "
+                    + "ask Stripe why and correct it."
             )
         }
         if let source = transfer.sourceTransactionID, source != charge.id {

@@ -16,8 +16,8 @@ import ReconCore
 /// The platform fees go straight to `platform_fees.csv` and to the sheet after the Summary (its column widths
 /// come from the first 1,000 rows, held until then), so a million rows never sit in memory. Everything happens
 /// in a hidden temporary folder; ``finish(_:metadata:)`` writes the other tables in ``WorkbookSheet`` order, the
-/// Run sheet and the Summary, closes the workbook and swaps the folder into place. A stream that is dropped unfinished, or
-/// whose write fails, removes its temporary folder and leaves the previous report untouched.
+/// Run sheet and the Summary, closes the workbook and swaps the folder into place. A stream that is dropped
+/// unfinished, or whose write fails, removes its temporary folder and leaves the previous report untouched.
 ///
 /// Not thread-safe: use one stream from one thread at a time.
 public final class ReportStream {

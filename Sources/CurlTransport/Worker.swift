@@ -32,7 +32,7 @@ enum Worker {
     static func perform(
         _ job: Job, on handle: borrowing EasyHandle, configuration: CurlTransportConfiguration, queue: JobQueue
     ) -> Result<HTTPResponse, TransportError> {
-        let transfer = Transfer(job: job, queue: queue)
+        let transfer = CurlTransfer(job: job, queue: queue)
         // Reset drops every option and pointer of the previous request but keeps live connections,
         // the DNS cache and TLS sessions.
         defer { curl_easy_reset(handle.raw) }
@@ -58,7 +58,7 @@ enum Worker {
     // MARK: Options
 
     private static func configure(
-        _ handle: borrowing EasyHandle, for job: Job, transfer: Transfer, configuration: CurlTransportConfiguration
+        _ handle: borrowing EasyHandle, for job: Job, transfer: CurlTransfer, configuration: CurlTransportConfiguration
     ) throws(TransportError) {
         let raw = handle.raw
         let context = Unmanaged.passUnretained(transfer).toOpaque()
@@ -106,15 +106,16 @@ enum Worker {
         }
 
         try check(
-            ccurl_easy_setopt_write_function(raw, CURLOPT_WRITEFUNCTION, Transfer.receiveBody), "CURLOPT_WRITEFUNCTION")
+            ccurl_easy_setopt_write_function(raw, CURLOPT_WRITEFUNCTION, CurlTransfer.receiveBody),
+            "CURLOPT_WRITEFUNCTION")
         try check(ccurl_easy_setopt_pointer(raw, CURLOPT_WRITEDATA, context), "CURLOPT_WRITEDATA")
         try check(
-            ccurl_easy_setopt_write_function(raw, CURLOPT_HEADERFUNCTION, Transfer.receiveHeader),
+            ccurl_easy_setopt_write_function(raw, CURLOPT_HEADERFUNCTION, CurlTransfer.receiveHeader),
             "CURLOPT_HEADERFUNCTION")
         try check(ccurl_easy_setopt_pointer(raw, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
         try set(CURLOPT_NOPROGRESS, 0, "CURLOPT_NOPROGRESS")
         try check(
-            ccurl_easy_setopt_xferinfo_function(raw, CURLOPT_XFERINFOFUNCTION, Transfer.progress),
+            ccurl_easy_setopt_xferinfo_function(raw, CURLOPT_XFERINFOFUNCTION, CurlTransfer.progress),
             "CURLOPT_XFERINFOFUNCTION")
         try check(ccurl_easy_setopt_pointer(raw, CURLOPT_XFERINFODATA, context), "CURLOPT_XFERINFODATA")
     }
@@ -135,7 +136,7 @@ enum Worker {
 
 /// What curl's callbacks write into during one transfer. Passed to C as an unretained pointer; the worker keeps
 /// it alive (`withExtendedLifetime`) for the whole `curl_easy_perform`.
-final class Transfer {
+final class CurlTransfer {
     let job: Job
     let queue: JobQueue
     var headers: [String: String] = [:]
@@ -147,14 +148,14 @@ final class Transfer {
         self.queue = queue
     }
 
-    private static func from(_ context: UnsafeMutableRawPointer?) -> Transfer? {
-        context.map { Unmanaged<Transfer>.fromOpaque($0).takeUnretainedValue() }
+    private static func from(_ context: UnsafeMutableRawPointer?) -> CurlTransfer? {
+        context.map { Unmanaged<CurlTransfer>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// `CURLOPT_WRITEFUNCTION`: appends body bytes (already decoded when the body was gzip'd).
     static let receiveBody: ccurl_write_callback = { data, size, count, context in
         let length = size * count
-        guard let transfer = Transfer.from(context) else { return 0 }
+        guard let transfer = CurlTransfer.from(context) else { return 0 }
         if let data, length > 0 {
             transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
         }
@@ -164,7 +165,7 @@ final class Transfer {
     /// `CURLOPT_HEADERFUNCTION`: called once per header line, status lines and blank lines included.
     static let receiveHeader: ccurl_write_callback = { data, size, count, context in
         let length = size * count
-        guard let transfer = Transfer.from(context) else { return 0 }
+        guard let transfer = CurlTransfer.from(context) else { return 0 }
         if let data, length > 0 {
             let bytes = UnsafeRawBufferPointer(start: data, count: length)
             transfer.headerLine(String(decoding: bytes, as: UTF8.self))
@@ -175,7 +176,7 @@ final class Transfer {
     /// `CURLOPT_XFERINFOFUNCTION`: non-zero aborts the transfer (`CURLE_ABORTED_BY_CALLBACK`). curl calls it
     /// often while data flows and about once a second while waiting.
     static let progress: curl_xferinfo_callback = { context, _, _, _, _ in
-        guard let transfer = Transfer.from(context) else { return 0 }
+        guard let transfer = CurlTransfer.from(context) else { return 0 }
         let stop = transfer.queue.isShuttingDown || transfer.job.isCancelled
         return stop ? 1 : 0
     }

@@ -7,7 +7,7 @@ extension ChargePlan {
     static func guaranteed() -> [ChargePlan] {
         typealias P = ChargePlan
         typealias R = ChargePlan.Refund
-        func dispute(status: DisputeStatus, recovery: ChargePlan.Recovery = .none, repaid: Bool = false)
+        func dispute(status: WorldDisputeStatus, recovery: ChargePlan.Recovery = .none, repaid: Bool = false)
             -> ChargePlan.Dispute
         {
             ChargePlan.Dispute(

@@ -34,7 +34,7 @@ extension ChargePlan {
             }
         }
         if rng.chance(0.012) {
-            let status = DisputeStatus.allCases[rng.pick([8, 5, 7, 20, 15, 20, 20, 5])]
+            let status = WorldDisputeStatus.allCases[rng.pick([8, 5, 7, 20, 15, 20, 20, 5])]
             var dispute = ChargePlan.Dispute(status: status)
             if status.withdrawsFunds {
                 dispute.recovery = [.none, .full, .partial][rng.pick([35, 50, 15])]

@@ -23,7 +23,7 @@ struct ChargePlan {
     }
 
     struct Dispute {
-        var status: DisputeStatus
+        var status: WorldDisputeStatus
         var recovery: Recovery = .none
         var repaid: Bool = false
         /// Seconds from the charge (or its last refund, or the previous dispute) to the dispute.

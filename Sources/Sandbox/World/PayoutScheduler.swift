@@ -74,7 +74,7 @@ struct PayoutScheduler {
                 payouts.netOfTransactions.append(balance[c])
                 payouts.balanceTransaction.append(
                     bts.append(created, .payout, amount: -amount, currency: currency, source: .payout, payout))
-                var status: PayoutStatus = arrival <= end ? .paid : .inTransit
+                var status: WorldPayoutStatus = arrival <= end ? .paid : .inTransit
                 var failure: Int32 = -1
                 if fails {
                     // The bank returns it the next day; until then (or if that is after the world's end) it travels.

@@ -2,7 +2,7 @@
 // payout's index in its table is the index inside its `po_…` id.
 
 /// What became of a payout by the world's end.
-enum PayoutStatus: UInt8, Sendable {
+enum WorldPayoutStatus: UInt8, Sendable {
     /// Sent to the bank, not yet arrived (or failed after the world's end).
     case inTransit
     /// Arrived on its `arrival_date`.
@@ -25,7 +25,7 @@ struct PayoutTable: Sendable {
     var amount: [Int64] = []
     /// Midnight UTC of the day the payout is expected in the bank.
     var arrivalDate: [Int64] = []
-    var status: [PayoutStatus] = []
+    var status: [WorldPayoutStatus] = []
     /// The payout's own `payout` balance transaction.
     var balanceTransaction: [Int32] = []
     /// The `payout_failure` balance transaction of a failed payout, `-1` for none.

@@ -39,7 +39,7 @@ extension WorldBuilder {
 
     /// A dispute's columns and its withdrawal and reinstatement balance transactions; returns its index.
     private func appendDispute(
-        _ terms: ChargeTerms, amount: Int64, status: DisputeStatus, at created: Int64, reinstatedAt: Int64,
+        _ terms: ChargeTerms, amount: Int64, status: WorldDisputeStatus, at created: Int64, reinstatedAt: Int64,
         rng: inout SplitMix64
     ) -> Int {
         let dispute = disputes.count
@@ -71,7 +71,7 @@ extension WorldBuilder {
     /// left) and, for a won dispute the platform repays, pays it back; returns the repayment transfer or `-1`.
     private func recoverDispute(
         _ dispute: Int, _ terms: ChargeTerms, _ disputePlan: ChargePlan.Dispute, transfer: Int32, amount: Int64,
-        status: DisputeStatus, at created: Int64, reinstatedAt: Int64, rng: inout SplitMix64
+        status: WorldDisputeStatus, at created: Int64, reinstatedAt: Int64, rng: inout SplitMix64
     ) -> Int32 {
         let tr = Int(transfer)
         let recoverable = min(amount, transfers.amount[tr] - refundReversed[tr])

@@ -109,7 +109,7 @@ extension WorldBuilder {
         }
     }
 
-    private static func scenario(of status: DisputeStatus) -> SandboxScenario {
+    private static func scenario(of status: WorldDisputeStatus) -> SandboxScenario {
         switch status {
         case .warningNeedsResponse: .disputeWarningNeedsResponse
         case .warningUnderReview: .disputeWarningUnderReview

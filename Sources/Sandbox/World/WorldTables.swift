@@ -55,7 +55,7 @@ enum WorldCurrency: UInt8, CaseIterable, Sendable {
     }
 }
 
-enum ChargeStatus: UInt8, Sendable {
+enum WorldChargeStatus: UInt8, Sendable {
     case succeeded, pending, failed
 
     var name: String {
@@ -73,7 +73,7 @@ enum PaymentMethodKind: UInt8, Sendable {
     case card, bankDebit, cardAsyncCapture
 }
 
-enum DisputeStatus: UInt8, CaseIterable, Sendable {
+enum WorldDisputeStatus: UInt8, CaseIterable, Sendable {
     case warningNeedsResponse, warningUnderReview, warningClosed, needsResponse, underReview, won, lost, prevented
 
     var name: String {
@@ -180,7 +180,7 @@ struct ChargeTable: Sendable {
     var created: [Int64] = []
     var amount: [Int64] = []
     var currency: [WorldCurrency] = []
-    var status: [ChargeStatus] = []
+    var status: [WorldChargeStatus] = []
     var method: [PaymentMethodKind] = []
     /// The fee style of a destination charge, `nil` for a plain charge.
     var style: [FeeStyle?] = []
@@ -279,7 +279,7 @@ struct DisputeTable: Sendable {
     var created: [Int64] = []
     var charge: [Int32] = []
     var amount: [Int64] = []
-    var status: [DisputeStatus] = []
+    var status: [WorldDisputeStatus] = []
     var reason: [UInt8] = []
     var withdrawal: [Int32] = []
     var reinstatement: [Int32] = []

@@ -80,7 +80,8 @@ struct ExtractionBenchmark {
                 "world",
                 "\(Format.count(charges)) charges over \(days) days \(hours) h, "
                     + "\(Format.count(server.world.objectCount)) objects",
-                target: "latency 150 ms + \(Self.expansionLatency) per expanded object, 100/s, 25/s per endpoint")
+                target: "latency 150 ms + \(Int(Self.expansionLatency.inSeconds * 1e6)) µs per expanded object, "
+                    + "100/s, 25/s per endpoint")
         ]
         var kept: (path: String, from: Int64, to: Int64)?
         for (index, scenario) in scenarios.enumerated() {

@@ -11,6 +11,23 @@ public final class TemporaryFolder: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
+    /// The folder's own path.
+    public var path: String { url.path }
+
+    /// The names directly in the folder, hidden ones too, sorted.
+    public func entries() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+    }
+
+    /// Every file directly in `folder` with its bytes, by name: to show that a folder was left byte-identical.
+    public static func snapshot(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return files
+    }
+
     /// The path of `name` inside the folder.
     public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ReconCore
 import Reports
+import TestSupport
 import Testing
 
 @Suite("Atomic report folders")
@@ -12,15 +13,15 @@ struct AtomicWriteTests {
     ]
 
     @Test func writesOneFolderWithTheTenFilesAndNothingElse() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
-        #expect(try scratch.contents() == ["2026-11-20_2026-11-21"])
+        #expect(try scratch.entries() == ["2026-11-20_2026-11-21"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: files.folder.path).sorted() == Self.expectedFiles)
         #expect(files.workbook.lastPathComponent == "reconciliation_2026-11-20_2026-11-21.xlsx")
     }
 
     @Test func createsAMissingOutputFolderWithItsParents() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let out = scratch.url.appendingPathComponent("a/b/Reports")
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: out)
         #expect(FileManager.default.fileExists(atPath: files.workbook.path))
@@ -28,7 +29,7 @@ struct AtomicWriteTests {
 
     @Test func aSecondWriteReplacesTheFirstAndLeavesNoHiddenFolders() throws {
         // Given a written report
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let metadata = try Fixture.metadata()
         let first = try ReportWriter.write(Fixture.report(), metadata: metadata, to: scratch.url)
         let before = try text(try #require(first.csvFile(named: "ledger.csv")).url)
@@ -40,17 +41,17 @@ struct AtomicWriteTests {
         let after = try text(try #require(second.csvFile(named: "ledger.csv")).url)
         #expect(before != after)
         #expect(after == "currency,reporting_category,count,gross,fee,net\neur,charge,1,0.05,0.00,0.05\n")
-        #expect(try scratch.contents() == ["2026-11-20_2026-11-21"])
+        #expect(try scratch.entries() == ["2026-11-20_2026-11-21"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: second.folder.path).sorted() == Self.expectedFiles)
     }
 
     @Test(arguments: [WriteStage.afterCSVFiles, .afterSheets, .afterWorkbook, .beforeSwap])
     func aWriteThatFailsMidwayLeavesThePreviousReportByteIdentical(stage: WriteStage) throws {
         // Given a written report
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let metadata = try Fixture.metadata()
         let first = try ReportWriter.write(Fixture.report(), metadata: metadata, to: scratch.url)
-        let before = try ScratchFolder.snapshot(first.folder)
+        let before = try TemporaryFolder.snapshot(first.folder)
         // When the next write of the range fails at `stage` (the disk fills up)
         var report = Fixture.report()
         report.platformFees.removeAll()
@@ -62,29 +63,29 @@ struct AtomicWriteTests {
             try ReportWriter.write(report, metadata: metadata, to: scratch.url, options: options)
         }
         // Then the previous report is untouched, byte for byte, and no temporary folder remains
-        #expect(try ScratchFolder.snapshot(first.folder) == before)
-        #expect(try scratch.contents() == ["2026-11-20_2026-11-21"])
+        #expect(try TemporaryFolder.snapshot(first.folder) == before)
+        #expect(try scratch.entries() == ["2026-11-20_2026-11-21"])
     }
 
     @Test func aStreamDroppedBeforeItsFinishLeavesThePreviousReportAndNoTemporaryFolder() throws {
         // Given a written report
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let metadata = try Fixture.metadata()
         let first = try ReportWriter.write(Fixture.report(), metadata: metadata, to: scratch.url)
-        let before = try ScratchFolder.snapshot(first.folder)
+        let before = try TemporaryFolder.snapshot(first.folder)
         // When the next report of the range streams some platform fees and is then abandoned (the reconcile failed)
         do {
             let stream = try ReportStream(range: metadata.range, to: scratch.url)
             try stream.append(platformFees: Fixture.report().platformFees)
-            #expect(try scratch.contents().count == 2, "the stream writes into a hidden folder of its own")
+            #expect(try scratch.entries().count == 2, "the stream writes into a hidden folder of its own")
         }
         // Then the previous report is untouched and the hidden folder is gone
-        #expect(try ScratchFolder.snapshot(first.folder) == before)
-        #expect(try scratch.contents() == ["2026-11-20_2026-11-21"])
+        #expect(try TemporaryFolder.snapshot(first.folder) == before)
+        #expect(try scratch.entries() == ["2026-11-20_2026-11-21"])
     }
 
     @Test func aFirstWriteThatFailsLeavesNoFolderAtAll() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let options = WriteOptions { stage throws(ReportError) in
             if stage == .beforeSwap { throw .diskFull(path: "x") }
         }
@@ -92,13 +93,13 @@ struct AtomicWriteTests {
             try ReportWriter.write(
                 Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url, options: options)
         }
-        #expect(try scratch.contents() == [])
+        #expect(try scratch.entries() == [])
     }
 
     @Test func leftoversOfAKilledRunAreRemovedAtTheNextWrite() throws {
         // Given the hidden folders a killed run leaves (its process is gone), a fresh one of a live run, and
         // an unrelated hidden folder
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let deadProcess = Int32.max - 1
         let stale = [
             ".2026-11-20_2026-11-21.tmp-\(deadProcess)-1a2b3c",
@@ -114,11 +115,11 @@ struct AtomicWriteTests {
         // When a report is written
         _ = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         // Then the dead run's leftovers are gone and everything else stays
-        #expect(try scratch.contents() == (kept + ["2026-11-20_2026-11-21"]).sorted())
+        #expect(try scratch.entries() == (kept + ["2026-11-20_2026-11-21"]).sorted())
     }
 
     @Test func anOutputPathThatIsAFileIsAClearError() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let file = scratch.url.appendingPathComponent("Reports")
         try Data().write(to: file)
         #expect(throws: ReportError.outputNotAFolder(path: file.path)) {
@@ -145,7 +146,7 @@ struct AtomicWriteTests {
 
     @Test func aFailureToCreateTheTemporaryFolderIsReportedAndChangesNothing() throws {
         // Given an output path below a regular file (ENOTDIR): unusable even for root, unlike permissions
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let blocker = scratch.url.appendingPathComponent("blocker")
         try Data().write(to: blocker)
         let out = blocker.appendingPathComponent("Reports")
@@ -158,6 +159,6 @@ struct AtomicWriteTests {
             #expect(error.message.contains(blocker.path))
             #expect(!error.isBadInput)
         }
-        #expect(try scratch.contents() == ["blocker"])
+        #expect(try scratch.entries() == ["blocker"])
     }
 }

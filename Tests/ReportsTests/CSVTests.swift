@@ -108,7 +108,7 @@ struct CSVTests {
     @Test(arguments: expectedFiles)
     func writesEachFileByteForByteAsSpecified(name: String, expected: String) throws {
         // Given the seed's worked numbers (usd, jpy, bhd, a negative DPF, empty optionals, quotes, UTF-8)
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         // When the report is written
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         // Then the file holds exactly these bytes: UTF-8 without BOM, `\n` line ends, RFC 4180 quoting
@@ -121,7 +121,7 @@ struct CSVTests {
     }
 
     @Test func listsTheNineFilesInSpecOrderWithRowCounts() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         #expect(files.csvFiles.map(\.name) == CSVTests.expectedFiles.map(\.0))
         #expect(files.csvFiles.map(\.rowCount) == [4, 1, 1, 2, 2, 3, 5, 3, 4])
@@ -129,7 +129,7 @@ struct CSVTests {
     }
 
     @Test func anEmptyReportStillHasEveryFileWithItsHeader() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let files = try ReportWriter.write(ReconciliationReport(), metadata: try Fixture.metadata(), to: scratch.url)
         for (file, expected) in zip(files.csvFiles, CSVTests.expectedFiles) {
             let header = expected.1.prefix { $0 != "\n" } + "\n"
@@ -153,7 +153,7 @@ struct CSVTests {
             ("", ""),
         ])
     func neutralisesFormulaTextInCSV(message: String, field: String) throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let report = ReconciliationReport(exceptions: [
             ExceptionRow(
                 kind: .missingObject, objectID: "ch_1", relatedID: nil, currency: .usd, expected: .amount(-877),
@@ -175,7 +175,7 @@ struct CSVTests {
 
     @Test func amountsInACurrencyWithUnknownDecimalsAreLabelledMinorUnitsAndCounted() throws {
         // Given a currency Stripe's table does not know, and an exception amount with no currency at all
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let unknown = try #require(Currency(rawValue: "xyz"))
         #expect(unknown.exponent == nil)
         let report = ReconciliationReport(
@@ -203,7 +203,7 @@ struct CSVTests {
         Int64(0), 1_795_182_307, 951_782_400, 951_868_799, 4_102_444_800, 253_402_300_799, -1, -86_400, 1_709_164_800,
     ])
     func timesAreUTCLikeRFC3339(unixSeconds: Int64) throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let report = ReconciliationReport(skippedTransfers: [
             SkippedTransferRow(
                 chargeID: "ch", created: unixSeconds, currency: .usd, amount: 1, intendedDestination: "acct",
@@ -217,7 +217,7 @@ struct CSVTests {
     }
 
     @Test func theRecordedSHA256IsTheFilesDigest() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         let sha256sum = try #require(ExternalProgram.find("sha256sum"), "needs sha256sum (coreutils)")
         for file in files.csvFiles {

@@ -160,33 +160,6 @@ enum Fixture {
 
 // MARK: - Scratch folders
 
-/// A fresh folder under the system's temporary folder, removed when the test ends.
-final class ScratchFolder {
-    let url: URL
-    var path: String { url.path }
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "reports-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func contents() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-    }
-
-    /// Every file under `folder` with its bytes, by relative path.
-    static func snapshot(_ folder: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
-            files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
-        }
-        return files
-    }
-}
-
 func text(_ url: URL) throws -> String {
     String(decoding: try Data(contentsOf: url), as: UTF8.self)
 }

@@ -28,13 +28,13 @@ struct WorkbookTests {
     struct Written {
         var files: ReportFiles
         var dump: WorkbookDump
-        var scratch: ScratchFolder
+        var scratch: TemporaryFolder
     }
 
     static func written(
         _ report: ReconciliationReport = Fixture.report(), options: WriteOptions = WriteOptions()
     ) throws -> Written {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let metadata = try Fixture.metadata(resolved: [
             ResolvedFinding(key: FindingKey(kind: "skipped_transfer", objectID: "ch_0"), firstRun: 3, lastRun: 3)
         ])
@@ -323,7 +323,7 @@ struct WorkbookTests {
         let options = WriteOptions(maxRowsPerSheet: 4)
         let whole = try Self.written(report, options: options)
         // When the same report is streamed, its platform fees in parts of `partSize` rows
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
         let metadata = try Fixture.metadata(resolved: [
             ResolvedFinding(key: FindingKey(kind: "skipped_transfer", objectID: "ch_0"), firstRun: 3, lastRun: 3)
         ])

@@ -68,8 +68,8 @@ import Testing
             #expect(status == 200)
         }
         let elapsed = clock.now - started
+        // Only a lower bound: a loaded machine may take longer, never shorter.
         #expect(elapsed >= .milliseconds(450))
-        #expect(elapsed < .seconds(5))
         try await server.shutdown()
     }
 

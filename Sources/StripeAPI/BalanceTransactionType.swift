@@ -37,7 +37,6 @@ public struct BalanceTransactionType: StripeEnum {
     public static let connectCollectionTransfer = BalanceTransactionType(rawValue: "connect_collection_transfer")
     /// A contribution (Stripe Climate).
     public static let contribution = BalanceTransactionType(rawValue: "contribution")
-    /// Funding of fee credits.
     public static let feeCreditFunding = BalanceTransactionType(rawValue: "fee_credit_funding")
     public static let inboundTransfer = BalanceTransactionType(rawValue: "inbound_transfer")
     /// A reversed inbound transfer.
@@ -97,7 +96,6 @@ public struct BalanceTransactionType: StripeEnum {
     public static let stripeFxFee = BalanceTransactionType(rawValue: "stripe_fx_fee")
     /// Tax on Stripe fees.
     public static let taxFee = BalanceTransactionType(rawValue: "tax_fee")
-    /// Tax funds.
     public static let taxFund = BalanceTransactionType(rawValue: "tax_fund")
     /// A top-up of the balance.
     public static let topup = BalanceTransactionType(rawValue: "topup")

@@ -32,7 +32,6 @@ public struct ReportingCategory: StripeEnum {
     public static let connectCollectionTransfer = ReportingCategory(rawValue: "connect_collection_transfer")
     /// Funds reserved for connected accounts' negative balances (type `reserve_transaction`).
     public static let connectReservedFunds = ReportingCategory(rawValue: "connect_reserved_funds")
-    /// Contributions.
     public static let contribution = ReportingCategory(rawValue: "contribution")
     /// Funds withdrawn for a dispute, with the dispute fee (type `adjustment`).
     public static let dispute = ReportingCategory(rawValue: "dispute")
@@ -40,40 +39,28 @@ public struct ReportingCategory: StripeEnum {
     public static let disputeReversal = ReportingCategory(rawValue: "dispute_reversal")
     /// Stripe fees billed from the balance (type `stripe_fee`).
     public static let fee = ReportingCategory(rawValue: "fee")
-    /// Issuing authorization holds.
     public static let issuingAuthorizationHold = ReportingCategory(rawValue: "issuing_authorization_hold")
     /// Issuing hold releases.
     public static let issuingAuthorizationRelease = ReportingCategory(rawValue: "issuing_authorization_release")
-    /// Issuing disbursements.
     public static let issuingDisbursement = ReportingCategory(rawValue: "issuing_disbursement")
-    /// Issuing disputes.
     public static let issuingDispute = ReportingCategory(rawValue: "issuing_dispute")
-    /// Issuing dispute fraud liability debits.
     public static let issuingDisputeFraudLiabilityDebit = ReportingCategory(
         rawValue: "issuing_dispute_fraud_liability_debit")
-    /// Issuing dispute provisional credits.
     public static let issuingDisputeProvisionalCredit = ReportingCategory(
         rawValue: "issuing_dispute_provisional_credit")
     /// Reversed Issuing dispute provisional credits.
     public static let issuingDisputeProvisionalCreditReversal = ReportingCategory(
         rawValue: "issuing_dispute_provisional_credit_reversal")
-    /// Issuing transactions.
     public static let issuingTransaction = ReportingCategory(rawValue: "issuing_transaction")
     /// Card network costs passed through (seen in real data; not on the docs page).
     public static let networkCost = ReportingCategory(rawValue: "network_cost")
-    /// Other adjustments.
     public static let otherAdjustment = ReportingCategory(rawValue: "other_adjustment")
     /// The uncaptured remainder of a partially captured charge (type `refund`).
     public static let partialCaptureReversal = ReportingCategory(rawValue: "partial_capture_reversal")
-    /// Payment network reserve holds.
     public static let paymentNetworkReserveHold = ReportingCategory(rawValue: "payment_network_reserve_hold")
-    /// Payment network reserve releases.
     public static let paymentNetworkReserveRelease = ReportingCategory(rawValue: "payment_network_reserve_release")
-    /// Payouts.
     public static let payout = ReportingCategory(rawValue: "payout")
-    /// Minimum-balance holds.
     public static let payoutMinimumBalanceHold = ReportingCategory(rawValue: "payout_minimum_balance_hold")
-    /// Minimum-balance releases.
     public static let payoutMinimumBalanceRelease = ReportingCategory(rawValue: "payout_minimum_balance_release")
     /// Canceled or failed payouts.
     public static let payoutReversal = ReportingCategory(rawValue: "payout_reversal")

@@ -66,7 +66,7 @@ public struct ExtractionJob {
             "objects": summary.objectsByResource, "new": summary.new, "updated": summary.updated,
             "unchanged": summary.unchanged, "pages": summary.pages, "follow_ups": summary.followUps,
             "missing": summary.missing, "requests": statistics.requests, "retries": statistics.retries,
-            "rate_limited": statistics.rateLimited, "extract_seconds": (outcome.seconds * 1000).rounded() / 1000,
+            "rate_limited": statistics.rateLimited, "extract_seconds": outcome.seconds.roundedToMilliseconds,
         ]
     }
 }

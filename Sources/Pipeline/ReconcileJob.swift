@@ -45,8 +45,8 @@ public struct ReconcileJob {
         let timings = outcome.timings
         let message =
             "reconcile: \(findings.parts) parts, \(findings.objectsRead) objects read; "
-            + "read \(Self.rounded(timings.read)) s, rules \(Self.rounded(timings.rules)) s, "
-            + "reports finished \(Self.rounded(timings.finish)) s after the rules"
+            + "read \(timings.read.roundedToMilliseconds) s, rules \(timings.rules.roundedToMilliseconds) s, "
+            + "reports finished \(timings.finish.roundedToMilliseconds) s after the rules"
         logger.info("\(message)")
         return Outcome(
             report: findings.report, platformFeeRows: findings.platformFeeRows, files: outcome.files,
@@ -73,8 +73,6 @@ public struct ReconcileJob {
             parameters: settings.reportParameters.map { ReportMetadata.Parameter($0.name, $0.value) })
     }
 
-    private static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
-
     /// The run's details: counts and totals per currency.
     public static func details(_ outcome: Outcome) -> [String: any Sendable] {
         var totals: [String: [String: Int64]] = [:]
@@ -91,7 +89,7 @@ public struct ReconcileJob {
             "unreversed_disputes": outcome.report.unreversedDisputes.count,
             "exceptions": outcome.report.exceptions.count, "findings_new": outcome.newFindings,
             "findings_open": outcome.openFindings, "findings_resolved": outcome.resolved.count,
-            "totals": totals, "reconcile_seconds": (outcome.seconds * 1000).rounded() / 1000,
+            "totals": totals, "reconcile_seconds": outcome.seconds.roundedToMilliseconds,
             "report_folder": outcome.files.folder.path,
         ]
     }

@@ -57,7 +57,7 @@ public final class RunRecorder {
     /// Records the run as completed with `details` (a JSON object).
     public func complete(details: [String: any Sendable]) throws {
         var all = details
-        all["seconds"] = (elapsed * 1000).rounded() / 1000
+        all["seconds"] = elapsed.roundedToMilliseconds
         try store.finishRun(runID, status: .completed, finishedAt: unixNow, message: nil, details: Self.json(all))
     }
 
@@ -83,4 +83,9 @@ public final class RunRecorder {
         else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+extension Double {
+    /// Seconds rounded to the millisecond, for the run's details and the log.
+    var roundedToMilliseconds: Double { (self * 1000).rounded() / 1000 }
 }

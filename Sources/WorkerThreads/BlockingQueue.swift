@@ -37,13 +37,6 @@ public final class BlockingQueue<Element>: @unchecked Sendable {
         return elements.count - head
     }
 
-    /// Whether ``close()`` was called.
-    public var closed: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return isClosed
-    }
-
     /// Queues `element`, waiting while the queue is full. Throws ``Closed`` once the queue was closed or finished.
     public func push(_ element: Element) throws(Closed) {
         condition.lock()

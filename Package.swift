@@ -95,11 +95,12 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "connect-recon", dependencies: ["ReconCLI"]),
-        /// What every test target may share, without the product's modules: a raw-socket HTTP client, a scripted
-        /// stub server, temporary folders and runners for the built executable and the machine's programs.
+        /// What every test target may share (of the product's modules it uses only ReconCore): a raw-socket HTTP
+        /// client, a scripted stub server, temporary folders and runners for the built executable and programs.
         .target(
             name: "TestSupport",
             dependencies: [
+                "ReconCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import ReconCore
 
 /// Records each request of one connection and answers it as the script says.
 final class StubServerHandler: ChannelInboundHandler {
@@ -74,9 +75,7 @@ final class StubServerHandler: ChannelInboundHandler {
                 }
             }
         case .delayed(let delay, let later):
-            let (seconds, attoseconds) = delay.components
-            let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-            context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) {
+            context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(delay.wholeNanoseconds)) {
                 guard context.channel.isActive else { return }
                 self.reply(later, context: context)
             }

@@ -20,6 +20,9 @@ public struct BalanceTransactionFacts: Sendable, Hashable, Codable {
     /// When the net funds become available (Unix seconds); `nil` in a history written before it was stored and
     /// whose raw JSON lacks it.
     public var availableOn: Int64?
+    /// The balance it affects (`payments`, `refund_and_dispute_prefunding`, `issuing`, `risk_reserved`, …; API
+    /// version 2025-05-28 and later), as Stripe wrote it; `nil` when absent.
+    public var balanceType: String?
 
     enum CodingKeys: String, CodingKey {
         case id
@@ -34,12 +37,13 @@ public struct BalanceTransactionFacts: Sendable, Hashable, Codable {
         case exchangeRate = "exchange_rate"
         case status
         case availableOn = "available_on"
+        case balanceType = "balance_type"
     }
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, fee: Int64, net: Int64, type: String,
         reportingCategory: String, sourceID: String?, exchangeRate: Double?, status: String,
-        availableOn: Int64? = nil
+        availableOn: Int64? = nil, balanceType: String? = nil
     ) {
         self.id = id
         self.created = created
@@ -53,5 +57,12 @@ public struct BalanceTransactionFacts: Sendable, Hashable, Codable {
         self.exchangeRate = exchangeRate
         self.status = status
         self.availableOn = availableOn
+        self.balanceType = balanceType
     }
+
+    /// What a transaction without `balance_type` affects: the payments balance (the only one before the field).
+    public static let paymentsBalanceType = "payments"
+
+    /// The ledger's balance type: ``balanceType``, `payments` where absent (SPEC §5).
+    public var ledgerBalanceType: String { balanceType ?? Self.paymentsBalanceType }
 }

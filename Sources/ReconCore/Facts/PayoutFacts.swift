@@ -21,6 +21,9 @@ public struct PayoutFacts: Sendable, Hashable, Codable {
     /// Why it failed (`account_closed`, …), when it did.
     public var failureCode: String?
     public var livemode: Bool
+    /// `completed`, `in_progress` or `not_applicable` (open): whether Stripe has finished listing the balance
+    /// transactions the payout paid out. `nil` when Stripe sent none (older API versions and histories).
+    public var reconciliationStatus: String?
 
     enum CodingKeys: String, CodingKey {
         case id
@@ -34,12 +37,13 @@ public struct PayoutFacts: Sendable, Hashable, Codable {
         case failureBalanceTransactionID = "failure_balance_transaction_id"
         case failureCode = "failure_code"
         case livemode
+        case reconciliationStatus = "reconciliation_status"
     }
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, arrivalDate: Int64, status: String,
         automatic: Bool, balanceTransactionID: String?, failureBalanceTransactionID: String?, failureCode: String?,
-        livemode: Bool
+        livemode: Bool, reconciliationStatus: String? = nil
     ) {
         self.id = id
         self.created = created
@@ -52,7 +56,15 @@ public struct PayoutFacts: Sendable, Hashable, Codable {
         self.failureBalanceTransactionID = failureBalanceTransactionID
         self.failureCode = failureCode
         self.livemode = livemode
+        self.reconciliationStatus = reconciliationStatus
     }
+
+    /// The `reconciliation_status` whose `?payout=` list is complete.
+    public static let reconciliationCompleted = "completed"
+
+    /// Whether the balance transactions `?payout=` lists for it are final (SPEC §3): its `reconciliation_status` is
+    /// `completed`, or absent (a history or API version from before the field, whose lists were taken as final).
+    public var isReconciled: Bool { (reconciliationStatus ?? Self.reconciliationCompleted) == Self.reconciliationCompleted }
 
     /// Whether the payout's money never reached the bank: `failed` or `canceled`.
     public var didNotArrive: Bool { status == "failed" || status == "canceled" }

@@ -10,6 +10,10 @@ public struct RefundFacts: Sendable, Hashable, Codable {
     /// The transfer reversal it caused (`reverse_transfer`); `nil` when the connected account kept the funds.
     public var transferReversalID: String?
     public var balanceTransactionID: String?
+    /// The `refund_failure` balance transaction that returned the funds to the platform when the refund failed.
+    public var failureBalanceTransactionID: String?
+    /// Why it failed (`expired_or_canceled_card`, `lost_or_stolen_card`, …), when it did.
+    public var failureReason: String?
 
     enum CodingKeys: String, CodingKey {
         case id
@@ -20,11 +24,14 @@ public struct RefundFacts: Sendable, Hashable, Codable {
         case status
         case transferReversalID = "transfer_reversal_id"
         case balanceTransactionID = "balance_transaction_id"
+        case failureBalanceTransactionID = "failure_balance_transaction_id"
+        case failureReason = "failure_reason"
     }
 
     public init(
         id: String, chargeID: String?, created: Int64, currency: Currency, amount: Int64, status: String?,
-        transferReversalID: String?, balanceTransactionID: String?
+        transferReversalID: String?, balanceTransactionID: String?, failureBalanceTransactionID: String? = nil,
+        failureReason: String? = nil
     ) {
         self.id = id
         self.chargeID = chargeID
@@ -34,7 +41,12 @@ public struct RefundFacts: Sendable, Hashable, Codable {
         self.status = status
         self.transferReversalID = transferReversalID
         self.balanceTransactionID = balanceTransactionID
+        self.failureBalanceTransactionID = failureBalanceTransactionID
+        self.failureReason = failureReason
     }
+
+    /// Whether the refund failed (`status: failed`): no money reached the customer.
+    public var hasFailed: Bool { status == "failed" }
 }
 
 /// A dispute (`dp_…` / `du_…`) on a platform charge. See https://docs.stripe.com/api/disputes/object.

@@ -16,17 +16,23 @@ public struct PayoutRow: Sendable, Hashable, Codable {
     public var amount: Int64
     /// `paid`, `pending`, `in_transit`, `canceled` or `failed`, as Stripe last showed it.
     public var status: String
+    /// `completed`, `in_progress` or `not_applicable` (open), as Stripe last showed it; `nil` when Stripe sent
+    /// none (an older API version or history). Only a `completed` payout's `?payout=` list is final.
+    public var reconciliationStatus: String?
     /// How many balance transactions the payout paid out (its own not counted): its `payout_transactions` rows.
-    public var balanceTransactions: Int
-    /// The sum of their `net` in the payout's currency: what the payout should have sent.
-    public var netOfTransactions: Int64
+    /// `nil` while the list is not final.
+    public var balanceTransactions: Int?
+    /// The sum of their `net` in the payout's currency: what the payout should have sent. `nil` while the list is
+    /// not final.
+    public var netOfTransactions: Int64?
     /// `amount − netOfTransactions`: positive when the bank got more than the transactions add up to. Anything
-    /// but zero is a `payout_mismatch` exception.
-    public var difference: Int64
+    /// but zero is a `payout_mismatch` exception. `nil` while the list is not final.
+    public var difference: Int64?
 
     public init(
         payoutID: String, created: Int64, arrivalDate: Int64, currency: Currency, amount: Int64, status: String,
-        balanceTransactions: Int, netOfTransactions: Int64, difference: Int64
+        reconciliationStatus: String? = nil, balanceTransactions: Int?, netOfTransactions: Int64?,
+        difference: Int64?
     ) {
         self.payoutID = payoutID
         self.created = created
@@ -34,6 +40,7 @@ public struct PayoutRow: Sendable, Hashable, Codable {
         self.currency = currency
         self.amount = amount
         self.status = status
+        self.reconciliationStatus = reconciliationStatus
         self.balanceTransactions = balanceTransactions
         self.netOfTransactions = netOfTransactions
         self.difference = difference

@@ -1,5 +1,7 @@
 /// One row of `platform_fees.csv`: a destination charge created in the range (SPEC §5). Amounts are minor
-/// units of `currency`, except `stripeFee` and `platformNet`, which are in `settlementCurrency`.
+/// units of `currency`, except the application fee's (`applicationFeeAmount`, `applicationFeeRefunded`), which are
+/// in `applicationFeeCurrency` (a cross-border fee settles in the connected account's currency), and `stripeFee`
+/// and `platformNet`, which are in `settlementCurrency`.
 public struct PlatformFeeRow: Sendable, Hashable, Codable {
     public var chargeID: String
     public var created: Int64
@@ -12,19 +14,29 @@ public struct PlatformFeeRow: Sendable, Hashable, Codable {
     public var transferAmount: Int64?
     public var transferReversed: Int64?
     public var applicationFeeID: String?
+    /// The application fee's own currency: the charge's, or the connected account's settlement currency for a
+    /// cross-border fee.
+    public var applicationFeeCurrency: Currency?
+    /// In `applicationFeeCurrency`.
     public var applicationFeeAmount: Int64?
+    /// In `applicationFeeCurrency`.
     public var applicationFeeRefunded: Int64?
+    /// What the platform kept of the fee (`amount − amount_refunded`) in the charge's currency: as it is when the
+    /// fee is in the charge's currency, converted at Stripe's rate when it is not (SPEC §4), `nil` without a fee
+    /// or when it cannot be converted. Not a column of its own: the DPF and the statements count it.
+    public var applicationFeeKept: Int64?
     public var destinationPlatformFee: Int64
     public var stripeFee: Int64?
     public var settlementCurrency: Currency?
+    /// `nil` when unknown: a balance transaction is missing, or they settle in more than one currency.
     public var platformNet: Int64?
 
     public init(
         chargeID: String, created: Int64, currency: Currency, amount: Int64, amountRefunded: Int64,
         destinationAccount: String?, feeStyle: FeeStyle, transferID: String?, transferAmount: Int64?,
-        transferReversed: Int64?, applicationFeeID: String?, applicationFeeAmount: Int64?,
-        applicationFeeRefunded: Int64?, destinationPlatformFee: Int64, stripeFee: Int64?,
-        settlementCurrency: Currency?, platformNet: Int64?
+        transferReversed: Int64?, applicationFeeID: String?, applicationFeeCurrency: Currency? = nil,
+        applicationFeeAmount: Int64?, applicationFeeRefunded: Int64?, applicationFeeKept: Int64? = nil,
+        destinationPlatformFee: Int64, stripeFee: Int64?, settlementCurrency: Currency?, platformNet: Int64?
     ) {
         self.chargeID = chargeID
         self.created = created
@@ -37,8 +49,13 @@ public struct PlatformFeeRow: Sendable, Hashable, Codable {
         self.transferAmount = transferAmount
         self.transferReversed = transferReversed
         self.applicationFeeID = applicationFeeID
+        self.applicationFeeCurrency = applicationFeeCurrency ?? (applicationFeeAmount == nil ? nil : currency)
         self.applicationFeeAmount = applicationFeeAmount
         self.applicationFeeRefunded = applicationFeeRefunded
+        self.applicationFeeKept =
+            applicationFeeKept
+            ?? (self.applicationFeeCurrency == currency
+                ? applicationFeeAmount.map { $0 - (applicationFeeRefunded ?? 0) } : nil)
         self.destinationPlatformFee = destinationPlatformFee
         self.stripeFee = stripeFee
         self.settlementCurrency = settlementCurrency
@@ -136,6 +153,13 @@ public enum ExceptionKind: String, Sendable, Codable, CaseIterable {
     /// A figure of the object does not fit in 64 bits (corrupt data): it was left out of the report's totals
     /// rather than wrapped around.
     case amountOverflow = "amount_overflow"
+    /// A refund that failed after it reversed the transfer: the connected account was debited, the customer got
+    /// nothing, and the money is back on the platform, owed to the account.
+    case failedRefundNotRetransferred = "failed_refund_not_retransferred"
+    /// An application fee in another currency than its charge's that cannot be converted into it (neither the
+    /// charge nor its PaymentIntent names `application_fee_amount`, or the fee's amount is zero): it counts as zero
+    /// in the destination platform fee.
+    case feeCurrencyUnconvertible = "fee_currency_unconvertible"
 }
 
 /// An exception's expected or actual value: an amount in minor units of the row's currency, or text.
@@ -171,17 +195,24 @@ public struct ExceptionRow: Sendable, Hashable, Codable {
     }
 }
 
-/// One row of `ledger.csv`: the range's balance transactions of one currency and reporting category.
+/// One row of `ledger.csv`: the range's balance transactions of one currency, balance type and reporting category.
 public struct LedgerRow: Sendable, Hashable, Codable {
     public var currency: Currency
+    /// The balance the transactions affect (`payments`, `refund_and_dispute_prefunding`, `issuing`, …; see
+    /// ``BalanceTransactionFacts/ledgerBalanceType``).
+    public var balanceType: String
     public var reportingCategory: String
     public var count: Int
     public var gross: Int64
     public var fee: Int64
     public var net: Int64
 
-    public init(currency: Currency, reportingCategory: String, count: Int, gross: Int64, fee: Int64, net: Int64) {
+    public init(
+        currency: Currency, balanceType: String = BalanceTransactionFacts.paymentsBalanceType,
+        reportingCategory: String, count: Int, gross: Int64, fee: Int64, net: Int64
+    ) {
         self.currency = currency
+        self.balanceType = balanceType
         self.reportingCategory = reportingCategory
         self.count = count
         self.gross = gross

@@ -59,6 +59,8 @@ enum Absorber {
         embedded(refund.charge, "charge", in: raw, into: &batch, charge)
         embedded(refund.balanceTransaction, "balance_transaction", in: raw, into: &batch, balanceTransaction)
         embedded(refund.transferReversal, "transfer_reversal", in: raw, into: &batch, transferReversal)
+        embedded(
+            refund.failureBalanceTransaction, "failure_balance_transaction", in: raw, into: &batch, balanceTransaction)
     }
 
     static func dispute(_ dispute: Dispute, raw: String, into batch: inout ObjectBatch) {

@@ -71,7 +71,8 @@ extension RefundFacts {
         self.init(
             id: refund.id, chargeID: refund.charge?.id, created: refund.created, currency: refund.currency,
             amount: refund.amount, status: refund.status?.rawValue, transferReversalID: refund.transferReversal?.id,
-            balanceTransactionID: refund.balanceTransaction?.id)
+            balanceTransactionID: refund.balanceTransaction?.id,
+            failureBalanceTransactionID: refund.failureBalanceTransaction?.id, failureReason: refund.failureReason)
     }
 }
 
@@ -91,7 +92,7 @@ extension BalanceTransactionFacts {
             amount: transaction.amount, fee: transaction.fee, net: transaction.net, type: transaction.type.rawValue,
             reportingCategory: transaction.reportingCategory.rawValue, sourceID: transaction.source?.id,
             exchangeRate: transaction.exchangeRate, status: transaction.status.rawValue,
-            availableOn: transaction.availableOn)
+            availableOn: transaction.availableOn, balanceType: transaction.balanceType?.rawValue)
     }
 }
 
@@ -102,6 +103,6 @@ extension PayoutFacts {
             arrivalDate: payout.arrivalDate, status: payout.status.rawValue, automatic: payout.automatic,
             balanceTransactionID: payout.balanceTransaction?.id,
             failureBalanceTransactionID: payout.failureBalanceTransaction?.id, failureCode: payout.failureCode,
-            livemode: payout.livemode)
+            livemode: payout.livemode, reconciliationStatus: payout.reconciliationStatus)
     }
 }

@@ -28,13 +28,15 @@ enum ListKind: String, Sendable, CaseIterable {
     /// objects outside the range and no request of its own is needed for it (Stripe allows four levels, `data`
     /// included):
     /// - charges: the PaymentIntent; the transfer and the application fee, with their balance transactions, for
-    ///   the transfers made after the range (a bank debit settles days later); the refunds, with theirs, for the
-    ///   refunds made after the range (platform net);
+    ///   the transfers made after the range (a bank debit settles days later); the refunds, with theirs and the
+    ///   `refund_failure` balance transaction of a refund that failed, for the refunds made after the range
+    ///   (platform net);
     /// - transfers: the reversals' balance transactions (reversals after the range); the funding charge and its
     ///   PaymentIntent when it is older than the range (`source_transaction` must be a destination charge);
     /// - application fees: the refunds' balance transactions; the originating charge and its PaymentIntent;
     /// - refunds and disputes: their charge, with its PaymentIntent and transfer (the charge of a refund or
-    ///   dispute is often older than the range).
+    ///   dispute is often older than the range); a refund's `failure_balance_transaction` too (it fails after it
+    ///   was made, often after the range).
     /// Balance transactions need none: every object that names one is listed or expanded itself. Payouts need none
     /// either: `?payout=` and the range's balance transactions list their own balance transactions.
     var rangeExpansions: [String] {
@@ -43,6 +45,7 @@ enum ListKind: String, Sendable, CaseIterable {
             [
                 "data.payment_intent", "data.transfer", "data.transfer.balance_transaction", "data.application_fee",
                 "data.application_fee.balance_transaction", "data.refunds", "data.refunds.data.balance_transaction",
+                "data.refunds.data.failure_balance_transaction",
             ]
         case .transfers:
             [
@@ -54,7 +57,9 @@ enum ListKind: String, Sendable, CaseIterable {
                 "data.refunds.data.balance_transaction", "data.originating_transaction",
                 "data.originating_transaction.payment_intent",
             ]
-        case .refunds, .disputes:
+        case .refunds:
+            ["data.charge", "data.charge.payment_intent", "data.charge.transfer", "data.failure_balance_transaction"]
+        case .disputes:
             ["data.charge", "data.charge.payment_intent", "data.charge.transfer"]
         case .balanceTransactions, .transferReversals, .feeRefunds, .payouts, .payoutTransactions:
             []

@@ -19,6 +19,7 @@ enum HistoryMigrations {
         migrator.registerMigration("v3-findings-reported-run") { db in try v3FindingsReportedRun(db) }
         migrator.registerMigration("v4-raw-json-apart") { db in try v4RawJSONApart(db) }
         migrator.registerMigration("v5-payouts") { db in try v5Payouts(db) }
+        migrator.registerMigration("v6-real-stripe-money") { db in try v6RealStripeMoney(db) }
         return migrator
     }
 }

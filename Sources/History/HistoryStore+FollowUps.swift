@@ -152,14 +152,16 @@ extension HistoryStore {
                   AND json_extract((SELECT r.raw FROM charges_raw r WHERE r.id = c.id), '$.disputed') = 1
                   AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.charge_id = c.id)
                 """)
-            // Platform net (SPEC §4) of the range's charges: the balance transactions of the charge, its refunds,
-            // its transfer and the transfer's reversals, its fee and the fee's refunds, and its disputes.
+            // Platform net (SPEC §4) of the range's charges: the balance transactions of the charge, its refunds
+            // (and a failed refund's `refund_failure` one), its transfer and the transfer's reversals, its fee and the fee's refunds, and its disputes.
             let owners = deferringRangeTransactions ? "created >= \(to)" : "1"
             needs.balanceTransactions = try unseen(
                 "balance_transactions",
                 """
                 SELECT balance_transaction_id FROM charges WHERE id IN (\(rangeCharges)) AND \(owners)
                 UNION ALL SELECT balance_transaction_id FROM refunds WHERE charge_id IN (\(rangeCharges)) AND \(owners)
+                UNION ALL SELECT failure_balance_transaction_id FROM refunds
+                    WHERE charge_id IN (\(rangeCharges)) AND \(owners)
                 UNION ALL SELECT balance_transaction_id FROM transfers WHERE id IN (\(rangeTransfers)) AND \(owners)
                 UNION ALL SELECT balance_transaction_id FROM transfer_reversals
                     WHERE transfer_id IN (\(rangeTransfers)) AND \(owners)

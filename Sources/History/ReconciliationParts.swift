@@ -231,21 +231,24 @@ private struct PartLoader {
         }
     }
 
-    /// The range's balance transactions per currency and reporting category, or `nil` when a sum overflows.
+    /// The range's balance transactions per currency, balance type and reporting category, or `nil` when a sum
+    /// overflows.
     private func ledgerTotals() throws -> [LedgerRow]? {
         do {
             return try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT currency, reporting_category, COUNT(*), SUM(amount), SUM(fee), SUM(net)
+                    SELECT currency, balance_type, reporting_category, COUNT(*), SUM(amount), SUM(fee), SUM(net)
                     FROM balance_transactions WHERE created >= ? AND created < ?
-                    GROUP BY currency, reporting_category
+                    GROUP BY currency, balance_type, reporting_category
                     """, arguments: [from, to]
             ).map { row in
-                LedgerRow(
-                    currency: try FactsColumn.currency(row, 0), reportingCategory: try row.decode(atIndex: 1),
-                    count: try row.decode(atIndex: 2), gross: try row.decode(atIndex: 3),
-                    fee: try row.decode(atIndex: 4), net: try row.decode(atIndex: 5))
+                let balanceType: String? = try row.decode(atIndex: 1)
+                return LedgerRow(
+                    currency: try FactsColumn.currency(row, 0),
+                    balanceType: balanceType ?? BalanceTransactionFacts.paymentsBalanceType,
+                    reportingCategory: try row.decode(atIndex: 2), count: try row.decode(atIndex: 3),
+                    gross: try row.decode(atIndex: 4), fee: try row.decode(atIndex: 5), net: try row.decode(atIndex: 6))
             }
         } catch let error as DatabaseError where error.message?.contains("integer overflow") == true {
             return nil

@@ -190,13 +190,14 @@ extension RefundFacts: StorableFacts {
     static var table: String { "refunds" }
     static let columns = [
         "id", "charge_id", "created", "currency", "amount", "status", "transfer_reversal_id", "balance_transaction_id",
+        "failure_balance_transaction_id", "failure_reason",
     ]
 
     var databaseValues: [DatabaseValue] {
         [
             id.databaseValue, chargeID.databaseValue, created.databaseValue, currency.rawValue.databaseValue,
             amount.databaseValue, status.databaseValue, transferReversalID.databaseValue,
-            balanceTransactionID.databaseValue,
+            balanceTransactionID.databaseValue, failureBalanceTransactionID.databaseValue, failureReason.databaseValue,
         ]
     }
 
@@ -205,7 +206,8 @@ extension RefundFacts: StorableFacts {
             id: try row.decode(atIndex: 0), chargeID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
             currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
             status: try row.decode(atIndex: 5), transferReversalID: try row.decode(atIndex: 6),
-            balanceTransactionID: try row.decode(atIndex: 7))
+            balanceTransactionID: try row.decode(atIndex: 7), failureBalanceTransactionID: try row.decode(atIndex: 8),
+            failureReason: try row.decode(atIndex: 9))
     }
 }
 
@@ -234,7 +236,7 @@ extension BalanceTransactionFacts: StorableFacts {
     static var table: String { "balance_transactions" }
     static let columns = [
         "id", "created", "currency", "amount", "fee", "net", "type", "reporting_category", "source_id",
-        "exchange_rate", "status", "available_on",
+        "exchange_rate", "status", "available_on", "balance_type",
     ]
 
     var databaseValues: [DatabaseValue] {
@@ -242,6 +244,7 @@ extension BalanceTransactionFacts: StorableFacts {
             id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
             fee.databaseValue, net.databaseValue, type.databaseValue, reportingCategory.databaseValue,
             sourceID.databaseValue, exchangeRate.databaseValue, status.databaseValue, availableOn.databaseValue,
+            balanceType.databaseValue,
         ]
     }
 
@@ -252,7 +255,7 @@ extension BalanceTransactionFacts: StorableFacts {
             fee: try row.decode(atIndex: 4), net: try row.decode(atIndex: 5), type: try row.decode(atIndex: 6),
             reportingCategory: try row.decode(atIndex: 7), sourceID: try row.decode(atIndex: 8),
             exchangeRate: try row.decode(atIndex: 9), status: try row.decode(atIndex: 10),
-            availableOn: try row.decode(atIndex: 11))
+            availableOn: try row.decode(atIndex: 11), balanceType: try row.decode(atIndex: 12))
     }
 }
 
@@ -261,7 +264,7 @@ extension PayoutFacts: StorableFacts {
     static var table: String { "payouts" }
     static let columns = [
         "id", "created", "currency", "amount", "arrival_date", "status", "automatic", "balance_transaction_id",
-        "failure_balance_transaction_id", "failure_code", "livemode",
+        "failure_balance_transaction_id", "failure_code", "livemode", "reconciliation_status",
     ]
 
     var databaseValues: [DatabaseValue] {
@@ -269,7 +272,7 @@ extension PayoutFacts: StorableFacts {
             id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
             arrivalDate.databaseValue, status.databaseValue, automatic.databaseValue,
             balanceTransactionID.databaseValue, failureBalanceTransactionID.databaseValue, failureCode.databaseValue,
-            livemode.databaseValue,
+            livemode.databaseValue, reconciliationStatus.databaseValue,
         ]
     }
 
@@ -280,7 +283,7 @@ extension PayoutFacts: StorableFacts {
             arrivalDate: try row.decode(atIndex: 4), status: try row.decode(atIndex: 5),
             automatic: try row.decode(atIndex: 6), balanceTransactionID: try row.decode(atIndex: 7),
             failureBalanceTransactionID: try row.decode(atIndex: 8), failureCode: try row.decode(atIndex: 9),
-            livemode: try row.decode(atIndex: 10))
+            livemode: try row.decode(atIndex: 10), reconciliationStatus: try row.decode(atIndex: 11))
     }
 }
 

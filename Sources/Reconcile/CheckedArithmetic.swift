@@ -20,4 +20,20 @@ enum Checked {
         }
         return total
     }
+
+    /// `round_half_up(value × numerator / denominator)` in integers (halves round away from zero), computed in
+    /// 128 bits so the product never overflows; `nil` when `denominator` is not positive or the result leaves
+    /// `Int64`.
+    static func roundedHalfUp(_ value: Int64, times numerator: Int64, dividedBy denominator: Int64) -> Int64? {
+        guard denominator > 0 else { return nil }
+        let divisor = denominator.magnitude
+        let product = value.magnitude.multipliedFullWidth(by: numerator.magnitude)
+        guard product.high < divisor else { return nil }
+        let (quotient, remainder) = divisor.dividingFullWidth(product)
+        let (roundedUp, wraps) = quotient.addingReportingOverflow(1)
+        let magnitude = remainder >= divisor - remainder ? roundedUp : quotient
+        let negative = (value < 0) != (numerator < 0) && magnitude != 0
+        guard !wraps || remainder < divisor - remainder, magnitude <= UInt64(Int64.max) else { return nil }
+        return negative ? -Int64(magnitude) : Int64(magnitude)
+    }
 }

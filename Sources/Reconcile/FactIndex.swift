@@ -21,6 +21,7 @@ struct FactIndex {
     let transferByID: [String: TransferFacts]
     let feeByID: [String: ApplicationFeeFacts]
     let balanceTransactionByID: [String: BalanceTransactionFacts]
+    let reversalByID: [String: TransferReversalFacts]
     /// `application_fee.originating_transaction` → fee: the join Stripe documents next to `charge.application_fee`.
     let feeByOriginatingCharge: [String: ApplicationFeeFacts]
     /// Children, each list in creation order (ties by id).
@@ -78,6 +79,7 @@ struct FactIndex {
         }
         transactionsByPayout = listed
         let reversals = Self.unique(input.transferReversals, \.id).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+        reversalByID = Self.byID(reversals, \.id)
         let feeRefunds = Self.unique(input.feeRefunds, \.id).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
 
         var byOrigin: [String: ApplicationFeeFacts] = [:]

@@ -1,9 +1,10 @@
 import ReconCore
 
-// MARK: - Ledger: the range's balance transactions per currency and reporting category
+// MARK: - Ledger: the range's balance transactions per currency, balance type and reporting category
 
 extension ReportBuilder {
-    /// Balance transactions created in the range, grouped by (currency, `reporting_category`): count, gross
+    /// Balance transactions created in the range, grouped by (currency, `balance_type`, `reporting_category`; a
+    /// transaction without `balance_type` is `payments`): count, gross
     /// (Σ amount), fee (Σ fee), net (Σ net). A transaction whose figures would overflow a total is left out of its
     /// group and reported.
     mutating func ledger() {
@@ -11,11 +12,12 @@ extension ReportBuilder {
             index.judges($0.id, \.balanceTransactions, created: $0.created)
         }
         for bt in judged.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
-            let key = LedgerKey(currency: bt.currency, category: bt.reportingCategory)
+            let key = LedgerKey(currency: bt.currency, balanceType: bt.ledgerBalanceType, category: bt.reportingCategory)
             var row =
                 ledgerGroups[key]
                 ?? LedgerRow(
-                    currency: bt.currency, reportingCategory: bt.reportingCategory, count: 0, gross: 0, fee: 0, net: 0)
+                    currency: bt.currency, balanceType: key.balanceType, reportingCategory: bt.reportingCategory,
+                    count: 0, gross: 0, fee: 0, net: 0)
             guard let gross = Checked.add(row.gross, bt.amount), let fee = Checked.add(row.fee, bt.fee),
                 let net = Checked.add(row.net, bt.net)
             else {
@@ -30,7 +32,8 @@ extension ReportBuilder {
             ledgerGroups[key] = row
         }
         for total in index.ledgerTotals {
-            let key = LedgerKey(currency: total.currency, category: total.reportingCategory)
+            let key = LedgerKey(
+                currency: total.currency, balanceType: total.balanceType, category: total.reportingCategory)
             guard var row = ledgerGroups[key] else {
                 ledgerGroups[key] = total
                 continue
@@ -55,5 +58,6 @@ extension ReportBuilder {
 /// A ledger row's identity.
 struct LedgerKey: Hashable {
     var currency: Currency
+    var balanceType: String
     var category: String
 }

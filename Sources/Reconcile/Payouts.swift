@@ -10,6 +10,11 @@ extension ReportBuilder {
     /// whose `source` is the payout): `net_of_transactions` is the sum of the others' `net` in the payout's
     /// currency, and `difference = amount − net_of_transactions` (the own transaction is −`amount`, so the
     /// listed transactions of a payout that adds up sum to zero). Manual payouts list nothing and are left out.
+    ///
+    /// Stripe lists a payout's balance transactions completely only once its `reconciliation_status` is
+    /// `completed` (SPEC §3): before that, the row shows the payout with its status and leaves the count, net and
+    /// difference empty, no `payout_transactions` rows are made of the partial list and no `payout_mismatch` is
+    /// judged; a later run of a range that holds the payout reads the list again.
     mutating func payouts() {
         for payout in index.payouts
         where payout.automatic && index.judges(payout.id, \.payouts, created: payout.created) {
@@ -18,6 +23,16 @@ extension ReportBuilder {
     }
 
     private mutating func reconcile(_ payout: PayoutFacts) {
+        if payout.didNotArrive { payoutFailed(payout) }
+        guard payout.isReconciled else {
+            payoutRows.append(
+                PayoutRow(
+                    payoutID: payout.id, created: payout.created, arrivalDate: payout.arrivalDate,
+                    currency: payout.currency, amount: payout.amount, status: payout.status,
+                    reconciliationStatus: payout.reconciliationStatus, balanceTransactions: nil,
+                    netOfTransactions: nil, difference: nil))
+            return
+        }
         let listed = index.transactionsByPayout[payout.id] ?? []
         var transactions: [BalanceTransactionFacts] = []
         var absent: [String] = []
@@ -40,7 +55,8 @@ extension ReportBuilder {
             PayoutRow(
                 payoutID: payout.id, created: payout.created, arrivalDate: payout.arrivalDate,
                 currency: payout.currency, amount: payout.amount, status: payout.status,
-                balanceTransactions: transactions.count, netOfTransactions: net, difference: difference))
+                reconciliationStatus: payout.reconciliationStatus, balanceTransactions: transactions.count,
+                netOfTransactions: net, difference: difference))
         payoutTransactionRows += transactions.map { transaction in
             PayoutTransactionRow(
                 payoutID: payout.id, balanceTransactionID: transaction.id, created: transaction.created,
@@ -57,16 +73,18 @@ extension ReportBuilder {
                     payout, net: net, difference: difference, count: transactions.count,
                     listed: !listed.isEmpty, absent: absent))
         }
-        if payout.didNotArrive {
-            let returned = payout.failureBalanceTransactionID.map { " (returned by \($0))" } ?? ""
-            let reason = payout.failureCode.map { " (\($0))" } ?? ""
-            exception(
-                .payoutFailed, payout.id, related: payout.failureBalanceTransactionID, currency: payout.currency,
-                created: payout.created, expected: .amount(payout.amount), actual: .amount(0),
-                message: "Payout \(payout.id) of \(describe(payout.amount, payout.currency)) is \(payout.status)"
-                    + "\(reason), so the funds are back in the Stripe balance\(returned) instead of the bank; "
-                    + "check the bank account in the Stripe Dashboard, and the next payout should include them.")
-        }
+    }
+
+    /// A payout that failed or was canceled: its money came back to the balance instead of reaching the bank.
+    private mutating func payoutFailed(_ payout: PayoutFacts) {
+        let returned = payout.failureBalanceTransactionID.map { " (returned by \($0))" } ?? ""
+        let reason = payout.failureCode.map { " (\($0))" } ?? ""
+        exception(
+            .payoutFailed, payout.id, related: payout.failureBalanceTransactionID, currency: payout.currency,
+            created: payout.created, expected: .amount(payout.amount), actual: .amount(0),
+            message: "Payout \(payout.id) of \(describe(payout.amount, payout.currency)) is \(payout.status)"
+                + "\(reason), so the funds are back in the Stripe balance\(returned) instead of the bank; "
+                + "check the bank account in the Stripe Dashboard, and the next payout should include them.")
     }
 
     private func mismatchMessage(

@@ -32,16 +32,17 @@ extension ReportBuilder {
         let intent = index.paymentIntent(of: charge)
         let transfer = index.transfer(of: charge)
         let fee = index.applicationFee(of: charge)
-        // DPF = (captured − refunded) − (t.amount − t.amount_reversed) + (f.amount − f.amount_refunded), in the
-        // charge's currency; a missing transfer or fee counts as zero. When the transfer or fee is in another
-        // currency (a transfer_currency_mismatch, reported for the same charge) the figure mixes currencies as
-        // Stripe's own objects do; the exception row is what tells the reader not to trust it.
+        // DPF = (captured − refunded) − (t.amount − t.amount_reversed) + kept fee, in the charge's currency; a missing
+        // transfer or fee counts as zero, and so does a fee in another currency that cannot be converted. When the
+        // transfer is in another currency (a transfer_currency_mismatch, reported for the same charge) the figure
+        // mixes currencies as Stripe's own objects do; the exception row is what tells the reader not to trust it.
+        let feeKept = keptFee(fee, of: charge, intent: intent)
         guard
             let kept = Checked.subtract(charge.amountCaptured, charge.amountRefunded),
             let transferred = Checked.subtract(transfer?.amount ?? 0, transfer?.amountReversed ?? 0),
-            let feeKept = Checked.subtract(fee?.amount ?? 0, fee?.amountRefunded ?? 0),
+            case .some(let feeKeptInChargeCurrency) = feeKept,
             let afterTransfer = Checked.subtract(kept, transferred),
-            let dpf = Checked.add(afterTransfer, feeKept)
+            let dpf = Checked.add(afterTransfer, feeKeptInChargeCurrency ?? 0)
         else {
             overflow(charge.id, currency: charge.currency, created: charge.created, what: "destination platform fee")
             return
@@ -54,8 +55,9 @@ extension ReportBuilder {
             destinationAccount: charge.transferDestination ?? intent?.transferDestination ?? transfer?.destination,
             feeStyle: feeStyle(charge, fee: fee), transferID: charge.transferID ?? transfer?.id,
             transferAmount: transfer?.amount, transferReversed: transfer?.amountReversed,
-            applicationFeeID: fee?.id ?? charge.applicationFeeID, applicationFeeAmount: fee?.amount,
-            applicationFeeRefunded: fee?.amountRefunded, destinationPlatformFee: dpf, stripeFee: chargeBT?.fee,
+            applicationFeeID: fee?.id ?? charge.applicationFeeID, applicationFeeCurrency: fee?.currency,
+            applicationFeeAmount: fee?.amount, applicationFeeRefunded: fee?.amountRefunded,
+            applicationFeeKept: feeKeptInChargeCurrency, destinationPlatformFee: dpf, stripeFee: chargeBT?.fee,
             settlementCurrency: net.settlement, platformNet: net.amount)
         platformFees.append(row)
         addToStatement(row)
@@ -77,14 +79,43 @@ extension ReportBuilder {
         }
     }
 
+    /// What the platform kept of `fee` (`amount − amount_refunded`) in the charge's currency (SPEC §4): as it is
+    /// when the fee is in the charge's currency; converted at the rate Stripe applied when it is not (a cross-border
+    /// fee settles in the connected account's currency), which the asked-for `application_fee_amount` gives:
+    /// `round_half_up(asked × kept / f.amount)`. `.some(nil)`: no fee; `.some(0)` for a fee that cannot be
+    /// converted (reported as `fee_currency_unconvertible`); `nil`: a figure overflowed.
+    private mutating func keptFee(
+        _ fee: ApplicationFeeFacts?, of charge: ChargeFacts, intent: PaymentIntentFacts?
+    ) -> Int64?? {
+        guard let fee else { return .some(nil) }
+        guard let keptInFeeCurrency = Checked.subtract(fee.amount, fee.amountRefunded) else { return nil }
+        guard fee.currency != charge.currency else { return .some(keptInFeeCurrency) }
+        let asked = intent?.applicationFeeAmount ?? charge.applicationFeeAmount
+        guard let asked, fee.amount > 0 else {
+            exception(
+                .feeCurrencyUnconvertible, fee.id, related: charge.id, currency: fee.currency,
+                created: charge.created, actual: .amount(keptInFeeCurrency),
+                message: "Application fee \(fee.id) of \(describe(keptInFeeCurrency, fee.currency)) is in "
+                    + "\(fee.currency), charge \(charge.id) is in \(charge.currency), and no application_fee_amount "
+                    + "gives Stripe's rate, so the fee counts as zero in the destination platform fee; convert it "
+                    + "by hand with the rate on the fee's balance transaction.")
+            return .some(0)
+        }
+        guard let converted = Checked.roundedHalfUp(asked, times: keptInFeeCurrency, dividedBy: fee.amount) else {
+            return nil
+        }
+        return .some(converted)
+    }
+
     /// The sum of `net` over the platform's balance transactions of the charge, its refunds, its transfer and the
     /// transfer's reversals, its application fee and the fee's refunds, and its disputes, whenever created.
     ///
-    /// The balance transactions are those the objects name plus those whose `source` is one of the objects (a
-    /// failure or a reinstatement the object does not name). The settlement currency is the charge's balance
-    /// transaction's; the net is `nil` (unknown, not zero) when a named balance transaction is absent from the
-    /// input, when the balance transactions are in more than one currency (Stripe settles one charge in one
-    /// currency, so this is inconsistent data we refuse to add up), or when the sum overflows.
+    /// The balance transactions are those the objects name (a failed refund's `failure_balance_transaction`
+    /// included) plus those whose `source` is one of the objects (a failure or a reinstatement the object does not
+    /// name). The settlement currency is the charge's balance transaction's; the net is `nil` (unknown, not zero)
+    /// when a named balance transaction is absent from the input, when the balance transactions are in more than
+    /// one currency (a cross-border fee settles in the connected account's currency, and no rate ties the two, so
+    /// an invented sum would be worse than none), or when the sum overflows.
     private mutating func platformNet(
         _ charge: ChargeFacts, transfer: TransferFacts?, fee: ApplicationFeeFacts?,
         chargeBT: BalanceTransactionFacts?
@@ -94,6 +125,7 @@ extension ReportBuilder {
         for refund in index.refundsByCharge[charge.id] ?? [] {
             sources.append(refund.id)
             named.append(refund.balanceTransactionID)
+            named.append(refund.failureBalanceTransactionID)
         }
         if let transfer {
             sources.append(transfer.id)
@@ -174,7 +206,8 @@ extension ReportBuilder {
                     + "but Stripe created none; collect the fee from the connected account or correct the charge.")
             return
         }
-        guard fee.amount != requested else { return }
+        // A fee in another currency is converted, never compared (SPEC §4): see keptFee.
+        guard fee.currency == charge.currency, fee.amount != requested else { return }
         exception(
             .applicationFeeAmountMismatch, fee.id, related: charge.id, currency: charge.currency,
             created: charge.created, expected: .amount(requested), actual: .amount(fee.amount),

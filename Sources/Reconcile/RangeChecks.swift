@@ -17,13 +17,15 @@ extension ReportBuilder {
         }
     }
 
-    /// Transfers in the range: each needs a balance transaction, and a `source_transaction` must be a destination
-    /// charge.
+    /// Transfers in the range: each needs a balance transaction (unless it or its charge is still inside the grace
+    /// period: Stripe attaches it later), and a `source_transaction` must be a destination charge.
     mutating func transfersInRange() {
         for transfer in index.transfers where index.judges(transfer.id, \.transfers, created: transfer.created) {
-            missingBalanceTransaction(
-                transfer.balanceTransactionID, of: "Transfer", transfer.id, related: transfer.sourceTransactionID,
-                currency: transfer.currency, created: transfer.created)
+            if !isPartYoung(created: transfer.created, chargeID: transfer.sourceTransactionID) {
+                missingBalanceTransaction(
+                    transfer.balanceTransactionID, of: "Transfer", transfer.id, related: transfer.sourceTransactionID,
+                    currency: transfer.currency, created: transfer.created)
+            }
             // A source charge absent from the input cannot be judged; if Stripe answered 404 for it, it has its
             // own missing_object row.
             guard let sourceID = transfer.sourceTransactionID, let source = index.chargeByID[sourceID],
@@ -38,8 +40,13 @@ extension ReportBuilder {
         }
     }
 
+    /// Application fees in the range: each needs a balance transaction, unless it or its charge is still inside the
+    /// grace period.
     mutating func applicationFeesInRange() {
-        for fee in index.applicationFees where index.judges(fee.id, \.applicationFees, created: fee.created) {
+        for fee in index.applicationFees
+        where index.judges(fee.id, \.applicationFees, created: fee.created)
+            && !isPartYoung(created: fee.created, chargeID: fee.originatingChargeID)
+        {
             missingBalanceTransaction(
                 fee.balanceTransactionID, of: "Application fee", fee.id, related: fee.originatingChargeID,
                 currency: fee.currency, created: fee.created)
@@ -64,6 +71,39 @@ extension ReportBuilder {
                     + "\(charge.id) did not reverse the transfer, so the platform bore it; reverse the transfer "
                     + "if the connected account should.")
         }
+    }
+
+    /// A refund in the range that failed (`status: failed`) after it reversed the transfer: the connected account was
+    /// debited, the customer got nothing, and the money is back on the platform (its `refund_failure` balance
+    /// transaction), owed to the account. Stripe does not give the reversal back on its own, so the reversal's
+    /// amount is what the platform owes.
+    mutating func failedRefunds() {
+        for refund in index.refunds
+        where refund.hasFailed && refund.transferReversalID != nil
+            && index.judges(refund.id, \.refunds, created: refund.created)
+        {
+            guard let reversalID = refund.transferReversalID else { continue }
+            let reversal = index.reversalByID[reversalID]
+            let owed = reversal?.amount ?? refund.amount
+            let currency = reversal?.currency ?? refund.currency
+            let account = reversal.flatMap { index.transferByID[$0.transferID]?.destination } ?? "the connected account"
+            let reason = refund.failureReason.map { " (\($0))" } ?? ""
+            exception(
+                .failedRefundNotRetransferred, refund.id, related: reversalID, currency: currency,
+                created: refund.created, expected: .amount(owed), actual: .amount(0),
+                message: "Refund \(refund.id) of \(describe(refund.amount, refund.currency)) failed\(reason) after "
+                    + "reversal \(reversalID) took \(describe(owed, currency)) back from \(account): the customer got "
+                    + "nothing and the money is back on the platform; transfer it to \(account) again, or refund the "
+                    + "customer another way.")
+        }
+    }
+
+    /// Whether a transfer or application fee, or the charge it belongs to, is still inside the grace period of
+    /// asynchronous capture and payment methods (SPEC §4, "Asynchronous parts").
+    private func isPartYoung(created: Int64, chargeID: String?) -> Bool {
+        if isYoung(created: created) { return true }
+        guard let charge = chargeID.flatMap({ index.chargeByID[$0] }) else { return false }
+        return isYoung(charge)
     }
 
     /// One row per object Stripe answered 404 for during extraction.

@@ -7,8 +7,8 @@ import ReconCore
 /// exception and the figure is left out of the totals). Every finding comes out with status `new`: the history
 /// marks the ones it has seen before as `open`.
 public enum Reconciler {
-    /// Reconciles `input`. Rows are sorted by creation time, then id; ledger and summary by currency, then
-    /// reporting category; connected accounts by account, then currency; payout transactions by payout (in the
+    /// Reconciles `input`. Rows are sorted by creation time, then id; ledger by currency, balance type, then
+    /// reporting category; summary by currency; connected accounts by account, then currency; payout transactions by payout (in the
     /// payouts' order), then creation time and id. The per-day series counts `days`
     /// (default: the UTC days of `[input.from, input.to)`).
     public static func reconcile(_ input: ReconciliationInput, days: ReportingDays? = nil) -> ReconciliationReport {
@@ -49,6 +49,7 @@ public struct ReconciliationSession {
         builder.transfersInRange()
         builder.applicationFeesInRange()
         builder.refundsInRange()
+        builder.failedRefunds()
         builder.disputes()
         builder.payouts()
         if part.judged?.missingObjects ?? true { builder.missingObjects(part.missingObjects) }
@@ -99,8 +100,11 @@ struct ReportBuilder {
 
     /// Whether a charge is still inside the grace period of asynchronous capture (its transfer, application fee
     /// and balance transaction may not be attached yet).
-    func isYoung(_ charge: ChargeFacts) -> Bool {
-        guard let age = Checked.subtract(asOf, charge.created) else { return false }
+    func isYoung(_ charge: ChargeFacts) -> Bool { isYoung(created: charge.created) }
+
+    /// Whether an object created at `created` is younger than the grace period at `asOf`.
+    func isYoung(created: Int64) -> Bool {
+        guard let age = Checked.subtract(asOf, created) else { return false }
         return age < grace
     }
 
@@ -189,7 +193,8 @@ struct ReportBuilder {
                     < ($1.created, $1.row.objectID, $1.row.kind.rawValue, $1.row.relatedID ?? "")
             }.map(\.row),
             ledger: ledgerGroups.values.sorted {
-                ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
+                ($0.currency.rawValue, $0.balanceType, $0.reportingCategory)
+                    < ($1.currency.rawValue, $1.balanceType, $1.reportingCategory)
             },
             summary: summary.values.sorted { $0.currency < $1.currency },
             connectedAccounts: connectedAccountRows(), payouts: sortedPayouts(),

@@ -24,10 +24,7 @@ extension ReportBuilder {
             (\.gross, row.amount, "gross"), (\.refunded, row.amountRefunded, "refunded"),
             (\.transferred, row.transferAmount ?? 0, "transferred"),
             (\.reversed, row.transferReversed ?? 0, "reversed"),
-            (
-                \.applicationFees,
-                Checked.subtract(row.applicationFeeAmount ?? 0, row.applicationFeeRefunded ?? 0), "application fees"
-            ),
+            (\.applicationFees, row.applicationFeeKept ?? 0, "application fees"),
             (\.destinationPlatformFee, row.destinationPlatformFee, "destination platform fee"),
         ]
         for (field, value, what) in fields {

@@ -114,7 +114,8 @@ struct ReportTable {
         Column("destination_account", .identifier), Column("fee_style", .text),
         Column("transfer_id", .identifier), Column("transfer_amount", .amount),
         Column("transfer_reversed", .amount), Column("application_fee_id", .identifier),
-        Column("application_fee_amount", .amount), Column("application_fee_refunded", .amount),
+        Column("application_fee_currency", .text), Column("application_fee_amount", .amount),
+        Column("application_fee_refunded", .amount),
         Column("destination_platform_fee", .amount), Column("stripe_fee", .amount),
         Column("settlement_currency", .text), Column("platform_net", .amount),
     ]
@@ -136,8 +137,10 @@ struct ReportTable {
             cells.append(.amount(row.transferAmount, row.currency))
             cells.append(.amount(row.transferReversed, row.currency))
             cells.append(.text(row.applicationFeeID))
-            cells.append(.amount(row.applicationFeeAmount, row.currency))
-            cells.append(.amount(row.applicationFeeRefunded, row.currency))
+            // The fee's amounts in the fee's own currency (a cross-border fee settles in the account's currency).
+            cells.append(.text(row.applicationFeeCurrency?.rawValue))
+            cells.append(.amount(row.applicationFeeAmount, row.applicationFeeCurrency))
+            cells.append(.amount(row.applicationFeeRefunded, row.applicationFeeCurrency))
             cells.append(.amount(row.destinationPlatformFee, row.currency))
             cells.append(.amount(row.stripeFee, row.settlementCurrency))
             cells.append(.text(row.settlementCurrency?.rawValue))
@@ -222,13 +225,15 @@ struct ReportTable {
         ReportTable(
             fileName: "ledger.csv", sheetName: "Ledger",
             columns: [
-                Column("currency", .text), Column("reporting_category", .text), Column("count", .count),
+                Column("currency", .text), Column("balance_type", .text), Column("reporting_category", .text),
+                Column("count", .count),
                 Column("gross", .amount), Column("fee", .amount), Column("net", .amount),
             ],
             rowCount: rows.count
         ) { index, cells in
             let row = rows[index]
             cells.append(.text(row.currency.rawValue))
+            cells.append(.text(row.balanceType))
             cells.append(.text(row.reportingCategory))
             cells.append(.count(row.count))
             cells.append(.amount(row.gross, row.currency))
@@ -274,7 +279,8 @@ struct ReportTable {
             columns: [
                 Column("payout_id", .identifier), Column("created_utc", .time),
                 Column("arrival_date", .time), Column("currency", .text),
-                Column("amount", .amount), Column("status", .text), Column("balance_transactions", .count),
+                Column("amount", .amount), Column("status", .text), Column("reconciliation_status", .text),
+                Column("balance_transactions", .count),
                 Column("net_of_transactions", .amount), Column("difference", .amount),
             ],
             rowCount: rows.count
@@ -286,7 +292,8 @@ struct ReportTable {
             cells.append(.text(row.currency.rawValue))
             cells.append(.amount(row.amount, row.currency))
             cells.append(.text(row.status))
-            cells.append(.count(row.balanceTransactions))
+            cells.append(.text(row.reconciliationStatus))
+            cells.append(row.balanceTransactions.map(Cell.count) ?? .empty)
             cells.append(.amount(row.netOfTransactions, row.currency))
             cells.append(.amount(row.difference, row.currency))
         }

@@ -82,7 +82,7 @@ struct ReconciliationPartsTests {
                 // The range's payouts were extracted with what they paid out (in a slice, before it too)
                 #expect(!expected.payouts.isEmpty, "range \(range.from)…\(range.to)")
                 #expect(range.from == Self.start || expected.payoutTransactions.contains { $0.created < range.from })
-                #expect(expected.payouts.allSatisfy { $0.balanceTransactions > 0 })
+                #expect(expected.payouts.allSatisfy { ($0.balanceTransactions ?? 1) > 0 })
             }
             if range.from == Self.start + 3 * Self.day {
                 // The slice really has objects whose charge is older than the range (judged without their charge)

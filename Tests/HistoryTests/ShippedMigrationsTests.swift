@@ -21,6 +21,7 @@ struct ShippedMigrationsTests {
         ("v3-findings-reported-run", "134914cbba9b050d"),
         ("v4-raw-json-apart", "ebf05cfad486cb41"),
         ("v5-payouts", "e0b15fcf3ff18b98"),
+        ("v6-real-stripe-money", "f106047724f4d472"),
     ]
 
     @Test("the shipped migrations are still registered, under their names and in their order")

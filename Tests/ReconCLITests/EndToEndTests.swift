@@ -72,7 +72,8 @@ struct EndToEndTests {
         files["ledger.csv"] = Set(
             truth.ledger.map { row in
                 [
-                    row.currency.rawValue, row.reportingCategory, String(row.count), money(row.gross, row.currency),
+                    row.currency.rawValue, row.balanceType, row.reportingCategory, String(row.count),
+                    money(row.gross, row.currency),
                     money(row.fee, row.currency), money(row.net, row.currency),
                 ].joined(separator: ",")
             })
@@ -100,8 +101,8 @@ struct EndToEndTests {
                 let c = row.currency
                 return [
                     row.payoutID, time(row.created), time(row.arrivalDate), c.rawValue, money(row.amount, c),
-                    row.status,
-                    String(row.balanceTransactions), money(row.netOfTransactions, c), money(row.difference, c),
+                    row.status, row.reconciliationStatus ?? "", row.balanceTransactions.map(String.init) ?? "",
+                    row.netOfTransactions.map { money($0, c) } ?? "", row.difference.map { money($0, c) } ?? "",
                 ].joined(separator: ",")
             })
         files["payout_transactions.csv"] = Set(

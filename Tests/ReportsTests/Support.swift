@@ -38,9 +38,11 @@ enum Fixture {
                 PlatformFeeRow(
                     chargeID: "ch_1", created: created, currency: .usd, amount: 1000, amountRefunded: 0,
                     destinationAccount: "acct_1", feeStyle: .applicationFee, transferID: "tr_1",
-                    transferAmount: 1000, transferReversed: 0, applicationFeeID: "fee_1", applicationFeeAmount: 123,
-                    applicationFeeRefunded: 0, destinationPlatformFee: 123, stripeFee: 59, settlementCurrency: .usd,
-                    platformNet: 64),
+                    transferAmount: 1000, transferReversed: 0, applicationFeeID: "fee_1",
+                    // A cross-border fee: 1.23 usd asked, settled as 185 jpy in the account's currency.
+                    applicationFeeCurrency: .jpy, applicationFeeAmount: 185, applicationFeeRefunded: 0,
+                    applicationFeeKept: 123, destinationPlatformFee: 123, stripeFee: 59, settlementCurrency: .usd,
+                    platformNet: nil),
                 PlatformFeeRow(
                     chargeID: "ch_2", created: created + 1, currency: .usd, amount: 1000, amountRefunded: 1000,
                     destinationAccount: "acct_2", feeStyle: .transferAmount, transferID: "tr_2",
@@ -84,6 +86,9 @@ enum Fixture {
             ledger: [
                 LedgerRow(currency: .usd, reportingCategory: "charge", count: 3, gross: 3000, fee: 118, net: 2882),
                 LedgerRow(currency: .usd, reportingCategory: "transfer", count: 2, gross: -1877, fee: 0, net: -1877),
+                LedgerRow(
+                    currency: .usd, balanceType: "refund_and_dispute_prefunding", reportingCategory: "refund",
+                    count: 1, gross: -500, fee: 0, net: -500),
             ],
             summary: [
                 SummaryRow(
@@ -115,13 +120,20 @@ enum Fixture {
             payouts: [
                 PayoutRow(
                     payoutID: "po_1", created: created, arrivalDate: 1_795_305_600, currency: .usd, amount: 1000,
-                    status: "paid", balanceTransactions: 2, netOfTransactions: 1000, difference: 0),
+                    status: "paid", reconciliationStatus: "completed", balanceTransactions: 2,
+                    netOfTransactions: 1000, difference: 0),
                 PayoutRow(
                     payoutID: "po_2", created: created + 1, arrivalDate: 1_795_305_600, currency: .jpy, amount: 877,
-                    status: "failed", balanceTransactions: 1, netOfTransactions: 877, difference: 0),
+                    status: "failed", reconciliationStatus: "completed", balanceTransactions: 1,
+                    netOfTransactions: 877, difference: 0),
                 PayoutRow(
                     payoutID: "po_3", created: created + 2, arrivalDate: 1_795_305_600, currency: .bhd, amount: 8780,
-                    status: "in_transit", balanceTransactions: 1, netOfTransactions: 8770, difference: 10),
+                    status: "in_transit", reconciliationStatus: "completed", balanceTransactions: 1,
+                    netOfTransactions: 8770, difference: 10),
+                PayoutRow(
+                    payoutID: "po_4", created: created + 3, arrivalDate: 1_795_305_600, currency: .usd, amount: 2500,
+                    status: "in_transit", reconciliationStatus: "in_progress", balanceTransactions: nil,
+                    netOfTransactions: nil, difference: nil),
             ],
             payoutTransactions: [
                 PayoutTransactionRow(

@@ -80,8 +80,8 @@ struct WorkbookTests {
             #expect(sheet.widths.values.allSatisfy { $0 >= 8 && $0 <= 61 }, "\(sheet.name)")
             if sheet.name == "Summary" { continue }
         }
-        #expect(dump.sheet("Platform fees")?.filter == "A1:Q5")
-        #expect(dump.sheet("Ledger")?.filter == "A1:F3")
+        #expect(dump.sheet("Platform fees")?.filter == "A1:R5")
+        #expect(dump.sheet("Ledger")?.filter == "A1:G4")
     }
 
     @Test(
@@ -91,6 +91,9 @@ struct WorkbookTests {
             (1, "destination_platform_fee", -8.77, "#,##0.00;[Red]-#,##0.00"),
             (2, "amount", 1_234_567.0, "#,##0;[Red]-#,##0"),
             (2, "application_fee_amount", 877.0, "#,##0;[Red]-#,##0"),
+            // A JPY fee on a USD charge shows no decimals: the fee's amounts are in its own currency.
+            (0, "application_fee_amount", 185.0, "#,##0;[Red]-#,##0"),
+            (0, "destination_platform_fee", 1.23, "#,##0.00;[Red]-#,##0.00"),
             (3, "amount", 10.0, "#,##0.000;[Red]-#,##0.000"),
             (3, "destination_platform_fee", 8.77, "#,##0.000;[Red]-#,##0.000"),
             (3, "platform_net", -0.05, "#,##0.00;[Red]-#,##0.00"),
@@ -141,14 +144,14 @@ struct WorkbookTests {
         #expect(usd[0].value == .string("usd"))
         let dpf = usd[4]
         #expect(dpf.type == "f")
-        #expect(dpf.value == .string("=SUMIF('Platform fees'!$C:$C,\"usd\",'Platform fees'!$N:$N)"))
+        #expect(dpf.value == .string("=SUMIF('Platform fees'!$C:$C,\"usd\",'Platform fees'!$O:$O)"))
         #expect(dpf.cached == .number(-7.54))
         #expect(usd[1].value == .string("=COUNTIF('Platform fees'!$C:$C,\"usd\")"))
         #expect(usd[1].cached == .number(2))
         #expect(usd[7].cached == .number(18))
         #expect(usd[9].cached == .number(7.5))
         // stripe_fee is summed by settlement currency: usd holds ch_1's 0.59 and ch_4's (a bhd charge) 0.50.
-        #expect(usd[5].value == .string("=SUMIF('Platform fees'!$P:$P,\"usd\",'Platform fees'!$O:$O)"))
+        #expect(usd[5].value == .string("=SUMIF('Platform fees'!$Q:$Q,\"usd\",'Platform fees'!$P:$P)"))
         #expect(usd[5].cached == .number(1.09))
         #expect(summary.rows[12][2].cached == .number(10), "bhd gross")
         // Then the same totals from the connected accounts' statements (no Stripe fee: it is not the account's)
@@ -193,10 +196,14 @@ struct WorkbookTests {
         let payouts = try #require(dump.sheet("Payouts"))
         #expect(
             payouts.header == [
-                "Payout ID", "Created (UTC)", "Arrival date", "Currency", "Amount", "Status", "Balance transactions",
-                "Net of transactions", "Difference",
+                "Payout ID", "Created (UTC)", "Arrival date", "Currency", "Amount", "Status", "Reconciliation status",
+                "Balance transactions", "Net of transactions", "Difference",
             ])
-        #expect(payouts.maxRow == 4)
+        #expect(payouts.maxRow == 5)
+        // A payout still being reconciled shows its status and leaves its figures empty
+        #expect(payouts.cell(3, "reconciliation_status")?.value == .string("in_progress"))
+        #expect(payouts.cell(3, "net_of_transactions")?.value == .null)
+        #expect(payouts.cell(3, "difference")?.value == .null)
         #expect(payouts.cell(0, "amount")?.value == .number(10))
         #expect(payouts.cell(0, "amount")?.format == "#,##0.00;[Red]-#,##0.00")
         #expect(payouts.cell(1, "net_of_transactions")?.format == "#,##0;[Red]-#,##0")
@@ -277,7 +284,7 @@ struct WorkbookTests {
 
     @Test func aFullSheetContinuesOnNumberedSheetsEachWithItsHeader() throws {
         // Given sheets of at most 4 rows (header included) and a report with 7 ledger rows, 4 platform fees, 5
-        // connected accounts, 3 payouts and 4 payout transactions
+        // connected accounts, 4 payouts and 4 payout transactions
         var report = Fixture.report()
         report.ledger = (0..<7).map { index in
             LedgerRow(currency: .usd, reportingCategory: "cat\(index)", count: index, gross: 100, fee: 1, net: 99)
@@ -286,19 +293,22 @@ struct WorkbookTests {
         let (files, dump) = (written.files, written.dump)
         // Then each full sheet continues on "<name> (2)", "(3)", with the header, frozen and filtered
         #expect(
-            dump.names.prefix(15) == [
+            dump.names.prefix(16) == [
                 "Summary", "Platform fees", "Platform fees (2)", "Skipped transfers", "Unreversed disputes",
-                "Exceptions", "Connected accounts", "Connected accounts (2)", "Payouts", "Payout transactions",
-                "Payout transactions (2)", "Ledger", "Ledger (2)", "Ledger (3)", "Run",
+                "Exceptions", "Connected accounts", "Connected accounts (2)", "Payouts", "Payouts (2)",
+                "Payout transactions", "Payout transactions (2)", "Ledger", "Ledger (2)", "Ledger (3)", "Run",
             ])
-        #expect(dump.names.dropFirst(15).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
+        #expect(dump.names.dropFirst(16).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
         #expect(dump.active == "Summary")
         #expect(files.sheetNames == dump.names)
         let parts = ["Ledger", "Ledger (2)", "Ledger (3)"].compactMap { dump.sheet($0) }
         #expect(parts.map(\.maxRow) == [4, 4, 2])
-        #expect(parts.allSatisfy { $0.header == ["Currency", "Reporting category", "Count", "Gross", "Fee", "Net"] })
+        #expect(
+            parts.allSatisfy {
+                $0.header == ["Currency", "Balance type", "Reporting category", "Count", "Gross", "Fee", "Net"]
+            })
         #expect(parts.allSatisfy { $0.freeze == "A2" })
-        #expect(parts.map(\.filter) == ["A1:F4", "A1:F4", "A1:F2"])
+        #expect(parts.map(\.filter) == ["A1:G4", "A1:G4", "A1:G2"])
         #expect(parts[2].cell(0, "reporting_category")?.value == .string("cat6"))
         // And the summary's checks add up every part, of the detail sheets and of the connected accounts
         let summary = try #require(dump.sheet("Summary"))
@@ -306,8 +316,8 @@ struct WorkbookTests {
         #expect(
             dpf.value
                 == .string(
-                    "=SUMIF('Platform fees'!$C:$C,\"usd\",'Platform fees'!$N:$N)"
-                        + "+SUMIF('Platform fees (2)'!$C:$C,\"usd\",'Platform fees (2)'!$N:$N)"))
+                    "=SUMIF('Platform fees'!$C:$C,\"usd\",'Platform fees'!$O:$O)"
+                        + "+SUMIF('Platform fees (2)'!$C:$C,\"usd\",'Platform fees (2)'!$O:$O)"))
         #expect(dpf.cached == .number(-7.54))
         let accountsDPF = summary.rows[19][4]
         #expect(accountsDPF.value.string?.contains("+SUMIF('Connected accounts (2)'!$B:$B,\"usd\"") == true)

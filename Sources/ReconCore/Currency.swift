@@ -65,6 +65,7 @@ extension Currency {
     public static let jpy = Currency.known("jpy")
     public static let bhd = Currency.known("bhd")
     public static let krw = Currency.known("krw")
+    public static let aud = Currency.known("aud")
 }
 
 /// Why a currency could not be used.

@@ -18,7 +18,7 @@ struct Book {
     struct Settlement {
         var currency: Currency
         /// Presentment → settlement in millionths (`1_080_000` = 1.08); `nil`: same currency.
-        var rateMillionths: Int64?
+        var rateMillionths: Int64? = nil
 
         func convert(_ amount: Int64) -> Int64 {
             guard let rate = rateMillionths else { return amount }
@@ -42,7 +42,7 @@ struct Book {
         retained: Int64 = 123, stripeFee: Int64 = 59, destination: String = "acct_1",
         created: Int64 = Book.from + 3_600,
         settlement: Settlement? = nil, status: String = "succeeded", transferred: Bool = true,
-        withBalanceTransaction: Bool = true
+        withBalanceTransaction: Bool = true, feeIn: Settlement? = nil
     ) -> String {
         let chargeID = id ?? next("ch")
         let intentID = "pi_" + chargeID.dropFirst(3)
@@ -69,9 +69,12 @@ struct Book {
                 amount: transferAmount ?? amount, currency: currency, destination: destination, source: chargeID,
                 created: created, settlement: settle)
             if let feeAmount {
+                // A cross-border fee settles in the account's currency: converted, booked in that currency.
+                let feeCurrency = feeIn?.currency ?? currency
                 feeID = applicationFee(
-                    amount: feeAmount, currency: currency, charge: chargeID, account: destination, created: created,
-                    settlement: settle)
+                    amount: feeIn?.convert(feeAmount) ?? feeAmount, currency: feeCurrency, charge: chargeID,
+                    account: destination, created: created,
+                    settlement: feeIn.map { Settlement(currency: $0.currency, rateMillionths: nil) } ?? settle)
             }
         }
         input.charges.append(
@@ -128,14 +131,14 @@ struct Book {
     @discardableResult
     mutating func balanceTransaction(
         created: Int64, currency: Currency, amount: Int64, fee: Int64, type: String, category: String,
-        source: String?, rate: Int64? = nil
+        source: String?, rate: Int64? = nil, balanceType: String? = "payments"
     ) -> String {
         let id = next("txn")
         input.balanceTransactions.append(
             BalanceTransactionFacts(
                 id: id, created: created, currency: currency, amount: amount, fee: fee, net: amount - fee, type: type,
                 reportingCategory: category, sourceID: source, exchangeRate: rate.map { Double($0) / 1_000_000 },
-                status: "available"))
+                status: "available", balanceType: balanceType))
         return id
     }
 
@@ -163,14 +166,17 @@ struct Book {
         if let feeRefund, let feeID = charge.applicationFeeID,
             let f = input.applicationFees.firstIndex(where: { $0.id == feeID })
         {
+            // A fee refund is in the fee's currency (`feeRefund` in it), booked as the fee was.
+            let fee = input.applicationFees[f]
+            let feeSettle = fee.currency == charge.currency ? settle : Settlement(currency: fee.currency)
             let id = next("fr")
             let bt = balanceTransaction(
-                created: created, currency: settle.currency, amount: -settle.convert(feeRefund), fee: 0,
+                created: created, currency: feeSettle.currency, amount: -feeSettle.convert(feeRefund), fee: 0,
                 type: "application_fee_refund", category: "platform_earning_refund", source: id,
-                rate: settle.rateMillionths)
+                rate: feeSettle.rateMillionths)
             input.feeRefunds.append(
                 FeeRefundFacts(
-                    id: id, feeID: feeID, created: created, currency: charge.currency, amount: feeRefund,
+                    id: id, feeID: feeID, created: created, currency: fee.currency, amount: feeRefund,
                     balanceTransactionID: bt))
             input.applicationFees[f].amountRefunded += feeRefund
         }
@@ -179,6 +185,26 @@ struct Book {
                 id: refundID, chargeID: chargeID, created: created, currency: charge.currency, amount: amount,
                 status: "succeeded", transferReversalID: reversalID, balanceTransactionID: btID))
         return refundID
+    }
+
+    /// Stripe fails refund `refundID` at `at`: the refund's status is `failed` with `reason`, a `refund_failure`
+    /// balance transaction returns its amount to the platform, and the charge's `amount_refunded` no longer counts
+    /// it. Its transfer reversal stays.
+    @discardableResult
+    mutating func failRefund(_ refundID: String, at: Int64 = Book.from + 36_000, reason: String = "expired_or_canceled_card")
+        -> String
+    {
+        guard let r = input.refunds.firstIndex(where: { $0.id == refundID }), let chargeID = input.refunds[r].chargeID
+        else { preconditionFailure("no refund \(refundID)") }
+        let refund = input.refunds[r]
+        let bt = balanceTransaction(
+            created: at, currency: refund.currency, amount: refund.amount, fee: 0, type: "refund_failure",
+            category: "refund_failure", source: refundID)
+        input.refunds[r].status = "failed"
+        input.refunds[r].failureBalanceTransactionID = bt
+        input.refunds[r].failureReason = reason
+        input.charges[chargeIndex(chargeID)].amountRefunded -= refund.amount
+        return bt
     }
 
     /// A transfer reversal: refund-linked when `refund` is set, else a manual one (a dispute recovery).

@@ -149,7 +149,8 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "ReconCore", "TestSupport"]),
         .testTarget(
             name: "ReconCLITests",
-            dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox", "ConnectReconTestSupport", "TestSupport"]
+            dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox", "ConnectReconTestSupport", "TestSupport"],
+            resources: [.copy("Fixtures")]
         ),
         /// Faults, crashes, concurrent runs, hostile input and secrets, at the command level.
         .testTarget(

@@ -130,7 +130,9 @@ struct ExceptionLine: Hashable, Comparable, CustomStringConvertible {
 
 struct LedgerLine: Hashable, Comparable, CustomStringConvertible {
     var text: String
-    init(_ r: LedgerRow) { text = "\(r.currency) \(r.reportingCategory) \(r.count) \(r.gross) \(r.fee) \(r.net)" }
+    init(_ r: LedgerRow) {
+        text = "\(r.currency) \(r.balanceType) \(r.reportingCategory) \(r.count) \(r.gross) \(r.fee) \(r.net)"
+    }
     static func < (a: Self, b: Self) -> Bool { a.text < b.text }
     var description: String { text }
 }
@@ -163,7 +165,8 @@ struct PayoutLine: Hashable, Comparable, CustomStringConvertible {
     init(_ r: PayoutRow) {
         text =
             "\(r.payoutID) \(r.created) \(r.arrivalDate) \(r.currency) \(r.amount) \(r.status) "
-            + "\(r.balanceTransactions) \(r.netOfTransactions) \(r.difference)"
+            + "\(r.reconciliationStatus ?? "-") \(r.balanceTransactions.map { "\($0)" } ?? "-") "
+            + "\(r.netOfTransactions.map { "\($0)" } ?? "-") \(r.difference.map { "\($0)" } ?? "-")"
     }
     static func < (a: Self, b: Self) -> Bool { a.text < b.text }
     var description: String { text }

@@ -69,6 +69,7 @@ struct SandboxFacts {
         named.formUnion(result.applicationFees.compactMap(\.balanceTransactionID))
         named.formUnion(result.feeRefunds.compactMap(\.balanceTransactionID))
         named.formUnion(result.refunds.compactMap(\.balanceTransactionID))
+        named.formUnion(result.refunds.compactMap(\.failureBalanceTransactionID))
         named.formUnion(result.disputes.flatMap(\.balanceTransactionIDs))
         result.payouts = payouts.filter { inRange($0.created) }
         let payoutIDs = Set(result.payouts.map(\.id))
@@ -216,7 +217,9 @@ enum JSONFacts {
             id: try string(o, "id"), chargeID: reference(o["charge"]), created: try int(o, "created"),
             currency: try currency(o), amount: try int(o, "amount"), status: o["status"] as? String,
             transferReversalID: reference(o["transfer_reversal"]),
-            balanceTransactionID: reference(o["balance_transaction"]))
+            balanceTransactionID: reference(o["balance_transaction"]),
+            failureBalanceTransactionID: reference(o["failure_balance_transaction"]),
+            failureReason: o["failure_reason"] as? String)
     }
 
     static func dispute(_ o: Object) throws -> DisputeFacts {
@@ -233,7 +236,7 @@ enum JSONFacts {
             amount: try int(o, "amount"), fee: try int(o, "fee"), net: try int(o, "net"), type: try string(o, "type"),
             reportingCategory: try string(o, "reporting_category"), sourceID: reference(o["source"]),
             exchangeRate: (o["exchange_rate"] as? NSNumber)?.doubleValue, status: try string(o, "status"),
-            availableOn: try int(o, "available_on"))
+            availableOn: try int(o, "available_on"), balanceType: o["balance_type"] as? String)
     }
 
     static func payout(_ o: Object) throws -> PayoutFacts {
@@ -242,7 +245,8 @@ enum JSONFacts {
             amount: try int(o, "amount"), arrivalDate: try int(o, "arrival_date"), status: try string(o, "status"),
             automatic: (o["automatic"] as? Bool) ?? false, balanceTransactionID: reference(o["balance_transaction"]),
             failureBalanceTransactionID: reference(o["failure_balance_transaction"]),
-            failureCode: o["failure_code"] as? String, livemode: (o["livemode"] as? Bool) ?? false)
+            failureCode: o["failure_code"] as? String, livemode: (o["livemode"] as? Bool) ?? false,
+            reconciliationStatus: o["reconciliation_status"] as? String)
     }
 
     /// The embedded first page of a nested list plus the rest, paged from its `url`.

@@ -12,7 +12,8 @@ extension ReportBuilder {
             index.judges($0.id, \.balanceTransactions, created: $0.created)
         }
         for bt in judged.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
-            let key = LedgerKey(currency: bt.currency, balanceType: bt.ledgerBalanceType, category: bt.reportingCategory)
+            let key = LedgerKey(
+                currency: bt.currency, balanceType: bt.ledgerBalanceType, category: bt.reportingCategory)
             var row =
                 ledgerGroups[key]
                 ?? LedgerRow(

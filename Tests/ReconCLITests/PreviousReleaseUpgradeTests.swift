@@ -70,7 +70,8 @@ struct PreviousReleaseUpgradeTests {
         var lines = csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let header = lines.first else { return csv }
         let dropped = Set(
-            header.split(separator: ",").enumerated().filter { addedColumns.contains(String($0.element)) }.map(\.offset))
+            header.split(separator: ",").enumerated().filter { addedColumns.contains(String($0.element)) }.map(\.offset)
+        )
         guard !dropped.isEmpty else { return csv }
         lines = lines.map { line in
             guard !line.isEmpty else { return line }

@@ -40,7 +40,10 @@ struct AtomicWriteTests {
         // Then the folder holds the new report, whole, and nothing else is left behind
         let after = try text(try #require(second.csvFile(named: "ledger.csv")).url)
         #expect(before != after)
-        #expect(after == "currency,balance_type,reporting_category,count,gross,fee,net\neur,payments,charge,1,0.05,0.00,0.05\n")
+        #expect(
+            after
+                == "currency,balance_type,reporting_category,count,gross,fee,net\neur,payments,charge,1,0.05,0.00,0.05\n"
+        )
         #expect(try scratch.entries() == ["2026-11-20_2026-11-21"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: second.folder.path).sorted() == Self.expectedFiles)
     }

@@ -64,7 +64,9 @@ public struct PayoutFacts: Sendable, Hashable, Codable {
 
     /// Whether the balance transactions `?payout=` lists for it are final (SPEC §3): its `reconciliation_status` is
     /// `completed`, or absent (a history or API version from before the field, whose lists were taken as final).
-    public var isReconciled: Bool { (reconciliationStatus ?? Self.reconciliationCompleted) == Self.reconciliationCompleted }
+    public var isReconciled: Bool {
+        (reconciliationStatus ?? Self.reconciliationCompleted) == Self.reconciliationCompleted
+    }
 
     /// Whether the payout's money never reached the bank: `failed` or `canceled`.
     public var didNotArrive: Bool { status == "failed" || status == "canceled" }

@@ -191,7 +191,9 @@ struct Book {
     /// balance transaction returns its amount to the platform, and the charge's `amount_refunded` no longer counts
     /// it. Its transfer reversal stays.
     @discardableResult
-    mutating func failRefund(_ refundID: String, at: Int64 = Book.from + 36_000, reason: String = "expired_or_canceled_card")
+    mutating func failRefund(
+        _ refundID: String, at: Int64 = Book.from + 36_000, reason: String = "expired_or_canceled_card"
+    )
         -> String
     {
         guard let r = input.refunds.firstIndex(where: { $0.id == refundID }), let chargeID = input.refunds[r].chargeID

@@ -32,6 +32,7 @@ extension ObjectKind {
         case .refund:
             [
                 "balance_transaction": .object(.balanceTransaction), "charge": .object(.charge),
+                "failure_balance_transaction": .object(.balanceTransaction),
                 "payment_intent": .object(.paymentIntent), "transfer_reversal": .object(.transferReversal),
             ]
         case .dispute: ["charge": .object(.charge), "payment_intent": .object(.paymentIntent)]

@@ -6,16 +6,20 @@ extension Renderer {
         let type = b.type[i]
         let currency = b.currency[i].code
         let source = Int(b.source[i])
-        let sourceRef: ObjectRef =
-            switch b.sourceKind[i] {
-            case .transfer: .transfer(source)
-            case .transferReversal: .transferReversal(source)
-            case .applicationFee: .applicationFee(source)
-            case .feeRefund: .feeRefund(source)
-            case .refund: .refund(source)
-            case .dispute: .dispute(source)
-            case .payout: .payout(source)
-            default: .charge(source)
+        let sourceRef: ObjectRef? =
+            if source < 0 {
+                nil
+            } else {
+                switch b.sourceKind[i] {
+                case .transfer: .transfer(source)
+                case .transferReversal: .transferReversal(source)
+                case .applicationFee: .applicationFee(source)
+                case .feeRefund: .feeRefund(source)
+                case .refund: .refund(source)
+                case .dispute: .dispute(source)
+                case .payout: .payout(source)
+                default: .charge(source)
+                }
             }
         let pending = b.pending[i] || b.availableOn[i] > storage.end
         w.object {
@@ -54,7 +58,7 @@ extension Renderer {
             reference("source", w, expand, "source", sourceRef)
             w.field("status", pending ? "pending" : "available")
             w.field("type", type.type)
-            w.field("balance_type", "payments")
+            w.field("balance_type", b.balanceType[i].name)
         }
     }
 }

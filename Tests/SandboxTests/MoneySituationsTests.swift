@@ -232,6 +232,7 @@ import Testing
         let end = Int64(server.world.end.timeIntervalSince1970)
         let inProgress = Set(server.world.ids(for: .payoutInProgress))
         #expect(!inProgress.isEmpty)
+        #expect(inProgress.isDisjoint(with: server.world.ids(for: .payoutMismatch)), "mismatches only on final lists")
         let truth = try Self.truth(server.world)
 
         for payout in server.world.payouts() {

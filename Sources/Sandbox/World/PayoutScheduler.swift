@@ -5,7 +5,8 @@
 /// that day's midnight and that is not pending, except payouts' own; when their `net` adds up to zero or less there is no payout that day and they
 /// wait for the next. Deterministically about one payout in 40 fails (`account_closed`, its funds come back a day
 /// later) and one in 50 is paid out for a little more than its transactions add up to (a deliberate mismatch). A payout
-/// created less than ``reconciliationLag`` before the world's end is still being reconciled (`in_progress`).
+/// created less than ``reconciliationLag`` before the world's end is still being reconciled (`in_progress`) and is
+/// never a deliberate mismatch, which only a final list shows.
 struct PayoutScheduler {
     let seed: UInt64
     let start: Int64
@@ -66,7 +67,11 @@ struct PayoutScheduler {
                 guard balance[c] > 0 else { continue }
                 let payout = payouts.count
                 let fails = payout % Self.failureEvery == failureOffset
-                let mismatched = !fails && payout % Self.mismatchEvery == mismatchOffset
+                // A deliberate mismatch only where the reconciler can see it: on a payout whose list is final.
+                let reconciliation: WorldPayoutReconciliation =
+                    end - created < Self.reconciliationLag ? .inProgress : .completed
+                let mismatched =
+                    !fails && reconciliation == .completed && payout % Self.mismatchEvery == mismatchOffset
                 let amount = balance[c] + (mismatched ? 100 * currency.granularity : 0)
                 let arrival = midnight + 2 * day
                 for index in waiting[c] { result.paidOutBy[Int(index)] = Int32(payout) }
@@ -92,7 +97,7 @@ struct PayoutScheduler {
                 }
                 if mismatched { result.mismatched.append(payout) }
                 payouts.status.append(status)
-                payouts.reconciliation.append(end - created < Self.reconciliationLag ? .inProgress : .completed)
+                payouts.reconciliation.append(reconciliation)
                 payouts.failureBalanceTransaction.append(failure)
                 waiting[c].removeAll(keepingCapacity: true)
                 balance[c] = 0

@@ -205,9 +205,15 @@ import Testing
             #expect(charge.object("transfer")?.object("balance_transaction")?.string("currency") == settlement)
             #expect(charge.object("transfer")?.string("currency") == charge.string("currency"))
             if settlement != charge.string("currency") {
+                // Stripe's exchange_rate is in major units: the charge's amount times it is the settled amount
                 crossCurrency += 1
-                #expect(bt["exchange_rate"] is NSNumber)
                 #expect(settlement == "jpy" || settlement == "gbp")
+                let rate = try #require((bt["exchange_rate"] as? NSNumber)?.doubleValue)
+                let digits = ["usd": 2.0, "eur": 2, "gbp": 2, "jpy": 0, "bhd": 3]
+                let major = Double(charge.int("amount") ?? 0) / pow(10, digits[charge.string("currency") ?? ""] ?? 2)
+                let settled = major * rate * pow(10, digits[settlement ?? ""] ?? 2)
+                #expect(abs(settled - Double(bt.int("amount") ?? 0)) <= 1, "\(chargeID): \(rate)")
+                if charge.string("currency") == "usd" && settlement == "jpy" { #expect((148...152).contains(rate)) }
             }
             // And the ground truth settles it there, with a platform net unless a fee is in another currency
             let row = try #require(truth.platformFees.first { $0.chargeID == chargeID })

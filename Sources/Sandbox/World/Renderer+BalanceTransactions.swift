@@ -38,7 +38,11 @@ extension Renderer {
             default: w.nullField("description")
             }
             w.key("exchange_rate")
-            if b.rate[i] != 0 { w.rawNumber(Renderer.decimal(b.rate[i])) } else { w.null() }
+            if b.rate[i] != 0, let presentment = presentmentCurrency(sourceRef) {
+                w.rawNumber(Renderer.exchangeRate(b.rate[i], from: presentment, to: b.currency[i]))
+            } else {
+                w.null()
+            }
             w.field("fee", b.fee[i])
             w.arrayField("fee_details") {
                 if b.fee[i] != 0 {
@@ -59,6 +63,22 @@ extension Renderer {
             w.field("status", pending ? "pending" : "available")
             w.field("type", type.type)
             w.field("balance_type", b.balanceType[i].name)
+        }
+    }
+
+    /// The currency the source of a converted balance transaction was in (the charge's for its refunds and
+    /// disputes, the transfer's for its reversals, the fee's for its refunds).
+    private func presentmentCurrency(_ source: ObjectRef?) -> WorldCurrency? {
+        let s = storage
+        switch source {
+        case .charge(let c): return s.charges.currency[c]
+        case .refund(let r): return s.charges.currency[Int(s.refunds.charge[r])]
+        case .dispute(let d): return s.charges.currency[Int(s.disputes.charge[d])]
+        case .transfer(let t): return s.transfers.currency[t]
+        case .transferReversal(let v): return s.transfers.currency[Int(s.reversals.transfer[v])]
+        case .applicationFee(let f): return s.fees.currency[f]
+        case .feeRefund(let f): return s.fees.currency[Int(s.feeRefunds.fee[f])]
+        case .payout, .paymentIntent, .balanceTransaction, nil: return nil
         }
     }
 }

@@ -32,6 +32,15 @@ enum WorldCurrency: UInt8, CaseIterable, Sendable {
 
     var settlement: WorldCurrency { self == .eur ? .usd : self }
 
+    /// How many decimals its minor unit has (Stripe's exponent): 0 for jpy, 3 for bhd, 2 for the others.
+    var minorUnitDigits: Int {
+        switch self {
+        case .jpy: 0
+        case .bhd: 3
+        case .usd, .eur, .gbp: 2
+        }
+    }
+
     /// Stripe requires three-decimal amounts to end in 0, so every bhd amount is a multiple of 10.
     var granularity: Int64 { currency.exponent == 3 ? 10 : 1 }
 

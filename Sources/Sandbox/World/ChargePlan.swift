@@ -51,7 +51,9 @@ struct ChargePlan {
     /// How the destination charge pays the platform; `nil` for a plain charge (no destination).
     var style: FeeStyle?
     var account = Account.domestic
-    /// The charge is made `on_behalf_of` its destination account: it settles in the account's currency.
+    /// The charge is made `on_behalf_of` its destination account: it settles in the account's currency when that
+    /// is another than the charge's (an account settling in the charge's own currency changes nothing: the charge
+    /// settles as the platform's would).
     var onBehalfOf = false
     /// An application fee set by Stripe's platform pricing tools: the fee exists, but neither the PaymentIntent nor
     /// the charge names an `application_fee_amount`.

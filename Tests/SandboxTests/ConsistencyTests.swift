@@ -6,10 +6,10 @@ import Testing
 /// The ground truth is computed from the generator's tables, the JSON is rendered from them separately: this
 /// recomputes SPEC §4's figures from the served JSON alone and compares, so a renderer bug cannot hide.
 @Suite struct ConsistencyTests {
-    static func sumNet(_ objects: [[String: Any]]) -> Int64 {
-        objects.reduce(0) { total, object in
-            guard let bt = object.object("balance_transaction") else { return total }
-            return total + (bt.int("net") ?? 0)
+    /// The `(net, currency)` of each expanded balance transaction named by `field` in `objects`.
+    static func nets(_ objects: [[String: Any]], _ field: String = "balance_transaction") -> [(Int64, String)] {
+        objects.compactMap { object in
+            object.object(field).map { ($0.int("net") ?? 0, $0.string("currency") ?? "") }
         }
     }
 
@@ -22,60 +22,75 @@ import Testing
         let truth = world.groundTruth(for: range, asOf: world.end, skippedTransferGrace: 3600)
         #expect(truth.platformFees.count > 50)
         let expand = "expand[]=transfer&expand[]=application_fee&expand[]=balance_transaction&expand[]=payment_intent"
+        func balanceTransaction(_ id: String?) throws -> [(Int64, String)] {
+            guard let id else { return [] }
+            let bt = try connection.request("/v1/balance_transactions/\(id)").json()
+            return [(bt.int("net") ?? 0, bt.string("currency") ?? "")]
+        }
 
         var skippedFromJSON: Set<String> = []
         for row in truth.platformFees {
             let charge = try connection.request("/v1/charges/\(row.chargeID)?\(expand)").json()
             let transfer = charge.object("transfer")
             let fee = charge.object("application_fee")
+            let intent = charge.object("payment_intent")
             let amount = charge.int("amount_captured") ?? 0
+            // A fee in another currency counts converted back at the rate application_fee_amount gives.
+            var feeKept: Int64 = 0
+            if let fee {
+                let feeAmount = fee.int("amount") ?? 0
+                let kept = feeAmount - (fee.int("amount_refunded") ?? 0)
+                if fee.string("currency") == charge.string("currency") {
+                    feeKept = kept
+                } else if let requested = intent?.int("application_fee_amount") ?? charge.int("application_fee_amount"),
+                    feeAmount > 0
+                {
+                    feeKept = (2 * requested * kept + feeAmount) / (2 * feeAmount)
+                }
+                #expect(fee.string("currency") == row.applicationFeeCurrency?.rawValue)
+            }
             let dpf =
                 (amount - (charge.int("amount_refunded") ?? 0))
-                - ((transfer?.int("amount") ?? 0) - (transfer?.int("amount_reversed") ?? 0))
-                + ((fee?.int("amount") ?? 0) - (fee?.int("amount_refunded") ?? 0))
+                - ((transfer?.int("amount") ?? 0) - (transfer?.int("amount_reversed") ?? 0)) + feeKept
             #expect(dpf == row.destinationPlatformFee, "DPF of \(row.chargeID)")
             #expect(charge.object("balance_transaction")?.int("fee") ?? 0 == row.stripeFee)
             #expect(transfer?.string("id") == row.transferID)
             #expect(fee?.string("id") == row.applicationFeeID)
 
-            // Platform net: the charge's BT, its refunds', its transfer's and reversals', its fee's and fee
-            // refunds', its disputes'.
-            var net = charge.object("balance_transaction")?.int("net") ?? 0
+            // Platform net: the charge's BT, its refunds' (and their failures'), its transfer's and reversals', its
+            // fee's and fee refunds', its disputes'; none when they are in more than one currency.
+            var family = Self.nets([charge])
             let refunds =
-                try connection.request("/v1/refunds?charge=\(row.chargeID)&limit=100&expand[]=data.balance_transaction")
-                .json().list("data") ?? []
-            net += Self.sumNet(refunds)
+                try connection.request(
+                    "/v1/refunds?charge=\(row.chargeID)&limit=100&expand[]=data.balance_transaction"
+                        + "&expand[]=data.failure_balance_transaction"
+                ).json().list("data") ?? []
+            family += Self.nets(refunds) + Self.nets(refunds, "failure_balance_transaction")
             if let transfer, let id = transfer.string("id") {
-                net += transfer.object("balance_transaction").flatMap { $0.int("net") } ?? 0
-                if transfer["balance_transaction"] is String {
-                    net +=
-                        try connection.request(
-                            "/v1/balance_transactions/\(transfer.string("balance_transaction") ?? "")"
-                        ).json().int("net") ?? 0
-                }
+                family += try balanceTransaction(transfer.string("balance_transaction"))
                 let reversals =
                     try connection.request("/v1/transfers/\(id)/reversals?limit=100&expand[]=data.balance_transaction")
                     .json().list("data") ?? []
-                net += Self.sumNet(reversals)
+                family += Self.nets(reversals)
             }
             if let fee, let id = fee.string("id") {
-                if let bt = fee.string("balance_transaction") {
-                    net += try connection.request("/v1/balance_transactions/\(bt)").json().int("net") ?? 0
-                }
+                family += try balanceTransaction(fee.string("balance_transaction"))
                 let feeRefunds =
                     try connection.request(
                         "/v1/application_fees/\(id)/refunds?limit=100&expand[]=data.balance_transaction"
                     ).json().list("data") ?? []
-                net += Self.sumNet(feeRefunds)
+                family += Self.nets(feeRefunds)
             }
             let disputes = try connection.request("/v1/disputes?charge=\(row.chargeID)").json().list("data") ?? []
             for dispute in disputes {
-                net += (dispute.list("balance_transactions") ?? []).reduce(0) { $0 + ($1.int("net") ?? 0) }
+                family += (dispute.list("balance_transactions") ?? []).map {
+                    ($0.int("net") ?? 0, $0.string("currency") ?? "")
+                }
             }
+            let net = Set(family.map(\.1)).count == 1 ? family.reduce(Int64(0)) { $0 + $1.0 } : nil
             #expect(net == row.platformNet, "platform net of \(row.chargeID)")
 
             // Skipped transfer, from the JSON alone.
-            let intent = charge.object("payment_intent")
             if charge.string("status") == "succeeded", intent?.object("transfer_data")?.string("destination") != nil,
                 charge["transfer_data"] is NSNull, charge["transfer"] == nil,
                 (charge.int("created") ?? 0) <= Int64(world.end.timeIntervalSince1970) - 3600
@@ -94,7 +109,9 @@ import Testing
             ).json()
             let data = json.list("data") ?? []
             for bt in data {
-                let key = "\(bt.string("currency") ?? "")/\(bt.string("reporting_category") ?? "")"
+                let key =
+                    "\(bt.string("currency") ?? "")/\(bt.string("balance_type") ?? "")/"
+                    + "\(bt.string("reporting_category") ?? "")"
                 let old = ledger[key] ?? (0, 0, 0, 0)
                 ledger[key] = (
                     old.count + 1, old.gross + (bt.int("amount") ?? 0), old.fee + (bt.int("fee") ?? 0),
@@ -105,7 +122,7 @@ import Testing
         } while cursor != nil
         #expect(ledger.count == truth.ledger.count)
         for row in truth.ledger {
-            let served = ledger["\(row.currency.rawValue)/\(row.reportingCategory)"]
+            let served = ledger["\(row.currency.rawValue)/\(row.balanceType)/\(row.reportingCategory)"]
             #expect(
                 served?.count == row.count && served?.gross == row.gross && served?.fee == row.fee
                     && served?.net == row.net, "\(row)")

@@ -86,25 +86,25 @@ import Testing
         #expect(applicationFee.applicationFeeAmount == 123)
         #expect(applicationFee.destinationPlatformFee == 123)
         #expect(applicationFee.stripeFee == 59)  // 2.9 % + 0.30
-        #expect(applicationFee.platformNet == 1000 - 59 - 1000 + 123)
+        #expect(applicationFee.platformNet == Int64(1000 - 59 - 1000 + 123))
         // 10.00 usd, transfer_data[amount] 8.77: DPF 1.23, net 0.64 as in Stripe's docs.
         let transferAmount = try row(.seedExampleTransferAmount)
         #expect(transferAmount.feeStyle == .transferAmount)
         #expect(transferAmount.transferAmount == 877)
         #expect(transferAmount.applicationFeeID == nil)
         #expect(transferAmount.destinationPlatformFee == 123)
-        #expect(transferAmount.platformNet == 64)
+        #expect(transferAmount.platformNet == Int64(64))
         // Fully refunded with reverse_transfer and refund_application_fee: DPF 0.
         let reversed = try row(.seedExampleFullRefundReversed)
         #expect(reversed.amountRefunded == 1000)
         #expect(reversed.transferReversed == 1000)
         #expect(reversed.applicationFeeRefunded == 123)
         #expect(reversed.destinationPlatformFee == 0)
-        #expect(reversed.platformNet == -59)
+        #expect(reversed.platformNet == Int64(-59))
         // Fully refunded without reverse_transfer: DPF −8.77, the platform covered the refund.
         let notReversed = try row(.seedExampleFullRefundNotReversed)
         #expect(notReversed.destinationPlatformFee == -877)
-        #expect(notReversed.platformNet == 1000 - 59 - 1000 - 877)
+        #expect(notReversed.platformNet == Int64(1000 - 59 - 1000 - 877))
         let refundException = truth.exceptions.first {
             $0.kind == .refundWithoutTransferReversal && $0.relatedID == notReversed.chargeID
         }

@@ -77,7 +77,7 @@ extension Router {
         case .transferReversal(let i): return [s.reversals.balanceTransaction[i]]
         case .applicationFee(let i): return [s.fees.balanceTransaction[i]]
         case .feeRefund(let i): return [s.feeRefunds.balanceTransaction[i]]
-        case .refund(let i): return [s.refunds.balanceTransaction[i]]
+        case .refund(let i): return [s.refunds.balanceTransaction[i], s.refunds.failureBalanceTransaction[i]]
         case .dispute(let i): return [s.disputes.withdrawal[i], s.disputes.reinstatement[i]]
         case .payout(let i): return [s.payouts.balanceTransaction[i], s.payouts.failureBalanceTransaction[i]]
         case .paymentIntent, .balanceTransaction: return []

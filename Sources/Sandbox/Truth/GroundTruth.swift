@@ -23,7 +23,8 @@ public struct GroundTruth: Codable, Sendable, Equatable {
     public var unreversedDisputes: [UnreversedDisputeRow]
     /// The exceptions (`exceptions.csv`), sorted by object id, then kind.
     public var exceptions: [Exception]
-    /// The range's balance transactions per currency and reporting category (`ledger.csv`).
+    /// The range's balance transactions per currency, balance type and reporting category (`ledger.csv`), sorted by
+    /// currency, balance type, then reporting category.
     public var ledger: [LedgerRow]
     /// Totals per currency (`summary.csv`), sorted by currency.
     public var summary: [SummaryRow]
@@ -37,7 +38,9 @@ public struct GroundTruth: Codable, Sendable, Equatable {
     public var payoutTransactions: [PayoutTransactionRow] = []
 
     /// One destination charge created in the range (`platform_fees.csv`). Unlike ReconCore's `PlatformFeeRow`,
-    /// figures of a transfer or application fee the charge does not have are 0 rather than absent.
+    /// figures of a transfer or application fee the charge does not have are 0 rather than absent. Amounts are in
+    /// `currency`, except the application fee's (in `applicationFeeCurrency`) and `stripeFee` and `platformNet` (in
+    /// `settlementCurrency`).
     public struct PlatformFee: Codable, Sendable, Equatable {
         public var chargeID: String
         public var created: Int64
@@ -50,14 +53,20 @@ public struct GroundTruth: Codable, Sendable, Equatable {
         public var transferAmount: Int64
         public var transferReversed: Int64
         public var applicationFeeID: String?
+        /// The fee's own currency: the charge's, or the destination account's for a cross-border fee; `nil` without
+        /// a fee.
+        public var applicationFeeCurrency: Currency?
+        /// In `applicationFeeCurrency`.
         public var applicationFeeAmount: Int64
+        /// In `applicationFeeCurrency`.
         public var applicationFeeRefunded: Int64
         public var destinationPlatformFee: Int64
         /// In `settlementCurrency`.
         public var stripeFee: Int64
         public var settlementCurrency: Currency
-        /// In `settlementCurrency`.
-        public var platformNet: Int64
+        /// In `settlementCurrency`; `nil` when the charge's balance transactions are in more than one currency (a
+        /// cross-border fee) or when it has none yet.
+        public var platformNet: Int64?
     }
 
     /// One exception (`exceptions.csv`) without the reconciler's message and status. See

@@ -4,13 +4,13 @@ import ReconCore
 // transfer checks, and each charge's platform net.
 
 extension GroundTruthBuilder {
-    /// A charge created in the range: its missing balance transaction, and for a succeeded destination charge its
-    /// platform-fee row, its skipped transfer and its fee and transfer checks.
+    /// A charge created in the range: its missing balance transaction (once it is no longer young), and for a
+    /// succeeded destination charge its platform-fee row, its skipped transfer and its fee and transfer checks.
     mutating func addCharge(_ c: Int) {
         let charges = storage.charges
         let currency = charges.currency[c].currency
         let chargeID = id(.charge, c)
-        if charges.balanceTransaction[c] < 0 {
+        if charges.balanceTransaction[c] < 0, !young(charges.created[c]) {
             exception(.missingBalanceTransaction, chargeID, nil, currency, nil, nil)
         }
         guard charges.isDestinationCharge(c), charges.status[c] == .succeeded else { return }
@@ -22,7 +22,8 @@ extension GroundTruthBuilder {
         let transferReversed = transfer >= 0 ? storage.transfers.amountReversed[transfer] : 0
         let feeAmount = fee >= 0 ? storage.fees.amount[fee] : 0
         let feeRefunded = fee >= 0 ? storage.fees.amountRefunded[fee] : 0
-        let dpf = (amount - refunded) - (transferAmount - transferReversed) + (feeAmount - feeRefunded)
+        let feeKept = keptFee(c, fee: fee)
+        let dpf = (amount - refunded) - (transferAmount - transferReversed) + feeKept
         let bt = Int(charges.balanceTransaction[c])
         let settlement = bt >= 0 ? storage.balanceTransactions.currency[bt] : charges.currency[c].settlement
         let stripeFee = bt >= 0 ? storage.balanceTransactions.fee[bt] : 0
@@ -34,8 +35,10 @@ extension GroundTruthBuilder {
                 destinationAccount: destination >= 0 ? id(.account, Int(destination)) : nil,
                 feeStyle: charges.style[c] ?? .fullTransfer, transferID: id(.transfer, charges.transfer[c]),
                 transferAmount: transferAmount, transferReversed: transferReversed,
-                applicationFeeID: id(.applicationFee, charges.fee[c]), applicationFeeAmount: feeAmount,
-                applicationFeeRefunded: feeRefunded, destinationPlatformFee: dpf, stripeFee: stripeFee,
+                applicationFeeID: id(.applicationFee, charges.fee[c]),
+                applicationFeeCurrency: fee >= 0 ? storage.fees.currency[fee].currency : nil,
+                applicationFeeAmount: feeAmount, applicationFeeRefunded: feeRefunded, destinationPlatformFee: dpf,
+                stripeFee: stripeFee,
                 settlementCurrency: settlement.currency, platformNet: platformNet(c)))
         add(currency) {
             $0.destinationCharges += 1
@@ -49,12 +52,33 @@ extension GroundTruthBuilder {
             $0.refunded += refunded
             $0.transferred += transferAmount
             $0.reversed += transferReversed
-            $0.applicationFees += feeAmount - feeRefunded
+            $0.applicationFees += feeKept
             $0.destinationPlatformFee += dpf
         }
         add(settlement.currency) { $0.stripeFee += stripeFee }
         addSkippedTransfer(c, currency: currency)
         checkFeeAndTransfer(c, currency: currency, transfer: transfer, fee: fee)
+    }
+
+    /// What the platform kept of the charge's application fee, in the charge's currency: as it is when the fee is
+    /// in the charge's currency, converted back at the rate `application_fee_amount` gives when it is not (rounded
+    /// half up), 0 for no fee. A fee in another currency with nothing to convert it with counts 0 and is a
+    /// `fee_currency_unconvertible` exception.
+    private mutating func keptFee(_ c: Int, fee: Int) -> Int64 {
+        guard fee >= 0 else { return 0 }
+        let fees = storage.fees
+        let kept = fees.amount[fee] - fees.amountRefunded[fee]
+        guard fees.currency[fee] != storage.charges.currency[c] else { return kept }
+        // The PaymentIntent's `application_fee_amount`, else the charge's (the same figure in this world, shown on
+        // the charge when it asked for it).
+        let requested = storage.charges.intentFeeAmount[c]
+        guard requested >= 0, fees.amount[fee] > 0 else {
+            exception(
+                .feeCurrencyUnconvertible, id(.applicationFee, fee), id(.charge, c), fees.currency[fee].currency,
+                nil, .amount(kept))
+            return 0
+        }
+        return (2 * requested * kept + fees.amount[fee]) / (2 * fees.amount[fee])
     }
 
     /// A charge whose intended transfer is missing after the grace period (`skipped_transfers.csv`).
@@ -84,7 +108,7 @@ extension GroundTruthBuilder {
     }
 
     /// The application fee against the intent's `application_fee_amount`, and the transfer's amount, currency
-    /// and destination against the intent'storage.
+    /// and destination against the intent's.
     private mutating func checkFeeAndTransfer(_ c: Int, currency: Currency, transfer: Int, fee: Int) {
         let charges = storage.charges
         let chargeID = id(.charge, c)
@@ -96,8 +120,10 @@ extension GroundTruthBuilder {
         if charges.has(ChargeTable.showsFeeAmount, c) {
             let expected = charges.intentFeeAmount[c]
             if fee < 0 {
-                exception(.applicationFeeMissing, chargeID, nil, currency, .amount(expected), .amount(0))
-            } else if feeAmount != expected {
+                if !young(charges.created[c]) {
+                    exception(.applicationFeeMissing, chargeID, nil, currency, .amount(expected), .amount(0))
+                }
+            } else if storage.fees.currency[fee] == charges.currency[c], feeAmount != expected {
                 exception(
                     .applicationFeeAmountMismatch, id(.applicationFee, fee), chargeID, currency, .amount(expected),
                     .amount(feeAmount))
@@ -127,28 +153,36 @@ extension GroundTruthBuilder {
         }
     }
 
-    /// Sum of `net` over the platform's balance transactions of the charge and everything hanging off it.
-    private func platformNet(_ c: Int) -> Int64 {
+    /// Sum of `net` over the platform's balance transactions of the charge and everything hanging off it; `nil`
+    /// when they are in more than one currency (no rate ties them) or there are none yet.
+    private func platformNet(_ c: Int) -> Int64? {
         let charges = storage.charges
-        var total = net(charges.balanceTransaction[c]) + net(charges.failureBalanceTransaction[c])
-        for refund in charges.refunds.items(of: c) { total += net(storage.refunds.balanceTransaction[Int(refund)]) }
+        let bts = storage.balanceTransactions
+        var family: [Int32] = [charges.balanceTransaction[c], charges.failureBalanceTransaction[c]]
+        for refund in charges.refunds.items(of: c).map(Int.init) {
+            family += [storage.refunds.balanceTransaction[refund], storage.refunds.failureBalanceTransaction[refund]]
+        }
         let transfer = Int(charges.transfer[c])
         if transfer >= 0 {
-            total += net(storage.transfers.balanceTransaction[transfer])
+            family.append(storage.transfers.balanceTransaction[transfer])
             for reversal in storage.transfers.reversals.items(of: transfer) {
-                total += net(storage.reversals.balanceTransaction[Int(reversal)])
+                family.append(storage.reversals.balanceTransaction[Int(reversal)])
             }
         }
         let fee = Int(charges.fee[c])
         if fee >= 0 {
-            total += net(storage.fees.balanceTransaction[fee])
+            family.append(storage.fees.balanceTransaction[fee])
             for refund in storage.fees.refunds.items(of: fee) {
-                total += net(storage.feeRefunds.balanceTransaction[Int(refund)])
+                family.append(storage.feeRefunds.balanceTransaction[Int(refund)])
             }
         }
-        for dispute in charges.disputes.items(of: c) {
-            total += net(storage.disputes.withdrawal[Int(dispute)]) + net(storage.disputes.reinstatement[Int(dispute)])
+        for dispute in charges.disputes.items(of: c).map(Int.init) {
+            family += [storage.disputes.withdrawal[dispute], storage.disputes.reinstatement[dispute]]
         }
-        return total
+        let present = family.filter { $0 >= 0 }
+        guard let first = present.first,
+            present.allSatisfy({ bts.currency[Int($0)] == bts.currency[Int(first)] })
+        else { return nil }
+        return present.reduce(Int64(0)) { $0 + net($1) }
     }
 }

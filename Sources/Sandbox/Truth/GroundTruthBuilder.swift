@@ -4,25 +4,57 @@ import ReconCore
 extension SandboxWorld {
     /// What each report must contain for `range`, reconciled at `asOf`, following SPEC §4 and §5.
     ///
-    /// The objects' state is the world's snapshot at its end (refunds, reversals and disputes created after the
-    /// range count, as the job sees them when it fetches the objects). Exceptions name:
-    /// - `application_fee_missing`: the charge; expected `application_fee_amount`, actual 0.
+    /// The objects' state is the world's snapshot at its end (refunds, reversals, disputes and refund failures created
+    /// after the range count, as the job sees them when it fetches the objects). An object `x` is young when
+    /// `asOf − x.created < skippedTransferGrace`.
+    ///
+    /// Figures of a succeeded destination charge `c` created in the range, with transfer `t` and application fee `f`
+    /// (a missing one counts 0):
+    /// - DPF `= (amount_captured − amount_refunded) − (t.amount − t.amount_reversed) + feeKept`, where `feeKept`, in
+    ///   the charge's currency, is `f.amount − f.amount_refunded` when `f.currency == c.currency`; otherwise, with `A`
+    ///   the PaymentIntent's `application_fee_amount` (else the charge's), when `A` exists and `f.amount > 0`:
+    ///   `round_half_up(A × (f.amount − f.amount_refunded) / f.amount)`, that is
+    ///   `(2·A·kept + f.amount) / (2·f.amount)` in integers; else 0 (and a `fee_currency_unconvertible`).
+    ///   `amount_refunded` does not count failed refunds (Stripe's own figure), while their reversals stay in
+    ///   `t.amount_reversed`. The fee's amounts are in its own currency (`applicationFeeCurrency`).
+    /// - `fee_style` is the charge's: `application_fee` whenever a fee exists, even one without an
+    ///   `application_fee_amount`.
+    /// - Platform net: the sum of `net` over the balance transactions of the charge, its refunds (and their
+    ///   `refund_failure` ones), `t` and its reversals, `f` and its refunds, and the charge's disputes; `nil` when they
+    ///   are in more than one currency or there are none. The settlement currency is the charge's balance
+    ///   transaction's (its platform settlement currency while it has none).
+    /// - Connected-account statements count `feeKept` as `application_fees`.
+    ///
+    /// Exceptions name:
+    /// - `application_fee_missing`: the charge, unless it is young; expected `application_fee_amount`, actual 0.
     /// - `application_fee_amount_mismatch`: the fee, related the charge; expected `application_fee_amount`,
-    ///   actual the fee's amount.
+    ///   actual the fee's amount; never for a fee in another currency than the charge's.
+    /// - `fee_currency_unconvertible`: a fee in another currency than its charge's with no `application_fee_amount`
+    ///   to convert it with (or an amount of 0), related the charge, in the fee's currency; expected none, actual
+    ///   the fee's kept amount `f.amount − f.amount_refunded`.
     /// - `transfer_amount_mismatch`: the transfer, related the charge; expected `transfer_data.amount` or the charge
     ///   amount, actual the transfer amount. `transfer_currency_mismatch`: expected and actual currencies.
     ///   `transfer_destination_mismatch`: expected and actual account ids. All three for destination charges
     ///   created in the range.
     /// - `transfer_source_not_destination_charge`: a transfer created in the range, related its source charge.
-    /// - `missing_balance_transaction`: a charge, transfer or application fee created in the range.
-    /// - `refund_without_transfer_reversal`: a refund created in the range, related the charge; actual the
-    ///   refund amount.
+    /// - `missing_balance_transaction`: a charge, transfer or application fee created in the range, while Stripe
+    ///   should have made it (asynchronous parts): a charge that is not young; a transfer or fee that is not young and
+    ///   whose source or originating charge is not young.
+    /// - `refund_without_transfer_reversal`: a refund created in the range that has not failed, on a destination
+    ///   charge, related the charge; actual the refund amount.
+    /// - `failed_refund_not_retransferred`: a refund created in the range that failed after it reversed the transfer,
+    ///   related the reversal, in the charge's currency; expected the reversal's amount, actual 0.
     /// - `won_dispute_not_repaid`: a won dispute created in the range, related its transfer; expected the
     ///   recovered amount, actual 0.
-    /// - `payout_mismatch`: a payout created in the range whose paid-out transactions' nets do not add up to its
-    ///   amount, related its own balance transaction; expected the sum of the nets, actual the amount.
+    /// - `payout_mismatch`: a payout created in the range whose reconciliation is `completed` and whose paid-out
+    ///   transactions' nets do not add up to its amount, related its own balance transaction; expected the sum of the
+    ///   nets, actual the amount.
     /// - `payout_failed`: a payout created in the range that failed, related the `payout_failure` balance
     ///   transaction that returned its funds; expected its amount, actual 0 (nothing reached the bank).
+    ///
+    /// Payouts carry their `reconciliation_status`; one that is not `completed` has no counts, sums nor difference
+    /// and no `payout_transactions` rows. The ledger groups the range's balance transactions by currency,
+    /// `balance_type` and reporting category.
     public func groundTruth(
         for range: ReportingRange, asOf: Date, skippedTransferGrace: TimeInterval
     ) -> GroundTruth {
@@ -81,6 +113,9 @@ struct GroundTruthBuilder {
         return storage.balanceTransactions.amount[Int(bt)] - storage.balanceTransactions.fee[Int(bt)]
     }
 
+    /// Whether an object created at `created` is younger than the grace period at `asOf`.
+    func young(_ created: Int64) -> Bool { asOf - created < grace }
+
     mutating func build() -> GroundTruth {
         for c in inRange(storage.charges.created) { addCharge(c) }
         addTransfersAndFees()
@@ -126,12 +161,14 @@ struct GroundTruthBuilder {
         let transfers = storage.transfers
         for t in inRange(transfers.created) {
             let currency = transfers.currency[t].currency
-            if transfers.balanceTransaction[t] < 0 {
+            let source = Int(transfers.sourceCharge[t])
+            if transfers.balanceTransaction[t] < 0, !young(transfers.created[t]),
+                source < 0 || !young(charges.created[source])
+            {
                 exception(
                     .missingBalanceTransaction, id(.transfer, t), id(.charge, transfers.sourceCharge[t]), currency, nil,
                     nil)
             }
-            let source = Int(transfers.sourceCharge[t])
             if source >= 0, !charges.isDestinationCharge(source) {
                 exception(
                     .transferSourceNotDestinationCharge, id(.transfer, t), id(.charge, source), currency, nil, nil)
@@ -139,6 +176,7 @@ struct GroundTruthBuilder {
         }
         for f in inRange(storage.fees.created) where storage.fees.balanceTransaction[f] < 0 {
             let charge = Int(storage.fees.charge[f])
+            guard !young(storage.fees.created[f]), !young(charges.created[charge]) else { continue }
             exception(
                 .missingBalanceTransaction, id(.applicationFee, f), id(.charge, charge),
                 charges.currency[charge].currency, nil, nil)
@@ -148,14 +186,22 @@ struct GroundTruthBuilder {
 
     private mutating func addRefunds() {
         let charges = storage.charges
-        for r in inRange(storage.refunds.created) where storage.refunds.transferReversal[r] < 0 {
-            let charge = Int(storage.refunds.charge[r])
-            guard charges.isDestinationCharge(charge) else { continue }
-            exception(
-                .refundWithoutTransferReversal, id(.refund, r), id(.charge, charge), charges.currency[charge].currency,
-                nil, .amount(storage.refunds.amount[r]))
+        let refunds = storage.refunds
+        for r in inRange(refunds.created) {
+            let charge = Int(refunds.charge[r])
+            let currency = charges.currency[charge].currency
+            let reversal = refunds.transferReversal[r]
+            if refunds.failed(r) {
+                guard reversal >= 0 else { continue }
+                exception(
+                    .failedRefundNotRetransferred, id(.refund, r), id(.transferReversal, Int(reversal)), currency,
+                    .amount(storage.reversals.amount[Int(reversal)]), .amount(0))
+            } else if reversal < 0, charges.isDestinationCharge(charge) {
+                exception(
+                    .refundWithoutTransferReversal, id(.refund, r), id(.charge, charge), currency, nil,
+                    .amount(refunds.amount[r]))
+            }
         }
-
     }
 
     private mutating func addDisputes() {
@@ -220,13 +266,29 @@ struct GroundTruthBuilder {
         for p in inRange(payouts.created) {
             let payoutID = id(.payout, p)
             let currency = payouts.currency[p].currency
+            let reconciliation = payouts.reconciliation[p]
+            if payouts.status[p] == .failed {
+                exception(
+                    .payoutFailed, payoutID, id(.balanceTransaction, payouts.failureBalanceTransaction[p]), currency,
+                    .amount(payouts.amount[p]), .amount(0))
+            }
+            guard reconciliation == .completed else {
+                truth.payouts.append(
+                    PayoutRow(
+                        payoutID: payoutID, created: payouts.created[p], arrivalDate: payouts.arrivalDate[p],
+                        currency: currency, amount: payouts.amount[p], status: payouts.status[p].name,
+                        reconciliationStatus: reconciliation.name, balanceTransactions: nil, netOfTransactions: nil,
+                        difference: nil))
+                continue
+            }
             let paidOut = payouts.transactions.items(of: p).map(Int.init)
             let net = paidOut.reduce(Int64(0)) { $0 + bts.amount[$1] - bts.fee[$1] }
             truth.payouts.append(
                 PayoutRow(
                     payoutID: payoutID, created: payouts.created[p], arrivalDate: payouts.arrivalDate[p],
                     currency: currency, amount: payouts.amount[p], status: payouts.status[p].name,
-                    balanceTransactions: paidOut.count, netOfTransactions: net, difference: payouts.amount[p] - net))
+                    reconciliationStatus: reconciliation.name, balanceTransactions: paidOut.count,
+                    netOfTransactions: net, difference: payouts.amount[p] - net))
             for b in paidOut {
                 truth.payoutTransactions.append(
                     PayoutTransactionRow(
@@ -241,11 +303,6 @@ struct GroundTruthBuilder {
                     .payoutMismatch, payoutID, id(.balanceTransaction, payouts.balanceTransaction[p]), currency,
                     .amount(net), .amount(payouts.amount[p]))
             }
-            if payouts.status[p] == .failed {
-                exception(
-                    .payoutFailed, payoutID, id(.balanceTransaction, payouts.failureBalanceTransaction[p]), currency,
-                    .amount(payouts.amount[p]), .amount(0))
-            }
         }
 
     }
@@ -255,11 +312,13 @@ struct GroundTruthBuilder {
         var ledger: [String: LedgerRow] = [:]
         for b in inRange(bts.created) {
             let category = bts.type[b].reportingCategory
-            let key = bts.currency[b].code + "/" + category
+            let balanceType = bts.balanceType[b].name
+            let key = bts.currency[b].code + "/" + balanceType + "/" + category
             var row =
                 ledger[key]
                 ?? LedgerRow(
-                    currency: bts.currency[b].currency, reportingCategory: category, count: 0, gross: 0, fee: 0, net: 0)
+                    currency: bts.currency[b].currency, balanceType: balanceType, reportingCategory: category,
+                    count: 0, gross: 0, fee: 0, net: 0)
             row.count += 1
             row.gross += bts.amount[b]
             row.fee += bts.fee[b]
@@ -267,7 +326,8 @@ struct GroundTruthBuilder {
             ledger[key] = row
         }
         truth.ledger = ledger.values.sorted {
-            ($0.currency.rawValue, $0.reportingCategory) < ($1.currency.rawValue, $1.reportingCategory)
+            ($0.currency.rawValue, $0.balanceType, $0.reportingCategory)
+                < ($1.currency.rawValue, $1.balanceType, $1.reportingCategory)
         }
     }
 

@@ -265,6 +265,105 @@ extension ChargePlan {
             $0.currency = .usd
             $0.anomaly = .missingFeeBT
         }
+        plans += moneySituations()
+        return plans
+    }
+
+    /// Cross-border application fees (kept whole, refunded with a refund, refunded separately later, and one of
+    /// Stripe's pricing tools that cannot be converted), `on_behalf_of` charges settling in their account's currency,
+    /// failed refunds with and without a transfer reversal, and refunds and disputes drawing on the prefunding
+    /// balance.
+    private static func moneySituations() -> [ChargePlan] {
+        typealias R = ChargePlan.Refund
+        let day: Int64 = 86_400
+        var plans: [ChargePlan] = []
+        func add(_ configure: (inout ChargePlan) -> Void) {
+            var plan = ChargePlan()
+            configure(&plan)
+            plans.append(plan)
+        }
+        // 100.00 usd, application_fee_amount 12.30, to an account settling in jpy: a fee of about 1,845 jpy.
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.amount = 10_000
+            $0.retained = 1_230
+            $0.account = .settlesIn(.jpy)
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.amount = 20_000
+            $0.retained = 2_000
+            $0.account = .settlesIn(.gbp)
+            $0.refunds = [R(perMille: 500, reverseTransfer: true, refundApplicationFee: true, delay: 3_600...day)]
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .eur
+            $0.account = .settlesIn(.jpy)
+            $0.refunds = [
+                R(
+                    perMille: 400, reverseTransfer: true, refundApplicationFee: false, delay: 3_600...day,
+                    feeRefundDelay: 3_600...day)
+            ]
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.account = .settlesIn(.jpy)
+            $0.pricingToolFee = true
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.account = .settlesIn(.jpy)
+            $0.onBehalfOf = true
+        }
+        add {
+            $0.style = .transferAmount
+            $0.currency = .eur
+            $0.account = .settlesIn(.gbp)
+            $0.onBehalfOf = true
+            $0.refunds = [R(perMille: 300, reverseTransfer: true, refundApplicationFee: false, delay: 3_600...day)]
+        }
+        // Failed refunds: with the transfer reversed (full and partial), and without a reversal.
+        add {
+            $0.style = .transferAmount
+            $0.currency = .usd
+            $0.refunds = [
+                R(perMille: 1000, reverseTransfer: true, refundApplicationFee: false, delay: 3_600...day, fails: true)
+            ]
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.refunds = [
+                R(perMille: 400, reverseTransfer: true, refundApplicationFee: false, delay: 3_600...day, fails: true)
+            ]
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.currency = .usd
+            $0.refunds = [
+                R(perMille: 500, reverseTransfer: false, refundApplicationFee: false, delay: 3_600...day, fails: true)
+            ]
+        }
+        // The prefunding balance.
+        add {
+            $0.style = .transferAmount
+            $0.currency = .usd
+            $0.prefunding = true
+            $0.refunds = [R(perMille: 500, reverseTransfer: true, refundApplicationFee: false, delay: 3_600...day)]
+        }
+        add {
+            $0.style = .fullTransfer
+            $0.currency = .usd
+            $0.prefunding = true
+            $0.disputes = [
+                ChargePlan.Dispute(status: .lost, delay: 43_200...(2 * day), decision: (2 * day)...(4 * day))
+            ]
+        }
         return plans
     }
 }

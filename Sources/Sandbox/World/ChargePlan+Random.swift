@@ -75,7 +75,24 @@ extension ChargePlan {
                 .init(perMille: 40, reverseTransfer: true, refundApplicationFee: true, delay: 600...43_200)
             }
         }
+        drawMoneySituations(&plan, &rng)
         return plan
+    }
+
+    /// The draws added with the money situations (cross-border fees, `on_behalf_of`, fees of Stripe's pricing
+    /// tools, failed refunds, prefunded refunds and disputes), last so the earlier draws keep their values.
+    private static func drawMoneySituations(_ plan: inout ChargePlan, _ rng: inout SplitMix64) {
+        guard plan.anomaly == .none else { return }
+        if plan.style != nil { plan.account = .any }
+        if plan.style != nil, plan.method == .card, rng.chance(0.03) { plan.onBehalfOf = true }
+        if plan.style == .applicationFee, rng.chance(0.004) { plan.pricingToolFee = true }
+        if plan.method == .card, plan.disputes.isEmpty, let last = plan.refunds.indices.last,
+            !plan.refunds[last].refundApplicationFee, rng.chance(0.06)
+        {
+            plan.refunds[last].fails = true
+            plan.refunds[last].feeRefundDelay = nil
+        }
+        if !plan.refunds.isEmpty || !plan.disputes.isEmpty, rng.chance(0.1) { plan.prefunding = true }
     }
 
     /// How long after the charge settled (or after the previous refund) a random refund comes: half within a

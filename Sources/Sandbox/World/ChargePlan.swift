@@ -9,6 +9,15 @@ struct ChargePlan {
         case transferDestinationMismatch, sourceNotDestination, missingChargeBT, missingTransferBT, missingFeeBT
     }
     enum Recovery { case none, full, partial }
+    /// Which connected account a destination charge goes to, by the currency it settles in.
+    enum Account {
+        /// Any account, drawn at random.
+        case any
+        /// An account that settles in the charge's currency (no cross-border fee).
+        case domestic
+        /// An account that settles in this currency.
+        case settlesIn(WorldCurrency)
+    }
 
     struct Refund {
         /// Share of the charge amount in per mille; 1000 refunds whatever is left.
@@ -20,6 +29,9 @@ struct ChargePlan {
         /// Seconds from a refund that left the application fee alone to the platform refunding the fee's share
         /// separately (`POST /v1/application_fees/{id}/refunds`); `nil` when it never does.
         var feeRefundDelay: ClosedRange<Int64>?
+        /// The refund fails hours or days later (the card expired): only for the charge's last refund, one that
+        /// leaves the application fee alone.
+        var fails = false
     }
 
     struct Dispute {
@@ -38,6 +50,20 @@ struct ChargePlan {
     var outcome = Outcome.succeeded
     /// How the destination charge pays the platform; `nil` for a plain charge (no destination).
     var style: FeeStyle?
+    var account = Account.domestic
+    /// The charge is made `on_behalf_of` its destination account: it settles in the account's currency when that
+    /// is another than the charge's (an account settling in the charge's own currency changes nothing: the charge
+    /// settles as the platform's would).
+    var onBehalfOf = false
+    /// An application fee set by Stripe's platform pricing tools: the fee exists, but neither the PaymentIntent nor
+    /// the charge names an `application_fee_amount`.
+    var pricingToolFee = false
+    /// The refunds' and dispute withdrawals' balance transactions draw on the `refund_and_dispute_prefunding`
+    /// balance.
+    var prefunding = false
+    /// A charge of the world's last hour under asynchronous capture whose balance transaction, transfer and
+    /// application fee Stripe has not created yet (its `transfer_data` and `application_fee_amount` are set).
+    var partsPending = false
     var skipped = false
     var currency: WorldCurrency?
     var amount: Int64?

@@ -1,10 +1,12 @@
 /// Stripe's daily automatic payouts over the platform's balance, one per settlement currency per day.
 ///
 /// At 06:00 UTC of every day from the world's third on, each settlement currency's payout takes every balance
-/// transaction of that currency not paid out yet whose `available_on` is at or before that day's midnight and that is
-/// not pending, except payouts' own; when their `net` adds up to zero or less there is no payout that day and they
+/// transaction of that currency and of the `payments` balance not paid out yet whose `available_on` is at or before
+/// that day's midnight and that is not pending, except payouts' own; when their `net` adds up to zero or less there is no payout that day and they
 /// wait for the next. Deterministically about one payout in 40 fails (`account_closed`, its funds come back a day
-/// later) and one in 50 is paid out for a little more than its transactions add up to (a deliberate mismatch).
+/// later) and one in 50 is paid out for a little more than its transactions add up to (a deliberate mismatch). A payout
+/// created less than ``reconciliationLag`` before the world's end is still being reconciled (`in_progress`) and is
+/// never a deliberate mismatch, which only a final list shows.
 struct PayoutScheduler {
     let seed: UInt64
     let start: Int64
@@ -14,6 +16,8 @@ struct PayoutScheduler {
     static let hour: Int64 = 6 * 3_600
     static let failureEvery = 40
     static let mismatchEvery = 50
+    /// How long Stripe takes to finish attributing balance transactions to a payout: a day and a half.
+    static let reconciliationLag: Int64 = 36 * 3_600
 
     struct Schedule {
         /// The payouts, in creation order (their final order: the caller does not sort them).
@@ -33,7 +37,7 @@ struct PayoutScheduler {
         var queues = [[Int32]](repeating: [], count: WorldCurrency.allCases.count)
         for index in 0..<original
         where !bts.pending[index] && bts.type[index] != .payout
-            && bts.type[index] != .payoutFailure
+            && bts.type[index] != .payoutFailure && bts.balanceType[index] == .payments
         {
             queues[Int(bts.currency[index].rawValue)].append(Int32(index))
         }
@@ -63,7 +67,11 @@ struct PayoutScheduler {
                 guard balance[c] > 0 else { continue }
                 let payout = payouts.count
                 let fails = payout % Self.failureEvery == failureOffset
-                let mismatched = !fails && payout % Self.mismatchEvery == mismatchOffset
+                // A deliberate mismatch only where the reconciler can see it: on a payout whose list is final.
+                let reconciliation: WorldPayoutReconciliation =
+                    end - created < Self.reconciliationLag ? .inProgress : .completed
+                let mismatched =
+                    !fails && reconciliation == .completed && payout % Self.mismatchEvery == mismatchOffset
                 let amount = balance[c] + (mismatched ? 100 * currency.granularity : 0)
                 let arrival = midnight + 2 * day
                 for index in waiting[c] { result.paidOutBy[Int(index)] = Int32(payout) }
@@ -89,6 +97,7 @@ struct PayoutScheduler {
                 }
                 if mismatched { result.mismatched.append(payout) }
                 payouts.status.append(status)
+                payouts.reconciliation.append(reconciliation)
                 payouts.failureBalanceTransaction.append(failure)
                 waiting[c].removeAll(keepingCapacity: true)
                 balance[c] = 0

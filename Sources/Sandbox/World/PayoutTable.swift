@@ -19,6 +19,21 @@ enum WorldPayoutStatus: UInt8, Sendable {
     }
 }
 
+/// Whether Stripe has finished listing the balance transactions a payout paid out (its `reconciliation_status`).
+enum WorldPayoutReconciliation: UInt8, Sendable {
+    /// `GET /v1/balance_transactions?payout=` lists everything it paid out.
+    case completed
+    /// Stripe is still attributing transactions to it: `?payout=` lists only part of what it paid out.
+    case inProgress
+
+    var name: String {
+        switch self {
+        case .completed: "completed"
+        case .inProgress: "in_progress"
+        }
+    }
+}
+
 struct PayoutTable: Sendable {
     var created: [Int64] = []
     var currency: [WorldCurrency] = []
@@ -26,6 +41,7 @@ struct PayoutTable: Sendable {
     /// Midnight UTC of the day the payout is expected in the bank.
     var arrivalDate: [Int64] = []
     var status: [WorldPayoutStatus] = []
+    var reconciliation: [WorldPayoutReconciliation] = []
     /// The payout's own `payout` balance transaction.
     var balanceTransaction: [Int32] = []
     /// The `payout_failure` balance transaction of a failed payout, `-1` for none.
@@ -42,12 +58,19 @@ struct PayoutTable: Sendable {
     static let failureCode = "account_closed"
     static let failureMessage = "The bank account has been closed."
 
-    /// The balance transactions `GET /v1/balance_transactions?payout=` lists for payout `index`: the ones it paid
-    /// out and its own, oldest first.
+    /// The balance transactions `GET /v1/balance_transactions?payout=` lists for payout `index`, oldest first: its
+    /// own and the ones it paid out, all of them once its reconciliation is completed, the older half (rounded down)
+    /// while it is in progress, as Stripe lists a payout it is still reconciling.
     func listedTransactions(of index: Int) -> [Int32] {
-        var items = Array(transactions.items(of: index))
+        var items = Array(listedPaidOut(of: index))
         items.append(balanceTransaction[index])
         return items.sorted()
+    }
+
+    /// What `?payout=` lists of the transactions payout `index` paid out (its own not included), oldest first.
+    func listedPaidOut(of index: Int) -> ArraySlice<Int32> {
+        let paidOut = transactions.items(of: index)
+        return reconciliation[index] == .completed ? paidOut : paidOut.prefix(paidOut.count / 2)
     }
 }
 
@@ -67,6 +90,7 @@ extension BalanceTransactionTable {
         self.source.append(Int32(source))
         availableOn.append(created)
         pending.append(false)
+        balanceType.append(.payments)
         return Int32(count - 1)
     }
 }

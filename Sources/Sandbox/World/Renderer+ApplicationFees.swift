@@ -15,7 +15,7 @@ extension Renderer {
                 optional(f.balanceTransaction[i], ObjectRef.balanceTransaction))
             w.field("charge", id: .connectedPayment, charge)
             w.field("created", f.created[i])
-            w.field("currency", storage.charges.currency[charge].code)
+            w.field("currency", f.currency[i].code)
             w.field("fee_source") {
                 w.field("charge", id: .connectedPayment, charge)
                 w.field("type", "charge")
@@ -42,7 +42,7 @@ extension Renderer {
                 "balance_transaction", w, expand, "balance_transaction",
                 optional(fr.balanceTransaction[i], ObjectRef.balanceTransaction))
             w.field("created", fr.created[i])
-            w.field("currency", storage.charges.currency[Int(storage.fees.charge[fee])].code)
+            w.field("currency", storage.fees.currency[fee].code)
             reference("fee", w, expand, "fee", .applicationFee(fee))
             w.field("id", id: .feeRefund, i)
             w.emptyObject("metadata")

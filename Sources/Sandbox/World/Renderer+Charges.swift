@@ -50,7 +50,11 @@ extension Renderer {
             w.field("livemode", false)
             w.emptyObject("metadata")
             w.field("object", "charge")
-            w.nullField("on_behalf_of")
+            if c.has(ChargeTable.onBehalfOf, i) {
+                w.field("on_behalf_of", id: .account, Int(c.intentDestination[i]))
+            } else {
+                w.nullField("on_behalf_of")
+            }
             w.field("outcome") {
                 w.nullField("advice_code")
                 w.nullField("network_advice_code")
@@ -85,8 +89,12 @@ extension Renderer {
             w.nullField("statement_descriptor")
             w.nullField("statement_descriptor_suffix")
             w.field("status", status.name)
+            // Absent without a transfer, except while Stripe has yet to create the transfer of a succeeded charge
+            // (asynchronous capture): then null.
             if c.transfer[i] >= 0 {
                 reference("transfer", w, expand, "transfer", .transfer(Int(c.transfer[i])))
+            } else if status == .succeeded && c.has(ChargeTable.hasTransferData, i) {
+                w.nullField("transfer")
             }
             w.key("transfer_data")
             if c.has(ChargeTable.hasTransferData, i) {

@@ -40,7 +40,11 @@ extension Renderer {
             w.emptyObject("metadata")
             w.nullField("next_action")
             w.field("object", "payment_intent")
-            w.nullField("on_behalf_of")
+            if c.has(ChargeTable.onBehalfOf, i) {
+                w.field("on_behalf_of", id: .account, Int(c.intentDestination[i]))
+            } else {
+                w.nullField("on_behalf_of")
+            }
             w.field("payment_method", id: .paymentMethod, i)
             w.nullField("payment_method_configuration_details")
             w.emptyObject("payment_method_options")

@@ -33,7 +33,7 @@ extension Renderer {
             w.field("object", "payout")
             w.nullField("original_payout")
             w.nullField("payout_method")
-            w.field("reconciliation_status", "completed")
+            w.field("reconciliation_status", p.reconciliation[i].name)
             w.nullField("reversed_by")
             w.field("source_type", "card")
             w.nullField("statement_descriptor")

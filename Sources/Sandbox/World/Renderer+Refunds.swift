@@ -1,10 +1,13 @@
 extension Renderer {
     // MARK: Refunds
 
+    /// A refund; one that failed also has `failure_balance_transaction` and `failure_reason` (absent otherwise, as
+    /// Stripe leaves them out).
     func refund(_ i: Int, _ w: JSONWriter, _ expand: ExpandTree) {
         let r = storage.refunds
         let charge = Int(r.charge[i])
         let bankDebit = storage.charges.method[charge] == .bankDebit
+        let failed = r.failed(i)
         w.object {
             w.field("amount", r.amount[i])
             reference(
@@ -27,6 +30,12 @@ extension Renderer {
                     w.field("type", "card")
                 }
             }
+            if failed {
+                reference(
+                    "failure_balance_transaction", w, expand, "failure_balance_transaction",
+                    .balanceTransaction(Int(r.failureBalanceTransaction[i])))
+                w.field("failure_reason", RefundTable.failureReasons[Int(r.failureReason[i])])
+            }
             w.field("id", id: .refund, i)
             w.emptyObject("metadata")
             w.field("object", "refund")
@@ -34,7 +43,7 @@ extension Renderer {
             w.field("reason", "requested_by_customer")
             w.nullField("receipt_number")
             w.nullField("source_transfer_reversal")
-            w.field("status", "succeeded")
+            w.field("status", failed ? "failed" : "succeeded")
             reference(
                 "transfer_reversal", w, expand, "transfer_reversal",
                 optional(r.transferReversal[i], ObjectRef.transferReversal))

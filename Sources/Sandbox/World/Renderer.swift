@@ -100,12 +100,20 @@ struct Renderer: Sendable {
         "Marie Curie", "Niels Bohr", "Rosalind Franklin", "Tim Berners-Lee",
     ]
 
-    /// `1086245` millionths → `1.086245` (trailing zeros dropped, as JSON numbers are written).
-    static func decimal(_ millionths: Int32) -> String {
-        let whole = millionths / 1_000_000
-        var fraction = String(millionths % 1_000_000)
-        fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+    /// Stripe's `exchange_rate` for a conversion from `from` to `to` at `millionths` of a `to` minor unit per `from`
+    /// minor unit: major units of `to` per major unit of `from` (usd → jpy at `1_500_000` is `150.0`, eur → usd at
+    /// `1_086_245` is `1.086245`).
+    static func exchangeRate(_ millionths: Int32, from: WorldCurrency, to: WorldCurrency) -> String {
+        decimal(Int64(millionths), scale: 6 - from.minorUnitDigits + to.minorUnitDigits)
+    }
+
+    /// `value / 10^scale` as a JSON number, trailing zeros dropped (`1086245`, 6 → `1.086245`).
+    static func decimal(_ value: Int64, scale: Int) -> String {
+        var divisor: Int64 = 1
+        for _ in 0..<scale { divisor *= 10 }
+        var fraction = String(value % divisor)
+        fraction = String(repeating: "0", count: scale - fraction.count) + fraction
         while fraction.count > 1, fraction.hasSuffix("0") { fraction.removeLast() }
-        return "\(whole).\(fraction)"
+        return "\(value / divisor).\(fraction)"
     }
 }

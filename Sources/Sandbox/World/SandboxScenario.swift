@@ -1,6 +1,6 @@
 /// The situations of SPEC §4 the world is built to contain. ``SandboxWorld/ids(for:)`` names the objects
-/// that show each one (charge ids, except ``separateTransfer`` which names transfers and the payout scenarios
-/// which name payouts), so tests can find them.
+/// that show each one (charge ids, except ``separateTransfer`` which names transfers, the payout scenarios which
+/// name payouts and ``issuingTransaction`` which names balance transactions), so tests can find them.
 public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     // Fee styles and plain charges
     case applicationFee = "application_fee"
@@ -39,17 +39,51 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     case pendingAsync = "pending_async"
     case failedAsync = "failed_async"
     case youngCharge = "young_charge"
+    /// A succeeded, captured charge of the world's last hour under asynchronous capture whose balance transaction,
+    /// transfer and application fee Stripe has not created yet: `balance_transaction`, `transfer` and
+    /// `application_fee` are null while `transfer_data` (and, for the application-fee style, `application_fee_amount`)
+    /// are set.
+    case youngChargeMissingParts = "young_charge_missing_parts"
     case transferAfterChargeDay = "transfer_after_charge_day"
     // Currencies and transfers
     case zeroDecimalCurrency = "zero_decimal_currency"
     case threeDecimalCurrency = "three_decimal_currency"
     case crossCurrency = "cross_currency"
     case separateTransfer = "separate_transfer"
+    // Money across borders
+    /// An application fee in its destination account's settlement currency, not the charge's (a cross-border
+    /// destination charge): the fee's amount is the `application_fee_amount` converted, its balance transaction in
+    /// its own currency.
+    case crossBorderFee = "cross_border_fee"
+    /// A cross-border application fee partly or wholly refunded (fee refunds in the fee's currency).
+    case crossBorderFeeRefunded = "cross_border_fee_refunded"
+    /// A cross-border application fee set by Stripe's platform pricing tools: neither the charge nor its
+    /// PaymentIntent names an `application_fee_amount` to convert it back with.
+    case feeCurrencyUnconvertible = "fee_currency_unconvertible"
+    /// A charge made `on_behalf_of` its destination account: it settles in the account's currency (its balance
+    /// transactions, its transfer's, refunds' and disputes' are in that currency, with an `exchange_rate` when it
+    /// differs from the charge's).
+    case onBehalfOf = "on_behalf_of"
+    // Failed refunds and balances
+    /// A refund that reversed the transfer, then failed (`status: failed`, a `refund_failure` balance transaction):
+    /// the reversal stays, the charge's `amount_refunded` no longer counts the refund.
+    case failedRefundReversed = "failed_refund_reversed"
+    /// A refund that left the transfer alone, then failed.
+    case failedRefundNotReversed = "failed_refund_not_reversed"
+    /// A charge whose refunds' or dispute withdrawals' balance transactions draw on the
+    /// `refund_and_dispute_prefunding` balance (never paid out automatically).
+    case refundAndDisputePrefunding = "refund_and_dispute_prefunding"
+    /// An `issuing_transaction` balance transaction of the `issuing` balance, with no source (balance transaction
+    /// ids).
+    case issuingTransaction = "issuing_transaction"
     // Automatic payouts (payout ids)
     /// A payout that failed (`account_closed`): its funds came back with a `payout_failure` balance transaction.
     case payoutFailed = "payout_failed"
     /// A payout whose amount differs from the sum of its balance transactions' `net` (a deliberate inconsistency).
     case payoutMismatch = "payout_mismatch"
+    /// A payout created less than a day and a half before the world's end: `reconciliation_status: in_progress`, and
+    /// `?payout=` lists only the older half of what it paid out.
+    case payoutInProgress = "payout_in_progress"
     // Deliberate inconsistencies, one family per exception kind
     case applicationFeeMissing = "application_fee_missing"
     case applicationFeeAmountMismatch = "application_fee_amount_mismatch"

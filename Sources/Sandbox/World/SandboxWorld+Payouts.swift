@@ -13,8 +13,13 @@ public struct SandboxPayout: Sendable, Equatable {
     public var amount: Int64
     /// `paid`, `in_transit` or `failed`, at the world's end.
     public var status: String
-    /// The balance transactions it paid out, without its own, newest first (as `?payout=` lists them).
+    /// `completed`, or `in_progress` for a payout created less than a day and a half before the world's end.
+    public var reconciliationStatus: String
+    /// The balance transactions it paid out, without its own, newest first.
     public var balanceTransactionIDs: [String]
+    /// What `?payout=` lists of ``balanceTransactionIDs``, newest first: all of them once the payout's reconciliation
+    /// is completed, the older half while it is in progress.
+    public var listedBalanceTransactionIDs: [String]
     /// The sum of `net` over ``balanceTransactionIDs``: ``amount`` except for the deliberate mismatches.
     public var netOfTransactions: Int64
     /// Its own `payout` balance transaction (amount −``amount``).
@@ -35,7 +40,11 @@ extension SandboxWorld {
             SandboxPayout(
                 id: ids.id(.payout, p), created: payouts.created[p], arrivalDate: payouts.arrivalDate[p],
                 currency: payouts.currency[p].currency, amount: payouts.amount[p], status: payouts.status[p].name,
+                reconciliationStatus: payouts.reconciliation[p].name,
                 balanceTransactionIDs: payouts.transactions.items(of: p).reversed().map {
+                    ids.id(.balanceTransaction, Int($0))
+                },
+                listedBalanceTransactionIDs: payouts.listedPaidOut(of: p).reversed().map {
                     ids.id(.balanceTransaction, Int($0))
                 },
                 netOfTransactions: payouts.netOfTransactions[p],

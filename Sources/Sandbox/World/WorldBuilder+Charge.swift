@@ -15,14 +15,22 @@ struct ChargeTerms {
     let destination: Int16
     /// The application fee (application-fee style) or the retained part (transfer-amount style).
     let retained: Int64
-    /// Presentment → settlement exchange rate in millionths, 0 when the charge settles in its own currency.
+    /// The currency of the charge's balance transactions (and its transfer's, refunds' and disputes'): the
+    /// platform's settlement currency for the charge's currency, or the destination account's for an
+    /// `on_behalf_of` charge.
+    let settlement: WorldCurrency
+    /// Presentment → `settlement` exchange rate in millionths, 0 when they are the same.
     let rate: Int32
+    /// The application fee's currency: the charge's, or the destination account's settlement currency when it
+    /// settles in another (a cross-border fee).
+    let feeCurrency: WorldCurrency
+    /// Charge currency → `feeCurrency` exchange rate in millionths, 0 when they are the same.
+    let feeRate: Int32
     let outcome: ChargePlan.Outcome
     /// When the money settled: at once for cards, days later for bank debits.
     let settledAt: Int64
 
     var granularity: Int64 { currency.granularity }
-    var settlement: WorldCurrency { currency.settlement }
     /// A card under asynchronous capture in the world's last hour: no transfer yet.
     var young: Bool { plan.method == .cardAsyncCapture }
     /// Stripe skipped the intended transfer of a succeeded payment.
@@ -38,7 +46,11 @@ struct ChargeLinks {
     var transfer: Int32 = -1
     var transferAmount: Int64 = 0
     var fee: Int32 = -1
+    /// In the fee's currency.
     var feeAmount: Int64 = 0
+    /// The currency of the fee's balance transaction and its refunds', and the fee currency → it exchange rate.
+    var feeSettlement = WorldCurrency.usd
+    var feeSettlementRate: Int32 = 0
 }
 
 extension WorldBuilder {
@@ -52,30 +64,51 @@ extension WorldBuilder {
         let disputed = addDisputes(terms, links, refunded: refunded, after: lastRefund, rng: &rng)
 
         var flags: UInt8 = 0
-        if plan.style != nil && !terms.skipped && !terms.young { flags |= ChargeTable.hasTransferData }
-        if plan.style == .applicationFee && !terms.skipped && !terms.young { flags |= ChargeTable.showsFeeAmount }
+        let asked = !terms.skipped && (!terms.young || plan.partsPending)
+        if plan.style != nil && asked { flags |= ChargeTable.hasTransferData }
+        if plan.style == .applicationFee && !plan.pricingToolFee && asked { flags |= ChargeTable.showsFeeAmount }
+        if plan.onBehalfOf && plan.style != nil { flags |= ChargeTable.onBehalfOf }
         charges.flags.append(flags | (disputed ? ChargeTable.disputed : 0))
         tagCharge(c, plan: plan, young: terms.young, skipped: terms.skipped, outcome: terms.outcome)
     }
 
-    /// Currency, amount, destination, retained part, exchange rate, and when and how the payment settled.
+    /// Currency, amount, destination, retained part, exchange rates, and when and how the payment settled.
     private func drawTerms(_ c: Int, created t: Int64, plan: ChargePlan, rng: inout SplitMix64) -> ChargeTerms {
         let currency =
             plan.currency ?? [WorldCurrency.usd, .eur, .gbp, .jpy, .bhd][rng.pick([55, 15, 10, 12, 8])]
         let g = currency.granularity
         let amount = plan.amount ?? currency.randomAmount(&rng)
-        let destination: Int16 = plan.style == nil ? -1 : Int16(rng.int(0...(accountCount - 1)))
+        let destination: Int16 =
+            plan.style == nil ? -1 : account(rng.int(0...(accountCount - 1)), plan.account, currency: currency)
         let retained = plan.retained ?? max(g, roundNearest(amount * rng.int(80...150) / 1000, g))
-        let rate: Int32 = currency.settlement != currency ? Int32(1_070_000 + rng.int(0...30_000)) : 0
+        var settlement = currency.settlement
+        var rate: Int32 = currency.settlement != currency ? Int32(1_070_000 + rng.int(0...30_000)) : 0
         var outcome = plan.outcome
         var settledAt = t
         if plan.method == .bankDebit {
             settledAt = t + rng.int(86_400...(4 * 86_400))
             if settledAt >= end { outcome = .pending }
         }
+        // A connected account that settles in another currency: the fee is converted into it at the day's rate
+        // (the reference rate within ±1 %), and an `on_behalf_of` charge settles in it altogether.
+        var feeCurrency = currency
+        var feeRate: Int32 = 0
+        if destination >= 0, let accountCurrency = Self.settlementCurrency(ofAccount: Int(destination)),
+            accountCurrency != currency
+        {
+            let reference = Int64(currency.referenceRate(to: accountCurrency))
+            let crossRate = Int32(reference * (1_000 + rng.int(-10...10)) / 1_000)
+            feeCurrency = accountCurrency
+            feeRate = crossRate
+            if plan.onBehalfOf {
+                settlement = accountCurrency
+                rate = crossRate
+            }
+        }
         return ChargeTerms(
             index: c, created: t, plan: plan, currency: currency, amount: amount, destination: destination,
-            retained: retained, rate: rate, outcome: outcome, settledAt: settledAt)
+            retained: retained, settlement: settlement, rate: rate, feeCurrency: feeCurrency, feeRate: feeRate,
+            outcome: outcome, settledAt: settledAt)
     }
 
     /// The charge's own columns and its PaymentIntent's.
@@ -90,17 +123,18 @@ extension WorldBuilder {
         charges.style.append(plan.style)
         charges.intentDestination.append(terms.destination)
         charges.intentTransferAmount.append(plan.style == .transferAmount ? terms.amount - terms.retained : -1)
-        charges.intentFeeAmount.append(plan.style == .applicationFee ? terms.retained : -1)
+        charges.intentFeeAmount.append(plan.style == .applicationFee && !plan.pricingToolFee ? terms.retained : -1)
         charges.rate.append(terms.rate)
     }
 
-    /// The payment's balance transaction and, for a failed bank debit, the one that returned the money.
+    /// The payment's balance transaction (none yet for a charge whose parts are pending) and, for a failed bank
+    /// debit, the one that returned the money.
     private func addChargeBalanceTransactions(_ terms: ChargeTerms) {
         let plan = terms.plan
         let c = terms.index
         let rate = terms.rate
         var chargeBT: Int32 = -1
-        if plan.anomaly != .missingChargeBT {
+        if plan.anomaly != .missingChargeBT && !plan.partsPending {
             let settled = convert(terms.amount, rate: rate)
             chargeBT = addBT(
                 terms.created, plan.method == .bankDebit ? .payment : .charge, amount: settled,
@@ -141,45 +175,62 @@ extension WorldBuilder {
             default: break
             }
             links.transfer = addTransfer(
-                terms.settledAt, amount: links.transferAmount, currency: transferCurrency, rate: transferRate,
-                destination: transferDestination, sourceCharge: Int32(c), role: .destination,
-                withBT: plan.anomaly != .missingTransferBT)
+                terms.settledAt, amount: links.transferAmount, currency: transferCurrency,
+                settlement: terms.settlement, rate: transferRate, destination: transferDestination,
+                sourceCharge: Int32(c), role: .destination, withBT: plan.anomaly != .missingTransferBT)
         }
         charges.transfer.append(links.transfer)
         if terms.transferred, plan.style == .applicationFee, plan.anomaly != .feeMissing {
-            links.feeAmount = plan.anomaly == .feeMismatch ? terms.retained + 5 * g : terms.retained
-            links.fee = Int32(fees.count)
-            fees.created.append(terms.settledAt)
-            fees.charge.append(Int32(c))
-            fees.amount.append(links.feeAmount)
-            fees.amountRefunded.append(0)
-            fees.balanceTransaction.append(
-                plan.anomaly == .missingFeeBT
-                    ? -1
-                    : addBT(
-                        terms.settledAt, .applicationFee, amount: convert(links.feeAmount, rate: terms.rate),
-                        currency: terms.settlement, rate: terms.rate, source: .applicationFee, Int(links.fee)))
+            addFee(terms, &links)
         }
         charges.fee.append(links.fee)
         if plan.anomaly == .sourceNotDestination {
             _ = addTransfer(
                 min(terms.created + rng.int(3_600...10_800), end - 1), amount: roundDown(terms.amount / 2, g),
-                currency: terms.currency, rate: terms.rate, destination: Int16(rng.int(0...(accountCount - 1))),
-                sourceCharge: Int32(c), role: .sourceTransaction)
+                currency: terms.currency, settlement: terms.settlement, rate: terms.rate,
+                destination: Int16(rng.int(0...(accountCount - 1))), sourceCharge: Int32(c), role: .sourceTransaction)
         }
         return links
     }
 
+    /// The destination charge's application fee: in the charge's currency, settling like the charge, or converted
+    /// into the destination account's currency (a cross-border fee), settling in that currency.
+    private func addFee(_ terms: ChargeTerms, _ links: inout ChargeLinks) {
+        let plan = terms.plan
+        let requested = plan.anomaly == .feeMismatch ? terms.retained + 5 * terms.granularity : terms.retained
+        let crossBorder = terms.feeCurrency != terms.currency
+        links.feeAmount = crossBorder ? convert(requested, rate: terms.feeRate) : requested
+        links.feeSettlement = crossBorder ? terms.feeCurrency.settlement : terms.settlement
+        links.feeSettlementRate = crossBorder ? 0 : terms.rate
+        links.fee = Int32(fees.count)
+        fees.created.append(terms.settledAt)
+        fees.charge.append(Int32(terms.index))
+        fees.currency.append(terms.feeCurrency)
+        fees.amount.append(links.feeAmount)
+        fees.amountRefunded.append(0)
+        fees.balanceTransaction.append(
+            plan.anomaly == .missingFeeBT
+                ? -1
+                : addBT(
+                    terms.settledAt, .applicationFee, amount: convert(links.feeAmount, rate: links.feeSettlementRate),
+                    currency: links.feeSettlement, rate: links.feeSettlementRate, source: .applicationFee,
+                    Int(links.fee)))
+    }
+
     /// The plan's refunds that fit in the world, each with its transfer reversal and application fee refund as
-    /// the plan asks; returns the amount refunded and when the last refund (or the settlement) happened.
+    /// the plan asks, and the failure of a refund planned to fail when it comes before the world's end; returns the
+    /// amount refunded (failed refunds not counted, as Stripe's `amount_refunded`) and when the last refund (or the
+    /// settlement) happened.
     private func addRefunds(
         _ terms: ChargeTerms, _ links: ChargeLinks, rng: inout SplitMix64
     ) -> (refunded: Int64, last: Int64) {
         var refunded: Int64 = 0
+        var failed: Int64 = 0
         var last = terms.settledAt
         guard terms.settledInFull else { return (refunded, last) }
         let amount = terms.amount
         let g = terms.granularity
+        let feeGranularity = terms.feeCurrency.granularity
         for refundPlan in terms.plan.refunds {
             let remaining = amount - refunded
             guard remaining > 0 else { break }
@@ -201,23 +252,41 @@ extension WorldBuilder {
                         created, transfer: links.transfer, amount: reverse, refund: Int32(refund), dispute: -1)
                 }
                 if refundPlan.refundApplicationFee, links.fee >= 0 {
-                    let feeShare = roundNearest(links.feeAmount * refundAmount / amount, g)
-                    refundFee(links.fee, share: feeShare, all: refunded == amount, at: created, rate: terms.rate)
+                    let feeShare = roundNearest(links.feeAmount * refundAmount / amount, feeGranularity)
+                    refundFee(links, share: feeShare, all: refunded == amount, at: created)
                 }
             }
             refunds.transferReversal.append(reversal)
+            if refundPlan.fails, failRefund(refund, terms, amount: refundAmount, after: created, rng: &rng) {
+                failed += refundAmount
+            }
             // The fee's share refunded on its own, hours or days after a refund that left it alone.
             if let delay = refundPlan.feeRefundDelay, !refundPlan.refundApplicationFee, links.fee >= 0 {
                 let at = created + rng.int(delay)
-                let feeShare = roundNearest(links.feeAmount * refundAmount / amount, g)
-                if at < end,
-                    refundFee(links.fee, share: feeShare, all: refunded == amount, at: at, rate: terms.rate)
-                {
+                let feeShare = roundNearest(links.feeAmount * refundAmount / amount, feeGranularity)
+                if at < end, refundFee(links, share: feeShare, all: refunded == amount, at: at) {
                     tag(.applicationFeeRefundedLater, .charge, terms.index)
                 }
             }
         }
-        return (refunded, last)
+        return (refunded - failed, last)
+    }
+
+    /// Fails refund `refund` hours to days after it was made, when that comes before the world's end: a
+    /// `refund_failure` balance transaction returns its amount to the balance it came from. Returns whether it
+    /// failed.
+    private func failRefund(
+        _ refund: Int, _ terms: ChargeTerms, amount: Int64, after created: Int64, rng: inout SplitMix64
+    ) -> Bool {
+        let at = created + rng.int(21_600...(3 * 86_400))
+        let reason = UInt8(rng.int(0...(RefundTable.failureReasons.count - 1)))
+        guard at < end else { return false }
+        refunds.failureBalanceTransaction[refund] = addBT(
+            at, .refundFailure, amount: convert(amount, rate: terms.rate), currency: terms.settlement,
+            rate: terms.rate, source: .refund, refund, balance: bts.balanceType[Int(refunds.balanceTransaction[refund])]
+        )
+        refunds.failureReason[refund] = reason
+        return true
     }
 
     /// A refund's columns and balance transaction (its reversal is appended by the caller); returns its index.
@@ -230,7 +299,9 @@ extension WorldBuilder {
             addBT(
                 created, terms.plan.method == .bankDebit ? .paymentRefund : .refund,
                 amount: -convert(amount, rate: terms.rate), currency: terms.settlement, rate: terms.rate,
-                source: .refund, refund))
+                source: .refund, refund, balance: terms.plan.prefunding ? .refundAndDisputePrefunding : .payments))
+        refunds.failureBalanceTransaction.append(-1)
+        refunds.failureReason.append(0)
         return refund
     }
 }

@@ -55,7 +55,8 @@ extension WorldBuilder {
         if status.withdrawsFunds {
             withdrawal = addBT(
                 created, .disputeWithdrawal, amount: -convert(amount, rate: rate), fee: settlement.disputeFee,
-                currency: settlement, rate: rate, source: .dispute, dispute)
+                currency: settlement, rate: rate, source: .dispute, dispute,
+                balance: terms.plan.prefunding ? .refundAndDisputePrefunding : .payments)
         }
         if status == .won {
             reinstatement = addBT(
@@ -85,7 +86,7 @@ extension WorldBuilder {
         let payAt = max(at, reinstatedAt) + rng.int(3_600...86_400)
         guard payAt < end else { return -1 }
         return addTransfer(
-            payAt, amount: recovered, currency: terms.currency, rate: terms.rate,
+            payAt, amount: recovered, currency: terms.currency, settlement: terms.settlement, rate: terms.rate,
             destination: transfers.destination[tr], sourceCharge: -1, role: .disputeRepayment,
             dispute: Int32(dispute))
     }

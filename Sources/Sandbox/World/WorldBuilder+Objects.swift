@@ -19,10 +19,12 @@ extension WorldBuilder {
         (time - ((time % 86_400) + 86_400) % 86_400) + days * 86_400
     }
 
+    /// Appends a balance transaction; `source` `-1` for one with no source object.
     @discardableResult
     func addBT(
         _ created: Int64, _ type: BTType, amount: Int64, fee: Int64 = 0, currency: WorldCurrency, rate: Int32,
-        source kind: StripeIDKind, _ source: Int, availableOn: Int64? = nil, pending: Bool = false
+        source kind: StripeIDKind, _ source: Int, availableOn: Int64? = nil, pending: Bool = false,
+        balance: WorldBalanceType = .payments
     ) -> Int32 {
         bts.created.append(created)
         bts.type.append(type)
@@ -34,17 +36,20 @@ extension WorldBuilder {
         bts.source.append(Int32(source))
         bts.availableOn.append(availableOn ?? created)
         bts.pending.append(pending)
+        bts.balanceType.append(balance)
         return Int32(bts.count - 1)
     }
 
+    /// Appends a transfer in `currency` whose balance transaction (and its reversals') is in `settlement`, at `rate`.
     func addTransfer(
-        _ created: Int64, amount: Int64, currency: WorldCurrency, rate: Int32, destination: Int16,
-        sourceCharge: Int32, role: TransferRole, dispute: Int32 = -1, withBT: Bool = true
+        _ created: Int64, amount: Int64, currency: WorldCurrency, settlement: WorldCurrency, rate: Int32,
+        destination: Int16, sourceCharge: Int32, role: TransferRole, dispute: Int32 = -1, withBT: Bool = true
     ) -> Int32 {
         let index = transfers.count
         transfers.created.append(created)
         transfers.amount.append(amount)
         transfers.currency.append(currency)
+        transfers.settlement.append(settlement)
         transfers.rate.append(rate)
         transfers.destination.append(destination)
         transfers.sourceCharge.append(sourceCharge)
@@ -55,7 +60,7 @@ extension WorldBuilder {
         let bt: Int32 =
             withBT
             ? addBT(
-                created, .transfer, amount: -convert(amount, rate: rate), currency: currency.settlement, rate: rate,
+                created, .transfer, amount: -convert(amount, rate: rate), currency: settlement, rate: rate,
                 source: .transfer, index)
             : -1
         transfers.balanceTransaction.append(bt)
@@ -75,15 +80,16 @@ extension WorldBuilder {
         let rate = transfers.rate[t]
         reversals.balanceTransaction.append(
             addBT(
-                created, .transferRefund, amount: convert(amount, rate: rate),
-                currency: transfers.currency[t].settlement, rate: rate, source: .transferReversal, index))
+                created, .transferRefund, amount: convert(amount, rate: rate), currency: transfers.settlement[t],
+                rate: rate, source: .transferReversal, index))
         return Int32(index)
     }
 
-    /// Refunds `share` of application fee `fee` (whatever is left of it when `all`), never more than is left;
-    /// `false` when nothing was left to refund.
+    /// Refunds `share` of the charge's application fee (whatever is left of it when `all`), never more than is
+    /// left, in the fee's currency; `false` when nothing was left to refund.
     @discardableResult
-    func refundFee(_ fee: Int32, share: Int64, all: Bool, at created: Int64, rate: Int32) -> Bool {
+    func refundFee(_ links: ChargeLinks, share: Int64, all: Bool, at created: Int64) -> Bool {
+        let fee = links.fee
         let f = Int(fee)
         let left = fees.amount[f] - fees.amountRefunded[f]
         let amount = all ? left : min(left, share)
@@ -93,11 +99,11 @@ extension WorldBuilder {
         feeRefunds.fee.append(fee)
         feeRefunds.amount.append(amount)
         fees.amountRefunded[f] += amount
-        let charge = Int(fees.charge[f])
+        let rate = links.feeSettlementRate
         feeRefunds.balanceTransaction.append(
             addBT(
-                created, .applicationFeeRefund, amount: -convert(amount, rate: rate),
-                currency: charges.currency[charge].settlement, rate: rate, source: .feeRefund, index))
+                created, .applicationFeeRefund, amount: -convert(amount, rate: rate), currency: links.feeSettlement,
+                rate: rate, source: .feeRefund, index))
         return true
     }
 

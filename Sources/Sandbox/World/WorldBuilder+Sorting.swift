@@ -77,14 +77,21 @@ extension WorldBuilder {
         p.transactions = Adjacency(ownerCount: p.count, owner: bMap.permute(payoutSchedule.paidOutBy))
         for payout in payoutSchedule.failed { tag(.payoutFailed, .payout, payout) }
         for payout in payoutSchedule.mismatched { tag(.payoutMismatch, .payout, payout) }
+        for payout in 0..<p.count where p.reconciliation[payout] == .inProgress {
+            tag(.payoutInProgress, .payout, payout)
+        }
         payoutSchedule = PayoutScheduler.Schedule()
 
         var tags = scenarios
         for (scenario, objects) in tags {
             tags[scenario] = objects.map { object in
-                object.kind == .transfer
-                    ? ScenarioObject(kind: .transfer, index: o.transfers.newIndex[Int(object.index)]) : object
-            }.sorted { $0.index < $1.index }
+                switch object.kind {
+                case .transfer: ScenarioObject(kind: .transfer, index: o.transfers.newIndex[Int(object.index)])
+                case .balanceTransaction:
+                    ScenarioObject(kind: .balanceTransaction, index: bMap.newIndex[Int(object.index)])
+                default: object
+                }
+            }.sorted { $0.index < $1.index }.uniqued()
         }
         return WorldStorage(
             seed: seed, start: start, end: end, accountCount: accountCount, charges: charges, transfers: t,
@@ -98,6 +105,7 @@ extension WorldBuilder {
         t.created = order.permute(transfers.created)
         t.amount = order.permute(transfers.amount)
         t.currency = order.permute(transfers.currency)
+        t.settlement = order.permute(transfers.settlement)
         t.rate = order.permute(transfers.rate)
         t.destination = order.permute(transfers.destination)
         t.sourceCharge = order.permute(transfers.sourceCharge)
@@ -125,6 +133,7 @@ extension WorldBuilder {
         var f = FeeTable()
         f.created = order.permute(fees.created)
         f.charge = order.permute(fees.charge)
+        f.currency = order.permute(fees.currency)
         f.amount = order.permute(fees.amount)
         f.balanceTransaction = order.permute(o.balanceTransactions.remap(fees.balanceTransaction))
         f.amountRefunded = order.permute(fees.amountRefunded)
@@ -149,6 +158,8 @@ extension WorldBuilder {
         r.amount = order.permute(refunds.amount)
         r.balanceTransaction = order.permute(o.balanceTransactions.remap(refunds.balanceTransaction))
         r.transferReversal = order.permute(o.reversals.remap(refunds.transferReversal))
+        r.failureBalanceTransaction = order.permute(o.balanceTransactions.remap(refunds.failureBalanceTransaction))
+        r.failureReason = order.permute(refunds.failureReason)
         return r
     }
 
@@ -179,8 +190,9 @@ extension WorldBuilder {
         b.sourceKind = order.permute(bts.sourceKind)
         b.availableOn = order.permute(bts.availableOn)
         b.pending = order.permute(bts.pending)
+        b.balanceType = order.permute(bts.balanceType)
         var sources = bts.source
-        for index in sources.indices {
+        for index in sources.indices where sources[index] >= 0 {
             let value = Int(sources[index])
             switch bts.sourceKind[index] {
             case .transfer: sources[index] = o.transfers.newIndex[value]
@@ -194,5 +206,15 @@ extension WorldBuilder {
         }
         b.source = order.permute(sources)
         return b
+    }
+}
+
+extension Array where Element: Equatable {
+    /// The elements without adjacent repeats (on a sorted array: without duplicates).
+    func uniqued() -> [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        for element in self where result.last != element { result.append(element) }
+        return result
     }
 }

@@ -35,6 +35,13 @@ extension WorldBuilder {
         default: break
         }
         if skipped { tag(.skippedTransfer, .charge, c) }
+        if charges.has(ChargeTable.onBehalfOf, c) { tag(.onBehalfOf, .charge, c) }
+        let fee = Int(charges.fee[c])
+        if fee >= 0, fees.currency[fee] != charges.currency[c] {
+            tag(.crossBorderFee, .charge, c)
+            if fees.amountRefunded[fee] > 0 { tag(.crossBorderFeeRefunded, .charge, c) }
+            if charges.intentFeeAmount[c] < 0 { tag(.feeCurrencyUnconvertible, .charge, c) }
+        }
         if outcome == .pending && plan.method == .bankDebit { tag(.pendingAsync, .charge, c) }
         if outcome == .failed { tag(.failedAsync, .charge, c) }
         let transfer = charges.transfer[c]
@@ -59,9 +66,17 @@ extension WorldBuilder {
         let refundIndexes = refunds.charge.indices.suffix(while: { refunds.charge[$0] == Int32(c) })
         let amount = charges.amount[c]
         var reversedCount = 0
+        var prefunded = false
         for refund in refundIndexes {
             let reversed = refunds.transferReversal[refund] >= 0
             if reversed { reversedCount += 1 }
+            if bts.balanceType[Int(refunds.balanceTransaction[refund])] == .refundAndDisputePrefunding {
+                prefunded = true
+            }
+            if refunds.failureBalanceTransaction[refund] >= 0 {
+                tag(reversed ? .failedRefundReversed : .failedRefundNotReversed, .charge, c)
+                continue
+            }
             let full = refunds.amount[refund] == amount
             switch (full, reversed) {
             case (false, true): tag(.partialRefundReversed, .charge, c)
@@ -76,6 +91,7 @@ extension WorldBuilder {
             tag(.applicationFeeRefunded, .charge, c)
         }
         if reversedCount > 10 { tag(.manyReversals, .charge, c) }
+        if prefunded { tag(.refundAndDisputePrefunding, .charge, c) }
         return refundIndexes
     }
 
@@ -87,6 +103,10 @@ extension WorldBuilder {
         let transfer = charges.transfer[c]
         for dispute in disputeIndexes {
             let status = disputes.status[dispute]
+            let withdrawal = disputes.withdrawal[dispute]
+            if withdrawal >= 0, bts.balanceType[Int(withdrawal)] == .refundAndDisputePrefunding {
+                tag(.refundAndDisputePrefunding, .charge, c)
+            }
             tag(Self.scenario(of: status), .charge, c)
             if dayOf(disputes.created[dispute]) > dayOf(charges.created[c]) { tag(.disputeAcrossBoundary, .charge, c) }
             if !refundIndexes.isEmpty { tag(.disputeAfterPartialRefund, .charge, c) }

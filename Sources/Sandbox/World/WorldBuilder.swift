@@ -36,8 +36,10 @@ final class WorldBuilder {
         self.accountCount = max(8, min(400, chargeCount / 2_500))
     }
 
-    /// The number of young charges: card payments under asynchronous capture in the world's last hour.
-    private var youngCount: Int { chargeCount >= 50 ? 2 : 0 }
+    /// The number of young charges: card payments under asynchronous capture in the world's last hour, two without
+    /// their transfer (``SandboxScenario/youngCharge``) and at least two whose balance transaction, transfer and
+    /// application fee are all still to come (``SandboxScenario/youngChargeMissingParts``).
+    private var youngCount: Int { chargeCount >= 50 ? 4 + chargeCount / 100_000 : 0 }
 
     func build() -> WorldStorage {
         var rng = SplitMix64(seed: seed)
@@ -50,6 +52,7 @@ final class WorldBuilder {
             generateCharge(index, created: times[index], plan: plan, rng: &planRNG)
         }
         generateSeparateTransfers(&rng)
+        generateIssuingTransactions(&rng)
         payoutSchedule = PayoutScheduler(seed: seed, start: start, end: end).schedule(&bts)
         return finish()
     }
@@ -59,7 +62,8 @@ final class WorldBuilder {
         let regular = chargeCount - youngCount
         var times = (0..<regular).map { _ in rng.int(start...(end - 3_601)) }
         times.sort()
-        for k in 0..<youngCount { times.append(end - 1_500 + Int64(k) * 600) }
+        let step = Int64(2_940 / max(youngCount, 1))
+        for k in 0..<youngCount { times.append(end - 3_000 + Int64(k) * step) }
         return times
     }
 
@@ -81,11 +85,18 @@ final class WorldBuilder {
 
     /// The plan of charge `index`: young, guaranteed or drawn at random.
     private func plan(for index: Int, plannedAt: [Int: ChargePlan], rng: inout SplitMix64) -> ChargePlan {
-        guard index < chargeCount - youngCount else {
+        let regular = chargeCount - youngCount
+        guard index < regular else {
             var plan = ChargePlan()
             plan.method = .cardAsyncCapture
-            plan.style = index % 2 == 0 ? .transferAmount : .applicationFee
-            plan.tags = [.youngCharge]
+            if index - regular < 2 {
+                plan.style = index % 2 == 0 ? .transferAmount : .applicationFee
+                plan.tags = [.youngCharge]
+            } else {
+                plan.style = (index - regular) % 2 == 0 ? .applicationFee : .transferAmount
+                plan.partsPending = true
+                plan.tags = [.youngChargeMissingParts]
+            }
             return plan
         }
         return plannedAt[index] ?? ChargePlan.random(&rng)
@@ -96,10 +107,48 @@ final class WorldBuilder {
         for _ in 0..<count {
             let currency: WorldCurrency = rng.chance(0.8) ? .usd : .gbp
             let index = addTransfer(
-                rng.int(start...(end - 1)), amount: rng.int(1_000...80_000), currency: currency, rate: 0,
-                destination: Int16(rng.int(0...(accountCount - 1))), sourceCharge: -1, role: .separate)
+                rng.int(start...(end - 1)), amount: rng.int(1_000...80_000), currency: currency,
+                settlement: currency.settlement, rate: 0, destination: Int16(rng.int(0...(accountCount - 1))),
+                sourceCharge: -1, role: .separate)
             tag(.separateTransfer, .transfer, Int(index))
         }
+    }
+
+    /// Card spends of the platform's Issuing program: `issuing_transaction` balance transactions of the `issuing`
+    /// balance, in usd, with no source the world serves.
+    private func generateIssuingTransactions(_ rng: inout SplitMix64) {
+        for _ in 0..<max(2, chargeCount / 1_000) {
+            let index = addBT(
+                rng.int(start...(end - 1)), .issuingTransaction, amount: -rng.int(500...20_000), currency: .usd,
+                rate: 0, source: .charge, -1, balance: .issuing)
+            tag(.issuingTransaction, .balanceTransaction, Int(index))
+        }
+    }
+
+    /// The currency connected account `account` settles in, `nil` for an account that settles in each charge's own
+    /// currency (a domestic account): one account in ten settles in jpy and one in twenty in gbp.
+    static func settlementCurrency(ofAccount account: Int) -> WorldCurrency? {
+        switch account % 20 {
+        case 3, 13: .jpy
+        case 6: .gbp
+        default: nil
+        }
+    }
+
+    /// The destination account of a charge in `currency`: `drawn`, or the first account from it on (wrapping
+    /// around) that settles as `choice` asks.
+    func account(_ drawn: Int, _ choice: ChargePlan.Account, currency: WorldCurrency) -> Int16 {
+        let wanted: (WorldCurrency?) -> Bool
+        switch choice {
+        case .any: return Int16(drawn)
+        case .domestic: wanted = { $0 == nil || $0 == currency }
+        case .settlesIn(let settlement): wanted = { $0 == settlement }
+        }
+        for offset in 0..<accountCount {
+            let candidate = (drawn + offset) % accountCount
+            if wanted(Self.settlementCurrency(ofAccount: candidate)) { return Int16(candidate) }
+        }
+        return Int16(drawn)
     }
 
     /// Whole days since the world's start.

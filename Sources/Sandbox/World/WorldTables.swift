@@ -32,6 +32,15 @@ enum WorldCurrency: UInt8, CaseIterable, Sendable {
 
     var settlement: WorldCurrency { self == .eur ? .usd : self }
 
+    /// How many decimals its minor unit has (Stripe's exponent): 0 for jpy, 3 for bhd, 2 for the others.
+    var minorUnitDigits: Int {
+        switch self {
+        case .jpy: 0
+        case .bhd: 3
+        case .usd, .eur, .gbp: 2
+        }
+    }
+
     /// Stripe requires three-decimal amounts to end in 0, so every bhd amount is a multiple of 10.
     var granularity: Int64 { currency.exponent == 3 ? 10 : 1 }
 
@@ -43,6 +52,25 @@ enum WorldCurrency: UInt8, CaseIterable, Sendable {
         case .jpy: 2000
         case .bhd: 6000
         }
+    }
+
+    /// How many minor units of this currency 1,000 usd buys at the world's reference rates (1 usd = 150 jpy =
+    /// 0.79 gbp = 0.92 eur = 0.377 bhd).
+    private var minorUnitsPerThousandDollars: Int64 {
+        switch self {
+        case .usd: 100_000
+        case .eur: 92_000
+        case .gbp: 79_000
+        case .jpy: 150_000
+        case .bhd: 377_000
+        }
+    }
+
+    /// The reference exchange rate from this currency to `target`, in millionths of a `target` minor unit per minor
+    /// unit of this one, rounded half up: usd → jpy is `1_500_000` (1.5 yen a cent), the same currency `1_000_000`.
+    func referenceRate(to target: WorldCurrency) -> Int32 {
+        let from = minorUnitsPerThousandDollars
+        return Int32((target.minorUnitsPerThousandDollars * 1_000_000 + from / 2) / from)
     }
 
     /// A typical charge amount in minor units.
@@ -102,6 +130,10 @@ enum BTType: UInt8, Sendable {
     case applicationFee, applicationFeeRefund, disputeWithdrawal, disputeReinstatement
     /// An automatic payout to the platform's bank account, and the return of a failed payout's funds.
     case payout, payoutFailure
+    /// The funds of a refund that failed, back on the platform (`refund.failure_balance_transaction`).
+    case refundFailure
+    /// A card spend of the platform's Stripe Issuing program, from its `issuing` balance.
+    case issuingTransaction
 
     var type: String {
         switch self {
@@ -117,6 +149,8 @@ enum BTType: UInt8, Sendable {
         case .disputeWithdrawal, .disputeReinstatement: "adjustment"
         case .payout: "payout"
         case .payoutFailure: "payout_failure"
+        case .refundFailure: "refund_failure"
+        case .issuingTransaction: "issuing_transaction"
         }
     }
 
@@ -133,6 +167,26 @@ enum BTType: UInt8, Sendable {
         case .disputeReinstatement: "dispute_reversal"
         case .payout: "payout"
         case .payoutFailure: "payout_reversal"
+        case .refundFailure: "refund_failure"
+        case .issuingTransaction: "issuing_transaction"
+        }
+    }
+}
+
+/// The balance of the platform a balance transaction affects (its `balance_type`). Automatic payouts pay out the
+/// `payments` balance only.
+enum WorldBalanceType: UInt8, Sendable {
+    case payments
+    /// Funds set aside to cover refunds and disputes: some refunds and dispute withdrawals draw on it.
+    case refundAndDisputePrefunding
+    /// The balance that funds the platform's Issuing cards.
+    case issuing
+
+    var name: String {
+        switch self {
+        case .payments: "payments"
+        case .refundAndDisputePrefunding: "refund_and_dispute_prefunding"
+        case .issuing: "issuing"
         }
     }
 }
@@ -191,9 +245,11 @@ struct ChargeTable: Sendable {
     /// The PaymentIntent's `application_fee_amount`, `-1` for none.
     var intentFeeAmount: [Int64] = []
     /// Bit 0: the charge carries `transfer_data` (as its intent asked); bit 1: it shows `application_fee_amount`;
-    /// bit 2: disputed.
+    /// bit 2: disputed; bit 3: made `on_behalf_of` its destination account (it settles in that account's currency).
     var flags: [UInt8] = []
-    /// Presentment → settlement exchange rate in millionths, 0 when the charge settles in its own currency.
+    /// Presentment → settlement exchange rate in millionths, 0 when the charge settles in its own currency (the
+    /// settlement currency is its balance transaction's: the platform's for the charge's currency, or the
+    /// connected account's for an `on_behalf_of` charge).
     var rate: [Int32] = []
     var transfer: [Int32] = []
     var fee: [Int32] = []
@@ -208,6 +264,7 @@ struct ChargeTable: Sendable {
     static let hasTransferData: UInt8 = 1
     static let showsFeeAmount: UInt8 = 2
     static let disputed: UInt8 = 4
+    static let onBehalfOf: UInt8 = 8
 
     func has(_ flag: UInt8, _ index: Int) -> Bool { flags[index] & flag != 0 }
     /// Whether SPEC §4 calls this charge a destination charge.
@@ -220,6 +277,10 @@ struct TransferTable: Sendable {
     var created: [Int64] = []
     var amount: [Int64] = []
     var currency: [WorldCurrency] = []
+    /// The currency of its balance transaction and its reversals': the platform's settlement currency for the
+    /// transfer's currency, or the connected account's for the transfer of an `on_behalf_of` charge.
+    var settlement: [WorldCurrency] = []
+    /// Transfer currency → `settlement` exchange rate in millionths, 0 when they are the same.
     var rate: [Int32] = []
     var destination: [Int16] = []
     var sourceCharge: [Int32] = []
@@ -248,6 +309,10 @@ struct ReversalTable: Sendable {
 struct FeeTable: Sendable {
     var created: [Int64] = []
     var charge: [Int32] = []
+    /// The fee's own currency (its refunds' too): the charge's, or the connected account's settlement currency for
+    /// a cross-border fee.
+    var currency: [WorldCurrency] = []
+    /// In `currency`.
     var amount: [Int64] = []
     var balanceTransaction: [Int32] = []
     var amountRefunded: [Int64] = []
@@ -271,8 +336,18 @@ struct RefundTable: Sendable {
     var amount: [Int64] = []
     var balanceTransaction: [Int32] = []
     var transferReversal: [Int32] = []
+    /// The `refund_failure` balance transaction of a refund that failed by the world's end (`status: failed`),
+    /// `-1` for a refund that succeeded.
+    var failureBalanceTransaction: [Int32] = []
+    /// Index into ``failureReasons`` of a failed refund's `failure_reason`.
+    var failureReason: [UInt8] = []
 
     var count: Int { created.count }
+
+    func failed(_ index: Int) -> Bool { failureBalanceTransaction[index] >= 0 }
+
+    /// `failure_reason` values Stripe gives card refunds that fail.
+    static let failureReasons = ["expired_or_canceled_card", "lost_or_stolen_card", "unknown"]
 }
 
 struct DisputeTable: Sendable {
@@ -303,6 +378,7 @@ struct BalanceTransactionTable: Sendable {
     var availableOn: [Int64] = []
     /// Forced `pending` (a bank debit that has not settled yet).
     var pending: [Bool] = []
+    var balanceType: [WorldBalanceType] = []
 
     var count: Int { created.count }
 
@@ -325,7 +401,7 @@ final class WorldStorage: Sendable {
     let disputes: DisputeTable
     let balanceTransactions: BalanceTransactionTable
     let payouts: PayoutTable
-    /// Scenario → the objects that show it (charge, transfer or payout indexes).
+    /// Scenario → the objects that show it (charge, transfer, payout or balance transaction indexes).
     let scenarios: [SandboxScenario: [ScenarioObject]]
 
     init(

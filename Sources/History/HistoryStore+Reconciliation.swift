@@ -111,6 +111,8 @@ extension HistoryStore {
                     UNION SELECT balance_transaction_id FROM fee_refunds WHERE fee_id IN (SELECT id FROM scope_fees)
                     UNION SELECT balance_transaction_id FROM refunds
                         WHERE charge_id IN (SELECT id FROM scope_charges) OR (created >= :from AND created < :to)
+                    UNION SELECT failure_balance_transaction_id FROM refunds
+                        WHERE charge_id IN (SELECT id FROM scope_charges) OR (created >= :from AND created < :to)
                     UNION SELECT value FROM disputes, json_each(disputes.balance_transaction_ids)
                         WHERE disputes.id IN (SELECT id FROM scope_disputes)
                     UNION SELECT balance_transaction_id FROM payout_transactions

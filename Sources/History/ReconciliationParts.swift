@@ -116,8 +116,9 @@ private struct PartLoader {
         try addBalanceTransactions(to: &part)
     }
 
-    /// The balance transactions the part's objects name, and those created in the range whose source is one of
-    /// them (a failure or a reinstatement the object does not name).
+    /// The balance transactions the part's objects name (a failed refund's `failure_balance_transaction` too), and
+    /// those created in the range whose source is one of them (a failure or a reinstatement the object does not
+    /// name).
     private func addBalanceTransactions(to part: inout ReconciliationInput) throws {
         var named: [String] = []
         named += part.charges.compactMap(\.balanceTransactionID)
@@ -126,6 +127,7 @@ private struct PartLoader {
         named += part.applicationFees.compactMap(\.balanceTransactionID)
         named += part.feeRefunds.compactMap(\.balanceTransactionID)
         named += part.refunds.compactMap(\.balanceTransactionID)
+        named += part.refunds.compactMap(\.failureBalanceTransactionID)
         named += part.disputes.flatMap(\.balanceTransactionIDs)
         var sources: [String] = part.charges.map(\.id)
         sources += part.transfers.map(\.id)

@@ -35,16 +35,23 @@ struct EndToEndTests {
         files["platform_fees.csv"] = Set(
             truth.platformFees.map { row in
                 let c = row.currency
-                return [
+                let charge: [String] = [
                     row.chargeID, time(row.created), c.rawValue, money(row.amount, c), money(row.amountRefunded, c),
                     row.destinationAccount ?? "", row.feeStyle.rawValue, row.transferID ?? "",
                     row.transferID == nil ? "" : money(row.transferAmount, c),
-                    row.transferID == nil ? "" : money(row.transferReversed, c), row.applicationFeeID ?? "",
-                    row.applicationFeeID == nil ? "" : money(row.applicationFeeAmount, c),
-                    row.applicationFeeID == nil ? "" : money(row.applicationFeeRefunded, c),
-                    money(row.destinationPlatformFee, c), money(row.stripeFee, row.settlementCurrency),
-                    row.settlementCurrency.rawValue, money(row.platformNet, row.settlementCurrency),
-                ].joined(separator: ",")
+                    row.transferID == nil ? "" : money(row.transferReversed, c),
+                ]
+                let fee: [String] = [
+                    row.applicationFeeID ?? "", row.applicationFeeCurrency?.rawValue ?? "",
+                    row.applicationFeeCurrency.map { money(row.applicationFeeAmount, $0) } ?? "",
+                    row.applicationFeeCurrency.map { money(row.applicationFeeRefunded, $0) } ?? "",
+                ]
+                let settlement = row.settlementCurrency
+                let platform: [String] = [
+                    money(row.destinationPlatformFee, c), settlement.map { money(row.stripeFee, $0) } ?? "",
+                    settlement?.rawValue ?? "", settlement.flatMap { s in row.platformNet.map { money($0, s) } } ?? "",
+                ]
+                return (charge + fee + platform).joined(separator: ",")
             })
         files["skipped_transfers.csv"] = Set(
             truth.skippedTransfers.map { row in
@@ -127,8 +134,8 @@ struct EndToEndTests {
     }
 
     static let columns = [
-        "platform_fees.csv": 17, "skipped_transfers.csv": 7, "unreversed_disputes.csv": 11, "exceptions.csv": 6,
-        "ledger.csv": 6, "summary.csv": 10, "connected_accounts.csv": 13, "payouts.csv": 9,
+        "platform_fees.csv": 18, "skipped_transfers.csv": 7, "unreversed_disputes.csv": 11, "exceptions.csv": 6,
+        "ledger.csv": 7, "summary.csv": 10, "connected_accounts.csv": 13, "payouts.csv": 10,
         "payout_transactions.csv": 10,
     ]
 

@@ -217,7 +217,7 @@ import Testing
             }
             // And the ground truth settles it there, with a platform net unless a fee is in another currency
             let row = try #require(truth.platformFees.first { $0.chargeID == chargeID })
-            #expect(row.settlementCurrency.rawValue == settlement)
+            #expect(row.settlementCurrency?.rawValue == settlement)
             if row.applicationFeeCurrency == nil || row.applicationFeeCurrency?.rawValue == settlement {
                 #expect(row.platformNet != nil, "\(chargeID)")
             }

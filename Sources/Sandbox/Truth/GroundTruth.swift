@@ -63,7 +63,9 @@ public struct GroundTruth: Codable, Sendable, Equatable {
         public var destinationPlatformFee: Int64
         /// In `settlementCurrency`.
         public var stripeFee: Int64
-        public var settlementCurrency: Currency
+        /// The charge's balance transaction's currency; `nil` when neither it nor any other balance transaction of
+        /// the charge exists yet (a young charge of an asynchronous payment method).
+        public var settlementCurrency: Currency?
         /// In `settlementCurrency`; `nil` when the charge's balance transactions are in more than one currency (a
         /// cross-border fee) or when it has none yet.
         public var platformNet: Int64?

@@ -25,7 +25,12 @@ extension GroundTruthBuilder {
         let feeKept = keptFee(c, fee: fee)
         let dpf = (amount - refunded) - (transferAmount - transferReversed) + feeKept
         let bt = Int(charges.balanceTransaction[c])
-        let settlement = bt >= 0 ? storage.balanceTransactions.currency[bt] : charges.currency[c].settlement
+        // The charge's balance transaction's currency; without one (not booked yet, or missing), the one currency its
+        // family's balance transactions share, and none when they share none.
+        let familyCurrencies = Set(balanceTransactions(of: c).map { storage.balanceTransactions.currency[Int($0)] })
+        let settlement =
+            bt >= 0
+            ? storage.balanceTransactions.currency[bt] : (familyCurrencies.count == 1 ? familyCurrencies.first : nil)
         let stripeFee = bt >= 0 ? storage.balanceTransactions.fee[bt] : 0
         let destination = charges.intentDestination[c]
         truth.platformFees.append(
@@ -39,7 +44,7 @@ extension GroundTruthBuilder {
                 applicationFeeCurrency: fee >= 0 ? storage.fees.currency[fee].currency : nil,
                 applicationFeeAmount: feeAmount, applicationFeeRefunded: feeRefunded, destinationPlatformFee: dpf,
                 stripeFee: stripeFee,
-                settlementCurrency: settlement.currency, platformNet: platformNet(c)))
+                settlementCurrency: settlement?.currency, platformNet: platformNet(c)))
         add(currency) {
             $0.destinationCharges += 1
             $0.gross += amount
@@ -55,7 +60,7 @@ extension GroundTruthBuilder {
             $0.applicationFees += feeKept
             $0.destinationPlatformFee += dpf
         }
-        add(settlement.currency) { $0.stripeFee += stripeFee }
+        if bt >= 0, let settlement { add(settlement.currency) { $0.stripeFee += stripeFee } }
         addSkippedTransfer(c, currency: currency)
         checkFeeAndTransfer(c, currency: currency, transfer: transfer, fee: fee)
     }
@@ -153,11 +158,10 @@ extension GroundTruthBuilder {
         }
     }
 
-    /// Sum of `net` over the platform's balance transactions of the charge and everything hanging off it; `nil`
-    /// when they are in more than one currency (no rate ties them) or there are none yet.
-    private func platformNet(_ c: Int) -> Int64? {
+    /// The platform's balance transactions of the charge and everything hanging off it (its refunds and their
+    /// failures, its transfer and reversals, its fee and fee refunds, its disputes) that exist.
+    private func balanceTransactions(of c: Int) -> [Int32] {
         let charges = storage.charges
-        let bts = storage.balanceTransactions
         var family: [Int32] = [charges.balanceTransaction[c], charges.failureBalanceTransaction[c]]
         for refund in charges.refunds.items(of: c).map(Int.init) {
             family += [storage.refunds.balanceTransaction[refund], storage.refunds.failureBalanceTransaction[refund]]
@@ -179,7 +183,14 @@ extension GroundTruthBuilder {
         for dispute in charges.disputes.items(of: c).map(Int.init) {
             family += [storage.disputes.withdrawal[dispute], storage.disputes.reinstatement[dispute]]
         }
-        let present = family.filter { $0 >= 0 }
+        return family.filter { $0 >= 0 }
+    }
+
+    /// Sum of `net` over the platform's balance transactions of the charge and everything hanging off it; `nil`
+    /// when they are in more than one currency (no rate ties them) or there are none yet.
+    private func platformNet(_ c: Int) -> Int64? {
+        let bts = storage.balanceTransactions
+        let present = balanceTransactions(of: c)
         guard let first = present.first,
             present.allSatisfy({ bts.currency[Int($0)] == bts.currency[Int(first)] })
         else { return nil }

@@ -65,18 +65,18 @@ struct FeeLine: Hashable, Comparable, CustomStringConvertible {
         text = [
             r.chargeID, "\(r.created)", r.currency.rawValue, "\(r.amount)", "\(r.amountRefunded)",
             r.destinationAccount ?? "-", r.feeStyle.rawValue, r.transferID ?? "-", "\(r.transferAmount ?? 0)",
-            "\(r.transferReversed ?? 0)", r.applicationFeeID ?? "-", "\(r.applicationFeeAmount ?? 0)",
-            "\(r.applicationFeeRefunded ?? 0)", "\(r.destinationPlatformFee)", "\(r.stripeFee ?? 0)",
-            r.settlementCurrency?.rawValue ?? "-", r.platformNet.map { "\($0)" } ?? "nil",
+            "\(r.transferReversed ?? 0)", r.applicationFeeID ?? "-", r.applicationFeeCurrency?.rawValue ?? "-",
+            "\(r.applicationFeeAmount ?? 0)", "\(r.applicationFeeRefunded ?? 0)", "\(r.destinationPlatformFee)",
+            "\(r.stripeFee ?? 0)", r.settlementCurrency?.rawValue ?? "-", r.platformNet.map { "\($0)" } ?? "nil",
         ].joined(separator: " ")
     }
     init(_ r: GroundTruth.PlatformFee) {
         text = [
             r.chargeID, "\(r.created)", r.currency.rawValue, "\(r.amount)", "\(r.amountRefunded)",
             r.destinationAccount ?? "-", r.feeStyle.rawValue, r.transferID ?? "-", "\(r.transferAmount)",
-            "\(r.transferReversed)", r.applicationFeeID ?? "-", "\(r.applicationFeeAmount)",
-            "\(r.applicationFeeRefunded)", "\(r.destinationPlatformFee)", "\(r.stripeFee)",
-            r.settlementCurrency.rawValue, "\(r.platformNet)",
+            "\(r.transferReversed)", r.applicationFeeID ?? "-", r.applicationFeeCurrency?.rawValue ?? "-",
+            "\(r.applicationFeeAmount)", "\(r.applicationFeeRefunded)", "\(r.destinationPlatformFee)",
+            "\(r.stripeFee)", r.settlementCurrency?.rawValue ?? "-", r.platformNet.map { "\($0)" } ?? "nil",
         ].joined(separator: " ")
     }
     static func < (a: Self, b: Self) -> Bool { a.text < b.text }

@@ -87,29 +87,7 @@ final class FaultyProxy: Sendable {
         }
     }
 
-    /// The sandbox's answer to `request`, fetched on a thread of its own (the raw client blocks).
     private func forward(_ request: StubServer.Request) async -> StubServer.Reply {
-        let port = upstreamPort
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Self.relay(request, port: port)) }
-        }
-    }
-
-    /// The request's method, URI and Stripe headers sent to the sandbox; its status, body and Stripe headers
-    /// back (a sandbox that hangs up makes the proxy hang up).
-    private static func relay(_ request: StubServer.Request, port: Int) -> StubServer.Reply {
-        let sent = ["authorization", "stripe-version", "user-agent"]
-        let relayed = ["content-type", "request-id", "stripe-version", "stripe-should-retry", "retry-after"]
-        do {
-            let connection = try WireConnection(port: port, key: nil)
-            let response = try connection.request(
-                request.uri, key: nil, method: request.method,
-                headers: request.headers.filter { sent.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
-            guard response.status != 0, response.complete else { return .close }
-            let headers = response.headers.filter { relayed.contains($0.key) }.map { ($0.key, $0.value) }
-            return .response(status: response.status, headers: headers, body: Array(response.body))
-        } catch {
-            return .close
-        }
+        await SandboxRelay.forward(request, port: upstreamPort)
     }
 }

@@ -52,7 +52,10 @@ struct DemoCommand: AsyncParsableCommand {
         // The sandbox has no rate limits: let the demo use live mode's 100 requests/s.
         environment["CONNECT_RECON_API_RATE_LIMIT"] = "100"
         environment["CONNECT_RECON_API_ENDPOINT_RATE_LIMIT"] = "50"
-        let demoContext = CommandContext(environment: environment, console: context.console, now: context.now)
+        // The run reconciles as of the world's "now" (its end, today at midnight) plus a few minutes, as a nightly
+        // run would: its youngest charges are still inside the grace period, their later parts not there yet.
+        let worldNow = server.world.end.addingTimeInterval(Self.minutesAfterTheWorldsEnd * 60)
+        let demoContext = CommandContext(environment: environment, console: context.console, now: { worldNow })
         let status = await CommandContext.$current.withValue(demoContext) { await CommandLineEntry.run(arguments) }
         try await server.shutdown()
         guard status == ExitStatus.completed.rawValue else {
@@ -62,6 +65,10 @@ struct DemoCommand: AsyncParsableCommand {
             "\nDemo complete. Open the workbook above in Excel, LibreOffice or Google Sheets; see the runs with:\n"
                 + "  connect-recon history --db \((out as NSString).appendingPathComponent("demo-history.sqlite"))\n")
     }
+
+    /// How long after the world's end the demo's run reconciles: more than the settle margin (5 minutes), well
+    /// inside the grace period of asynchronous capture (an hour).
+    static let minutesAfterTheWorldsEnd: Double = 10
 
     /// An empty configuration, so a local config/connect-recon.yaml cannot redirect the demo.
     private static func emptyConfigPath() -> String {

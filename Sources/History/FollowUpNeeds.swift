@@ -15,7 +15,8 @@ public struct FollowUpNeeds: Sendable, Equatable {
     public var chargeRefundLists: [String] = []
     /// Disputed charges with no dispute stored (disputes created after the range).
     public var chargeDisputeLists: [String] = []
-    /// Automatic payouts of the range whose balance transactions (`?payout=`) this run has not listed to the end.
+    /// Automatic payouts of the range, completed by Stripe, whose balance transactions (`?payout=`) this run has not
+    /// listed to the end.
     public var payoutTransactionLists: [String] = []
     /// Won disputes of the range whose recovered funds may have been paid back after it: list the transfers to
     /// `destination` created since `since` (the range's end) to find the repayment.

@@ -85,7 +85,9 @@ extension HistoryStore {
     /// each of those objects. Nothing about the older charges' balance transactions: no rule reads them.
     ///
     /// The automatic payouts created in the range that this chain has seen get their balance transactions listed
-    /// (`?payout=`) once per run, as the range's lists are paged once per run.
+    /// (`?payout=`) once per run, as the range's lists are paged once per run; a payout Stripe is still reconciling
+    /// (`reconciliation_status` not `completed`) is not, as its list is partial and no report reads it: a later run
+    /// that sees it completed lists it then.
     ///
     /// With `deferringRangeTransactions`, balance transactions of objects created in the range are left out: the
     /// range's balance transactions list, still paging, brings them (the plan made while the lists page).
@@ -173,7 +175,7 @@ extension HistoryStore {
             needs.payoutTransactionLists = try ids(
                 """
                 SELECT p.id FROM payouts p WHERE p.created >= \(from) AND p.created < \(to) AND p.automatic
-                  AND p.last_seen_run IN \(seen)
+                  AND p.last_seen_run IN \(seen) AND COALESCE(p.reconciliation_status, 'completed') = 'completed'
                   AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
                                   AND f.search = 'payout_transactions ' || p.id)
                 """)

@@ -109,4 +109,31 @@ struct PayoutHistoryTests {
         #expect(after.payoutTransactionLists.isEmpty)
         #expect(nextRunNeeds.payoutTransactionLists == ["po_1"])
     }
+
+    @Test("a payout Stripe is still reconciling has its list read only once a run sees it completed")
+    func inProgressPayoutListIsReadOnceCompleted() async throws {
+        // Given a run that stored the range's payout while Stripe was still reconciling it
+        let database = try TemporaryDatabase()
+        let store = try HistoryStore.open(path: database.path)
+        let run = try store.beginRun(start(from: Self.from, to: Self.to)).runID
+        var payout = Self.payout
+        payout.reconciliationStatus = "in_progress"
+        var batch = ObjectBatch()
+        batch.payouts = [StoredObject(facts: payout, rawJSON: #"{"id":"po_1","reconciliation_status":"in_progress"}"#)]
+        try await store.write(batch, run: run, now: Self.to)
+        let whileInProgress = try await store.followUpNeeds(from: Self.from, to: Self.to, chain: [run])
+
+        // When the next run sees it completed
+        let nextRun = try store.beginRun(start(from: Self.from, to: Self.to)).runID
+        payout.reconciliationStatus = "completed"
+        batch.payouts = [StoredObject(facts: payout, rawJSON: #"{"id":"po_1","reconciliation_status":"completed"}"#)]
+        try await store.write(batch, run: nextRun, now: Self.to)
+        let onceCompleted = try await store.followUpNeeds(from: Self.from, to: Self.to, chain: [nextRun])
+
+        // Then its partial list is not read; the complete one is, and the stored status is the latest
+        #expect(whileInProgress.payoutTransactionLists.isEmpty)
+        #expect(onceCompleted.payoutTransactionLists == ["po_1"])
+        let stored = try store.facts(PayoutFacts.self, createdFrom: Self.from, to: Self.to)
+        #expect(stored.map(\.reconciliationStatus) == ["completed"])
+    }
 }

@@ -5,8 +5,9 @@
 /// Every figure is a sum over the rows of the other reports that name the account, so the statement ties to them:
 /// - `destinationCharges`, `gross`, `refunded`, `transferred`, `reversed`, `applicationFees` and
 ///   `destinationPlatformFee`: the `platform_fees` rows whose `destination_account` is the account (the count of
-///   rows; sums of `amount`, `amount_refunded`, `transfer_amount`, `transfer_reversed`,
-///   `application_fee_amount − application_fee_refunded` and `destination_platform_fee`).
+///   rows; sums of `amount`, `amount_refunded`, `transfer_amount`, `transfer_reversed`, the kept application fee
+///   in the charge's currency (`application_fee_amount − application_fee_refunded`, converted at Stripe's rate
+///   for a cross-border fee) and `destination_platform_fee`).
 /// - `skippedTransfers`, `amountOwed`: the `skipped_transfers` rows whose `intended_destination` is the account.
 /// - `unreversedDisputes`, `unrecovered`: the `unreversed_disputes` rows whose `destination_account` is the
 ///   account (a dispute created in the range may be on a charge of an earlier range).
@@ -29,7 +30,7 @@ public struct ConnectedAccountRow: Sendable, Hashable, Codable {
     public var transferred: Int64
     /// What was taken back of those transfers (`transfer_reversed`: refunds and dispute recoveries).
     public var reversed: Int64
-    /// What the account paid the platform in application fees, net of fee refunds.
+    /// What the account paid the platform in application fees, net of fee refunds, in the charge's currency.
     public var applicationFees: Int64
     /// What the platform kept of the account's charges (SPEC §4).
     public var destinationPlatformFee: Int64

@@ -16,11 +16,7 @@ extension ChargePlan {
         }
         let day: Int64 = 86_400
         var plans: [ChargePlan] = []
-        func add(_ configure: (inout ChargePlan) -> Void) {
-            var plan = ChargePlan()
-            configure(&plan)
-            plans.append(plan)
-        }
+        func add(_ configure: (inout ChargePlan) -> Void) { plans.append(ChargePlan.configured(configure)) }
         // The seed's worked examples, exact amounts.
         add {
             $0.style = .applicationFee
@@ -277,11 +273,7 @@ extension ChargePlan {
         typealias R = ChargePlan.Refund
         let day: Int64 = 86_400
         var plans: [ChargePlan] = []
-        func add(_ configure: (inout ChargePlan) -> Void) {
-            var plan = ChargePlan()
-            configure(&plan)
-            plans.append(plan)
-        }
+        func add(_ configure: (inout ChargePlan) -> Void) { plans.append(ChargePlan.configured(configure)) }
         // 100.00 usd, application_fee_amount 12.30, to an account settling in jpy: a fee of about 1,845 jpy.
         add {
             $0.style = .applicationFee
@@ -365,5 +357,12 @@ extension ChargePlan {
             ]
         }
         return plans
+    }
+
+    /// A plan with the defaults, then `configure` applied.
+    private static func configured(_ configure: (inout ChargePlan) -> Void) -> ChargePlan {
+        var plan = ChargePlan()
+        configure(&plan)
+        return plan
     }
 }

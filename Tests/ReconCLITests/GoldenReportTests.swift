@@ -1,0 +1,70 @@
+import ConnectReconTestSupport
+import Foundation
+import Sandbox
+import Testing
+
+/// The reports of one fixed run, pinned byte for byte: a refactoring must keep every CSV file as it is; a change
+/// meant to alter a report updates the digest of that file on purpose, and says so in its commit.
+@Suite("Golden digests of the reports", .serialized)
+struct GoldenReportTests {
+    /// File → FNV-1a (64 bits) of its bytes. To change them on purpose, run this suite and copy what it prints.
+    static let pinned = [
+        "connected_accounts.csv": "b4c5efb5f5a14e28", "exceptions.csv": "e1c2789bcc7d5c6c",
+        "ledger.csv": "a6a2854e50694868", "payout_transactions.csv": "911e6da02e2e9002",
+        "payouts.csv": "077daf6f281814d0", "platform_fees.csv": "27caea9a9caf972a",
+        "skipped_transfers.csv": "64c67b5fa8283c79", "summary.csv": "ae46149373985f08",
+        "unreversed_disputes.csv": "da4e625435fcfaf7",
+    ]
+
+    @Test("run writes the same bytes into every CSV file, and reconcile from the history writes them again")
+    func theReportsAreTheSameBytes() async throws {
+        // Given the sandbox world seed 42 of 400 charges over ten days, run over all of it at CLI.now
+        var options = SandboxOptions()
+        options.charges = 400
+        options.days = 10
+        let server = try await SandboxServer.start(options)
+        let folder = try TemporaryFolder()
+        try folder.write("config.yaml", "")
+        let arguments = [
+            "--config", folder.path("config.yaml"), "--from", "2026-11-01", "--to", "2026-11-11", "--db",
+            folder.path("history.sqlite"),
+        ]
+        let environment = ["STRIPE_API_KEY": CLI.testKey]
+
+        // When the range is run, then reconciled offline into another folder
+        let run = await CLI.run(
+            ["run", "--out", folder.path("run"), "--api-base", server.baseURL.absoluteString] + arguments,
+            environment: environment)
+        #expect(run.status == 0, "\(run.error)")
+        try await server.shutdown()
+        let offline = await CLI.run(["reconcile", "--out", folder.path("offline")] + arguments)
+        #expect(offline.status == 0, "\(offline.error)")
+
+        // Then each CSV file has the pinned bytes (the offline one with the findings `open`, as a second run's)
+        let written = folder.path("run") + "/2026-11-01_2026-11-11"
+        var digests: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: written) where name.hasSuffix(".csv") {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: written + "/" + name))
+            digests[name] = Self.digest(bytes)
+            let again = try Data(
+                contentsOf: URL(fileURLWithPath: folder.path("offline") + "/2026-11-01_2026-11-11/" + name))
+            let reopened = String(decoding: again, as: UTF8.self).replacingOccurrences(of: ",open\n", with: ",new\n")
+            #expect(reopened == String(decoding: bytes, as: UTF8.self), "\(name): reconcile differs from run")
+        }
+        #expect(digests.count == 9)
+        let printed = digests.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \"\($0.value)\"" }
+        #expect(
+            digests == Self.pinned,
+            "the reports changed; if that is meant, pin: [\(printed.joined(separator: ", "))]")
+    }
+
+    static func digest(_ bytes: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

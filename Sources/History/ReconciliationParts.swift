@@ -13,7 +13,7 @@ extension HistoryStore {
     ///    disputes of the range that belong to them: `platform_fees` rows come out sorted;
     /// 2. the range's transfers, fees, refunds and disputes whose charge is not one of the range's;
     /// 3. the range's payouts, with what `?payout=` listed for them and those balance transactions;
-    /// 4. the range's balance transactions (the ledger), as totals summed by SQLite;
+    /// 4. the range's balance transactions (the ledger), in pages of `4 × chargesPerPart` by creation time;
     /// 5. the objects Stripe answered 404 for.
     ///
     /// All parts are read in one read transaction: a snapshot, whatever a concurrent writer does. `body` runs on
@@ -210,16 +210,9 @@ private struct PartLoader {
 
     // MARK: 4. The ledger
 
-    /// The ledger in one part of totals summed by SQLite, which reads only the four columns it adds up. Should a
-    /// sum overflow 64 bits (SQLite then fails instead of wrapping), the transactions come in pages instead, and
-    /// the rules name the one that does not fit.
+    /// The range's balance transactions, the ledger's input, in pages by creation time, then id. The reconciler adds
+    /// them up (and names one that would overflow a total); the history only reads them.
     func ledgerParts(_ body: (ReconciliationInput) throws -> Void) throws {
-        if let totals = try ledgerTotals() {
-            var part = input(judged: JudgedObjects(ledgerTotals: true))
-            part.ledgerTotals = totals
-            try body(part)
-            return
-        }
         var after: (created: Int64, id: String)?
         let pageSize = size * 4
         while true {
@@ -230,30 +223,6 @@ private struct PartLoader {
             part.balanceTransactions = transactions
             try body(part)
             if transactions.count < pageSize { return }
-        }
-    }
-
-    /// The range's balance transactions per currency, balance type and reporting category, or `nil` when a sum
-    /// overflows.
-    private func ledgerTotals() throws -> [LedgerRow]? {
-        do {
-            return try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT currency, balance_type, reporting_category, COUNT(*), SUM(amount), SUM(fee), SUM(net)
-                    FROM balance_transactions WHERE created >= ? AND created < ?
-                    GROUP BY currency, balance_type, reporting_category
-                    """, arguments: [from, to]
-            ).map { row in
-                let balanceType: String? = try row.decode(atIndex: 1)
-                return LedgerRow(
-                    currency: try FactsColumn.currency(row, 0),
-                    balanceType: balanceType ?? BalanceTransactionFacts.paymentsBalanceType,
-                    reportingCategory: try row.decode(atIndex: 2), count: try row.decode(atIndex: 3),
-                    gross: try row.decode(atIndex: 4), fee: try row.decode(atIndex: 5), net: try row.decode(atIndex: 6))
-            }
-        } catch let error as DatabaseError where error.message?.contains("integer overflow") == true {
-            return nil
         }
     }
 

@@ -34,8 +34,6 @@ struct FactIndex {
     let repaymentsByDispute: [String: [TransferFacts]]
     /// Payout → the ids of the balance transactions `?payout=` listed for it, each once, sorted.
     let transactionsByPayout: [String: [String]]
-    /// Ledger groups the input brings already added up.
-    let ledgerTotals: [LedgerRow]
 
     init(_ input: ReconciliationInput) {
         guard Self.isLedgerOnly(input) else {
@@ -53,7 +51,6 @@ struct FactIndex {
         from = input.from
         to = input.to
         judged = input.judged
-        ledgerTotals = input.ledgerTotals
         // The lookups by id keep the first of duplicated ids; the lists are filtered only when there are any.
         chargeByID = Self.byID(input.charges, \.id)
         transferByID = Self.byID(input.transfers, \.id)
@@ -108,7 +105,7 @@ struct FactIndex {
         input.charges.isEmpty && input.paymentIntents.isEmpty && input.transfers.isEmpty
             && input.transferReversals.isEmpty && input.applicationFees.isEmpty && input.feeRefunds.isEmpty
             && input.refunds.isEmpty && input.disputes.isEmpty && input.payouts.isEmpty
-            && (!input.balanceTransactions.isEmpty || !input.ledgerTotals.isEmpty)
+            && !input.balanceTransactions.isEmpty
     }
 
     // MARK: Questions the rules ask

@@ -32,27 +32,6 @@ extension ReportBuilder {
             row.net = net
             ledgerGroups[key] = row
         }
-        for total in index.ledgerTotals {
-            let key = LedgerKey(
-                currency: total.currency, balanceType: total.balanceType, category: total.reportingCategory)
-            guard var row = ledgerGroups[key] else {
-                ledgerGroups[key] = total
-                continue
-            }
-            guard let gross = Checked.add(row.gross, total.gross), let fee = Checked.add(row.fee, total.fee),
-                let net = Checked.add(row.net, total.net)
-            else {
-                overflow(
-                    "\(total.currency) \(total.reportingCategory)", currency: total.currency, created: index.to,
-                    what: "\(total.reportingCategory) ledger total")
-                continue
-            }
-            row.count += total.count
-            row.gross = gross
-            row.fee = fee
-            row.net = net
-            ledgerGroups[key] = row
-        }
     }
 }
 

@@ -25,10 +25,6 @@ public struct ReconciliationInput: Sendable {
     public var payoutTransactions: [PayoutTransactionLink] = []
     /// Referenced objects Stripe answered 404 for: (kind, id).
     public var missingObjects: [(kind: ObjectKind, id: String)]
-    /// Ledger groups already added up, for balance transactions of the range that are not in
-    /// `balanceTransactions` (the history sums a large range's ledger in SQL instead of handing over every
-    /// transaction). The reconciler adds them to its ledger as they are.
-    public var ledgerTotals: [LedgerRow] = []
     /// When the input is one part of a range: the objects this part reports on. `nil`: the input is the whole
     /// range, and every object created in it is reported on.
     public var judged: JudgedObjects?
@@ -86,16 +82,13 @@ public struct JudgedObjects: Sendable, Equatable {
     public var balanceTransactions: Set<String>
     /// Payouts created in the range: their `payouts` and `payout_transactions` rows and their findings.
     public var payouts: Set<String>
-    /// Whether this part's `ledgerTotals` are the ledger of every balance transaction of the range (then no
-    /// part judges them one by one).
-    public var ledgerTotals: Bool
     /// Whether this part reports the input's `missingObjects`.
     public var missingObjects: Bool
 
     public init(
         charges: Set<String> = [], transfers: Set<String> = [], applicationFees: Set<String> = [],
         refunds: Set<String> = [], disputes: Set<String> = [], balanceTransactions: Set<String> = [],
-        payouts: Set<String> = [], ledgerTotals: Bool = false, missingObjects: Bool = false
+        payouts: Set<String> = [], missingObjects: Bool = false
     ) {
         self.charges = charges
         self.transfers = transfers
@@ -104,7 +97,6 @@ public struct JudgedObjects: Sendable, Equatable {
         self.disputes = disputes
         self.balanceTransactions = balanceTransactions
         self.payouts = payouts
-        self.ledgerTotals = ledgerTotals
         self.missingObjects = missingObjects
     }
 }

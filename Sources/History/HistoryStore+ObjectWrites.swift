@@ -65,21 +65,22 @@ extension HistoryStore {
             let contentChanged = db.changesCount > 0
             values.removeAll(keepingCapacity: true)
             values += object.facts.databaseValues
-            values += [run, run, run, contentChanged.databaseValue]
+            values += [run, run, run, contentChanged.databaseValue, contentChanged.databaseValue]
+            // No row: this run saw the object already, with the same content (embedded in one page and listed in
+            // another, say), and nothing was written.
             guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values)) else { continue }
             let firstSeen: Int64 = try row.decode(atIndex: 0)
             let changed: Int64 = try row.decode(atIndex: 1)
-            // Each object counts once per run: a second sighting in the same run (a list page and a
-            // follow-up by id, say) finds its change already recorded and counts as unchanged.
+            // Each object counts once per run: a later sighting in the same run with other content finds its change
+            // already recorded and counts nothing more.
             let kind = firstSeen == runID ? "new" : (changed == runID ? "updated" : nil)
-            if let kind {
-                try change.execute(arguments: [run, Facts.kind.rawValue, object.facts.id, kind])
+            guard let kind else {
+                outcome.unchanged += 1
+                continue
             }
-            switch (kind, db.changesCount) {
-            case ("new", 1): outcome.new += 1
-            case ("updated", 1): outcome.updated += 1
-            default: outcome.unchanged += 1
-            }
+            try change.execute(arguments: [run, Facts.kind.rawValue, object.facts.id, kind])
+            guard db.changesCount == 1 else { continue }
+            if kind == "new" { outcome.new += 1 } else { outcome.updated += 1 }
         }
         return outcome
     }
@@ -98,8 +99,9 @@ extension HistoryStore {
         }
     }
 
-    /// The upsert of one object of `Facts`: its columns and runs, returning the row's runs. The last argument
-    /// says whether the raw JSON changed (then `changed_run` becomes this run).
+    /// The upsert of one object of `Facts`: its columns and runs, returning the row's runs. The last two arguments
+    /// say whether the raw JSON changed (then `changed_run` becomes this run). An object this run saw already with
+    /// the same JSON is left as it is and returns no row.
     private static func upsertSQL<Facts: StorableFacts>(_ type: Facts.Type) -> String {
         let table = Facts.table
         let columns = Facts.columns
@@ -110,6 +112,7 @@ extension HistoryStore {
             ON CONFLICT(id) DO UPDATE SET \(assignments),
                 changed_run = CASE WHEN ? THEN excluded.changed_run ELSE \(table).changed_run END,
                 last_seen_run = excluded.last_seen_run
+            WHERE \(table).last_seen_run IS NOT excluded.last_seen_run OR ?
             RETURNING first_seen_run, changed_run
             """
     }

@@ -55,7 +55,9 @@ public struct ObjectBatch: Sendable {
     }
 }
 
-/// What a write did: objects seen for the first time, objects whose content changed, objects unchanged.
+/// What a write did: objects seen for the first time, objects whose content changed, objects unchanged since an
+/// earlier run. Each object counts once per run: seeing it again in the same run (embedded in one page, listed in
+/// another) counts nothing.
 public struct WriteOutcome: Sendable, Equatable {
     public var new = 0
     public var updated = 0

@@ -194,10 +194,10 @@ struct ExtractionBenchmark {
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
             timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
-        try store.claimMode("test")
+        try store.claimMode(.test)
         return try store.beginRun(
             RunStart(
-                command: "extract", range: range, mode: "test", toolVersion: "bench", stripeVersion: stripeVersion,
+                command: "extract", range: range, mode: .test, toolVersion: "bench", stripeVersion: stripeVersion,
                 apiBase: apiBase, startedAt: now, pid: getpid())
         ).runID
     }

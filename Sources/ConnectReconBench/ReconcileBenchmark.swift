@@ -208,7 +208,7 @@ enum ChildReconcile {
             timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
         let runID = try store.beginRun(
             RunStart(
-                command: "reconcile", range: range, mode: "test", toolVersion: "bench",
+                command: "reconcile", range: range, mode: .test, toolVersion: "bench",
                 stripeVersion: ExtractionBenchmark.stripeVersion, apiBase: "offline", startedAt: asOf, pid: getpid()),
             resume: false
         ).runID

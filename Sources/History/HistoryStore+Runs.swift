@@ -45,7 +45,7 @@ extension HistoryStore {
                     VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    start.command, from, to, start.range.timeZone.identifier, start.mode, start.startedAt,
+                    start.command, from, to, start.range.timeZone.identifier, start.mode.rawValue, start.startedAt,
                     Int64(start.pid), start.toolVersion, start.stripeVersion, start.apiBase, resumable,
                 ])
             let runID = db.lastInsertedRowID
@@ -83,11 +83,13 @@ extension HistoryStore {
 
     /// Past runs, newest first.
     public func runs(limit: Int = 100) throws(HistoryError) -> [RunRecord] {
-        try read { db in
+        let path = self.path
+        return try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT ?", arguments: [limit]).map { row in
-                RunRecord(
+                guard let mode = StripeMode(rawValue: row["mode"]) else { throw HistoryError.corrupt(path: path) }
+                return RunRecord(
                     id: row["id"], command: row["command"], rangeFrom: row["range_from"], rangeTo: row["range_to"],
-                    timeZone: row["time_zone"], mode: row["mode"],
+                    timeZone: row["time_zone"], mode: mode,
                     status: RunStatus(rawValue: row["status"]) ?? .failed, startedAt: row["started_at"],
                     finishedAt: row["finished_at"], pid: row["pid"], toolVersion: row["tool_version"],
                     stripeVersion: row["stripe_version"], apiBase: row["api_base"], resumedFrom: row["resumed_from"],

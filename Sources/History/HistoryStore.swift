@@ -105,22 +105,27 @@ public final class HistoryStore: Sendable {
 
     // MARK: - Mode
 
-    /// Records `mode` (`test` / `live`) on first use; refuses a database of the other mode.
-    public func claimMode(_ mode: String) throws(HistoryError) {
+    /// Records `mode` on first use; refuses a database of the other mode.
+    public func claimMode(_ mode: StripeMode) throws(HistoryError) {
         let path = self.path
         try write { db in
             if let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'mode'") {
-                guard stored == mode else {
-                    throw HistoryError.modeMismatch(path: path, stored: stored, requested: mode)
+                guard stored == mode.rawValue else {
+                    throw HistoryError.modeMismatch(path: path, stored: stored, requested: mode.rawValue)
                 }
             } else {
-                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('mode', ?)", arguments: [mode])
+                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('mode', ?)", arguments: [mode.rawValue])
             }
         }
     }
 
-    /// The mode recorded by the first run, if any.
-    public func storedMode() throws(HistoryError) -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'mode'") }
+    /// The mode recorded by the first run; `nil` for a history no run has claimed yet. A value that is no mode
+    /// means the file was changed by something else than connect-recon.
+    public func storedMode() throws(HistoryError) -> StripeMode? {
+        let path = self.path
+        let stored = try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'mode'") }
+        guard let stored else { return nil }
+        guard let mode = StripeMode(rawValue: stored) else { throw .corrupt(path: path) }
+        return mode
     }
 }

@@ -12,7 +12,7 @@ public struct RunStart: Sendable {
     public var command: String
     public var range: ReportingRange
     /// `test` or `live`.
-    public var mode: String
+    public var mode: StripeMode
     public var toolVersion: String
     public var stripeVersion: String
     public var apiBase: String
@@ -20,7 +20,7 @@ public struct RunStart: Sendable {
     public var pid: Int32
 
     public init(
-        command: String, range: ReportingRange, mode: String, toolVersion: String, stripeVersion: String,
+        command: String, range: ReportingRange, mode: StripeMode, toolVersion: String, stripeVersion: String,
         apiBase: String, startedAt: Int64, pid: Int32
     ) {
         self.command = command
@@ -42,7 +42,7 @@ public struct RunRecord: Sendable, Equatable, Codable {
     public var rangeFrom: Int64
     public var rangeTo: Int64
     public var timeZone: String
-    public var mode: String
+    public var mode: StripeMode
     public var status: RunStatus
     public var startedAt: Int64
     public var finishedAt: Int64?

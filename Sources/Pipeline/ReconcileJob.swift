@@ -11,10 +11,10 @@ public struct ReconcileJob {
     public var range: ReportingRange
     public var settings: RunSettings
     /// The mode of the key the history's objects were fetched with (`test` or `live`).
-    public var mode: String
+    public var mode: StripeMode
     public var logger: Logger
 
-    public init(range: ReportingRange, settings: RunSettings, mode: String, logger: Logger) {
+    public init(range: ReportingRange, settings: RunSettings, mode: StripeMode, logger: Logger) {
         self.range = range
         self.settings = settings
         self.mode = mode
@@ -68,7 +68,7 @@ public struct ReconcileJob {
         return ReportMetadata(
             range: range, runID: recorder.runID, startedAt: now - Int64(recorder.elapsed), finishedAt: now,
             command: command, toolVersion: settings.toolVersion, stripeVersion: settings.stripeVersion,
-            mode: ReportMetadata.Mode(rawValue: mode) ?? .test, apiBase: settings.apiBaseURL.absoluteString,
+            mode: mode, apiBase: settings.apiBaseURL.absoluteString,
             counts: counts, timings: ["before reports": recorder.elapsed], resolvedFindings: findings.resolved,
             parameters: settings.reportParameters.map { ReportMetadata.Parameter($0.name, $0.value) })
     }

@@ -33,7 +33,7 @@ public final class RunRecorder {
     /// Takes the history's lock (waiting up to `settings.lockWait`), opens it, checks that it holds objects of
     /// `mode` only and records the run as started. `resume` picks up an interrupted run of the same range.
     public static func begin(
-        command: String, range: ReportingRange, mode: String, settings: RunSettings,
+        command: String, range: ReportingRange, mode: StripeMode, settings: RunSettings,
         now: @escaping @Sendable () -> Date, resume: Bool
     ) async throws -> RunRecorder {
         let lock = try await HistoryLock.acquire(

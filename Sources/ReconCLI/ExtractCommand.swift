@@ -15,7 +15,7 @@ struct ExtractCommand: AsyncParsableCommand {
         let preparation = try RunPreparation.prepare(options)
         let key = try preparation.resolveKey()
         preparation.logger.info("extract: \(preparation.summary(key: key))")
-        let (outcome, runID) = try await preparation.recorded("extract", mode: key.mode.rawValue, resume: true) {
+        let (outcome, runID) = try await preparation.recorded("extract", mode: key.mode, resume: true) {
             recorder in
             if let resumed = recorder.resumedFrom {
                 preparation.logger.notice(

@@ -40,7 +40,7 @@ struct HistoryCommand: AsyncParsableCommand {
             var object: [String: Any] = [
                 "id": run.id, "command": run.command, "from": RFC3339.string(unixSeconds: run.rangeFrom, in: utc),
                 "to": RFC3339.string(unixSeconds: run.rangeTo, in: utc), "status": run.status.rawValue,
-                "mode": run.mode, "started_at": RFC3339.string(unixSeconds: run.startedAt, in: utc),
+                "mode": run.mode.rawValue, "started_at": RFC3339.string(unixSeconds: run.startedAt, in: utc),
                 "tool_version": run.toolVersion, "stripe_version": run.stripeVersion,
             ]
             if let finished = run.finishedAt { object["finished_at"] = RFC3339.string(unixSeconds: finished, in: utc) }

@@ -1,9 +1,11 @@
 import History
+import ReconCore
 
 /// Reading an existing history without creating one.
 enum HistoryInspection {
-    /// The mode the database's first run recorded; `test` for a database that has none yet.
-    static func storedMode(_ path: String) throws -> String {
-        try HistoryStore.open(path: path).storedMode() ?? "test"
+    /// The mode the database's first run recorded; `test` for a database that has none yet (it holds no objects
+    /// of either mode, so its report is empty).
+    static func storedMode(_ path: String) throws -> StripeMode {
+        try HistoryStore.open(path: path).storedMode() ?? .test
     }
 }

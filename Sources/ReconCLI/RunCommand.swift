@@ -25,11 +25,11 @@ struct RunCommand: AsyncParsableCommand {
         let key = try preparation.resolveKey()
         let console = preparation.context.console
         preparation.logger.info("run: \(preparation.summary(key: key))")
-        let reconciliation = try await preparation.recorded("run", mode: key.mode.rawValue, resume: true) {
+        let reconciliation = try await preparation.recorded("run", mode: key.mode, resume: true) {
             recorder in
             let extraction = try await preparation.extract(key: key, recorder: recorder)
             console.writeOutput(RunOutput.extraction(extraction, runID: recorder.runID))
-            let reconciliation = try await preparation.reconcile(mode: key.mode.rawValue).run(
+            let reconciliation = try await preparation.reconcile(mode: key.mode).run(
                 recorder: recorder, command: "run", extraCounts: extraction.summary.objectsByResource)
             let details = ExtractionJob.details(extraction).merging(ReconcileJob.details(reconciliation)) { $1 }
             return (reconciliation, details)

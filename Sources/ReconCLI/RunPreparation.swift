@@ -43,7 +43,7 @@ struct RunPreparation: Sendable {
     /// Records a run of `command` in the history around `body`: begins it (taking the history's lock), runs `body`,
     /// and records it as completed with the details `body` returns, or as failed with the error `body` threw.
     func recorded<Result>(
-        _ command: String, mode: String, resume: Bool,
+        _ command: String, mode: StripeMode, resume: Bool,
         _ body: (RunRecorder) async throws -> (result: Result, details: [String: any Sendable])
     ) async throws -> Result {
         let recorder = try await RunRecorder.begin(
@@ -69,7 +69,7 @@ struct RunPreparation: Sendable {
     }
 
     /// The reconcile of the range from the history, for objects fetched in `mode`.
-    func reconcile(mode: String) -> ReconcileJob {
+    func reconcile(mode: StripeMode) -> ReconcileJob {
         ReconcileJob(range: range, settings: configuration.runSettings, mode: mode, logger: logger)
     }
 }

@@ -4,12 +4,6 @@ import ReconCore
 /// What the `Run` sheet says about the run that produced a report. The writer prints it; it computes
 /// nothing from it.
 public struct ReportMetadata: Sendable, Hashable {
-    /// Which kind of key the run used. The key itself never reaches a report.
-    public enum Mode: String, Sendable, Hashable, CaseIterable {
-        case test
-        case live
-    }
-
     /// A further named setting worth showing (configuration file, database, grace period, output folder…),
     /// listed on the Run sheet in the order given.
     public struct Parameter: Sendable, Hashable {
@@ -36,7 +30,8 @@ public struct ReportMetadata: Sendable, Hashable {
     /// The `Stripe-Version` the API was called with (for `reconcile`: the one the data was fetched with).
     public var stripeVersion: String
     /// Test or live mode.
-    public var mode: Mode
+    /// Which kind of key the run used. The key itself never reaches a report.
+    public var mode: StripeMode
     /// The API base URL. Any user name or password in it is left out of the report.
     public var apiBase: String
     /// Objects per kind (`charge` → 1200, …), listed sorted by kind.
@@ -50,7 +45,7 @@ public struct ReportMetadata: Sendable, Hashable {
 
     public init(
         range: ReportingRange, runID: Int64, startedAt: Int64, finishedAt: Int64, command: String,
-        toolVersion: String, stripeVersion: String, mode: Mode, apiBase: String, counts: [String: Int] = [:],
+        toolVersion: String, stripeVersion: String, mode: StripeMode, apiBase: String, counts: [String: Int] = [:],
         timings: [String: Double] = [:], resolvedFindings: [ResolvedFinding] = [], parameters: [Parameter] = []
     ) {
         self.range = range

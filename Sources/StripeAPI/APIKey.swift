@@ -10,12 +10,6 @@ import ReconCore
 public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
-    /// Whether the key works on test-mode or live-mode data.
-    public enum Mode: String, Sendable, Equatable {
-        case test
-        case live
-    }
-
     /// A secret key reads everything; a restricted key reads what its permissions allow.
     public enum Kind: String, Sendable, Equatable {
         case secret = "sk"
@@ -23,7 +17,8 @@ public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugS
     }
 
     private let secret: String
-    public let mode: Mode
+    /// Whether the key works on test-mode or live-mode data.
+    public let mode: StripeMode
     public let kind: Kind
 
     /// Checks the key's shape. Leading and trailing white space (a key file's newline) is ignored.
@@ -34,7 +29,7 @@ public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugS
         if key.hasPrefix("whsec_") { throw .webhookSecret }
         let parts = key.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, let kind = Kind(rawValue: String(parts[0])),
-            let mode = Mode(rawValue: String(parts[1]))
+            let mode = StripeMode(rawValue: String(parts[1]))
         else { throw .unrecognisedShape(prefix: Self.safePrefix(of: key)) }
         let body = parts[2]
         guard body.count >= 8,

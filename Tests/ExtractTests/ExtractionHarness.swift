@@ -67,7 +67,7 @@ final class ExtractionHarness {
             timeZone: TimeZone(identifier: "UTC")!)
         let (runID, _) = try store.beginRun(
             RunStart(
-                command: "extract", range: range, mode: "test", toolVersion: "test", stripeVersion: "2026-07-29.dahlia",
+                command: "extract", range: range, mode: .test, toolVersion: "test", stripeVersion: "2026-07-29.dahlia",
                 apiBase: server.baseURL.absoluteString, startedAt: to + 30 * Self.day, pid: 1))
         let extractor = Extractor(
             client: client, store: store,

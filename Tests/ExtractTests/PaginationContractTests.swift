@@ -42,7 +42,7 @@ struct PaginationContractTests {
             timeZone: TimeZone(identifier: "UTC")!)
         let runID = try store.beginRun(
             RunStart(
-                command: "extract", range: range, mode: "test", toolVersion: "t", stripeVersion: "v", apiBase: "x",
+                command: "extract", range: range, mode: .test, toolVersion: "t", stripeVersion: "v", apiBase: "x",
                 startedAt: 0, pid: 1)
         ).runID
         let extractor = Extractor(

@@ -109,7 +109,7 @@ extension ReconciliationPartsTests {
             to: Date(timeIntervalSince1970: TimeInterval(Self.start + Self.day)), timeZone: .gmt)
         let runID = try store.beginRun(
             RunStart(
-                command: "extract", range: range, mode: "test", toolVersion: "test", stripeVersion: "v",
+                command: "extract", range: range, mode: .test, toolVersion: "test", stripeVersion: "v",
                 apiBase: "http://127.0.0.1:1", startedAt: Self.start + 2 * Self.day, pid: 1)
         ).runID
         var batch = ObjectBatch()

@@ -107,7 +107,7 @@ struct FactsColumnsTests {
             timeZone: try #require(TimeZone(identifier: "UTC")))
         let run = try store.beginRun(
             RunStart(
-                command: "extract", range: range, mode: "test", toolVersion: "t", stripeVersion: "v", apiBase: "b",
+                command: "extract", range: range, mode: .test, toolVersion: "t", stripeVersion: "v", apiBase: "b",
                 startedAt: 1, pid: 1)
         ).runID
         var batch = ObjectBatch()

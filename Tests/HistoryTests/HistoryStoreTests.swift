@@ -34,7 +34,7 @@ func start(_ command: String = "extract", from: Int64 = 1_795_132_800, to: Int64
         from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
         timeZone: TimeZone(identifier: "UTC")!)
     return RunStart(
-        command: command, range: range, mode: "test", toolVersion: "0.1.0", stripeVersion: "2026-07-29.dahlia",
+        command: command, range: range, mode: .test, toolVersion: "0.1.0", stripeVersion: "2026-07-29.dahlia",
         apiBase: "http://127.0.0.1:1", startedAt: 1_795_224_600, pid: 4242)
 }
 
@@ -44,7 +44,7 @@ struct HistoryStoreTests {
     func ownerOnly() throws {
         let database = try TemporaryDatabase()
         let store = try HistoryStore.open(path: database.path)
-        try store.claimMode("test")
+        try store.claimMode(.test)
         let attributes = try FileManager.default.attributesOfItem(atPath: database.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
@@ -160,10 +160,10 @@ struct HistoryStoreTests {
     func modeMismatch() throws {
         let database = try TemporaryDatabase()
         let store = try HistoryStore.open(path: database.path)
-        try store.claimMode("test")
-        try store.claimMode("test")
+        try store.claimMode(.test)
+        try store.claimMode(.test)
         #expect(throws: HistoryError.modeMismatch(path: database.path, stored: "test", requested: "live")) {
-            try store.claimMode("live")
+            try store.claimMode(.live)
         }
         #expect(HistoryError.modeMismatch(path: "x", stored: "test", requested: "live").isBadInput)
     }

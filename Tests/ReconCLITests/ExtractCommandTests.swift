@@ -45,7 +45,7 @@ struct ExtractCommandTests {
             #expect(try store.count(of: .charge) == 200)
             let run = try #require(try store.runs().first)
             #expect(run.status == .completed)
-            #expect(run.mode == "test")
+            #expect(run.mode == .test)
             #expect(run.details?.contains("\"requests\"") == true)
         }
     }

@@ -143,7 +143,7 @@ struct RealHistoryTests {
             timeZone: .gmt)
         let (runID, _) = try store.beginRun(
             RunStart(
-                command: "extract", range: range, mode: "test", toolVersion: "test", stripeVersion: "2026-07-29.dahlia",
+                command: "extract", range: range, mode: .test, toolVersion: "test", stripeVersion: "2026-07-29.dahlia",
                 apiBase: sandbox.server.baseURL.absoluteString, startedAt: sandbox.now, pid: 1))
         let transport = try CurlHTTPTransport(
             configuration: CurlTransportConfiguration(

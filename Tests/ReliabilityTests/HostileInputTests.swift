@@ -1,6 +1,7 @@
 import ConnectReconTestSupport
 import Foundation
 import History
+import ReconCore
 import Testing
 
 /// Hostile and broken input: what an API base (or a tampered history) sends, at the command level.
@@ -303,7 +304,7 @@ struct HistoryFileTests {
     func otherMode() async throws {
         let folder = try TemporaryFolder()
         let database = folder.path("history.sqlite")
-        try HistoryStore.open(path: database).claimMode("live")
+        try HistoryStore.open(path: database).claimMode(.live)
         let result = try await Self.run(database, folder: folder)
         #expect(result.status == 2)
         #expect(result.error.contains("holds live-mode objects, but this run uses a test-mode key"), "\(result.error)")

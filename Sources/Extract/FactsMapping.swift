@@ -8,7 +8,7 @@ extension ChargeFacts {
         self.init(
             id: charge.id, created: charge.created, currency: charge.currency, amount: charge.amount,
             amountCaptured: charge.amountCaptured, amountRefunded: charge.amountRefunded,
-            status: charge.status.rawValue, captured: charge.captured, paymentIntentID: charge.paymentIntent?.id,
+            status: charge.status, captured: charge.captured, paymentIntentID: charge.paymentIntent?.id,
             transferID: charge.transfer?.id, applicationFeeID: charge.applicationFee?.id,
             applicationFeeAmount: charge.applicationFeeAmount,
             transferDestination: charge.transferData?.destinationAccountID,
@@ -23,7 +23,7 @@ extension PaymentIntentFacts {
             id: intent.id, created: intent.created, currency: intent.currency, amount: intent.amount,
             applicationFeeAmount: intent.applicationFeeAmount,
             transferDestination: intent.transferData?.destinationAccountID,
-            transferDataAmount: intent.transferData?.amount, status: intent.status.rawValue,
+            transferDataAmount: intent.transferData?.amount, status: intent.status,
             latestChargeID: intent.latestCharge?.id, livemode: intent.livemode)
     }
 }
@@ -70,7 +70,7 @@ extension RefundFacts {
     init(_ refund: Refund) {
         self.init(
             id: refund.id, chargeID: refund.charge?.id, created: refund.created, currency: refund.currency,
-            amount: refund.amount, status: refund.status?.rawValue, transferReversalID: refund.transferReversal?.id,
+            amount: refund.amount, status: refund.status, transferReversalID: refund.transferReversal?.id,
             balanceTransactionID: refund.balanceTransaction?.id,
             failureBalanceTransactionID: refund.failureBalanceTransaction?.id, failureReason: refund.failureReason)
     }
@@ -80,7 +80,7 @@ extension DisputeFacts {
     init(_ dispute: Dispute) {
         self.init(
             id: dispute.id, chargeID: dispute.charge.id, created: dispute.created, currency: dispute.currency,
-            amount: dispute.amount, status: dispute.status.rawValue,
+            amount: dispute.amount, status: dispute.status,
             balanceTransactionIDs: dispute.balanceTransactions.map(\.id))
     }
 }
@@ -89,10 +89,10 @@ extension BalanceTransactionFacts {
     init(_ transaction: BalanceTransaction) {
         self.init(
             id: transaction.id, created: transaction.created, currency: transaction.currency,
-            amount: transaction.amount, fee: transaction.fee, net: transaction.net, type: transaction.type.rawValue,
-            reportingCategory: transaction.reportingCategory.rawValue, sourceID: transaction.source?.id,
-            exchangeRate: transaction.exchangeRate, status: transaction.status.rawValue,
-            availableOn: transaction.availableOn, balanceType: transaction.balanceType?.rawValue)
+            amount: transaction.amount, fee: transaction.fee, net: transaction.net, type: transaction.type,
+            reportingCategory: transaction.reportingCategory, sourceID: transaction.source?.id,
+            exchangeRate: transaction.exchangeRate, status: transaction.status,
+            availableOn: transaction.availableOn, balanceType: transaction.balanceType)
     }
 }
 
@@ -100,7 +100,7 @@ extension PayoutFacts {
     init(_ payout: Payout) {
         self.init(
             id: payout.id, created: payout.created, currency: payout.currency, amount: payout.amount,
-            arrivalDate: payout.arrivalDate, status: payout.status.rawValue, automatic: payout.automatic,
+            arrivalDate: payout.arrivalDate, status: payout.status, automatic: payout.automatic,
             balanceTransactionID: payout.balanceTransaction?.id,
             failureBalanceTransactionID: payout.failureBalanceTransaction?.id, failureCode: payout.failureCode,
             livemode: payout.livemode, reconciliationStatus: payout.reconciliationStatus)

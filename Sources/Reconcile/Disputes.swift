@@ -4,10 +4,10 @@ import ReconCore
 
 extension ReportBuilder {
     /// Statuses whose funds Stripe withdrew from the platform and has not returned (SPEC §4).
-    static let fundsStillWithdrawn: Set<String> = ["needs_response", "under_review", "lost"]
+    static let fundsStillWithdrawn: Set<DisputeStatus> = [.needsResponse, .underReview, .lost]
     /// Statuses whose funds were withdrawn at some point (`won`: and later reinstated). Inquiries (`warning_*`)
     /// and `prevented` disputes never withdraw anything.
-    static let fundsWithdrawn: Set<String> = fundsStillWithdrawn.union(["won"])
+    static let fundsWithdrawn: Set<DisputeStatus> = fundsStillWithdrawn.union([.won])
 
     /// Every dispute created in the range on a destination charge.
     mutating func disputes() {
@@ -16,7 +16,7 @@ extension ReportBuilder {
             let transfer = index.transfer(of: charge)
             if Self.fundsStillWithdrawn.contains(dispute.status) {
                 unreversedDispute(dispute, charge: charge, transfer: transfer)
-            } else if dispute.status == "won", let transfer {
+            } else if dispute.status == .won, let transfer {
                 wonDisputeRepayment(dispute, charge: charge, transfer: transfer)
             }
         }
@@ -83,7 +83,7 @@ extension ReportBuilder {
         guard unrecovered > 0 else { return }
         let row = UnreversedDisputeRow(
             disputeID: dispute.id, chargeID: charge.id, created: dispute.created, currency: dispute.currency,
-            disputeAmount: dispute.amount, disputeStatus: dispute.status, destinationAccount: transfer.destination,
+            disputeAmount: dispute.amount, disputeStatus: dispute.status.rawValue, destinationAccount: transfer.destination,
             transferID: transfer.id, recoverable: recoverable, recovered: recovered, unrecovered: unrecovered,
             status: .new)
         unreversedDisputes.append(row)

@@ -132,8 +132,6 @@ struct FactIndex {
             || paymentIntent(of: charge)?.transferDestination != nil
     }
 
-    /// `status == "succeeded"` and `captured`: the charges SPEC §4 reasons about.
-    func hasSucceeded(_ charge: ChargeFacts) -> Bool { charge.status == "succeeded" && charge.captured }
 
     func transfer(of charge: ChargeFacts) -> TransferFacts? { charge.transferID.flatMap { transferByID[$0] } }
 

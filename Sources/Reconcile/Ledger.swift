@@ -13,11 +13,12 @@ extension ReportBuilder {
         }
         for bt in judged.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
             let key = LedgerKey(
-                currency: bt.currency, balanceType: bt.ledgerBalanceType, category: bt.reportingCategory)
+                currency: bt.currency, balanceType: bt.ledgerBalanceType.rawValue,
+                category: bt.reportingCategory.rawValue)
             var row =
                 ledgerGroups[key]
                 ?? LedgerRow(
-                    currency: bt.currency, balanceType: key.balanceType, reportingCategory: bt.reportingCategory,
+                    currency: bt.currency, balanceType: key.balanceType, reportingCategory: key.category,
                     count: 0, gross: 0, fee: 0, net: 0)
             guard let gross = Checked.add(row.gross, bt.amount), let fee = Checked.add(row.fee, bt.fee),
                 let net = Checked.add(row.net, bt.net)

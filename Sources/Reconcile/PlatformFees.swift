@@ -7,7 +7,7 @@ extension ReportBuilder {
     /// transfer if any, and the checks of its application fee and transfer against what it asked for.
     mutating func destinationCharges() {
         for charge in index.charges
-        where index.judges(charge.id, \.charges, created: charge.created) && index.hasSucceeded(charge)
+        where index.judges(charge.id, \.charges, created: charge.created) && charge.isSucceededAndCaptured
             && index.isDestinationCharge(charge)
         {
             platformFee(charge)

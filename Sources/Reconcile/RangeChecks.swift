@@ -8,7 +8,7 @@ extension ReportBuilder {
     /// the grace period of asynchronous capture, whose balance transaction Stripe attaches a little later.
     mutating func chargesInRange() {
         for charge in index.charges
-        where index.judges(charge.id, \.charges, created: charge.created) && index.hasSucceeded(charge)
+        where index.judges(charge.id, \.charges, created: charge.created) && charge.isSucceededAndCaptured
             && !isYoung(charge)
         {
             missingBalanceTransaction(
@@ -59,7 +59,7 @@ extension ReportBuilder {
     mutating func refundsInRange() {
         for refund in index.refunds
         where index.judges(refund.id, \.refunds, created: refund.created) && refund.transferReversalID == nil
-            && refund.status != "failed" && refund.status != "canceled"
+            && refund.status != .failed && refund.status != .canceled
         {
             guard let chargeID = refund.chargeID, let charge = index.chargeByID[chargeID],
                 index.isDestinationCharge(charge), charge.transferID != nil

@@ -1,3 +1,5 @@
+import ReconCore
+
 /// A PaymentIntent's `capture_method`
 /// (https://docs.stripe.com/api/payment_intents/object#payment_intent_object-capture_method). Open.
 public struct CaptureMethod: StripeEnum {

@@ -1,3 +1,5 @@
+import ReconCore
+
 /// A dispute's `reason` (https://docs.stripe.com/api/disputes/object#dispute_object-reason). Stripe types it as a
 /// plain string with documented values; open.
 public struct DisputeReason: StripeEnum {

@@ -1,3 +1,5 @@
+import ReconCore
+
 /// The `type` of one of a balance transaction's `fee_details`
 /// (https://docs.stripe.com/api/balance_transactions/object#balance_transaction_object-fee_details-type). Open.
 public struct FeeDetailType: StripeEnum {

@@ -1,3 +1,5 @@
+import ReconCore
+
 /// The `type` of an application fee's `fee_source` (https://docs.stripe.com/api/application_fees/object). Open.
 public struct FeeSourceType: StripeEnum {
     /// The raw string, as Stripe writes it.

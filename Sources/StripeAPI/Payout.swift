@@ -41,7 +41,7 @@ public struct Payout: StripeObject {
     /// `standard` or `instant`.
     public let method: PayoutMethod?
     /// Whether Stripe's payout reconciliation report covers it yet (`completed`, `in_progress`, `not_applicable`).
-    public let reconciliationStatus: String?
+    public let reconciliationStatus: PayoutReconciliationStatus?
     /// The balance the payout is drawn from: `card`, `bank_account` or `fpx`.
     public let sourceType: String?
     /// Where the payout is.
@@ -92,7 +92,7 @@ public struct Payout: StripeObject {
         livemode = try c.decode(Bool.self, forKey: .livemode)
         metadata = try c.decodeMetadata(forKey: .metadata)
         method = try c.decodeIfPresent(PayoutMethod.self, forKey: .method)
-        reconciliationStatus = try c.decodeIfPresent(String.self, forKey: .reconciliationStatus)
+        reconciliationStatus = try c.decodeIfPresent(PayoutReconciliationStatus.self, forKey: .reconciliationStatus)
         sourceType = try c.decodeIfPresent(String.self, forKey: .sourceType)
         status = try c.decode(PayoutStatus.self, forKey: .status)
         type = try c.decodeIfPresent(PayoutType.self, forKey: .type)

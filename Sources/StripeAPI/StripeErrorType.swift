@@ -1,3 +1,5 @@
+import ReconCore
+
 /// The `type` of a Stripe error body (https://docs.stripe.com/api/errors). Open: a new type still decodes.
 public struct StripeErrorType: StripeEnum {
     /// The raw string, for example `invalid_request_error`.

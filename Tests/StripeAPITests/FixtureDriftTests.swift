@@ -1,4 +1,5 @@
 import Foundation
+import ReconCore
 import StripeAPI
 import Testing
 

@@ -10,19 +10,19 @@ public struct BalanceTransactionFacts: Sendable, Hashable, Codable {
     public var fee: Int64
     /// `amount − fee`.
     public var net: Int64
-    public var type: String
-    public var reportingCategory: String
+    public var type: BalanceTransactionType
+    public var reportingCategory: ReportingCategory
     /// The object that caused it (`ch_…`, `tr_…`, `fee_…`, `re_…`, `trr_…`, `fr_…`, `dp_…`, …).
     public var sourceID: String?
     /// Presentment → settlement rate, when the source was in another currency.
     public var exchangeRate: Double?
-    public var status: String
+    public var status: BalanceTransactionStatus
     /// When the net funds become available (Unix seconds); `nil` in a history written before it was stored and
     /// whose raw JSON lacks it.
     public var availableOn: Int64?
     /// The balance it affects (`payments`, `refund_and_dispute_prefunding`, `issuing`, `risk_reserved`, …; API
     /// version 2025-05-28 and later), as Stripe wrote it; `nil` when absent.
-    public var balanceType: String?
+    public var balanceType: BalanceType?
 
     enum CodingKeys: String, CodingKey {
         case id
@@ -41,9 +41,9 @@ public struct BalanceTransactionFacts: Sendable, Hashable, Codable {
     }
 
     public init(
-        id: String, created: Int64, currency: Currency, amount: Int64, fee: Int64, net: Int64, type: String,
-        reportingCategory: String, sourceID: String?, exchangeRate: Double?, status: String,
-        availableOn: Int64? = nil, balanceType: String? = nil
+        id: String, created: Int64, currency: Currency, amount: Int64, fee: Int64, net: Int64,
+        type: BalanceTransactionType, reportingCategory: ReportingCategory, sourceID: String?, exchangeRate: Double?,
+        status: BalanceTransactionStatus, availableOn: Int64? = nil, balanceType: BalanceType? = nil
     ) {
         self.id = id
         self.created = created
@@ -60,9 +60,7 @@ public struct BalanceTransactionFacts: Sendable, Hashable, Codable {
         self.balanceType = balanceType
     }
 
-    /// What a transaction without `balance_type` affects: the payments balance (the only one before the field).
-    public static let paymentsBalanceType = "payments"
-
-    /// The ledger's balance type: ``balanceType``, `payments` where absent (SPEC §5).
-    public var ledgerBalanceType: String { balanceType ?? Self.paymentsBalanceType }
+    /// The ledger's balance type: ``balanceType``, `payments` where absent (the only balance before the field;
+    /// SPEC §5).
+    public var ledgerBalanceType: BalanceType { balanceType ?? .payments }
 }

@@ -8,8 +8,7 @@ public struct ChargeFacts: Sendable, Hashable, Codable {
     public var amount: Int64
     public var amountCaptured: Int64
     public var amountRefunded: Int64
-    /// `succeeded`, `pending` or `failed` (open: Stripe may add values).
-    public var status: String
+    public var status: ChargeStatus
     public var captured: Bool
     public var paymentIntentID: String?
     /// `charge.transfer`: the transfer to the destination account, absent when none was made.
@@ -45,7 +44,7 @@ public struct ChargeFacts: Sendable, Hashable, Codable {
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, amountCaptured: Int64, amountRefunded: Int64,
-        status: String, captured: Bool, paymentIntentID: String?, transferID: String?, applicationFeeID: String?,
+        status: ChargeStatus, captured: Bool, paymentIntentID: String?, transferID: String?, applicationFeeID: String?,
         applicationFeeAmount: Int64?, transferDestination: String?, transferDataAmount: Int64?,
         balanceTransactionID: String?, livemode: Bool
     ) {
@@ -66,4 +65,7 @@ public struct ChargeFacts: Sendable, Hashable, Codable {
         self.balanceTransactionID = balanceTransactionID
         self.livemode = livemode
     }
+
+    /// `status == "succeeded"` and `captured`: the charges SPEC §4 reasons about.
+    public var isSucceededAndCaptured: Bool { status == .succeeded && captured }
 }

@@ -10,7 +10,7 @@ public struct PaymentIntentFacts: Sendable, Hashable, Codable {
     public var transferDestination: String?
     /// `transfer_data.amount`.
     public var transferDataAmount: Int64?
-    public var status: String
+    public var status: PaymentIntentStatus
     public var latestChargeID: String?
     public var livemode: Bool
 
@@ -29,7 +29,7 @@ public struct PaymentIntentFacts: Sendable, Hashable, Codable {
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, applicationFeeAmount: Int64?,
-        transferDestination: String?, transferDataAmount: Int64?, status: String, latestChargeID: String?,
+        transferDestination: String?, transferDataAmount: Int64?, status: PaymentIntentStatus, latestChargeID: String?,
         livemode: Bool
     ) {
         self.id = id

@@ -9,8 +9,7 @@ public struct PayoutFacts: Sendable, Hashable, Codable {
     public var amount: Int64
     /// Midnight UTC of the day the payout is expected in the bank (Unix seconds).
     public var arrivalDate: Int64
-    /// `paid`, `pending`, `in_transit`, `canceled` or `failed` (open: Stripe may add values).
-    public var status: String
+    public var status: PayoutStatus
     /// Whether Stripe made it on the account's payout schedule. Only automatic payouts list the balance
     /// transactions they paid out (`GET /v1/balance_transactions?payout=`).
     public var automatic: Bool
@@ -23,7 +22,7 @@ public struct PayoutFacts: Sendable, Hashable, Codable {
     public var livemode: Bool
     /// `completed`, `in_progress` or `not_applicable` (open): whether Stripe has finished listing the balance
     /// transactions the payout paid out. `nil` when Stripe sent none (older API versions and histories).
-    public var reconciliationStatus: String?
+    public var reconciliationStatus: PayoutReconciliationStatus?
 
     enum CodingKeys: String, CodingKey {
         case id
@@ -41,9 +40,9 @@ public struct PayoutFacts: Sendable, Hashable, Codable {
     }
 
     public init(
-        id: String, created: Int64, currency: Currency, amount: Int64, arrivalDate: Int64, status: String,
+        id: String, created: Int64, currency: Currency, amount: Int64, arrivalDate: Int64, status: PayoutStatus,
         automatic: Bool, balanceTransactionID: String?, failureBalanceTransactionID: String?, failureCode: String?,
-        livemode: Bool, reconciliationStatus: String? = nil
+        livemode: Bool, reconciliationStatus: PayoutReconciliationStatus? = nil
     ) {
         self.id = id
         self.created = created
@@ -59,17 +58,12 @@ public struct PayoutFacts: Sendable, Hashable, Codable {
         self.reconciliationStatus = reconciliationStatus
     }
 
-    /// The `reconciliation_status` whose `?payout=` list is complete.
-    public static let reconciliationCompleted = "completed"
-
     /// Whether the balance transactions `?payout=` lists for it are final (SPEC §3): its `reconciliation_status` is
     /// `completed`, or absent (a history or API version from before the field, whose lists were taken as final).
-    public var isReconciled: Bool {
-        (reconciliationStatus ?? Self.reconciliationCompleted) == Self.reconciliationCompleted
-    }
+    public var isReconciled: Bool { (reconciliationStatus ?? .completed) == .completed }
 
     /// Whether the payout's money never reached the bank: `failed` or `canceled`.
-    public var didNotArrive: Bool { status == "failed" || status == "canceled" }
+    public var didNotArrive: Bool { status == .failed || status == .canceled }
 }
 
 /// One item of `GET /v1/balance_transactions?payout=po_…`: a balance transaction an automatic payout lists.

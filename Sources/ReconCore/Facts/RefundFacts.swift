@@ -5,8 +5,8 @@ public struct RefundFacts: Sendable, Hashable, Codable {
     public var created: Int64
     public var currency: Currency
     public var amount: Int64
-    /// `succeeded`, `pending`, `failed`, … (open).
-    public var status: String?
+    /// `nil` when Stripe sent none.
+    public var status: RefundStatus?
     /// The transfer reversal it caused (`reverse_transfer`); `nil` when the connected account kept the funds.
     public var transferReversalID: String?
     public var balanceTransactionID: String?
@@ -29,7 +29,7 @@ public struct RefundFacts: Sendable, Hashable, Codable {
     }
 
     public init(
-        id: String, chargeID: String?, created: Int64, currency: Currency, amount: Int64, status: String?,
+        id: String, chargeID: String?, created: Int64, currency: Currency, amount: Int64, status: RefundStatus?,
         transferReversalID: String?, balanceTransactionID: String?, failureBalanceTransactionID: String? = nil,
         failureReason: String? = nil
     ) {
@@ -46,7 +46,7 @@ public struct RefundFacts: Sendable, Hashable, Codable {
     }
 
     /// Whether the refund failed (`status: failed`): no money reached the customer.
-    public var hasFailed: Bool { status == "failed" }
+    public var hasFailed: Bool { status == .failed }
 }
 
 /// A dispute (`dp_…` / `du_…`) on a platform charge. See https://docs.stripe.com/api/disputes/object.
@@ -56,8 +56,7 @@ public struct DisputeFacts: Sendable, Hashable, Codable {
     public var created: Int64
     public var currency: Currency
     public var amount: Int64
-    /// `needs_response`, `under_review`, `lost`, `won`, `warning_*`, `prevented` (open).
-    public var status: String
+    public var status: DisputeStatus
     /// The balance transactions that withdrew and reinstated the funds (zero, one or two).
     public var balanceTransactionIDs: [String]
 
@@ -72,7 +71,7 @@ public struct DisputeFacts: Sendable, Hashable, Codable {
     }
 
     public init(
-        id: String, chargeID: String, created: Int64, currency: Currency, amount: Int64, status: String,
+        id: String, chargeID: String, created: Int64, currency: Currency, amount: Int64, status: DisputeStatus,
         balanceTransactionIDs: [String]
     ) {
         self.id = id

@@ -199,7 +199,7 @@ public struct ExceptionRow: Sendable, Hashable, Codable {
 public struct LedgerRow: Sendable, Hashable, Codable {
     public var currency: Currency
     /// The balance the transactions affect (`payments`, `refund_and_dispute_prefunding`, `issuing`, …; see
-    /// ``BalanceTransactionFacts/ledgerBalanceType``).
+    /// ``BalanceTransactionFacts/ledgerBalanceType``), as Stripe writes it.
     public var balanceType: String
     public var reportingCategory: String
     public var count: Int
@@ -208,7 +208,7 @@ public struct LedgerRow: Sendable, Hashable, Codable {
     public var net: Int64
 
     public init(
-        currency: Currency, balanceType: String = BalanceTransactionFacts.paymentsBalanceType,
+        currency: Currency, balanceType: String = BalanceType.payments.rawValue,
         reportingCategory: String, count: Int, gross: Int64, fee: Int64, net: Int64
     ) {
         self.currency = currency

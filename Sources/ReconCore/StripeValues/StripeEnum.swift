@@ -3,7 +3,12 @@
 /// Modelled as an *open* set — a `RawRepresentable` struct with static known values, the pattern of
 /// swift-http-types' `HTTPRequest.Method` — rather than a closed `enum`: a value Stripe adds tomorrow decodes to
 /// a value with that raw string instead of failing the whole page it came in.
-public protocol StripeEnum: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible
+///
+/// The wire models (StripeAPI) decode these values and the facts the rules read (ReconCore) hold them, so a rule
+/// compares `charge.status == .succeeded`, never a string. A string literal is a value too (`"succeeded"`), for
+/// tests and tables.
+public protocol StripeEnum: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
+    ExpressibleByStringLiteral
 where RawValue == String {
     /// Wraps any string, known or not.
     init(rawValue: String)
@@ -13,6 +18,9 @@ where RawValue == String {
 }
 
 extension StripeEnum {
+    /// The value Stripe writes as `value`.
+    public init(stringLiteral value: String) { self.init(rawValue: value) }
+
     /// The raw string, as Stripe writes it.
     public var description: String { rawValue }
 

@@ -76,6 +76,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        /// The oracle: what each report must contain for a range of the sandbox's world, computed from the tables the
+        /// generator filled, never from the JSON it serves. For tests only: the shipped executable never links it.
+        .target(name: "SandboxTruth", dependencies: ["ReconCore", "Sandbox"]),
         /// A range run end to end: extract → store → reconcile → report, with the run recorded in the history.
         .target(
             name: "Pipeline",
@@ -141,15 +144,18 @@ let package = Package(
         .testTarget(
             name: "ReconcileTests",
             dependencies: [
-                "Reconcile", "ReconCore", "Sandbox", "Extract", "History", "CurlTransport", "StripeAPI", "TestSupport",
+                "Reconcile", "ReconCore", "Sandbox", "SandboxTruth", "Extract", "History", "CurlTransport", "StripeAPI",
+                "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ReconCore", "TestSupport"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "ReconCore", "TestSupport"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "SandboxTruth", "ReconCore", "TestSupport"]),
         .testTarget(
             name: "ReconCLITests",
-            dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox", "ConnectReconTestSupport", "TestSupport"],
+            dependencies: [
+                "ReconCLI", "ReconCore", "History", "Sandbox", "SandboxTruth", "ConnectReconTestSupport", "TestSupport",
+            ],
             resources: [.copy("Fixtures")]
         ),
         /// Faults, crashes, concurrent runs, hostile input and secrets, at the command level.

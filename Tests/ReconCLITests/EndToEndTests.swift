@@ -2,6 +2,7 @@ import ConnectReconTestSupport
 import Foundation
 import ReconCore
 import Sandbox
+import SandboxTruth
 import Testing
 
 @testable import History

@@ -2,6 +2,7 @@ import Foundation
 import ReconCore
 import Reconcile
 import Sandbox
+import SandboxTruth
 import Testing
 
 /// Payout reconciliation (SPEC §4, §5): each automatic payout of the range against the balance transactions it

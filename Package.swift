@@ -141,22 +141,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(
-            name: "ReconcileTests",
-            dependencies: [
-                "Reconcile", "ReconCore", "Sandbox", "SandboxTruth", "Extract", "History", "CurlTransport", "StripeAPI",
-                "TestSupport",
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+        /// The pure rules on hand-written books: no sandbox, network or database.
+        .testTarget(name: "ReconcileTests", dependencies: ["Reconcile", "ReconCore"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ReconCore", "TestSupport"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "SandboxTruth", "ReconCore", "TestSupport"]),
         .testTarget(
             name: "ReconCLITests",
-            dependencies: [
-                "ReconCLI", "ReconCore", "History", "Sandbox", "SandboxTruth", "ConnectReconTestSupport", "TestSupport",
-            ],
+            dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox", "ConnectReconTestSupport", "TestSupport"],
             resources: [.copy("Fixtures")]
+        ),
+        /// The whole pipeline against the sandbox's ground truth: the rules on every object a world serves, ranges
+        /// extracted into a history and reconciled from it, and `connect-recon run` writing the reports.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "Reconcile", "ReconCore", "Sandbox", "SandboxTruth", "Extract", "History", "CurlTransport", "StripeAPI",
+                "ConnectReconTestSupport", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         /// Faults, crashes, concurrent runs, hostile input and secrets, at the command level.
         .testTarget(

@@ -132,7 +132,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HistoryTests",
-            dependencies: ["History", "ReconCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["History", "ReconCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ExtractTests",

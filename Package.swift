@@ -76,6 +76,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        /// The oracle: what each report must contain for a range of the sandbox's world, computed from the tables the
+        /// generator filled, never from the JSON it serves. For tests only: the shipped executable never links it.
+        .target(name: "SandboxTruth", dependencies: ["ReconCore", "Sandbox"]),
         /// A range run end to end: extract → store → reconcile → report, with the run recorded in the history.
         .target(
             name: "Pipeline",
@@ -129,7 +132,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HistoryTests",
-            dependencies: ["History", "ReconCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["History", "ReconCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ExtractTests",
@@ -138,19 +141,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(
-            name: "ReconcileTests",
-            dependencies: [
-                "Reconcile", "ReconCore", "Sandbox", "Extract", "History", "CurlTransport", "StripeAPI", "TestSupport",
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+        /// The pure rules on hand-written books: no sandbox, network or database.
+        .testTarget(name: "ReconcileTests", dependencies: ["Reconcile", "ReconCore"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ReconCore", "TestSupport"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "ReconCore", "TestSupport"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "SandboxTruth", "ReconCore", "TestSupport"]),
         .testTarget(
             name: "ReconCLITests",
             dependencies: ["ReconCLI", "ReconCore", "History", "Sandbox", "ConnectReconTestSupport", "TestSupport"],
             resources: [.copy("Fixtures")]
+        ),
+        /// The whole pipeline against the sandbox's ground truth: the rules on every object a world serves, ranges
+        /// extracted into a history and reconciled from it, and `connect-recon run` writing the reports.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "Reconcile", "ReconCore", "Sandbox", "SandboxTruth", "Extract", "History", "CurlTransport", "StripeAPI",
+                "ConnectReconTestSupport", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         /// Faults, crashes, concurrent runs, hostile input and secrets, at the command level.
         .testTarget(

@@ -31,12 +31,18 @@ public final class HistoryLock: Sendable {
     public static func acquire(
         databasePath: String, wait: Duration, holder: String
     ) async throws(HistoryError) -> HistoryLock {
+        try await acquire(databasePath: databasePath, wait: wait, holder: holder, clock: ContinuousClock())
+    }
+
+    /// ``acquire(databasePath:wait:holder:)`` that measures the wait, and sleeps between tries, on `clock`.
+    static func acquire<C: Clock<Duration>>(
+        databasePath: String, wait: Duration, holder: String, clock: C
+    ) async throws(HistoryError) -> HistoryLock {
         let path = databasePath + ".lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
-        let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: wait)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else {
@@ -45,7 +51,7 @@ public final class HistoryLock: Sendable {
                 throw .busy(path: databasePath, holder: other)
             }
             do {
-                try await Task.sleep(for: .milliseconds(100))
+                try await clock.sleep(for: .milliseconds(100))
             } catch {
                 close(descriptor)
                 throw .cancelled(path: databasePath)

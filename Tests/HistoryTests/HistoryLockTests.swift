@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import History
@@ -7,18 +8,23 @@ import Testing
 struct HistoryLockTests {
     @Test("a second writer waits, then fails naming the first; after release it gets the lock")
     func singleWriter() async throws {
+        // Given a run holding the lock
         let database = try TemporaryDatabase()
         var first: HistoryLock? = try await HistoryLock.acquire(
             databasePath: database.path, wait: .seconds(1), holder: "run 2026-11-20_2026-11-21")
-        let clock = ContinuousClock()
-        let started = clock.now
+        // When a second writer asks for it, willing to wait 300 ms on a clock that jumps to each of its retries
+        let clock = ManualClock(advancesToEachSleeper: true)
         await #expect {
-            _ = try await HistoryLock.acquire(databasePath: database.path, wait: .milliseconds(300), holder: "second")
+            _ = try await HistoryLock.acquire(
+                databasePath: database.path, wait: .milliseconds(300), holder: "second", clock: clock)
         } throws: { error in
+            // Then it fails naming the first
             guard case HistoryError.busy(_, let holder) = error else { return false }
             return holder.contains("pid \(getpid())") && holder.contains("run 2026-11-20_2026-11-21")
         }
-        #expect(clock.now - started >= .milliseconds(300))
+        // After waiting the whole 300 ms, and no retry longer
+        #expect(clock.now.offset >= .milliseconds(300))
+        #expect(clock.now.offset < .milliseconds(400))
         #expect(first != nil)
         first = nil
         let second = try await HistoryLock.acquire(databasePath: database.path, wait: .zero, holder: "second")

@@ -1,6 +1,7 @@
 import Foundation
 import ReconCore
 import Sandbox
+import SandboxTruth
 import Testing
 
 /// The ground truth is computed from the generator's tables, the JSON is rendered from them separately: this

@@ -87,4 +87,14 @@ import Testing
         #expect(nestedMissing.isEmpty, "\(name) lacks nested fields \(nestedMissing.sorted())")
         try await server.shutdown()
     }
+
+    @Test func theCardDetailsTheSandboxRendersFromAreStripesExampleVerbatim() throws {
+        // Given Stripe's example charge, and the copy of its card details the sandbox keeps and renders cards from
+        let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("charge.json"))
+        let charge = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let example = try #require(charge["payment_method_details"] as? NSDictionary)
+        let stored = try JSONSerialization.jsonObject(with: Data(CardPaymentDetails.fixture.utf8))
+        // Then the copy is the same JSON
+        #expect(try #require(stored as? NSDictionary) == example)
+    }
 }

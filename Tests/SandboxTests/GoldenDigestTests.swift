@@ -1,6 +1,7 @@
 import Foundation
 import ReconCore
 import Sandbox
+import SandboxTruth
 import Testing
 
 /// The sandbox's answers and its ground truth, pinned byte for byte: a change to the world generator, the renderer,

@@ -1,6 +1,7 @@
 import Foundation
 import ReconCore
 import Sandbox
+import SandboxTruth
 import Testing
 
 /// The money situations of real Stripe platforms: cross-border application fees, `on_behalf_of` charges, payouts

@@ -1,6 +1,7 @@
 import Foundation
 import ReconCore
 import Sandbox
+import SandboxTruth
 import Testing
 
 /// The world: deterministic, covering every situation of SPEC §4, and its ground truth.

@@ -4,7 +4,7 @@
 /// in another's), `index` is the object's position in its table in fixed-width base 62, and `check` is a
 /// hash of both, so ids look random and a mistyped id is rejected instead of resolving to a neighbour.
 /// The base-62 alphabet is in ASCII order, so within one kind the ids sort like their indexes.
-enum StripeIDKind: Int, CaseIterable, Sendable {
+package enum StripeIDKind: Int, CaseIterable, Sendable {
     case charge, paymentIntent, transfer, transferReversal, applicationFee, feeRefund, refund, dispute
     case balanceTransaction, connectedPayment, connectedPaymentRefund, account, paymentMethod, request
     // New kinds go last: a kind's raw value is part of its ids' check characters.
@@ -42,7 +42,7 @@ enum StripeIDKind: Int, CaseIterable, Sendable {
     }
 }
 
-struct StripeIDCodec: Sendable {
+package struct StripeIDCodec: Sendable {
     private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
     private static let values: [Int8] = {
         var table = [Int8](repeating: -1, count: 256)
@@ -60,7 +60,7 @@ struct StripeIDCodec: Sendable {
     }
 
     /// The id of object `index` of `kind`.
-    func id(_ kind: StripeIDKind, _ index: Int) -> String {
+    package func id(_ kind: StripeIDKind, _ index: Int) -> String {
         var bytes = Array(kind.prefix.utf8)
         bytes.reserveCapacity(30)
         bytes.append(UInt8(ascii: "_"))

@@ -2,7 +2,7 @@
 // payout's index in its table is the index inside its `po_…` id.
 
 /// What became of a payout by the world's end.
-enum WorldPayoutStatus: UInt8, Sendable {
+package enum WorldPayoutStatus: UInt8, Sendable {
     /// Sent to the bank, not yet arrived (or failed after the world's end).
     case inTransit
     /// Arrived on its `arrival_date`.
@@ -10,7 +10,7 @@ enum WorldPayoutStatus: UInt8, Sendable {
     /// Returned by the bank: its funds are back in the balance through a `payout_failure` balance transaction.
     case failed
 
-    var name: String {
+    package var name: String {
         switch self {
         case .inTransit: "in_transit"
         case .paid: "paid"
@@ -20,13 +20,13 @@ enum WorldPayoutStatus: UInt8, Sendable {
 }
 
 /// Whether Stripe has finished listing the balance transactions a payout paid out (its `reconciliation_status`).
-enum WorldPayoutReconciliation: UInt8, Sendable {
+package enum WorldPayoutReconciliation: UInt8, Sendable {
     /// `GET /v1/balance_transactions?payout=` lists everything it paid out.
     case completed
     /// Stripe is still attributing transactions to it: `?payout=` lists only part of what it paid out.
     case inProgress
 
-    var name: String {
+    package var name: String {
         switch self {
         case .completed: "completed"
         case .inProgress: "in_progress"
@@ -34,23 +34,23 @@ enum WorldPayoutReconciliation: UInt8, Sendable {
     }
 }
 
-struct PayoutTable: Sendable {
-    var created: [Int64] = []
-    var currency: [WorldCurrency] = []
-    var amount: [Int64] = []
+package struct PayoutTable: Sendable {
+    package var created: [Int64] = []
+    package var currency: [WorldCurrency] = []
+    package var amount: [Int64] = []
     /// Midnight UTC of the day the payout is expected in the bank.
-    var arrivalDate: [Int64] = []
-    var status: [WorldPayoutStatus] = []
-    var reconciliation: [WorldPayoutReconciliation] = []
+    package var arrivalDate: [Int64] = []
+    package var status: [WorldPayoutStatus] = []
+    package var reconciliation: [WorldPayoutReconciliation] = []
     /// The payout's own `payout` balance transaction.
-    var balanceTransaction: [Int32] = []
+    package var balanceTransaction: [Int32] = []
     /// The `payout_failure` balance transaction of a failed payout, `-1` for none.
-    var failureBalanceTransaction: [Int32] = []
+    package var failureBalanceTransaction: [Int32] = []
     /// The sum of `net` over the balance transactions the payout paid out: its amount, except for the deliberate
     /// mismatches.
     var netOfTransactions: [Int64] = []
     /// Payout → the balance transactions it paid out (without its own), oldest first.
-    var transactions = Adjacency()
+    package var transactions = Adjacency()
 
     var count: Int { created.count }
 

@@ -1,185 +1,174 @@
 extension Renderer {
     // MARK: Charge
 
-    func charge(_ i: Int, _ w: JSONWriter, _ expand: ExpandTree) {
-        let c = storage.charges
-        let amount = c.amount[i]
-        let status = c.status[i]
-        let currency = c.currency[i].code
-        let idString = storage.ids.id(.charge, i)
-        w.object {
-            w.field("amount", amount)
-            w.field("amount_captured", status == .failed ? 0 : amount)
-            w.field("amount_refunded", c.amountRefunded[i])
-            w.nullField("application")
-            reference("application_fee", w, expand, "application_fee", optional(c.fee[i], ObjectRef.applicationFee))
-            w.field("application_fee_amount", c.has(ChargeTable.showsFeeAmount, i) ? c.intentFeeAmount[i] : nil)
+    func charge(_ index: Int, _ writer: JSONWriter, _ expand: ExpandTree) {
+        let charges = storage.charges
+        let amount = charges.amount[index]
+        let status = charges.status[index]
+        let currency = charges.currency[index].code
+        let idString = storage.ids.id(.charge, index)
+        writer.object {
+            writer.field("amount", amount)
+            writer.field("amount_captured", status == .failed ? 0 : amount)
+            writer.field("amount_refunded", charges.amountRefunded[index])
+            writer.nullField("application")
             reference(
-                "balance_transaction", w, expand, "balance_transaction",
-                optional(c.balanceTransaction[i], ObjectRef.balanceTransaction))
-            w.field("billing_details") {
-                w.field("address") {
-                    w.nullField("city")
-                    w.field("country", c.currency[i] == .usd ? "US" : nil)
-                    w.nullField("line1")
-                    w.nullField("line2")
-                    w.field("postal_code", c.currency[i] == .usd ? "94103" : nil)
-                    w.nullField("state")
+                "application_fee", writer, expand, "application_fee",
+                optional(charges.fee[index], ObjectRef.applicationFee))
+            writer.field(
+                "application_fee_amount",
+                charges.has(ChargeTable.showsFeeAmount, index) ? charges.intentFeeAmount[index] : nil)
+            reference(
+                "balance_transaction", writer, expand, "balance_transaction",
+                optional(charges.balanceTransaction[index], ObjectRef.balanceTransaction))
+            writer.field("billing_details") {
+                writer.field("address") {
+                    writer.nullField("city")
+                    writer.field("country", charges.currency[index] == .usd ? "US" : nil)
+                    writer.nullField("line1")
+                    writer.nullField("line2")
+                    writer.field("postal_code", charges.currency[index] == .usd ? "94103" : nil)
+                    writer.nullField("state")
                 }
-                w.nullField("email")
-                w.field("name", Renderer.names[i % Renderer.names.count])
-                w.nullField("phone")
-                w.nullField("tax_id")
+                writer.nullField("email")
+                writer.field("name", Renderer.names[index % Renderer.names.count])
+                writer.nullField("phone")
+                writer.nullField("tax_id")
             }
-            w.field("calculated_statement_descriptor", "CONNECT RECON")
-            w.field("captured", status != .failed)
-            w.field("created", c.created[i])
-            w.field("currency", currency)
-            w.nullField("customer")
-            w.nullField("description")
-            w.field("disputed", c.has(ChargeTable.disputed, i))
+            writer.field("calculated_statement_descriptor", "CONNECT RECON")
+            writer.field("captured", status != .failed)
+            writer.field("created", charges.created[index])
+            writer.field("currency", currency)
+            writer.nullField("customer")
+            writer.nullField("description")
+            writer.field("disputed", charges.has(ChargeTable.disputed, index))
             reference(
-                "failure_balance_transaction", w, expand, "failure_balance_transaction",
-                optional(c.failureBalanceTransaction[i], ObjectRef.balanceTransaction))
-            w.field("failure_code", status == .failed ? "insufficient_funds" : nil)
-            w.field(
+                "failure_balance_transaction", writer, expand, "failure_balance_transaction",
+                optional(charges.failureBalanceTransaction[index], ObjectRef.balanceTransaction))
+            writer.field("failure_code", status == .failed ? "insufficient_funds" : nil)
+            writer.field(
                 "failure_message",
                 status == .failed ? "The customer's account has insufficient funds to cover this payment." : nil)
-            w.emptyObject("fraud_details")
-            w.field("id", idString)
-            w.field("livemode", false)
-            w.emptyObject("metadata")
-            w.field("object", "charge")
-            if c.has(ChargeTable.onBehalfOf, i) {
-                w.field("on_behalf_of", id: .account, Int(c.intentDestination[i]))
+            writer.emptyObject("fraud_details")
+            writer.field("id", idString)
+            writer.field("livemode", false)
+            writer.emptyObject("metadata")
+            writer.field("object", "charge")
+            if charges.has(ChargeTable.onBehalfOf, index) {
+                writer.field("on_behalf_of", id: .account, Int(charges.intentDestination[index]))
             } else {
-                w.nullField("on_behalf_of")
+                writer.nullField("on_behalf_of")
             }
-            w.field("outcome") {
-                w.nullField("advice_code")
-                w.nullField("network_advice_code")
-                w.nullField("network_decline_code")
-                w.field("network_status", "approved_by_network")
-                w.nullField("reason")
-                w.field("risk_level", "normal")
-                w.field("risk_score", Int64(i % 60 + 5))
-                w.field("seller_message", "Payment complete.")
-                w.field("type", "authorized")
+            writer.field("outcome") {
+                writer.nullField("advice_code")
+                writer.nullField("network_advice_code")
+                writer.nullField("network_decline_code")
+                writer.field("network_status", "approved_by_network")
+                writer.nullField("reason")
+                writer.field("risk_level", "normal")
+                writer.field("risk_score", Int64(index % 60 + 5))
+                writer.field("seller_message", "Payment complete.")
+                writer.field("type", "authorized")
             }
-            w.field("paid", status != .failed && status != .pending)
-            reference("payment_intent", w, expand, "payment_intent", .paymentIntent(i))
-            w.field("payment_method", id: .paymentMethod, i)
-            w.key("payment_method_details")
-            paymentMethodDetails(i, w)
-            w.nullField("receipt_email")
-            w.nullField("receipt_number")
-            w.field("receipt_url", "https://pay.stripe.com/receipts/payment/" + idString)
-            w.field("refunded", c.amountRefunded[i] == amount)
+            writer.field("paid", status != .failed && status != .pending)
+            reference("payment_intent", writer, expand, "payment_intent", .paymentIntent(index))
+            writer.field("payment_method", id: .paymentMethod, index)
+            writer.key("payment_method_details")
+            paymentMethodDetails(index, writer)
+            writer.nullField("receipt_email")
+            writer.nullField("receipt_number")
+            writer.field("receipt_url", "https://pay.stripe.com/receipts/payment/" + idString)
+            writer.field("refunded", charges.amountRefunded[index] == amount)
             if expand["refunds"] != nil {
-                w.key("refunds")
+                writer.key("refunds")
                 let items = expand.items(of: "refunds")
-                nestedList(w, items: c.refunds.items(of: i), url: "/v1/charges/\(idString)/refunds") {
-                    w.expandedObjects += 1
-                    refund($0, w, items)
+                nestedList(writer, items: charges.refunds.items(of: index), url: "/v1/charges/\(idString)/refunds") {
+                    writer.expandedObjects += 1
+                    refund($0, writer, items)
                 }
             }
-            w.nullField("review")
-            w.nullField("shipping")
-            w.nullField("source_transfer")
-            w.nullField("statement_descriptor")
-            w.nullField("statement_descriptor_suffix")
-            w.field("status", status.name)
+            writer.nullField("review")
+            writer.nullField("shipping")
+            writer.nullField("source_transfer")
+            writer.nullField("statement_descriptor")
+            writer.nullField("statement_descriptor_suffix")
+            writer.field("status", status.name)
             // Absent without a transfer, except while Stripe has yet to create the transfer of a succeeded charge
             // (asynchronous capture): then null.
-            if c.transfer[i] >= 0 {
-                reference("transfer", w, expand, "transfer", .transfer(Int(c.transfer[i])))
-            } else if status == .succeeded && c.has(ChargeTable.hasTransferData, i) {
-                w.nullField("transfer")
+            if charges.transfer[index] >= 0 {
+                reference("transfer", writer, expand, "transfer", .transfer(Int(charges.transfer[index])))
+            } else if status == .succeeded && charges.has(ChargeTable.hasTransferData, index) {
+                writer.nullField("transfer")
             }
-            w.key("transfer_data")
-            if c.has(ChargeTable.hasTransferData, i) {
-                w.object {
-                    w.field("amount", c.intentTransferAmount[i] >= 0 ? c.intentTransferAmount[i] : nil)
-                    w.field("destination", id: .account, Int(c.intentDestination[i]))
+            writer.key("transfer_data")
+            if charges.has(ChargeTable.hasTransferData, index) {
+                writer.object {
+                    writer.field(
+                        "amount", charges.intentTransferAmount[index] >= 0 ? charges.intentTransferAmount[index] : nil)
+                    writer.field("destination", id: .account, Int(charges.intentDestination[index]))
                 }
             } else {
-                w.null()
+                writer.null()
             }
-            w.field("transfer_group", c.intentDestination[i] >= 0 ? "group_" + storage.ids.id(.paymentIntent, i) : nil)
-            w.nullField("source")
+            writer.field(
+                "transfer_group",
+                charges.intentDestination[index] >= 0 ? "group_" + storage.ids.id(.paymentIntent, index) : nil)
+            writer.nullField("source")
         }
     }
 
-    private func paymentMethodDetails(_ i: Int, _ w: JSONWriter) {
-        let c = storage.charges
-        let fingerprint = String(storage.ids.id(.paymentMethod, i).suffix(16))
-        if c.method[i] == .bankDebit {
-            if c.currency[i] == .eur {
-                w.object {
-                    w.field("sepa_debit") {
-                        w.field("bank_code", "37040044")
-                        w.nullField("branch_code")
-                        w.field("country", "DE")
-                        w.field("fingerprint", fingerprint)
-                        w.field("last4", "3000")
-                        w.nullField("mandate")
-                    }
-                    w.field("type", "sepa_debit")
-                }
-            } else {
-                w.object {
-                    w.field("type", "us_bank_account")
-                    w.field("us_bank_account") {
-                        w.field("account_holder_type", "individual")
-                        w.field("account_type", "checking")
-                        w.field("bank_name", "STRIPE TEST BANK")
-                        w.field("fingerprint", fingerprint)
-                        w.field("last4", "6789")
-                        w.nullField("mandate")
-                        w.nullField("payment_reference")
-                        w.field("routing_number", "110000000")
-                    }
-                }
-            }
-            return
+    /// The card's or bank account's details: a card's from Stripe's example charge (``CardPaymentDetails``), with
+    /// what differs per charge filled in.
+    private func paymentMethodDetails(_ index: Int, _ writer: JSONWriter) {
+        let charges = storage.charges
+        let fingerprint = String(storage.ids.id(.paymentMethod, index).suffix(16))
+        guard charges.method[index] != .bankDebit else {
+            return bankDebitDetails(index, writer, fingerprint: fingerprint)
         }
-        let brands = ["visa", "mastercard", "amex", "visa"]
-        let brand = brands[i % brands.count]
-        let last4s = ["4242", "4444", "8431", "1881"]
-        w.object {
-            w.field("card") {
-                w.field("amount_authorized", c.amount[i])
-                w.field("authorization_code", String(100_000 + (i * 7919) % 900_000))
-                w.field("brand", brand)
-                w.field("checks") {
-                    w.nullField("address_line1_check")
-                    w.nullField("address_postal_code_check")
-                    w.field("cvc_check", "pass")
-                }
-                w.field("country", "US")
-                w.field("exp_month", Int64(i % 12 + 1))
-                w.field("exp_year", Int64(2028 + i % 5))
-                w.field("extended_authorization") { w.field("status", "disabled") }
-                w.field("fingerprint", fingerprint)
-                w.field("funding", "credit")
-                w.field("incremental_authorization") { w.field("status", "unavailable") }
-                w.nullField("installments")
-                w.field("last4", last4s[i % last4s.count])
-                w.nullField("mandate")
-                w.field("multicapture") { w.field("status", "unavailable") }
-                w.field("network", brand)
-                w.field("network_token") { w.field("used", false) }
-                w.nullField("network_transaction_id")
-                w.field("overcapture") {
-                    w.field("maximum_amount_capturable", c.amount[i])
-                    w.field("status", "unavailable")
-                }
-                w.nullField("regulated_status")
-                w.nullField("three_d_secure")
-                w.nullField("transaction_link_id")
-                w.nullField("wallet")
+        let amount = charges.amount[index]
+        let card = CardPaymentDetails.cards[index % CardPaymentDetails.cards.count]
+        CardPaymentDetails.template.write(to: writer) { field in
+            switch field {
+            case .amountAuthorized, .maximumAmountCapturable: writer.int(amount)
+            case .authorizationCode: writer.string(String(100_000 + (index * 7919) % 900_000))
+            case .brand, .network: writer.string(card.brand)
+            case .expiryMonth: writer.int(Int64(index % 12 + 1))
+            case .expiryYear: writer.int(Int64(2028 + index % 5))
+            case .fingerprint: writer.string(fingerprint)
+            case .last4: writer.string(card.last4)
+            case .installments, .threeDSecure, .wallet: writer.null()
             }
-            w.field("type", "card")
+        }
+    }
+
+    /// A bank debit's details: SEPA for a eur charge, a US bank account otherwise (Stripe's fixtures have no example
+    /// of either).
+    private func bankDebitDetails(_ index: Int, _ writer: JSONWriter, fingerprint: String) {
+        guard storage.charges.currency[index] == .eur else {
+            return writer.object {
+                writer.field("type", "us_bank_account")
+                writer.field("us_bank_account") {
+                    writer.field("account_holder_type", "individual")
+                    writer.field("account_type", "checking")
+                    writer.field("bank_name", "STRIPE TEST BANK")
+                    writer.field("fingerprint", fingerprint)
+                    writer.field("last4", "6789")
+                    writer.nullField("mandate")
+                    writer.nullField("payment_reference")
+                    writer.field("routing_number", "110000000")
+                }
+            }
+        }
+        writer.object {
+            writer.field("sepa_debit") {
+                writer.field("bank_code", "37040044")
+                writer.nullField("branch_code")
+                writer.field("country", "DE")
+                writer.field("fingerprint", fingerprint)
+                writer.field("last4", "3000")
+                writer.nullField("mandate")
+            }
+            writer.field("type", "sepa_debit")
         }
     }
 }

@@ -11,7 +11,8 @@ import Foundation
 /// The same seed and options always give the same objects and byte-identical JSON. The world is generated
 /// compactly (about 100 bytes per object) and rendered per request, so a million charges fit in memory.
 public struct SandboxWorld: Sendable {
-    let storage: WorldStorage
+    /// The generator's tables, for the ground truth (SandboxTruth), which reads what the world meant to create.
+    package let storage: WorldStorage
 
     /// Generates the world over `[start, start + days × 86400 s)`. `charges` is the number of platform charges;
     /// related objects come on top.

@@ -7,10 +7,10 @@ import ReconCore
 
 /// The currencies of the world, with the platform's settlement currency for each: eur settles in usd
 /// (cross-currency balance transactions with `exchange_rate`), the others settle in their own currency.
-enum WorldCurrency: UInt8, CaseIterable, Sendable {
+package enum WorldCurrency: UInt8, CaseIterable, Sendable {
     case usd, eur, gbp, jpy, bhd
 
-    var code: String {
+    package var code: String {
         switch self {
         case .usd: "usd"
         case .eur: "eur"
@@ -20,7 +20,7 @@ enum WorldCurrency: UInt8, CaseIterable, Sendable {
         }
     }
 
-    var currency: Currency {
+    package var currency: Currency {
         switch self {
         case .usd: .usd
         case .eur: .eur
@@ -83,7 +83,7 @@ enum WorldCurrency: UInt8, CaseIterable, Sendable {
     }
 }
 
-enum WorldChargeStatus: UInt8, Sendable {
+package enum WorldChargeStatus: UInt8, Sendable {
     case succeeded, pending, failed
 
     var name: String {
@@ -101,10 +101,10 @@ enum PaymentMethodKind: UInt8, Sendable {
     case card, bankDebit, cardAsyncCapture
 }
 
-enum WorldDisputeStatus: UInt8, CaseIterable, Sendable {
+package enum WorldDisputeStatus: UInt8, CaseIterable, Sendable {
     case warningNeedsResponse, warningUnderReview, warningClosed, needsResponse, underReview, won, lost, prevented
 
-    var name: String {
+    package var name: String {
         switch self {
         case .warningNeedsResponse: "warning_needs_response"
         case .warningUnderReview: "warning_under_review"
@@ -121,11 +121,11 @@ enum WorldDisputeStatus: UInt8, CaseIterable, Sendable {
     /// Statuses whose funds were withdrawn from the platform (and, for `won`, later reinstated).
     var withdrawsFunds: Bool { self == .needsResponse || self == .underReview || self == .lost || self == .won }
     /// Statuses SPEC §4 counts as still withdrawn (candidates for an unreversed dispute).
-    var fundsStillWithdrawn: Bool { self == .needsResponse || self == .underReview || self == .lost }
+    package var fundsStillWithdrawn: Bool { self == .needsResponse || self == .underReview || self == .lost }
 }
 
 /// The balance transaction types the world uses, with Stripe's reporting category for each.
-enum BTType: UInt8, Sendable {
+package enum BTType: UInt8, Sendable {
     case charge, payment, paymentFailureRefund, refund, paymentRefund, transfer, transferRefund
     case applicationFee, applicationFeeRefund, disputeWithdrawal, disputeReinstatement
     /// An automatic payout to the platform's bank account, and the return of a failed payout's funds.
@@ -154,7 +154,7 @@ enum BTType: UInt8, Sendable {
         }
     }
 
-    var reportingCategory: String {
+    package var reportingCategory: String {
         switch self {
         case .charge, .payment: "charge"
         case .paymentFailureRefund: "charge_failure"
@@ -175,14 +175,14 @@ enum BTType: UInt8, Sendable {
 
 /// The balance of the platform a balance transaction affects (its `balance_type`). Automatic payouts pay out the
 /// `payments` balance only.
-enum WorldBalanceType: UInt8, Sendable {
+package enum WorldBalanceType: UInt8, Sendable {
     case payments
     /// Funds set aside to cover refunds and disputes: some refunds and dispute withdrawals draw on it.
     case refundAndDisputePrefunding
     /// The balance that funds the platform's Issuing cards.
     case issuing
 
-    var name: String {
+    package var name: String {
         switch self {
         case .payments: "payments"
         case .refundAndDisputePrefunding: "refund_and_dispute_prefunding"
@@ -205,7 +205,7 @@ enum TransferRole: UInt8, Sendable {
 
 /// Owner → items, for one-to-many links (a charge's refunds, a transfer's reversals). Items of each owner are
 /// in ascending index order, which is creation order.
-struct Adjacency: Sendable {
+package struct Adjacency: Sendable {
     private(set) var offsets: [Int32] = [0]
     private(set) var items: [Int32] = []
 
@@ -225,25 +225,25 @@ struct Adjacency: Sendable {
         }
     }
 
-    func items(of owner: Int) -> ArraySlice<Int32> {
+    package func items(of owner: Int) -> ArraySlice<Int32> {
         items[Int(offsets[owner])..<Int(offsets[owner + 1])]
     }
 }
 
-struct ChargeTable: Sendable {
-    var created: [Int64] = []
-    var amount: [Int64] = []
-    var currency: [WorldCurrency] = []
-    var status: [WorldChargeStatus] = []
+package struct ChargeTable: Sendable {
+    package var created: [Int64] = []
+    package var amount: [Int64] = []
+    package var currency: [WorldCurrency] = []
+    package var status: [WorldChargeStatus] = []
     var method: [PaymentMethodKind] = []
     /// The fee style of a destination charge, `nil` for a plain charge.
-    var style: [FeeStyle?] = []
+    package var style: [FeeStyle?] = []
     /// The PaymentIntent's `transfer_data.destination` (account index), `-1` for none.
-    var intentDestination: [Int16] = []
+    package var intentDestination: [Int16] = []
     /// The PaymentIntent's `transfer_data.amount`, `-1` for none.
-    var intentTransferAmount: [Int64] = []
+    package var intentTransferAmount: [Int64] = []
     /// The PaymentIntent's `application_fee_amount`, `-1` for none.
-    var intentFeeAmount: [Int64] = []
+    package var intentFeeAmount: [Int64] = []
     /// Bit 0: the charge carries `transfer_data` (as its intent asked); bit 1: it shows `application_fee_amount`;
     /// bit 2: disputed; bit 3: made `on_behalf_of` its destination account (it settles in that account's currency).
     var flags: [UInt8] = []
@@ -251,134 +251,134 @@ struct ChargeTable: Sendable {
     /// settlement currency is its balance transaction's: the platform's for the charge's currency, or the
     /// connected account's for an `on_behalf_of` charge).
     var rate: [Int32] = []
-    var transfer: [Int32] = []
-    var fee: [Int32] = []
-    var balanceTransaction: [Int32] = []
-    var failureBalanceTransaction: [Int32] = []
-    var amountRefunded: [Int64] = []
-    var refunds = Adjacency()
-    var disputes = Adjacency()
+    package var transfer: [Int32] = []
+    package var fee: [Int32] = []
+    package var balanceTransaction: [Int32] = []
+    package var failureBalanceTransaction: [Int32] = []
+    package var amountRefunded: [Int64] = []
+    package var refunds = Adjacency()
+    package var disputes = Adjacency()
 
     var count: Int { created.count }
 
-    static let hasTransferData: UInt8 = 1
-    static let showsFeeAmount: UInt8 = 2
+    package static let hasTransferData: UInt8 = 1
+    package static let showsFeeAmount: UInt8 = 2
     static let disputed: UInt8 = 4
     static let onBehalfOf: UInt8 = 8
 
-    func has(_ flag: UInt8, _ index: Int) -> Bool { flags[index] & flag != 0 }
+    package func has(_ flag: UInt8, _ index: Int) -> Bool { flags[index] & flag != 0 }
     /// Whether SPEC §4 calls this charge a destination charge.
-    func isDestinationCharge(_ index: Int) -> Bool {
+    package func isDestinationCharge(_ index: Int) -> Bool {
         has(ChargeTable.hasTransferData, index) || transfer[index] >= 0 || intentDestination[index] >= 0
     }
 }
 
-struct TransferTable: Sendable {
-    var created: [Int64] = []
-    var amount: [Int64] = []
-    var currency: [WorldCurrency] = []
+package struct TransferTable: Sendable {
+    package var created: [Int64] = []
+    package var amount: [Int64] = []
+    package var currency: [WorldCurrency] = []
     /// The currency of its balance transaction and its reversals': the platform's settlement currency for the
     /// transfer's currency, or the connected account's for the transfer of an `on_behalf_of` charge.
     var settlement: [WorldCurrency] = []
     /// Transfer currency → `settlement` exchange rate in millionths, 0 when they are the same.
     var rate: [Int32] = []
-    var destination: [Int16] = []
-    var sourceCharge: [Int32] = []
+    package var destination: [Int16] = []
+    package var sourceCharge: [Int32] = []
     var role: [TransferRole] = []
     /// `metadata.dispute_id` of a dispute repayment, `-1` for none.
     var dispute: [Int32] = []
-    var balanceTransaction: [Int32] = []
-    var amountReversed: [Int64] = []
-    var reversals = Adjacency()
+    package var balanceTransaction: [Int32] = []
+    package var amountReversed: [Int64] = []
+    package var reversals = Adjacency()
 
     var count: Int { created.count }
 }
 
-struct ReversalTable: Sendable {
-    var created: [Int64] = []
+package struct ReversalTable: Sendable {
+    package var created: [Int64] = []
     var transfer: [Int32] = []
-    var amount: [Int64] = []
-    var sourceRefund: [Int32] = []
+    package var amount: [Int64] = []
+    package var sourceRefund: [Int32] = []
     /// `metadata.dispute_id` of a dispute recovery reversal, `-1` for none.
-    var dispute: [Int32] = []
-    var balanceTransaction: [Int32] = []
+    package var dispute: [Int32] = []
+    package var balanceTransaction: [Int32] = []
 
     var count: Int { created.count }
 }
 
-struct FeeTable: Sendable {
-    var created: [Int64] = []
-    var charge: [Int32] = []
+package struct FeeTable: Sendable {
+    package var created: [Int64] = []
+    package var charge: [Int32] = []
     /// The fee's own currency (its refunds' too): the charge's, or the connected account's settlement currency for
     /// a cross-border fee.
-    var currency: [WorldCurrency] = []
+    package var currency: [WorldCurrency] = []
     /// In `currency`.
-    var amount: [Int64] = []
-    var balanceTransaction: [Int32] = []
-    var amountRefunded: [Int64] = []
-    var refunds = Adjacency()
+    package var amount: [Int64] = []
+    package var balanceTransaction: [Int32] = []
+    package var amountRefunded: [Int64] = []
+    package var refunds = Adjacency()
 
     var count: Int { created.count }
 }
 
-struct FeeRefundTable: Sendable {
+package struct FeeRefundTable: Sendable {
     var created: [Int64] = []
     var fee: [Int32] = []
     var amount: [Int64] = []
-    var balanceTransaction: [Int32] = []
+    package var balanceTransaction: [Int32] = []
 
     var count: Int { created.count }
 }
 
-struct RefundTable: Sendable {
-    var created: [Int64] = []
-    var charge: [Int32] = []
-    var amount: [Int64] = []
-    var balanceTransaction: [Int32] = []
-    var transferReversal: [Int32] = []
+package struct RefundTable: Sendable {
+    package var created: [Int64] = []
+    package var charge: [Int32] = []
+    package var amount: [Int64] = []
+    package var balanceTransaction: [Int32] = []
+    package var transferReversal: [Int32] = []
     /// The `refund_failure` balance transaction of a refund that failed by the world's end (`status: failed`),
     /// `-1` for a refund that succeeded.
-    var failureBalanceTransaction: [Int32] = []
+    package var failureBalanceTransaction: [Int32] = []
     /// Index into ``failureReasons`` of a failed refund's `failure_reason`.
     var failureReason: [UInt8] = []
 
     var count: Int { created.count }
 
-    func failed(_ index: Int) -> Bool { failureBalanceTransaction[index] >= 0 }
+    package func failed(_ index: Int) -> Bool { failureBalanceTransaction[index] >= 0 }
 
     /// `failure_reason` values Stripe gives card refunds that fail.
     static let failureReasons = ["expired_or_canceled_card", "lost_or_stolen_card", "unknown"]
 }
 
-struct DisputeTable: Sendable {
-    var created: [Int64] = []
-    var charge: [Int32] = []
-    var amount: [Int64] = []
-    var status: [WorldDisputeStatus] = []
+package struct DisputeTable: Sendable {
+    package var created: [Int64] = []
+    package var charge: [Int32] = []
+    package var amount: [Int64] = []
+    package var status: [WorldDisputeStatus] = []
     var reason: [UInt8] = []
-    var withdrawal: [Int32] = []
-    var reinstatement: [Int32] = []
+    package var withdrawal: [Int32] = []
+    package var reinstatement: [Int32] = []
     /// The transfer that paid recovered funds back after a win, `-1` for none.
-    var repayment: [Int32] = []
+    package var repayment: [Int32] = []
 
     var count: Int { created.count }
 
     static let reasons = ["fraudulent", "product_not_received", "duplicate", "subscription_canceled", "general"]
 }
 
-struct BalanceTransactionTable: Sendable {
-    var created: [Int64] = []
-    var type: [BTType] = []
-    var amount: [Int64] = []
-    var fee: [Int64] = []
-    var currency: [WorldCurrency] = []
+package struct BalanceTransactionTable: Sendable {
+    package var created: [Int64] = []
+    package var type: [BTType] = []
+    package var amount: [Int64] = []
+    package var fee: [Int64] = []
+    package var currency: [WorldCurrency] = []
     var rate: [Int32] = []
-    var sourceKind: [StripeIDKind] = []
-    var source: [Int32] = []
-    var availableOn: [Int64] = []
+    package var sourceKind: [StripeIDKind] = []
+    package var source: [Int32] = []
+    package var availableOn: [Int64] = []
     /// Forced `pending` (a bank debit that has not settled yet).
     var pending: [Bool] = []
-    var balanceType: [WorldBalanceType] = []
+    package var balanceType: [WorldBalanceType] = []
 
     var count: Int { created.count }
 
@@ -386,21 +386,21 @@ struct BalanceTransactionTable: Sendable {
 }
 
 /// Everything the world holds; immutable once generated and shared by every request.
-final class WorldStorage: Sendable {
+package final class WorldStorage: Sendable {
     let seed: UInt64
     let start: Int64
     let end: Int64
     let accountCount: Int
-    let ids: StripeIDCodec
-    let charges: ChargeTable
-    let transfers: TransferTable
-    let reversals: ReversalTable
-    let fees: FeeTable
-    let feeRefunds: FeeRefundTable
-    let refunds: RefundTable
-    let disputes: DisputeTable
-    let balanceTransactions: BalanceTransactionTable
-    let payouts: PayoutTable
+    package let ids: StripeIDCodec
+    package let charges: ChargeTable
+    package let transfers: TransferTable
+    package let reversals: ReversalTable
+    package let fees: FeeTable
+    package let feeRefunds: FeeRefundTable
+    package let refunds: RefundTable
+    package let disputes: DisputeTable
+    package let balanceTransactions: BalanceTransactionTable
+    package let payouts: PayoutTable
     /// Scenario → the objects that show it (charge, transfer, payout or balance transaction indexes).
     let scenarios: [SandboxScenario: [ScenarioObject]]
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReconCore
+import Sandbox
 
 /// What SPEC §4 and §5 say each report must contain for a range of the world, computed from what the generator
 /// meant to create (its tables), never by reading back the JSON it serves nor by calling the reconciler. Rows are

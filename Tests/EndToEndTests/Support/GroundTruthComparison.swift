@@ -1,5 +1,6 @@
 import ReconCore
 import Sandbox
+import SandboxTruth
 import Testing
 
 /// The reconciler's report against the sandbox's ground truth, row by row: shared by the suites that reconcile

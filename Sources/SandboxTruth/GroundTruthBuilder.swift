@@ -1,5 +1,6 @@
 import Foundation
 import ReconCore
+import Sandbox
 
 extension SandboxWorld {
     /// What each report must contain for `range`, reconciled at `asOf`, following SPEC §4 and §5.

@@ -1,4 +1,5 @@
 import ReconCore
+import Sandbox
 
 // The ground truth of the charges created in the range: platform-fee rows, skipped transfers, the fee and
 // transfer checks, and each charge's platform net.

@@ -5,6 +5,7 @@ import Logging
 import ReconCore
 import Reconcile
 import Sandbox
+import SandboxTruth
 import StripeAPI
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import ReconCore
 import Reconcile
 import Sandbox
+import SandboxTruth
 import Testing
 
 /// The reconciler against the sandbox's ground truth: the sandbox computes what each report must contain from the

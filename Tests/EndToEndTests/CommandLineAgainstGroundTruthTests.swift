@@ -2,13 +2,14 @@ import ConnectReconTestSupport
 import Foundation
 import ReconCore
 import Sandbox
+import SandboxTruth
 import Testing
 
 @testable import History
 
 /// `connect-recon run` against the sandbox, compared with the sandbox's ground truth (SPEC §4 and §5).
-@Suite("End to end against the ground truth", .serialized)
-struct EndToEndTests {
+@Suite("The command line against the ground truth", .serialized)
+struct CommandLineAgainstGroundTruthTests {
     /// 2026-11-01 … 2026-11-20: ends before CLI.now (2026-11-21T01:30Z) minus the settle margin.
     static let from = "2026-11-01"
     static let to = "2026-11-20"
@@ -250,75 +251,5 @@ struct EndToEndTests {
             }
         }
         try await server.shutdown()
-    }
-
-    @Test("--fail-on-findings exits 3 when there are new findings, 0 when they are all open")
-    func failOnFindings() async throws {
-        var options = SandboxOptions()
-        options.charges = 300
-        options.days = 19
-        let server = try await SandboxServer.start(options)
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
-        let arguments = [
-            "run", "--fail-on-findings", "--config", config, "--from", Self.from, "--to", Self.to, "--out",
-            folder.url.appendingPathComponent("reports").path, "--db",
-            folder.url.appendingPathComponent("h.sqlite").path,
-            "--api-base", server.baseURL.absoluteString,
-        ]
-        let first = await CLI.run(arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
-        #expect(first.status == 3)
-        let second = await CLI.run(arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
-        #expect(second.status == 0)
-        try await server.shutdown()
-    }
-
-    @Test("reconcile refuses a range the history never extracted, and a database that does not exist")
-    func reconcileNeedsAnExtraction() async throws {
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
-        let database = folder.url.appendingPathComponent("h.sqlite").path
-        let missing = await CLI.run([
-            "reconcile", "--config", config, "--db", database, "--from", "2026-11-01", "--to", "2026-11-02",
-        ])
-        #expect(missing.status == 2)
-        #expect(missing.error.contains("There is no history database"))
-        #expect(!FileManager.default.fileExists(atPath: database))
-        _ = try HistoryStore.open(path: database)
-        let empty = await CLI.run([
-            "reconcile", "--config", config, "--db", database, "--from", "2026-11-01", "--to", "2026-11-02",
-        ])
-        #expect(empty.status == 2)
-        #expect(empty.error.contains("no completed extraction"))
-    }
-
-    @Test("history lists runs as a table and as JSON")
-    func historyCommand() async throws {
-        var options = SandboxOptions()
-        options.charges = 100
-        options.days = 19
-        let server = try await SandboxServer.start(options)
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
-        let database = folder.url.appendingPathComponent("h.sqlite").path
-        let run = await CLI.run(
-            [
-                "run", "--config", config, "--from", Self.from, "--to", Self.to, "--db", database, "--out",
-                folder.url.appendingPathComponent("r").path, "--api-base", server.baseURL.absoluteString,
-            ],
-            environment: ["STRIPE_API_KEY": CLI.testKey])
-        #expect(run.status == 0)
-        try await server.shutdown()
-        let table = await CLI.run(["history", "--config", config, "--db", database])
-        #expect(table.status == 0)
-        #expect(table.output.contains("run  command  range"))
-        #expect(table.output.contains("2026-11-01_2026-11-20  completed"))
-        #expect(table.output.contains("usd DPF "))
-        let json = await CLI.run(["history", "--config", config, "--db", database, "--json"])
-        let runs = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
-        #expect(runs.count == 1)
-        #expect(runs.first?["status"] as? String == "completed")
-        #expect(runs.first?["from"] as? String == "2026-11-01T00:00:00Z")
-        #expect((runs.first?["details"] as? [String: Any])?["totals"] != nil)
     }
 }

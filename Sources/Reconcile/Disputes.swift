@@ -83,7 +83,8 @@ extension ReportBuilder {
         guard unrecovered > 0 else { return }
         let row = UnreversedDisputeRow(
             disputeID: dispute.id, chargeID: charge.id, created: dispute.created, currency: dispute.currency,
-            disputeAmount: dispute.amount, disputeStatus: dispute.status.rawValue, destinationAccount: transfer.destination,
+            disputeAmount: dispute.amount, disputeStatus: dispute.status.rawValue,
+            destinationAccount: transfer.destination,
             transferID: transfer.id, recoverable: recoverable, recovered: recovered, unrecovered: unrecovered,
             status: .new)
         unreversedDisputes.append(row)

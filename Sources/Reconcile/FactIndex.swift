@@ -132,7 +132,6 @@ struct FactIndex {
             || paymentIntent(of: charge)?.transferDestination != nil
     }
 
-
     func transfer(of charge: ChargeFacts) -> TransferFacts? { charge.transferID.flatMap { transferByID[$0] } }
 
     /// `charge.application_fee`, else the fee whose `originating_transaction` is the charge (under asynchronous

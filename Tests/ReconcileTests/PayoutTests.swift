@@ -16,15 +16,15 @@ import Testing
         var links: [PayoutTransactionLink]
 
         init(
-            _ id: String, amount: Int64, paidOut nets: [Int64], currency: Currency = .usd, status: String = "paid",
+            _ id: String, amount: Int64, paidOut nets: [Int64], currency: Currency = .usd, status: PayoutStatus = .paid,
             automatic: Bool = true, created: Int64 = PayoutTests.from + 6 * 3_600, listed: Bool = true
         ) {
             let own = "txn_\(id)"
             facts = PayoutFacts(
                 id: id, created: created, currency: currency, amount: amount, arrivalDate: PayoutTests.to + 86_400,
                 status: status, automatic: automatic, balanceTransactionID: own,
-                failureBalanceTransactionID: status == "failed" ? "txn_\(id)_failure" : nil,
-                failureCode: status == "failed" ? "account_closed" : nil, livemode: false)
+                failureBalanceTransactionID: status == .failed ? "txn_\(id)_failure" : nil,
+                failureCode: status == .failed ? "account_closed" : nil, livemode: false)
             transactions = [
                 BalanceTransactionFacts(
                     id: own, created: created, currency: currency, amount: -amount, fee: 0, net: -amount,
@@ -86,7 +86,9 @@ import Testing
     @Test(arguments: ["failed", "canceled"])
     func aPayoutThatDidNotReachTheBankIsAFinding(_ status: String) throws {
         // Given a payout that failed or was canceled, its transactions adding up
-        let report = Self.reconcile([Payout("po_1", amount: 1_000, paidOut: [1_000], status: status)])
+        let report = Self.reconcile([
+            Payout("po_1", amount: 1_000, paidOut: [1_000], status: PayoutStatus(rawValue: status))
+        ])
         // Then it is listed with its status and reported once, as payout_failed
         #expect(report.payouts.first?.status == status)
         #expect(report.payouts.first?.difference == 0)

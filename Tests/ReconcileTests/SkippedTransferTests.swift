@@ -68,7 +68,9 @@ import Testing
         // Given a charge without transfer, `age` seconds old at the run
         var book = Book()
         let created = Book.from + 600
-        book.charge(style: .applicationFee, created: created, status: example.status, transferred: false)
+        book.charge(
+            style: .applicationFee, created: created, status: ChargeStatus(rawValue: example.status), transferred: false
+        )
         book.input.asOf = created + example.age
         // When reconciled
         let report = book.reconcile()

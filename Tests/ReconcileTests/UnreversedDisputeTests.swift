@@ -35,7 +35,7 @@ import Testing
         // Given a disputed destination charge, with a recovery reversal an hour after the dispute
         var book = Book()
         let charge = book.charge(amount: 1_000, style: .fullTransfer)
-        let dispute = book.dispute(charge, status: example.status, created: Book.from + 10_800)
+        let dispute = book.dispute(charge, status: DisputeStatus(rawValue: example.status), created: Book.from + 10_800)
         if example.recovery > 0 {
             book.reverse(book.transferID(of: charge), amount: example.recovery, created: Book.from + 14_400)
         }

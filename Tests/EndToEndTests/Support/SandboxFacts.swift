@@ -160,7 +160,7 @@ enum JSONFacts {
         return ChargeFacts(
             id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
             amount: try int(o, "amount"), amountCaptured: try int(o, "amount_captured"),
-            amountRefunded: try int(o, "amount_refunded"), status: try string(o, "status"),
+            amountRefunded: try int(o, "amount_refunded"), status: .init(rawValue: try string(o, "status")),
             captured: (o["captured"] as? Bool) ?? false, paymentIntentID: reference(o["payment_intent"]),
             transferID: reference(o["transfer"]), applicationFeeID: reference(o["application_fee"]),
             applicationFeeAmount: optionalInt(o["application_fee_amount"]),
@@ -175,7 +175,7 @@ enum JSONFacts {
             id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
             amount: try int(o, "amount"), applicationFeeAmount: optionalInt(o["application_fee_amount"]),
             transferDestination: reference(transferData?["destination"]),
-            transferDataAmount: optionalInt(transferData?["amount"]), status: try string(o, "status"),
+            transferDataAmount: optionalInt(transferData?["amount"]), status: .init(rawValue: try string(o, "status")),
             latestChargeID: reference(o["latest_charge"]), livemode: (o["livemode"] as? Bool) ?? false)
     }
 
@@ -215,7 +215,8 @@ enum JSONFacts {
     static func refund(_ o: Object) throws -> RefundFacts {
         RefundFacts(
             id: try string(o, "id"), chargeID: reference(o["charge"]), created: try int(o, "created"),
-            currency: try currency(o), amount: try int(o, "amount"), status: o["status"] as? String,
+            currency: try currency(o), amount: try int(o, "amount"),
+            status: (o["status"] as? String).map { .init(rawValue: $0) },
             transferReversalID: reference(o["transfer_reversal"]),
             balanceTransactionID: reference(o["balance_transaction"]),
             failureBalanceTransactionID: reference(o["failure_balance_transaction"]),
@@ -226,27 +227,31 @@ enum JSONFacts {
         DisputeFacts(
             id: try string(o, "id"), chargeID: try required(reference(o["charge"]), "charge"),
             created: try int(o, "created"), currency: try currency(o), amount: try int(o, "amount"),
-            status: try string(o, "status"),
+            status: .init(rawValue: try string(o, "status")),
             balanceTransactionIDs: ((o["balance_transactions"] as? [Any]) ?? []).compactMap { reference($0) })
     }
 
     static func balanceTransaction(_ o: Object) throws -> BalanceTransactionFacts {
         BalanceTransactionFacts(
             id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
-            amount: try int(o, "amount"), fee: try int(o, "fee"), net: try int(o, "net"), type: try string(o, "type"),
-            reportingCategory: try string(o, "reporting_category"), sourceID: reference(o["source"]),
-            exchangeRate: (o["exchange_rate"] as? NSNumber)?.doubleValue, status: try string(o, "status"),
-            availableOn: try int(o, "available_on"), balanceType: o["balance_type"] as? String)
+            amount: try int(o, "amount"), fee: try int(o, "fee"), net: try int(o, "net"),
+            type: .init(rawValue: try string(o, "type")),
+            reportingCategory: .init(rawValue: try string(o, "reporting_category")), sourceID: reference(o["source"]),
+            exchangeRate: (o["exchange_rate"] as? NSNumber)?.doubleValue,
+            status: .init(rawValue: try string(o, "status")),
+            availableOn: try int(o, "available_on"),
+            balanceType: (o["balance_type"] as? String).map { .init(rawValue: $0) })
     }
 
     static func payout(_ o: Object) throws -> PayoutFacts {
         PayoutFacts(
             id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
-            amount: try int(o, "amount"), arrivalDate: try int(o, "arrival_date"), status: try string(o, "status"),
+            amount: try int(o, "amount"), arrivalDate: try int(o, "arrival_date"),
+            status: .init(rawValue: try string(o, "status")),
             automatic: (o["automatic"] as? Bool) ?? false, balanceTransactionID: reference(o["balance_transaction"]),
             failureBalanceTransactionID: reference(o["failure_balance_transaction"]),
             failureCode: o["failure_code"] as? String, livemode: (o["livemode"] as? Bool) ?? false,
-            reconciliationStatus: o["reconciliation_status"] as? String)
+            reconciliationStatus: (o["reconciliation_status"] as? String).map { .init(rawValue: $0) })
     }
 
     /// The embedded first page of a nested list plus the rest, paged from its `url`.

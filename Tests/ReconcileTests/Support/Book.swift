@@ -41,7 +41,7 @@ struct Book {
         _ id: String? = nil, amount: Int64 = 1_000, currency: Currency = .usd, style: Style = .applicationFee,
         retained: Int64 = 123, stripeFee: Int64 = 59, destination: String = "acct_1",
         created: Int64 = Book.from + 3_600,
-        settlement: Settlement? = nil, status: String = "succeeded", transferred: Bool = true,
+        settlement: Settlement? = nil, status: ChargeStatus = .succeeded, transferred: Bool = true,
         withBalanceTransaction: Bool = true, feeIn: Settlement? = nil
     ) -> String {
         let chargeID = id ?? next("ch")
@@ -54,14 +54,14 @@ struct Book {
             PaymentIntentFacts(
                 id: intentID, created: created, currency: currency, amount: amount, applicationFeeAmount: feeAmount,
                 transferDestination: isDestination ? destination : nil, transferDataAmount: transferAmount,
-                status: status == "succeeded" ? "succeeded" : "processing", latestChargeID: chargeID, livemode: false))
+                status: status == .succeeded ? .succeeded : .processing, latestChargeID: chargeID, livemode: false))
         var btID: String?
         if withBalanceTransaction {
             btID = balanceTransaction(
                 created: created, currency: settle.currency, amount: settle.convert(amount), fee: stripeFee,
                 type: "charge", category: "charge", source: chargeID, rate: settle.rateMillionths)
         }
-        let attached = isDestination && transferred && status == "succeeded"
+        let attached = isDestination && transferred && status == .succeeded
         var transferID: String?
         var feeID: String?
         if attached {
@@ -80,7 +80,7 @@ struct Book {
         input.charges.append(
             ChargeFacts(
                 id: chargeID, created: created, currency: currency, amount: amount,
-                amountCaptured: status == "failed" ? 0 : amount, amountRefunded: 0, status: status,
+                amountCaptured: status == .failed ? 0 : amount, amountRefunded: 0, status: status,
                 captured: status != "failed", paymentIntentID: intentID, transferID: transferID,
                 applicationFeeID: feeID, applicationFeeAmount: attached ? feeAmount : nil,
                 transferDestination: attached ? destination : nil, transferDataAmount: attached ? transferAmount : nil,
@@ -130,8 +130,8 @@ struct Book {
 
     @discardableResult
     mutating func balanceTransaction(
-        created: Int64, currency: Currency, amount: Int64, fee: Int64, type: String, category: String,
-        source: String?, rate: Int64? = nil, balanceType: String? = "payments"
+        created: Int64, currency: Currency, amount: Int64, fee: Int64, type: BalanceTransactionType,
+        category: ReportingCategory, source: String?, rate: Int64? = nil, balanceType: BalanceType? = .payments
     ) -> String {
         let id = next("txn")
         input.balanceTransactions.append(
@@ -238,7 +238,7 @@ struct Book {
     /// (fee 1500); `won` also gets a reinstatement without fee.
     @discardableResult
     mutating func dispute(
-        _ chargeID: String, status: String, amount: Int64? = nil, created: Int64 = Book.from + 10_800,
+        _ chargeID: String, status: DisputeStatus, amount: Int64? = nil, created: Int64 = Book.from + 10_800,
         reinstatedAt: Int64? = nil
     ) -> String {
         let charge = input.charges[chargeIndex(chargeID)]
@@ -251,7 +251,7 @@ struct Book {
                     created: created, currency: charge.currency, amount: -disputed, fee: 1_500, type: "adjustment",
                     category: "dispute", source: id))
         }
-        if status == "won" {
+        if status == .won {
             bts.append(
                 balanceTransaction(
                     created: reinstatedAt ?? created + 3_600, currency: charge.currency, amount: disputed, fee: 0,

@@ -23,7 +23,7 @@ import StripeAPI
 public final class CurlHTTPTransport: HTTPTransport {
     /// The configuration this transport was made with.
     public let configuration: CurlTransportConfiguration
-    private let queue: JobQueue
+    private let queue: PendingRequestQueue
 
     /// Starts the worker threads, each with its own easy handle.
     ///
@@ -44,7 +44,7 @@ public final class CurlHTTPTransport: HTTPTransport {
                 "this libcurl (\(CurlLibrary.version)) was built without TLS support; https is impossible")
         }
         self.configuration = configuration
-        queue = JobQueue()
+        queue = PendingRequestQueue()
 
         let count = configuration.maxConcurrentRequests
         for index in 0..<count {
@@ -67,17 +67,17 @@ public final class CurlHTTPTransport: HTTPTransport {
     /// Sends a GET and returns the complete response (any status), or why none arrived.
     public func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         // Check and convert the request here, on the caller's task: a refused request never reaches a worker.
-        let job = Job(prepared: try PreparedRequest(request))
+        let pending = PendingRequest(prepared: try PreparedRequest(request))
         let queue = queue
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: JobContinuation) in
-                guard job.attach(continuation) else { return }
-                if !queue.submit(job) {
-                    job.finish(.failure(Self.shutDownError(job.endpoint)))
+                guard pending.attach(continuation) else { return }
+                if !queue.submit(pending) {
+                    pending.finish(.failure(Self.shutDownError(pending.endpoint)))
                 }
             }
         } onCancel: {
-            job.cancel()
+            pending.cancel()
         }
         return try result.get()
     }
@@ -86,8 +86,8 @@ public final class CurlHTTPTransport: HTTPTransport {
     /// ``TransportError/invalidRequest(_:)`` ("shut down"); running ones are aborted (within about a second).
     /// Blocks until every worker thread has ended. Safe to call more than once; later `get`s fail at once.
     public func shutdown() {
-        for job in queue.close() {
-            job.finish(.failure(Self.shutDownError(job.endpoint)))
+        for pending in queue.close() {
+            pending.finish(.failure(Self.shutDownError(pending.endpoint)))
         }
         queue.waitForWorkersToExit()
     }

@@ -4,52 +4,53 @@ import StripeAPI
 
 // MARK: A worker thread and one transfer
 
-/// The body of one worker thread: it owns one easy handle for its whole life and runs jobs on it one by one.
+/// The body of one worker thread: it owns one easy handle for its whole life and runs requests on it one by one.
 ///
 /// `curl_easy_perform` blocks, so it runs here and never on Swift's cooperative pool.
 enum Worker {
-    static func run(queue: JobQueue, configuration: CurlTransportConfiguration) {
+    static func run(queue: PendingRequestQueue, configuration: CurlTransportConfiguration) {
         serve(queue: queue, configuration: configuration)
         // The handle was a local of `serve`: it is freed by now.
         queue.workerExited()
     }
 
-    private static func serve(queue: JobQueue, configuration: CurlTransportConfiguration) {
+    private static func serve(queue: PendingRequestQueue, configuration: CurlTransportConfiguration) {
         guard let handle = EasyHandle() else {
             queue.workerStarted(successfully: false)
             return
         }
         queue.workerStarted(successfully: true)
-        while let job = queue.next() {
-            // A job cancelled while queued was already answered; don't spend a request on it.
-            if job.isCancelled { continue }
-            let result = perform(job, on: handle, configuration: configuration, queue: queue)
-            job.finish(result)
+        while let pending = queue.next() {
+            // A request cancelled while queued was already answered; don't spend a request on it.
+            if pending.isCancelled { continue }
+            let result = perform(pending, on: handle, configuration: configuration, queue: queue)
+            pending.finish(result)
         }
     }
 
-    /// Runs one request on `handle`; leaves the handle reset (no pointers into the job) but its connection cached.
+    /// Runs one request on `handle`; leaves the handle reset (no pointers into the request) but its connection cached.
     static func perform(
-        _ job: Job, on handle: borrowing EasyHandle, configuration: CurlTransportConfiguration, queue: JobQueue
+        _ pending: PendingRequest, on handle: borrowing EasyHandle, configuration: CurlTransportConfiguration,
+        queue: PendingRequestQueue
     ) -> Result<HTTPResponse, TransportError> {
-        let transfer = CurlTransfer(job: job, queue: queue)
+        let transfer = CurlTransfer(pending: pending, queue: queue)
         // Reset drops every option and pointer of the previous request but keeps live connections,
         // the DNS cache and TLS sessions.
         defer { curl_easy_reset(handle.raw) }
         return withExtendedLifetime(transfer) { () -> Result<HTTPResponse, TransportError> in
             do throws(TransportError) {
-                try configure(handle, for: job, transfer: transfer, configuration: configuration)
+                try configure(handle, for: pending, transfer: transfer, configuration: configuration)
             } catch {
                 return .failure(error)
             }
             handle.clearErrorText()
             let code = curl_easy_perform(handle.raw)
             guard code == CURLE_OK else {
-                return .failure(failure(for: code, handle: handle, job: job))
+                return .failure(failure(for: code, handle: handle, pending: pending))
             }
             var status = 0
             guard ccurl_easy_getinfo_long(handle.raw, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK, status > 0 else {
-                return .failure(.connectionFailed("GET \(job.endpoint): no HTTP status line was received"))
+                return .failure(.connectionFailed("GET \(pending.endpoint): no HTTP status line was received"))
             }
             return .success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.body))
         }
@@ -58,7 +59,8 @@ enum Worker {
     // MARK: Options
 
     private static func configure(
-        _ handle: borrowing EasyHandle, for job: Job, transfer: CurlTransfer, configuration: CurlTransportConfiguration
+        _ handle: borrowing EasyHandle, for pending: PendingRequest, transfer: CurlTransfer,
+        configuration: CurlTransportConfiguration
     ) throws(TransportError) {
         let raw = handle.raw
         let context = Unmanaged.passUnretained(transfer).toOpaque()
@@ -66,7 +68,7 @@ enum Worker {
         func check(_ code: CURLcode, _ option: String) throws(TransportError) {
             guard code == CURLE_OK else {
                 let text = curl_easy_strerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)"
-                throw .invalidRequest("GET \(job.endpoint): libcurl refused \(option): \(text)")
+                throw .invalidRequest("GET \(pending.endpoint): libcurl refused \(option): \(text)")
             }
         }
         func set(_ option: CURLoption, _ value: Int, _ name: String) throws(TransportError) {
@@ -77,7 +79,7 @@ enum Worker {
         }
 
         try check(ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, handle.errorBuffer), "CURLOPT_ERRORBUFFER")
-        try check(ccurl_easy_setopt_curlu(raw, CURLOPT_CURLU, job.prepared.url.raw), "CURLOPT_CURLU")
+        try check(ccurl_easy_setopt_curlu(raw, CURLOPT_CURLU, pending.prepared.url.raw), "CURLOPT_CURLU")
         try set(CURLOPT_HTTPGET, 1, "CURLOPT_HTTPGET")
         // No signals: curl runs on many threads; timeouts must not use SIGALRM.
         try set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
@@ -95,12 +97,12 @@ enum Worker {
         // "" = offer every encoding this libcurl decodes (gzip, deflate, br, zstd) and decode the body.
         try set(CURLOPT_ACCEPT_ENCODING, "", "CURLOPT_ACCEPT_ENCODING")
         try set(CURLOPT_USERAGENT, configuration.userAgent, "CURLOPT_USERAGENT")
-        try check(ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, job.prepared.headers.raw), "CURLOPT_HTTPHEADER")
+        try check(ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, pending.prepared.headers.raw), "CURLOPT_HTTPHEADER")
         try set(CURLOPT_TCP_KEEPALIVE, 1, "CURLOPT_TCP_KEEPALIVE")
         try set(CURLOPT_TCP_KEEPIDLE, 30, "CURLOPT_TCP_KEEPIDLE")
         try set(CURLOPT_TCP_KEEPINTVL, 15, "CURLOPT_TCP_KEEPINTVL")
         try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1, "CURLOPT_SUPPRESS_CONNECT_HEADERS")
-        if job.prepared.isLoopback {
+        if pending.prepared.isLoopback {
             // A loopback request never goes through a proxy from the environment (http_proxy and friends).
             try set(CURLOPT_PROXY, "", "CURLOPT_PROXY")
         }
@@ -122,14 +124,17 @@ enum Worker {
 
     // MARK: Errors
 
-    private static func failure(for code: CURLcode, handle: borrowing EasyHandle, job: Job) -> TransportError {
+    private static func failure(for code: CURLcode, handle: borrowing EasyHandle, pending: PendingRequest)
+        -> TransportError
+    {
         if code == CURLE_ABORTED_BY_CALLBACK {
             // Only our progress callback aborts: the caller was cancelled (and already answered) or shutdown.
             return .invalidRequest(
-                "GET \(job.endpoint): aborted because the transport was shut down or the caller cancelled")
+                "GET \(pending.endpoint): aborted because the transport was shut down or the caller cancelled")
         }
         let curlText = handle.errorText ?? curl_easy_strerror(code).map { String(cString: $0) } ?? "unknown error"
-        let detail = job.prepared.redactor.scrub("GET \(job.endpoint): \(curlText) (curl error \(code.rawValue))")
+        let detail = pending.prepared.redactor.scrub(
+            "GET \(pending.endpoint): \(curlText) (curl error \(code.rawValue))")
         return CurlErrorMapping.transportError(for: code, detail: detail)
     }
 }
@@ -137,14 +142,14 @@ enum Worker {
 /// What curl's callbacks write into during one transfer. Passed to C as an unretained pointer; the worker keeps
 /// it alive (`withExtendedLifetime`) for the whole `curl_easy_perform`.
 final class CurlTransfer {
-    let job: Job
-    let queue: JobQueue
+    let pending: PendingRequest
+    let queue: PendingRequestQueue
     var headers: [String: String] = [:]
     var body = Data()
     private var lastHeaderName: String?
 
-    init(job: Job, queue: JobQueue) {
-        self.job = job
+    init(pending: PendingRequest, queue: PendingRequestQueue) {
+        self.pending = pending
         self.queue = queue
     }
 
@@ -177,7 +182,7 @@ final class CurlTransfer {
     /// often while data flows and about once a second while waiting.
     static let progress: curl_xferinfo_callback = { context, _, _, _, _ in
         guard let transfer = CurlTransfer.from(context) else { return 0 }
-        let stop = transfer.queue.isShuttingDown || transfer.job.isCancelled
+        let stop = transfer.queue.isShuttingDown || transfer.pending.isCancelled
         return stop ? 1 : 0
     }
 

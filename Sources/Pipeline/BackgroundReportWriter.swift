@@ -15,7 +15,7 @@ final class BackgroundReportWriter: Sendable {
     static let maxQueued = 4
 
     /// What the writer's thread is asked to do, in order.
-    private enum Job {
+    private enum Message {
         case rows([PlatformFeeRow])
         case finish(ReconciliationReport, ReportMetadata)
     }
@@ -23,7 +23,7 @@ final class BackgroundReportWriter: Sendable {
     /// How the writer's thread ended: the finished report, nothing (abandoned), or the write's failure.
     private typealias Ending = Result<(files: ReportFiles, timings: ReportStream.Timings)?, ReportError>
 
-    private let jobs = BlockingQueue<Job>(capacity: BackgroundReportWriter.maxQueued)
+    private let messages = BlockingQueue<Message>(capacity: BackgroundReportWriter.maxQueued)
     /// Set by the writer's thread just before it ends.
     private let ending = Mutex<Ending?>(nil)
     /// Left when the writer's thread has ended.
@@ -37,10 +37,10 @@ final class BackgroundReportWriter: Sendable {
         outputPath = outputDirectory.path
         ended.enter()
         OwnThread.start(name: "connect-recon.report-writer") { [self] in
-            let result = Self.work(stream.take(), jobs: jobs)
+            let result = Self.work(stream.take(), messages: messages)
             ending.withLock { $0 = result }
             // Nothing more is accepted: a blocked or later append throws the failure set above.
-            jobs.close()
+            messages.close()
             ended.leave()
         }
     }
@@ -48,7 +48,7 @@ final class BackgroundReportWriter: Sendable {
     /// Queues `rows` for writing; blocks while the queue is full. Throws the writer's failure, if any.
     func append(_ rows: [PlatformFeeRow]) throws(ReportError) {
         do {
-            try jobs.push(.rows(rows))
+            try messages.push(.rows(rows))
         } catch {
             throw failure(ending.withLock { $0 })
         }
@@ -58,10 +58,10 @@ final class BackgroundReportWriter: Sendable {
     func finish(_ report: ReconciliationReport, metadata: ReportMetadata) async throws(ReportError)
         -> (files: ReportFiles, timings: ReportStream.Timings)
     {
-        // Queuing the last job may wait for room, and the writer's end is waited for: both on a thread of their own.
+        // Queuing the last message may wait for room, and the writer's end is waited for: both on a thread of their own.
         let result: Ending? =
             (try? await OwnThread.run(name: "connect-recon.report-finish") { [self] () -> Ending? in
-                try? jobs.push(.finish(report, metadata))
+                try? messages.push(.finish(report, metadata))
                 ended.wait()
                 return ending.withLock { $0 }
             }) ?? nil
@@ -71,7 +71,7 @@ final class BackgroundReportWriter: Sendable {
 
     /// Drops the report: the writer stops and its hidden folder is removed before this returns.
     func abandon() async {
-        jobs.close()
+        messages.close()
         await withCheckedContinuation { continuation in
             ended.notify(queue: .global()) { continuation.resume() }
         }
@@ -85,14 +85,14 @@ final class BackgroundReportWriter: Sendable {
 
     // MARK: The writer's thread
 
-    /// Writes jobs until the report is finished, a write fails or the queue is closed. The unfinished folder is
+    /// Writes messages until the report is finished, a write fails or the queue is closed. The unfinished folder is
     /// removed whatever ended the work (a no-op after a finish).
-    private static func work(_ stream: ReportStream, jobs: BlockingQueue<Job>) -> Ending {
+    private static func work(_ stream: ReportStream, messages: BlockingQueue<Message>) -> Ending {
         defer { stream.abandon() }
         do {
             // The queue is only ever closed, never finished with an error.
-            while let job = (try? jobs.pop()) ?? nil {
-                switch job {
+            while let message = (try? messages.pop()) ?? nil {
+                switch message {
                 case .rows(let rows):
                     try stream.append(platformFees: rows)
                 case .finish(let report, let metadata):

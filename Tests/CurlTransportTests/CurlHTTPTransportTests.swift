@@ -384,7 +384,7 @@ func cancellingTheCallerAnswersAtOnceAndFreesTheWorker() async throws {
             Issue.record("expected invalidRequest, got \(String(describing: error))")
             return
         }
-        // The worker skips a job whose caller is gone; a follow-up proves the queue moved on.
+        // The worker skips a pending request whose caller is gone; a follow-up proves the queue moved on.
         _ = try await transport.get(page)
         #expect(server.requests.count == 1)
     }

@@ -2,12 +2,12 @@ import Foundation
 import Synchronization
 import WorkerThreads
 
-/// The jobs waiting for a worker thread, in order, and the workers' start and exit count.
+/// The requests waiting for a worker thread, in order, and the workers' start and exit count.
 ///
-/// `@unchecked Sendable`: the worker counts are read and written only while holding `condition`; the jobs wait in a
+/// `@unchecked Sendable`: the worker counts are read and written only while holding `condition`; the requests wait in a
 /// ``BlockingQueue``, which guards itself.
-final class JobQueue: @unchecked Sendable {
-    private let jobs = BlockingQueue<Job>()
+final class PendingRequestQueue: @unchecked Sendable {
+    private let pendingRequests = BlockingQueue<PendingRequest>()
     private let condition = NSCondition()
     private var startedWorkers = 0
     private var failedWorkers = 0
@@ -19,21 +19,21 @@ final class JobQueue: @unchecked Sendable {
     /// Whether ``close()`` was called: running transfers should abort.
     var isShuttingDown: Bool { shuttingDown.load(ordering: .relaxed) }
 
-    /// Queues a job; false once the queue is closed.
-    func submit(_ job: Job) -> Bool {
-        (try? jobs.push(job)) != nil
+    /// Queues a request; false once the queue is closed.
+    func submit(_ pending: PendingRequest) -> Bool {
+        (try? pendingRequests.push(pending)) != nil
     }
 
-    /// The next job, waiting for one; nil once the queue is closed (the worker should exit).
-    func next() -> Job? {
+    /// The next request, waiting for one; nil once the queue is closed (the worker should exit).
+    func next() -> PendingRequest? {
         // The queue is only ever closed, never finished with an error.
-        (try? jobs.pop()) ?? nil
+        (try? pendingRequests.pop()) ?? nil
     }
 
-    /// Closes the queue and returns the jobs no worker took; running transfers are told to abort.
-    func close() -> [Job] {
+    /// Closes the queue and returns the requests no worker took; running transfers are told to abort.
+    func close() -> [PendingRequest] {
         shuttingDown.store(true, ordering: .relaxed)
-        return jobs.close()
+        return pendingRequests.close()
     }
 
     // MARK: Worker lifecycle

@@ -9,10 +9,10 @@ typealias JobContinuation = CheckedContinuation<Result<HTTPResponse, TransportEr
 /// The continuation is resumed exactly once, by whichever comes first: the worker's result, the caller's
 /// cancellation, or shutdown. Later attempts are no-ops, so nothing leaks and nothing resumes twice.
 ///
-/// `@unchecked Sendable`: the C objects in ``prepared`` are touched only by the one worker that took the job
+/// `@unchecked Sendable`: the C objects in ``prepared`` are touched only by the one worker that took the request
 /// (the hand-over through the queue's lock orders it after the caller built them); everything else is
 /// behind the mutex or immutable.
-final class Job: @unchecked Sendable {
+final class PendingRequest: @unchecked Sendable {
     let prepared: PreparedRequest
 
     private struct State {
@@ -27,7 +27,7 @@ final class Job: @unchecked Sendable {
 
     var endpoint: String { prepared.endpoint }
 
-    /// Whether the caller gave up; a worker skips or aborts such a job.
+    /// Whether the caller gave up; a worker skips or aborts such a request.
     var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     /// Stores the caller's continuation; false (and the continuation already resumed) if it was cancelled first.

@@ -1,6 +1,6 @@
 /// An application fee (`fee_…`) the platform collected from a connected account.
 /// See https://docs.stripe.com/api/application_fees/object.
-public struct ApplicationFeeFacts: Sendable, Hashable, Codable {
+public struct ApplicationFeeFacts: Sendable, Hashable {
     public var id: String
     public var created: Int64
     public var currency: Currency
@@ -12,18 +12,6 @@ public struct ApplicationFeeFacts: Sendable, Hashable, Codable {
     public var accountID: String?
     public var balanceTransactionID: String?
     public var livemode: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case created
-        case currency
-        case amount
-        case amountRefunded = "amount_refunded"
-        case originatingChargeID = "originating_charge_id"
-        case accountID = "account_id"
-        case balanceTransactionID = "balance_transaction_id"
-        case livemode
-    }
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, amountRefunded: Int64,
@@ -42,22 +30,13 @@ public struct ApplicationFeeFacts: Sendable, Hashable, Codable {
 }
 
 /// A refund of an application fee (`fr_…`). See https://docs.stripe.com/api/fee_refunds/object.
-public struct FeeRefundFacts: Sendable, Hashable, Codable {
+public struct FeeRefundFacts: Sendable, Hashable {
     public var id: String
     public var feeID: String
     public var created: Int64
     public var currency: Currency
     public var amount: Int64
     public var balanceTransactionID: String?
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case feeID = "fee_id"
-        case created
-        case currency
-        case amount
-        case balanceTransactionID = "balance_transaction_id"
-    }
 
     public init(
         id: String, feeID: String, created: Int64, currency: Currency, amount: Int64, balanceTransactionID: String?

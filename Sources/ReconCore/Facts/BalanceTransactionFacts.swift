@@ -1,6 +1,6 @@
 /// A line of the platform's ledger (`txn_…`), in its settlement currency.
 /// See https://docs.stripe.com/api/balance_transactions/object.
-public struct BalanceTransactionFacts: Sendable, Hashable, Codable {
+public struct BalanceTransactionFacts: Sendable, Hashable {
     public var id: String
     public var created: Int64
     public var currency: Currency
@@ -23,22 +23,6 @@ public struct BalanceTransactionFacts: Sendable, Hashable, Codable {
     /// The balance it affects (`payments`, `refund_and_dispute_prefunding`, `issuing`, `risk_reserved`, …; API
     /// version 2025-05-28 and later), as Stripe wrote it; `nil` when absent.
     public var balanceType: BalanceType?
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case created
-        case currency
-        case amount
-        case fee
-        case net
-        case type
-        case reportingCategory = "reporting_category"
-        case sourceID = "source_id"
-        case exchangeRate = "exchange_rate"
-        case status
-        case availableOn = "available_on"
-        case balanceType = "balance_type"
-    }
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, fee: Int64, net: Int64,

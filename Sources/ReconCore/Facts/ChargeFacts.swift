@@ -1,6 +1,6 @@
 /// What the reconciler needs to know about a platform charge (`ch_…`), in minor units of `currency`.
 /// See https://docs.stripe.com/api/charges/object.
-public struct ChargeFacts: Sendable, Hashable, Codable {
+public struct ChargeFacts: Sendable, Hashable {
     public var id: String
     /// Unix seconds.
     public var created: Int64
@@ -22,25 +22,6 @@ public struct ChargeFacts: Sendable, Hashable, Codable {
     public var transferDataAmount: Int64?
     public var balanceTransactionID: String?
     public var livemode: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case created
-        case currency
-        case amount
-        case amountCaptured = "amount_captured"
-        case amountRefunded = "amount_refunded"
-        case status
-        case captured
-        case paymentIntentID = "payment_intent_id"
-        case transferID = "transfer_id"
-        case applicationFeeID = "application_fee_id"
-        case applicationFeeAmount = "application_fee_amount"
-        case transferDestination = "transfer_destination"
-        case transferDataAmount = "transfer_data_amount"
-        case balanceTransactionID = "balance_transaction_id"
-        case livemode
-    }
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, amountCaptured: Int64, amountRefunded: Int64,

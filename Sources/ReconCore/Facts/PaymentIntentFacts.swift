@@ -1,6 +1,6 @@
 /// What the reconciler needs to know about a PaymentIntent (`pi_…`): what the platform *intended*.
 /// See https://docs.stripe.com/api/payment_intents/object.
-public struct PaymentIntentFacts: Sendable, Hashable, Codable {
+public struct PaymentIntentFacts: Sendable, Hashable {
     public var id: String
     public var created: Int64
     public var currency: Currency
@@ -13,19 +13,6 @@ public struct PaymentIntentFacts: Sendable, Hashable, Codable {
     public var status: PaymentIntentStatus
     public var latestChargeID: String?
     public var livemode: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case created
-        case currency
-        case amount
-        case applicationFeeAmount = "application_fee_amount"
-        case transferDestination = "transfer_destination"
-        case transferDataAmount = "transfer_data_amount"
-        case status
-        case latestChargeID = "latest_charge_id"
-        case livemode
-    }
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, applicationFeeAmount: Int64?,

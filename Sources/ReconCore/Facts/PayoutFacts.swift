@@ -1,6 +1,6 @@
 /// What the reconciler needs to know about a payout (`po_…`) from the platform's balance to its bank account.
 /// See https://docs.stripe.com/api/payouts/object.
-public struct PayoutFacts: Sendable, Hashable, Codable {
+public struct PayoutFacts: Sendable, Hashable {
     public var id: String
     /// Unix seconds.
     public var created: Int64
@@ -23,21 +23,6 @@ public struct PayoutFacts: Sendable, Hashable, Codable {
     /// `completed`, `in_progress` or `not_applicable` (open): whether Stripe has finished listing the balance
     /// transactions the payout paid out. `nil` when Stripe sent none (older API versions and histories).
     public var reconciliationStatus: PayoutReconciliationStatus?
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case created
-        case currency
-        case amount
-        case arrivalDate = "arrival_date"
-        case status
-        case automatic
-        case balanceTransactionID = "balance_transaction_id"
-        case failureBalanceTransactionID = "failure_balance_transaction_id"
-        case failureCode = "failure_code"
-        case livemode
-        case reconciliationStatus = "reconciliation_status"
-    }
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, arrivalDate: Int64, status: PayoutStatus,
@@ -70,14 +55,9 @@ public struct PayoutFacts: Sendable, Hashable, Codable {
 ///
 /// A balance transaction names no payout itself, so this link is the only record of which payout paid it out.
 /// Stripe lists the payout's own `payout` balance transaction among them (first, being the newest).
-public struct PayoutTransactionLink: Sendable, Hashable, Codable {
+public struct PayoutTransactionLink: Sendable, Hashable {
     public var payoutID: String
     public var balanceTransactionID: String
-
-    enum CodingKeys: String, CodingKey {
-        case payoutID = "payout_id"
-        case balanceTransactionID = "balance_transaction_id"
-    }
 
     public init(payoutID: String, balanceTransactionID: String) {
         self.payoutID = payoutID

@@ -1,5 +1,5 @@
 /// A refund (`re_…`) of a platform charge. See https://docs.stripe.com/api/refunds/object.
-public struct RefundFacts: Sendable, Hashable, Codable {
+public struct RefundFacts: Sendable, Hashable {
     public var id: String
     public var chargeID: String?
     public var created: Int64
@@ -14,19 +14,6 @@ public struct RefundFacts: Sendable, Hashable, Codable {
     public var failureBalanceTransactionID: String?
     /// Why it failed (`expired_or_canceled_card`, `lost_or_stolen_card`, …), when it did.
     public var failureReason: String?
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case chargeID = "charge_id"
-        case created
-        case currency
-        case amount
-        case status
-        case transferReversalID = "transfer_reversal_id"
-        case balanceTransactionID = "balance_transaction_id"
-        case failureBalanceTransactionID = "failure_balance_transaction_id"
-        case failureReason = "failure_reason"
-    }
 
     public init(
         id: String, chargeID: String?, created: Int64, currency: Currency, amount: Int64, status: RefundStatus?,
@@ -50,7 +37,7 @@ public struct RefundFacts: Sendable, Hashable, Codable {
 }
 
 /// A dispute (`dp_…` / `du_…`) on a platform charge. See https://docs.stripe.com/api/disputes/object.
-public struct DisputeFacts: Sendable, Hashable, Codable {
+public struct DisputeFacts: Sendable, Hashable {
     public var id: String
     public var chargeID: String
     public var created: Int64
@@ -59,16 +46,6 @@ public struct DisputeFacts: Sendable, Hashable, Codable {
     public var status: DisputeStatus
     /// The balance transactions that withdrew and reinstated the funds (zero, one or two).
     public var balanceTransactionIDs: [String]
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case chargeID = "charge_id"
-        case created
-        case currency
-        case amount
-        case status
-        case balanceTransactionIDs = "balance_transaction_ids"
-    }
 
     public init(
         id: String, chargeID: String, created: Int64, currency: Currency, amount: Int64, status: DisputeStatus,

@@ -1,6 +1,6 @@
 /// What the reconciler needs to know about a transfer (`tr_…`) to a connected account.
 /// See https://docs.stripe.com/api/transfers/object.
-public struct TransferFacts: Sendable, Hashable, Codable {
+public struct TransferFacts: Sendable, Hashable {
     public var id: String
     public var created: Int64
     public var currency: Currency
@@ -14,20 +14,6 @@ public struct TransferFacts: Sendable, Hashable, Codable {
     /// `metadata[dispute_id]`: set on a transfer that pays back funds recovered for a dispute the platform won.
     public var disputeIDMetadata: String?
     public var livemode: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case created
-        case currency
-        case amount
-        case amountReversed = "amount_reversed"
-        case destination
-        case sourceTransactionID = "source_transaction_id"
-        case balanceTransactionID = "balance_transaction_id"
-        case transferGroup = "transfer_group"
-        case disputeIDMetadata = "dispute_id_metadata"
-        case livemode
-    }
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, amountReversed: Int64, destination: String?,
@@ -50,7 +36,7 @@ public struct TransferFacts: Sendable, Hashable, Codable {
 
 /// A transfer reversal (`trr_…`): money pulled back from the connected account.
 /// See https://docs.stripe.com/api/transfer_reversals/object.
-public struct TransferReversalFacts: Sendable, Hashable, Codable {
+public struct TransferReversalFacts: Sendable, Hashable {
     public var id: String
     public var transferID: String
     public var created: Int64
@@ -61,17 +47,6 @@ public struct TransferReversalFacts: Sendable, Hashable, Codable {
     public var balanceTransactionID: String?
     /// `metadata[dispute_id]`, when the platform tagged a recovery reversal with its dispute.
     public var disputeIDMetadata: String?
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case transferID = "transfer_id"
-        case created
-        case currency
-        case amount
-        case sourceRefundID = "source_refund_id"
-        case balanceTransactionID = "balance_transaction_id"
-        case disputeIDMetadata = "dispute_id_metadata"
-    }
 
     public init(
         id: String, transferID: String, created: Int64, currency: Currency, amount: Int64, sourceRefundID: String?,

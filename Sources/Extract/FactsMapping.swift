@@ -11,7 +11,7 @@ extension ChargeFacts {
             status: charge.status, captured: charge.captured, paymentIntentID: charge.paymentIntent?.id,
             transferID: charge.transfer?.id, applicationFeeID: charge.applicationFee?.id,
             applicationFeeAmount: charge.applicationFeeAmount,
-            transferDestination: charge.transferData?.destinationAccountID,
+            destinationAccountID: charge.transferData?.destinationAccountID,
             transferDataAmount: charge.transferData?.amount, balanceTransactionID: charge.balanceTransaction?.id,
             livemode: charge.livemode)
     }
@@ -22,7 +22,7 @@ extension PaymentIntentFacts {
         self.init(
             id: intent.id, created: intent.created, currency: intent.currency, amount: intent.amount,
             applicationFeeAmount: intent.applicationFeeAmount,
-            transferDestination: intent.transferData?.destinationAccountID,
+            destinationAccountID: intent.transferData?.destinationAccountID,
             transferDataAmount: intent.transferData?.amount, status: intent.status,
             latestChargeID: intent.latestCharge?.id, livemode: intent.livemode)
     }
@@ -32,7 +32,7 @@ extension TransferFacts {
     init(_ transfer: Transfer) {
         self.init(
             id: transfer.id, created: transfer.created, currency: transfer.currency, amount: transfer.amount,
-            amountReversed: transfer.amountReversed, destination: transfer.destinationAccountID,
+            amountReversed: transfer.amountReversed, destinationAccountID: transfer.destinationAccountID,
             sourceTransactionID: transfer.sourceTransaction?.id, balanceTransactionID: transfer.balanceTransaction?.id,
             transferGroup: transfer.transferGroup, disputeIDMetadata: transfer.metadata["dispute_id"],
             livemode: transfer.livemode)

@@ -42,7 +42,7 @@ extension ChargeFacts: StorableFacts {
             id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
             amountCaptured.databaseValue, amountRefunded.databaseValue, status.databaseValue, captured.databaseValue,
             paymentIntentID.databaseValue, transferID.databaseValue, applicationFeeID.databaseValue,
-            applicationFeeAmount.databaseValue, transferDestination.databaseValue, transferDataAmount.databaseValue,
+            applicationFeeAmount.databaseValue, destinationAccountID.databaseValue, transferDataAmount.databaseValue,
             balanceTransactionID.databaseValue, livemode.databaseValue,
         ]
     }
@@ -55,7 +55,7 @@ extension ChargeFacts: StorableFacts {
             status: try row.decode(atIndex: 6), captured: try row.decode(atIndex: 7),
             paymentIntentID: try row.decode(atIndex: 8), transferID: try row.decode(atIndex: 9),
             applicationFeeID: try row.decode(atIndex: 10), applicationFeeAmount: try row.decode(atIndex: 11),
-            transferDestination: try row.decode(atIndex: 12), transferDataAmount: try row.decode(atIndex: 13),
+            destinationAccountID: try row.decode(atIndex: 12), transferDataAmount: try row.decode(atIndex: 13),
             balanceTransactionID: try row.decode(atIndex: 14), livemode: try row.decode(atIndex: 15))
     }
 }
@@ -71,7 +71,7 @@ extension PaymentIntentFacts: StorableFacts {
     var databaseValues: [DatabaseValue] {
         [
             id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
-            applicationFeeAmount.databaseValue, transferDestination.databaseValue, transferDataAmount.databaseValue,
+            applicationFeeAmount.databaseValue, destinationAccountID.databaseValue, transferDataAmount.databaseValue,
             status.databaseValue, latestChargeID.databaseValue, livemode.databaseValue,
         ]
     }
@@ -80,7 +80,7 @@ extension PaymentIntentFacts: StorableFacts {
         self.init(
             id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
             currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
-            applicationFeeAmount: try row.decode(atIndex: 4), transferDestination: try row.decode(atIndex: 5),
+            applicationFeeAmount: try row.decode(atIndex: 4), destinationAccountID: try row.decode(atIndex: 5),
             transferDataAmount: try row.decode(atIndex: 6), status: try row.decode(atIndex: 7),
             latestChargeID: try row.decode(atIndex: 8), livemode: try row.decode(atIndex: 9))
     }
@@ -97,7 +97,7 @@ extension TransferFacts: StorableFacts {
     var databaseValues: [DatabaseValue] {
         [
             id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
-            amountReversed.databaseValue, destination.databaseValue, sourceTransactionID.databaseValue,
+            amountReversed.databaseValue, destinationAccountID.databaseValue, sourceTransactionID.databaseValue,
             balanceTransactionID.databaseValue, transferGroup.databaseValue, disputeIDMetadata.databaseValue,
             livemode.databaseValue,
         ]
@@ -107,7 +107,7 @@ extension TransferFacts: StorableFacts {
         self.init(
             id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
             currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
-            amountReversed: try row.decode(atIndex: 4), destination: try row.decode(atIndex: 5),
+            amountReversed: try row.decode(atIndex: 4), destinationAccountID: try row.decode(atIndex: 5),
             sourceTransactionID: try row.decode(atIndex: 6), balanceTransactionID: try row.decode(atIndex: 7),
             transferGroup: try row.decode(atIndex: 8), disputeIDMetadata: try row.decode(atIndex: 9),
             livemode: try row.decode(atIndex: 10))

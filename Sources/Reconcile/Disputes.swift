@@ -84,7 +84,7 @@ extension ReportBuilder {
         let row = UnreversedDisputeRow(
             disputeID: dispute.id, chargeID: charge.id, created: dispute.created, currency: dispute.currency,
             disputeAmount: dispute.amount, disputeStatus: dispute.status.rawValue,
-            destinationAccount: transfer.destination,
+            destinationAccount: transfer.destinationAccountID,
             transferID: transfer.id, recoverable: recoverable, recovered: recovered, unrecovered: unrecovered,
             status: .new)
         unreversedDisputes.append(row)
@@ -100,7 +100,8 @@ extension ReportBuilder {
     /// after it, in the transfer's currency. Reported when they pay back less than was recovered.
     private mutating func wonDisputeRepayment(_ dispute: DisputeFacts, charge: ChargeFacts, transfer: TransferFacts) {
         let repayments = (index.repaymentsByDispute[dispute.id] ?? []).filter {
-            $0.destination == transfer.destination && $0.created >= dispute.created && $0.currency == transfer.currency
+            $0.destinationAccountID == transfer.destinationAccountID && $0.created >= dispute.created
+                && $0.currency == transfer.currency
                 && $0.id != transfer.id
         }
         guard
@@ -117,7 +118,7 @@ extension ReportBuilder {
             created: dispute.created, expected: .amount(recovered), actual: .amount(repaid),
             message: "Dispute \(dispute.id) was won, but only \(describe(repaid, transfer.currency)) of the "
                 + "\(describe(recovered, transfer.currency)) recovered from "
-                + "\(transfer.destination ?? "the connected account") "
+                + "\(transfer.destinationAccountID ?? "the connected account") "
                 + "was paid back; transfer the rest to it with metadata[dispute_id]=\(dispute.id).")
     }
 }

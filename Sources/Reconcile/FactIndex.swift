@@ -128,8 +128,8 @@ struct FactIndex {
 
     /// SPEC §4: `transfer_data.destination`, or `transfer`, or the PaymentIntent's `transfer_data.destination`.
     func isDestinationCharge(_ charge: ChargeFacts) -> Bool {
-        charge.transferDestination != nil || charge.transferID != nil
-            || paymentIntent(of: charge)?.transferDestination != nil
+        charge.destinationAccountID != nil || charge.transferID != nil
+            || paymentIntent(of: charge)?.destinationAccountID != nil
     }
 
     func transfer(of charge: ChargeFacts) -> TransferFacts? { charge.transferID.flatMap { transferByID[$0] } }

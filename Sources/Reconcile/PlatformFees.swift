@@ -52,7 +52,8 @@ extension ReportBuilder {
         let row = PlatformFeeRow(
             chargeID: charge.id, created: charge.created, currency: charge.currency, amount: charge.amount,
             amountRefunded: charge.amountRefunded,
-            destinationAccount: charge.transferDestination ?? intent?.transferDestination ?? transfer?.destination,
+            destinationAccount: charge.destinationAccountID ?? intent?.destinationAccountID
+                ?? transfer?.destinationAccountID,
             feeStyle: feeStyle(charge, fee: fee), transferID: charge.transferID ?? transfer?.id,
             transferAmount: transfer?.amount, transferReversed: transfer?.amountReversed,
             applicationFeeID: fee?.id ?? charge.applicationFeeID, applicationFeeCurrency: fee?.currency,
@@ -171,8 +172,8 @@ extension ReportBuilder {
     /// SPEC §4: the PaymentIntent asked for a transfer, the charge carries neither `transfer_data` nor `transfer`,
     /// and the charge is older than the grace period of asynchronous capture.
     private mutating func skippedTransfer(_ charge: ChargeFacts) {
-        guard let intent = index.paymentIntent(of: charge), let destination = intent.transferDestination,
-            charge.transferDestination == nil, charge.transferID == nil, !isYoung(charge)
+        guard let intent = index.paymentIntent(of: charge), let destination = intent.destinationAccountID,
+            charge.destinationAccountID == nil, charge.transferID == nil, !isYoung(charge)
         else { return }
         let owed: Int64
         if let amount = intent.transferDataAmount {
@@ -221,7 +222,7 @@ extension ReportBuilder {
         guard let transfer = index.transfer(of: charge) else { return }
         let intent = index.paymentIntent(of: charge)
         let askedAmount =
-            charge.transferDestination != nil
+            charge.destinationAccountID != nil
             ? charge.transferDataAmount : (charge.transferDataAmount ?? intent?.transferDataAmount)
         let expected = askedAmount ?? charge.amountCaptured
         if transfer.amount != expected {
@@ -251,12 +252,12 @@ extension ReportBuilder {
                     + "\(source), so this charge's platform fee counts another charge's transfer; ask Stripe support "
                     + "which transfer belongs to \(charge.id).")
         }
-        if let destination = charge.transferDestination, transfer.destination != destination {
+        if let destination = charge.destinationAccountID, transfer.destinationAccountID != destination {
             exception(
                 .transferDestinationMismatch, transfer.id, related: charge.id, currency: charge.currency,
                 created: charge.created, expected: .text(destination),
-                actual: transfer.destination.map { .text($0) },
-                message: "Transfer \(transfer.id) went to \(transfer.destination ?? "no account") but charge "
+                actual: transfer.destinationAccountID.map { .text($0) },
+                message: "Transfer \(transfer.id) went to \(transfer.destinationAccountID ?? "no account") but charge "
                     + "\(charge.id) asked for \(destination); reverse it and transfer the funds to the right account.")
         }
     }

@@ -36,7 +36,8 @@ extension ReportBuilder {
                 created: transfer.created,
                 message: "Transfer \(transfer.id) of \(describe(transfer.amount, transfer.currency)) is funded by "
                     + "charge \(source.id), which is not a destination charge; check why these funds went to "
-                    + "\(transfer.destination ?? "a connected account") and reverse the transfer if it was a mistake.")
+                    + "\(transfer.destinationAccountID ?? "a connected account") and reverse the transfer if it was a mistake."
+            )
         }
     }
 
@@ -86,7 +87,8 @@ extension ReportBuilder {
             let reversal = index.reversalByID[reversalID]
             let owed = reversal?.amount ?? refund.amount
             let currency = reversal?.currency ?? refund.currency
-            let account = reversal.flatMap { index.transferByID[$0.transferID]?.destination } ?? "the connected account"
+            let account =
+                reversal.flatMap { index.transferByID[$0.transferID]?.destinationAccountID } ?? "the connected account"
             let reason = refund.failureReason.map { " (\($0))" } ?? ""
             exception(
                 .failedRefundNotRetransferred, refund.id, related: reversalID, currency: currency,

@@ -12,7 +12,7 @@ struct FactsColumnsTests {
     static let charge = ChargeFacts(
         id: "ch_1", created: 7, currency: .usd, amount: 1000, amountCaptured: 1000, amountRefunded: 250,
         status: "succeeded", captured: true, paymentIntentID: "pi_1", transferID: nil, applicationFeeID: "fee_1",
-        applicationFeeAmount: 123, transferDestination: "acct_1", transferDataAmount: nil,
+        applicationFeeAmount: 123, destinationAccountID: "acct_1", transferDataAmount: nil,
         balanceTransactionID: "txn_1",
         livemode: false)
 
@@ -44,12 +44,12 @@ struct FactsColumnsTests {
             PaymentIntentFacts.self,
             PaymentIntentFacts(
                 id: "pi_1", created: 1, currency: .usd, amount: 5, applicationFeeAmount: nil,
-                transferDestination: "acct", transferDataAmount: 4, status: "succeeded", latestChargeID: "ch_1",
+                destinationAccountID: "acct", transferDataAmount: 4, status: "succeeded", latestChargeID: "ch_1",
                 livemode: true))
         try expectTableColumns(
             TransferFacts.self,
             TransferFacts(
-                id: "tr_1", created: 1, currency: .usd, amount: 5, amountReversed: 1, destination: "acct",
+                id: "tr_1", created: 1, currency: .usd, amount: 5, amountReversed: 1, destinationAccountID: "acct",
                 sourceTransactionID: "ch_1", balanceTransactionID: nil, transferGroup: "g", disputeIDMetadata: nil,
                 livemode: false))
         try expectTableColumns(
@@ -64,7 +64,8 @@ struct FactsColumnsTests {
                 accountID: "acct", balanceTransactionID: "txn_3", livemode: false))
         try expectTableColumns(
             FeeRefundFacts.self,
-            FeeRefundFacts(id: "fr_1", feeID: "fee_1", created: 3, currency: .usd, amount: 1, balanceTransactionID: nil))
+            FeeRefundFacts(id: "fr_1", feeID: "fee_1", created: 3, currency: .usd, amount: 1, balanceTransactionID: nil)
+        )
         try expectTableColumns(
             RefundFacts.self,
             RefundFacts(

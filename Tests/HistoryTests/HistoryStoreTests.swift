@@ -24,7 +24,7 @@ func charge(_ id: String, amount: Int64 = 1000, refunded: Int64 = 0, created: In
     let facts = ChargeFacts(
         id: id, created: created, currency: .usd, amount: amount, amountCaptured: amount, amountRefunded: refunded,
         status: "succeeded", captured: true, paymentIntentID: "pi_\(id)", transferID: "tr_\(id)",
-        applicationFeeID: nil, applicationFeeAmount: nil, transferDestination: "acct_1", transferDataAmount: 877,
+        applicationFeeID: nil, applicationFeeAmount: nil, destinationAccountID: "acct_1", transferDataAmount: 877,
         balanceTransactionID: "txn_\(id)", livemode: false)
     return StoredObject(facts: facts, rawJSON: #"{"id":"\#(id)","amount":\#(amount),"amount_refunded":\#(refunded)}"#)
 }
@@ -129,7 +129,7 @@ struct HistoryStoreTests {
         var batch = ObjectBatch()
         var noTransfer = charge("ch_9").facts
         noTransfer.transferID = nil
-        noTransfer.transferDestination = nil
+        noTransfer.destinationAccountID = nil
         noTransfer.transferDataAmount = nil
         noTransfer.currency = .jpy
         batch.charges = [charge("ch_1"), StoredObject(facts: noTransfer, rawJSON: "{}")]

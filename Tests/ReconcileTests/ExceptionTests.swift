@@ -79,7 +79,7 @@ import Testing
             amount: 1_000, currency: .eur, source: charge,
             settlement: Book.Settlement(currency: .usd, rateMillionths: 1_080_000))
         book.input.charges[0].transferID = transfer
-        book.input.charges[0].transferDestination = "acct_1"
+        book.input.charges[0].destinationAccountID = "acct_1"
         // When reconciled
         let report = book.reconcile()
         // Then transfer_currency_mismatch says so: expected usd, actual eur
@@ -98,7 +98,7 @@ import Testing
     @Test func aTransferToAnotherAccountIsAMismatch() throws {
         var book = Book()
         let charge = book.charge(style: .fullTransfer, destination: "acct_1")
-        book.input.transfers[0].destination = "acct_2"
+        book.input.transfers[0].destinationAccountID = "acct_2"
         let row = try #require(book.reconcile().exceptions.only)
         #expect(row.kind == .transferDestinationMismatch)
         #expect(row.objectID == book.transferID(of: charge))

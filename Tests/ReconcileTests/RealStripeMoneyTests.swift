@@ -252,7 +252,7 @@ import Testing
             withBalanceTransaction: false)
         let c = book.input.charges.count - 1
         book.input.charges[c].applicationFeeAmount = 123
-        book.input.charges[c].transferDestination = "acct_1"
+        book.input.charges[c].destinationAccountID = "acct_1"
         let transfer = book.transfer(
             amount: 1_000, source: "ch_young", created: created + 60, withBalanceTransaction: false)
         book.input.charges[c].transferID = transfer

@@ -17,7 +17,7 @@ public struct ChargeFacts: Sendable, Hashable {
     /// The fee the platform asked for (`application_fee_amount`).
     public var applicationFeeAmount: Int64?
     /// `transfer_data.destination`; `nil` when the charge has no `transfer_data` (a skipped transfer looks so).
-    public var transferDestination: String?
+    public var destinationAccountID: String?
     /// `transfer_data.amount`; `nil` means the full amount is transferred.
     public var transferDataAmount: Int64?
     public var balanceTransactionID: String?
@@ -26,7 +26,7 @@ public struct ChargeFacts: Sendable, Hashable {
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, amountCaptured: Int64, amountRefunded: Int64,
         status: ChargeStatus, captured: Bool, paymentIntentID: String?, transferID: String?, applicationFeeID: String?,
-        applicationFeeAmount: Int64?, transferDestination: String?, transferDataAmount: Int64?,
+        applicationFeeAmount: Int64?, destinationAccountID: String?, transferDataAmount: Int64?,
         balanceTransactionID: String?, livemode: Bool
     ) {
         self.id = id
@@ -41,7 +41,7 @@ public struct ChargeFacts: Sendable, Hashable {
         self.transferID = transferID
         self.applicationFeeID = applicationFeeID
         self.applicationFeeAmount = applicationFeeAmount
-        self.transferDestination = transferDestination
+        self.destinationAccountID = destinationAccountID
         self.transferDataAmount = transferDataAmount
         self.balanceTransactionID = balanceTransactionID
         self.livemode = livemode

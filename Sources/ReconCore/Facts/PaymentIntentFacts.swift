@@ -7,7 +7,7 @@ public struct PaymentIntentFacts: Sendable, Hashable {
     public var amount: Int64
     public var applicationFeeAmount: Int64?
     /// `transfer_data.destination`: non-nil means a destination charge was intended.
-    public var transferDestination: String?
+    public var destinationAccountID: String?
     /// `transfer_data.amount`.
     public var transferDataAmount: Int64?
     public var status: PaymentIntentStatus
@@ -16,7 +16,7 @@ public struct PaymentIntentFacts: Sendable, Hashable {
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, applicationFeeAmount: Int64?,
-        transferDestination: String?, transferDataAmount: Int64?, status: PaymentIntentStatus, latestChargeID: String?,
+        destinationAccountID: String?, transferDataAmount: Int64?, status: PaymentIntentStatus, latestChargeID: String?,
         livemode: Bool
     ) {
         self.id = id
@@ -24,7 +24,7 @@ public struct PaymentIntentFacts: Sendable, Hashable {
         self.currency = currency
         self.amount = amount
         self.applicationFeeAmount = applicationFeeAmount
-        self.transferDestination = transferDestination
+        self.destinationAccountID = destinationAccountID
         self.transferDataAmount = transferDataAmount
         self.status = status
         self.latestChargeID = latestChargeID

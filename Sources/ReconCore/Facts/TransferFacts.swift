@@ -6,7 +6,8 @@ public struct TransferFacts: Sendable, Hashable {
     public var currency: Currency
     public var amount: Int64
     public var amountReversed: Int64
-    public var destination: String?
+    /// The connected account it went to (`destination`).
+    public var destinationAccountID: String?
     /// The charge that funded it; `nil` for a transfer from the available balance.
     public var sourceTransactionID: String?
     public var balanceTransactionID: String?
@@ -16,7 +17,8 @@ public struct TransferFacts: Sendable, Hashable {
     public var livemode: Bool
 
     public init(
-        id: String, created: Int64, currency: Currency, amount: Int64, amountReversed: Int64, destination: String?,
+        id: String, created: Int64, currency: Currency, amount: Int64, amountReversed: Int64,
+        destinationAccountID: String?,
         sourceTransactionID: String?, balanceTransactionID: String?, transferGroup: String?,
         disputeIDMetadata: String?, livemode: Bool
     ) {
@@ -25,7 +27,7 @@ public struct TransferFacts: Sendable, Hashable {
         self.currency = currency
         self.amount = amount
         self.amountReversed = amountReversed
-        self.destination = destination
+        self.destinationAccountID = destinationAccountID
         self.sourceTransactionID = sourceTransactionID
         self.balanceTransactionID = balanceTransactionID
         self.transferGroup = transferGroup

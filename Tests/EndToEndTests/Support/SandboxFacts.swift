@@ -164,7 +164,7 @@ enum JSONFacts {
             captured: (o["captured"] as? Bool) ?? false, paymentIntentID: reference(o["payment_intent"]),
             transferID: reference(o["transfer"]), applicationFeeID: reference(o["application_fee"]),
             applicationFeeAmount: optionalInt(o["application_fee_amount"]),
-            transferDestination: reference(transferData?["destination"]),
+            destinationAccountID: reference(transferData?["destination"]),
             transferDataAmount: optionalInt(transferData?["amount"]),
             balanceTransactionID: reference(o["balance_transaction"]), livemode: (o["livemode"] as? Bool) ?? false)
     }
@@ -174,7 +174,7 @@ enum JSONFacts {
         return PaymentIntentFacts(
             id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
             amount: try int(o, "amount"), applicationFeeAmount: optionalInt(o["application_fee_amount"]),
-            transferDestination: reference(transferData?["destination"]),
+            destinationAccountID: reference(transferData?["destination"]),
             transferDataAmount: optionalInt(transferData?["amount"]), status: .init(rawValue: try string(o, "status")),
             latestChargeID: reference(o["latest_charge"]), livemode: (o["livemode"] as? Bool) ?? false)
     }
@@ -183,7 +183,7 @@ enum JSONFacts {
         TransferFacts(
             id: try string(o, "id"), created: try int(o, "created"), currency: try currency(o),
             amount: try int(o, "amount"), amountReversed: try int(o, "amount_reversed"),
-            destination: reference(o["destination"]), sourceTransactionID: reference(o["source_transaction"]),
+            destinationAccountID: reference(o["destination"]), sourceTransactionID: reference(o["source_transaction"]),
             balanceTransactionID: reference(o["balance_transaction"]), transferGroup: o["transfer_group"] as? String,
             disputeIDMetadata: (o["metadata"] as? Object)?["dispute_id"] as? String,
             livemode: (o["livemode"] as? Bool) ?? false)

@@ -53,7 +53,7 @@ struct Book {
         input.paymentIntents.append(
             PaymentIntentFacts(
                 id: intentID, created: created, currency: currency, amount: amount, applicationFeeAmount: feeAmount,
-                transferDestination: isDestination ? destination : nil, transferDataAmount: transferAmount,
+                destinationAccountID: isDestination ? destination : nil, transferDataAmount: transferAmount,
                 status: status == .succeeded ? .succeeded : .processing, latestChargeID: chargeID, livemode: false))
         var btID: String?
         if withBalanceTransaction {
@@ -83,7 +83,7 @@ struct Book {
                 amountCaptured: status == .failed ? 0 : amount, amountRefunded: 0, status: status,
                 captured: status != "failed", paymentIntentID: intentID, transferID: transferID,
                 applicationFeeID: feeID, applicationFeeAmount: attached ? feeAmount : nil,
-                transferDestination: attached ? destination : nil, transferDataAmount: attached ? transferAmount : nil,
+                destinationAccountID: attached ? destination : nil, transferDataAmount: attached ? transferAmount : nil,
                 balanceTransactionID: btID, livemode: false))
         return chargeID
     }
@@ -104,7 +104,7 @@ struct Book {
         input.transfers.append(
             TransferFacts(
                 id: transferID, created: created, currency: currency, amount: amount, amountReversed: 0,
-                destination: destination, sourceTransactionID: source, balanceTransactionID: btID,
+                destinationAccountID: destination, sourceTransactionID: source, balanceTransactionID: btID,
                 transferGroup: nil, disputeIDMetadata: disputeTag, livemode: false))
         return transferID
     }

@@ -217,3 +217,12 @@ extension JSONSlicer {
 extension UInt8 {
     fileprivate var isDigit: Bool { self >= 0x30 && self <= 0x39 }
 }
+
+extension JSONSlicer {
+    /// The members of the object at `range` of `bytes`.
+    static func members(of bytes: [UInt8], in range: Range<Int>) throws(Failure) -> [String: Range<Int>] {
+        var result: [String: Range<Int>] = [:]
+        for member in try orderedMembers(of: bytes, in: range) { result[member.key] = member.value }
+        return result
+    }
+}

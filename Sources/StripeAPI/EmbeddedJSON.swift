@@ -1,12 +1,3 @@
-extension JSONSlicer {
-    /// The members of the object at `range` of `bytes`.
-    static func members(of bytes: [UInt8], in range: Range<Int>) throws(Failure) -> [String: Range<Int>] {
-        var result: [String: Range<Int>] = [:]
-        for member in try orderedMembers(of: bytes, in: range) { result[member.key] = member.value }
-        return result
-    }
-}
-
 /// The JSON (compacted, see ``JSONSlicer/compact(_:_:)``) of objects embedded in another object's JSON: an expanded
 /// PaymentIntent inside a charge, the reversals inside a transfer, the balance transactions inside a dispute.
 public enum EmbeddedJSON {

@@ -13,7 +13,7 @@ extension HistoryStore {
     ///    disputes of the range that belong to them: `platform_fees` rows come out sorted;
     /// 2. the range's transfers, fees, refunds and disputes whose charge is not one of the range's;
     /// 3. the range's payouts, with what `?payout=` listed for them and those balance transactions;
-    /// 4. the range's balance transactions (the ledger), in pages of `4 × chargesPerPart` by creation time;
+    /// 4. the range's balance transactions (the ledger), in pages of `chargesPerPart` by creation time;
     /// 5. the objects Stripe answered 404 for.
     ///
     /// All parts are read in one read transaction: a snapshot, whatever a concurrent writer does. `body` runs on
@@ -214,7 +214,7 @@ private struct PartLoader {
     /// them up (and names one that would overflow a total); the history only reads them.
     func ledgerParts(_ body: (ReconciliationInput) throws -> Void) throws {
         var after: (created: Int64, id: String)?
-        let pageSize = size * 4
+        let pageSize = size
         while true {
             let transactions = try page(BalanceTransactionFacts.self, after: after, condition: "1", limit: pageSize)
             guard let last = transactions.last else { return }

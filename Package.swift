@@ -8,7 +8,7 @@ import PackageDescription
 
 let package = Package(
     name: "connect-recon",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "connect-recon", targets: ["connect-recon"]),
         .executable(name: "connect-recon-bench", targets: ["ConnectReconBench"]),

@@ -1,4 +1,5 @@
 import ReconCore
+import Synchronization
 
 /// The shared, locked state of a running server: statistics, rate windows and the fault dice. The rate windows
 /// measure time with the clock the server was started with.
@@ -37,14 +38,14 @@ final class FaultState: Sendable {
         }
     }
 
-    private let state: Locked<State>
+    private let state: Mutex<State>
     private let elapsed: ElapsedClock
     let options: SandboxOptions
 
     init(options: SandboxOptions, clock: any Clock<Duration>) {
         self.options = options
         elapsed = ElapsedClock(clock)
-        state = Locked(State(dice: SplitMix64(seed: options.seed ^ 0xFA17)))
+        state = Mutex(State(dice: SplitMix64(seed: options.seed ^ 0xFA17)))
     }
 
     var stats: SandboxRequestStats { state.withLock { $0.stats } }

@@ -1,5 +1,6 @@
 import Foundation
 import ReconCLI
+import Synchronization
 // Re-exported: a test that runs the command line also uses temporary folders, the built executable and
 // `CLIResult`'s members, which `TestSupport` declares.
 @_exported import TestSupport
@@ -10,19 +11,18 @@ import ReconCLI
 /// servers) is in `TestSupport`.
 
 /// Captures what a command prints.
-public final class RecordingConsole: Console, @unchecked Sendable {
-    private let lock = NSLock()
-    private var output = ""
-    private var error = ""
+public final class RecordingConsole: Console, Sendable {
+    /// What was written to standard output and standard error.
+    private let written = Mutex((output: "", error: ""))
 
     public init() {}
 
-    public func writeOutput(_ text: String) { lock.withLock { output += text } }
-    public func writeError(_ text: String) { lock.withLock { error += text } }
+    public func writeOutput(_ text: String) { written.withLock { $0.output += text } }
+    public func writeError(_ text: String) { written.withLock { $0.error += text } }
     public var isInteractive: Bool { false }
 
-    public var standardOutput: String { lock.withLock { output } }
-    public var standardError: String { lock.withLock { error } }
+    public var standardOutput: String { written.withLock { $0.output } }
+    public var standardError: String { written.withLock { $0.error } }
 }
 
 /// The outcome of one in-process `connect-recon` invocation: its exit status and what it printed, as for the

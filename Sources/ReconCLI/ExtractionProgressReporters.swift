@@ -2,22 +2,22 @@ import Extract
 import Foundation
 import Logging
 import ReconCore
+import Synchronization
 
 /// Under cron or with output redirected: a plain log line every few thousand objects.
-final class LogProgress: ExtractionProgress, @unchecked Sendable {
+final class LogProgress: ExtractionProgress, Sendable {
     private let logger: Logger
-    private let lock = NSLock()
-    private var objects = 0
-    private var nextReport = 5_000
+    /// Objects stored so far, and the count at which the next line is logged.
+    private let counts = Mutex((objects: 0, nextReport: 5_000))
 
     init(logger: Logger) { self.logger = logger }
 
     func pageStored(resource: String, objects count: Int, total: Int) async {
-        let report: Int? = lock.withLock {
-            objects += count
-            guard objects >= nextReport else { return nil }
-            nextReport = objects + 5_000
-            return objects
+        let report: Int? = counts.withLock { counts in
+            counts.objects += count
+            guard counts.objects >= counts.nextReport else { return nil }
+            counts.nextReport = counts.objects + 5_000
+            return counts.objects
         }
         if let report { logger.info("extracting", metadata: ["objects": "\(report)", "last_resource": "\(resource)"]) }
     }
@@ -26,14 +26,18 @@ final class LogProgress: ExtractionProgress, @unchecked Sendable {
 }
 
 /// On a terminal: one live line with objects per resource and the request rate, rewritten in place.
-final class TerminalProgress: ExtractionProgress, @unchecked Sendable {
+final class TerminalProgress: ExtractionProgress, Sendable {
+    /// What the live line shows: objects per resource, when it was last drawn, the follow-up round.
+    private struct Line {
+        var totals: [String: Int] = [:]
+        var lastDraw: ContinuousClock.Instant?
+        var round = 0
+    }
+
     private let console: any Console
     private let clock = ContinuousClock()
     private let began: ContinuousClock.Instant
-    private let lock = NSLock()
-    private var totals: [String: Int] = [:]
-    private var lastDraw: ContinuousClock.Instant?
-    private var round = 0
+    private let line = Mutex(Line())
 
     init(console: any Console) {
         self.console = console
@@ -41,22 +45,22 @@ final class TerminalProgress: ExtractionProgress, @unchecked Sendable {
     }
 
     func pageStored(resource: String, objects: Int, total: Int) async {
-        let line: String? = lock.withLock {
-            totals[resource] = total
-            let now = clock.now
-            if let lastDraw, now - lastDraw < .milliseconds(200) { return nil }
-            lastDraw = now
+        let now = clock.now
+        let text: String? = line.withLock { line in
+            line.totals[resource] = total
+            if let lastDraw = line.lastDraw, now - lastDraw < .milliseconds(200) { return nil }
+            line.lastDraw = now
             let elapsed = (now - began).inSeconds
-            let all = totals.values.reduce(0, +)
-            let parts = totals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · ")
-            let phase = round > 0 ? " · follow-ups round \(round)" : ""
+            let all = line.totals.values.reduce(0, +)
+            let parts = line.totals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · ")
+            let phase = line.round > 0 ? " · follow-ups round \(line.round)" : ""
             return "\r\u{1B}[2K\(parts) · \(all) objects in \(String(format: "%.0f", elapsed)) s\(phase)"
         }
-        if let line { console.writeError(line) }
+        if let text { console.writeError(text) }
     }
 
     func followUpsPlanned(round: Int, count: Int) async {
-        lock.withLock { self.round = round }
+        line.withLock { $0.round = round }
     }
 
     func finish() { console.writeError("\r\u{1B}[2K") }

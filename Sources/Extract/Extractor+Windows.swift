@@ -27,15 +27,55 @@ extension Extractor {
     }
 
     /// Pages `stream` to its end. Each page is written while the next one is fetched (the history has one writer,
-    /// and a stream that waited for its writes would idle its cursor); writes stay in order, and the window's
-    /// checkpoint goes with its last page.
+    /// and a stream that waited for its writes would idle its cursor): the pages go in order to one child task that
+    /// writes them, and the window's checkpoint goes with its last page. A write that fails fails the stream once its
+    /// pages are fetched; a page that cannot be fetched fails it at once, abandoning the writes still queued.
     func pageToEnd(
         _ stream: inout ListStream, path: String, endpoint: String, dispatcher: ExtractionDispatcher<Work>,
         _ context: Context
     ) async throws {
+        let (pages, writes) = AsyncStream.makeStream(of: PageWrite.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await page in pages {
+                    try Task.checkCancellation()
+                    try await write(page, context)
+                }
+            }
+            do {
+                try await fetchToEnd(&stream, path: path, endpoint: endpoint, into: writes, dispatcher, context)
+            } catch {
+                // The pager's error is the stream's: the writes still queued are abandoned, as the run is failing.
+                writes.finish()
+                group.cancelAll()
+                while await group.nextResult() != nil {}
+                throw error
+            }
+            writes.finish()
+            try await group.waitForAll()
+        }
+        if stream.kind == .payoutTransactions, let payoutID = stream.filter.first(where: { $0.0 == "payout" })?.1 {
+            // Every page is stored: the payout's transactions count as listed in this run.
+            try await store.recordPayoutListing(payoutID: payoutID, run: context.runID)
+        }
+    }
+
+    /// A fetched page on its way to the history, with what its write records.
+    struct PageWrite: Sendable {
+        var page: PageResult
+        /// The window this page completes (the last page of a range window).
+        var checkpoint: ExtractionWindow?
+        /// The resource its objects count under in the tally.
+        var resource: String
+        var kind: ListKind
+    }
+
+    /// Fetches the pages of `stream` to its end, splitting its window by density, and hands each to `writes`.
+    private func fetchToEnd(
+        _ stream: inout ListStream, path: String, endpoint: String, into writes: AsyncStream<PageWrite>.Continuation,
+        _ dispatcher: ExtractionDispatcher<Work>, _ context: Context
+    ) async throws {
         var previousIDs = Set<String>()
-        var pendingWrite: Task<Void, any Error>?
-        defer { pendingWrite?.cancel() }
         while true {
             var query: [(String, String)] = [("limit", "100")]
             if let window = stream.window {
@@ -68,33 +108,24 @@ extension Extractor {
                 ? stream.window.map {
                     ExtractionWindow(resource: stream.kind.rawValue, from: $0.lowerBound, to: $0.upperBound)
                 } : nil
-            let resource = stream.isRange ? stream.kind.rawValue : "follow-up lists"
-            let kind = stream.kind
-            let previous = pendingWrite
-            let write = Task {
-                try await previous?.value
-                try Task.checkCancellation()
-                let total = await context.tally.count(resource: resource, objects: page.objects)
-                let outcome = try await store.write(
-                    page.batch, run: context.runID, completing: checkpoint, windowObjects: page.objects,
-                    now: context.now)
-                await context.tally.record(outcome, pages: 1)
-                await progress?.pageStored(resource: kind.rawValue, objects: page.objects, total: total)
-            }
-            pendingWrite = write
-            if finished {
-                pendingWrite = nil
-                try await write.value
-                if stream.kind == .payoutTransactions,
-                    let payoutID = stream.filter.first(where: { $0.0 == "payout" })?.1
-                {
-                    // Every page is stored: the payout's transactions count as listed in this run.
-                    try await store.recordPayoutListing(payoutID: payoutID, run: context.runID)
-                }
-                return
-            }
+            writes.yield(
+                PageWrite(
+                    page: page, checkpoint: checkpoint,
+                    resource: stream.isRange ? stream.kind.rawValue : "follow-up lists", kind: stream.kind))
+            if finished { return }
             stream.cursor = page.lastID
         }
+    }
+
+    /// Stores one page in one transaction, with its checkpoint, and counts it.
+    private func write(_ write: PageWrite, _ context: Context) async throws {
+        let objects = write.page.objects
+        let total = await context.tally.count(resource: write.resource, objects: objects)
+        let outcome = try await store.write(
+            write.page.batch, run: context.runID, completing: write.checkpoint, windowObjects: objects,
+            now: context.now)
+        await context.tally.record(outcome, pages: 1)
+        await progress?.pageStored(resource: write.kind.rawValue, objects: objects, total: total)
     }
 
     /// Pages a piece should be expected to hold, at least: a piece's last page is partly empty, so a piece of

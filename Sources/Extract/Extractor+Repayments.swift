@@ -21,15 +21,15 @@ extension Extractor {
         _ scan: RepaymentScan, dispatcher: ExtractionDispatcher<Work>, _ context: Context
     ) async throws {
         let end = max(scan.since, context.now) + 1
-        let transfers = try store.transferCount(destination: scan.destination, from: context.from, to: context.to)
+        let transfers = try await store.transferCount(destination: scan.destination, from: context.from, to: context.to)
         let perSecond = Double(transfers) / Double(max(1, context.to - context.from))
         let length = perSecond > 0 ? Int64(80 / perSecond) : end - scan.since
         let firstEnd = min(end, scan.since + max(length, 3_600))
-        let waiting = Set(scan.disputeIDs).subtracting(try store.repaidDisputes(scan.disputeIDs))
+        let waiting = Set(scan.disputeIDs).subtracting(try await store.repaidDisputes(scan.disputeIDs))
         if !waiting.isEmpty {
             try await pageTransfers(
                 to: scan.destination, in: scan.since..<firstEnd, splits: false, dispatcher: dispatcher, context)
-            let stillWaiting = waiting.subtracting(try store.repaidDisputes(Array(waiting)))
+            let stillWaiting = waiting.subtracting(try await store.repaidDisputes(Array(waiting)))
             if !stillWaiting.isEmpty, firstEnd < end {
                 try await pageTransfers(
                     to: scan.destination, in: firstEnd..<end, splits: true, dispatcher: dispatcher, context)

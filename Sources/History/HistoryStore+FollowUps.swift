@@ -54,8 +54,8 @@ extension HistoryStore {
 
     /// Transfers to `destination` created in `[from, to)` that the history holds: how dense a connected
     /// account's transfers are, to size the windows of a repayment search.
-    public func transferCount(destination: String, from: Int64, to: Int64) throws(HistoryError) -> Int {
-        try readDatabase { db in
+    public func transferCount(destination: String, from: Int64, to: Int64) async throws(HistoryError) -> Int {
+        try await readDatabase { db in
             try Int.fetchOne(
                 db, sql: "SELECT COUNT(*) FROM transfers WHERE destination = ? AND created >= ? AND created < ?",
                 arguments: [destination, from, to]) ?? 0
@@ -63,8 +63,8 @@ extension HistoryStore {
     }
 
     /// Which of `disputeIDs` have a repayment transfer (`metadata[dispute_id]`) in the history.
-    public func repaidDisputes(_ disputeIDs: [String]) throws(HistoryError) -> Set<String> {
-        try readDatabase { db in
+    public func repaidDisputes(_ disputeIDs: [String]) async throws(HistoryError) -> Set<String> {
+        try await readDatabase { db in
             let marks = Array(repeating: "?", count: disputeIDs.count).joined(separator: ",")
             return Set(
                 try String.fetchAll(

@@ -79,6 +79,18 @@ public final class HistoryStore: Sendable {
     /// Runs `body` in a read transaction.
     func readDatabase<T>(_ body: @Sendable (Database) throws -> T) throws(HistoryError) -> T { try read(body) }
 
+    /// Runs `body` in a read transaction on GRDB's reader queue, without blocking the calling thread (for reads made
+    /// while an extraction runs on Swift concurrency's few threads).
+    func readDatabase<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(HistoryError) -> T {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw Self.map(error, path: path)
+        }
+    }
+
     /// Runs `body` in a write transaction on the calling thread.
     func write<T>(_ body: @Sendable (Database) throws -> T) throws(HistoryError) -> T {
         do {

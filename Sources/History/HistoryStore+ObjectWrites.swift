@@ -22,17 +22,9 @@ extension HistoryStore {
         _ batch: ObjectBatch, db: Database, run runID: Int64, completing window: ExtractionWindow?, windowObjects: Int,
         now: Int64
     ) throws -> WriteOutcome {
-        var outcome = WriteOutcome()
-        outcome = outcome + (try Self.upsert(batch.charges, db: db, run: runID))
-        outcome = outcome + (try Self.upsert(batch.paymentIntents, db: db, run: runID))
-        outcome = outcome + (try Self.upsert(batch.transfers, db: db, run: runID))
-        outcome = outcome + (try Self.upsert(batch.transferReversals, db: db, run: runID))
-        outcome = outcome + (try Self.upsert(batch.applicationFees, db: db, run: runID))
-        outcome = outcome + (try Self.upsert(batch.feeRefunds, db: db, run: runID))
-        outcome = outcome + (try Self.upsert(batch.refunds, db: db, run: runID))
-        outcome = outcome + (try Self.upsert(batch.disputes, db: db, run: runID))
-        outcome = outcome + (try Self.upsert(batch.balanceTransactions, db: db, run: runID))
-        outcome = outcome + (try Self.upsert(batch.payouts, db: db, run: runID))
+        var upserts = Upserts(batch: batch, db: db, runID: runID)
+        try batch.visitKinds(&upserts)
+        let outcome = upserts.outcome
         try Self.link(batch.payoutTransactions, db: db, run: runID)
         if let window {
             try db.execute(
@@ -44,7 +36,21 @@ extension HistoryStore {
         return outcome
     }
 
-    private static func upsert<Facts: StorableFacts>(
+    /// Upserts each kind's objects of a batch in turn, adding up what the writes did.
+    private struct Upserts: ObjectBatchVisitor {
+        let batch: ObjectBatch
+        let db: Database
+        let runID: Int64
+        var outcome = WriteOutcome()
+
+        mutating func visit<Facts: StorableFacts>(
+            _ kind: WritableKeyPath<ObjectBatch, [StoredObject<Facts>]>
+        ) throws {
+            outcome = outcome + (try HistoryStore.upsert(batch[keyPath: kind], db: db, run: runID))
+        }
+    }
+
+    fileprivate static func upsert<Facts: StorableFacts>(
         _ objects: [StoredObject<Facts>], db: Database, run runID: Int64
     ) throws -> WriteOutcome {
         guard !objects.isEmpty else { return WriteOutcome() }

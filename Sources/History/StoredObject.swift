@@ -31,28 +31,58 @@ public struct ObjectBatch: Sendable {
 
     public init() {}
 
+    /// Every kind's objects, in the order the history stores them: the one list of the kinds a batch holds, which
+    /// everything that goes through all of them (counting, appending, storing) reads.
+    func visitKinds<Visitor: ObjectBatchVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.visit(\.charges)
+        try visitor.visit(\.paymentIntents)
+        try visitor.visit(\.transfers)
+        try visitor.visit(\.transferReversals)
+        try visitor.visit(\.applicationFees)
+        try visitor.visit(\.feeRefunds)
+        try visitor.visit(\.refunds)
+        try visitor.visit(\.disputes)
+        try visitor.visit(\.balanceTransactions)
+        try visitor.visit(\.payouts)
+    }
+
     /// Number of objects in the batch.
     public var count: Int {
-        charges.count + paymentIntents.count + transfers.count + transferReversals.count + applicationFees.count
-            + feeRefunds.count + refunds.count + disputes.count + balanceTransactions.count + payouts.count
+        var counter = Counter(batch: self)
+        try? visitKinds(&counter)
+        return counter.total
     }
 
     public var isEmpty: Bool { count == 0 && payoutTransactions.isEmpty }
 
     /// Appends another batch's objects.
     public mutating func append(contentsOf other: ObjectBatch) {
-        charges += other.charges
-        paymentIntents += other.paymentIntents
-        transfers += other.transfers
-        transferReversals += other.transferReversals
-        applicationFees += other.applicationFees
-        feeRefunds += other.feeRefunds
-        refunds += other.refunds
-        disputes += other.disputes
-        balanceTransactions += other.balanceTransactions
-        payouts += other.payouts
+        var appender = Appender(batch: self, other: other)
+        try? other.visitKinds(&appender)
+        self = appender.batch
         payoutTransactions += other.payoutTransactions
     }
+
+    private struct Counter: ObjectBatchVisitor {
+        let batch: ObjectBatch
+        var total = 0
+        mutating func visit<Facts: StorableFacts>(_ kind: WritableKeyPath<ObjectBatch, [StoredObject<Facts>]>) {
+            total += batch[keyPath: kind].count
+        }
+    }
+
+    private struct Appender: ObjectBatchVisitor {
+        var batch: ObjectBatch
+        let other: ObjectBatch
+        mutating func visit<Facts: StorableFacts>(_ kind: WritableKeyPath<ObjectBatch, [StoredObject<Facts>]>) {
+            batch[keyPath: kind] += other[keyPath: kind]
+        }
+    }
+}
+
+/// Something done with each kind's objects of an ``ObjectBatch`` in turn (see ``ObjectBatch/visitKinds(_:)``).
+protocol ObjectBatchVisitor {
+    mutating func visit<Facts: StorableFacts>(_ kind: WritableKeyPath<ObjectBatch, [StoredObject<Facts>]>) throws
 }
 
 /// What a write did: objects seen for the first time, objects whose content changed, objects unchanged since an

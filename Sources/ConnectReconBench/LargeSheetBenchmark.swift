@@ -18,7 +18,8 @@ struct LargeSheetBenchmark {
         let report = ReconciliationReport(
             ledger: (0..<rowCount).map { index in
                 LedgerRow(
-                    currency: .usd, reportingCategory: "category_\(index)", count: index, gross: Int64(index), fee: -1,
+                    currency: .usd, reportingCategory: ReportingCategory(rawValue: "category_\(index)"), count: index,
+                    gross: Int64(index), fee: -1,
                     net: Int64(index) - 1)
             })
         try? FileManager.default.removeItem(at: folder)

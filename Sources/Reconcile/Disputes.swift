@@ -83,7 +83,7 @@ extension ReportBuilder {
         guard unrecovered > 0 else { return }
         let row = UnreversedDisputeRow(
             disputeID: dispute.id, chargeID: charge.id, created: dispute.created, currency: dispute.currency,
-            disputeAmount: dispute.amount, disputeStatus: dispute.status.rawValue,
+            disputeAmount: dispute.amount, disputeStatus: dispute.status,
             destinationAccount: transfer.destinationAccountID,
             transferID: transfer.id, recoverable: recoverable, recovered: recovered, unrecovered: unrecovered,
             status: .new)

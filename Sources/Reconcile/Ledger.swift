@@ -13,8 +13,7 @@ extension ReportBuilder {
         }
         for bt in judged.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
             let key = LedgerKey(
-                currency: bt.currency, balanceType: bt.ledgerBalanceType.rawValue,
-                category: bt.reportingCategory.rawValue)
+                currency: bt.currency, balanceType: bt.ledgerBalanceType, category: bt.reportingCategory)
             var row =
                 ledgerGroups[key]
                 ?? LedgerRow(
@@ -39,6 +38,6 @@ extension ReportBuilder {
 /// A ledger row's identity.
 struct LedgerKey: Hashable {
     var currency: Currency
-    var balanceType: String
-    var category: String
+    var balanceType: BalanceType
+    var category: ReportingCategory
 }

@@ -28,8 +28,8 @@ extension ReportBuilder {
             payoutRows.append(
                 PayoutRow(
                     payoutID: payout.id, created: payout.created, arrivalDate: payout.arrivalDate,
-                    currency: payout.currency, amount: payout.amount, status: payout.status.rawValue,
-                    reconciliationStatus: payout.reconciliationStatus?.rawValue, balanceTransactions: nil,
+                    currency: payout.currency, amount: payout.amount, status: payout.status,
+                    reconciliationStatus: payout.reconciliationStatus, balanceTransactions: nil,
                     netOfTransactions: nil, difference: nil))
             return
         }
@@ -54,14 +54,14 @@ extension ReportBuilder {
         payoutRows.append(
             PayoutRow(
                 payoutID: payout.id, created: payout.created, arrivalDate: payout.arrivalDate,
-                currency: payout.currency, amount: payout.amount, status: payout.status.rawValue,
-                reconciliationStatus: payout.reconciliationStatus?.rawValue, balanceTransactions: transactions.count,
+                currency: payout.currency, amount: payout.amount, status: payout.status,
+                reconciliationStatus: payout.reconciliationStatus, balanceTransactions: transactions.count,
                 netOfTransactions: net, difference: difference))
         payoutTransactionRows += transactions.map { transaction in
             PayoutTransactionRow(
                 payoutID: payout.id, balanceTransactionID: transaction.id, created: transaction.created,
                 availableOn: transaction.availableOn, currency: transaction.currency, gross: transaction.amount,
-                fee: transaction.fee, net: transaction.net, reportingCategory: transaction.reportingCategory.rawValue,
+                fee: transaction.fee, net: transaction.net, reportingCategory: transaction.reportingCategory,
                 sourceID: transaction.sourceID)
         }
 

@@ -193,8 +193,8 @@ struct ReportBuilder {
                     < ($1.created, $1.row.objectID, $1.row.kind.rawValue, $1.row.relatedID ?? "")
             }.map(\.row),
             ledger: ledgerGroups.values.sorted {
-                ($0.currency.rawValue, $0.balanceType, $0.reportingCategory)
-                    < ($1.currency.rawValue, $1.balanceType, $1.reportingCategory)
+                ($0.currency.rawValue, $0.balanceType.rawValue, $0.reportingCategory.rawValue)
+                    < ($1.currency.rawValue, $1.balanceType.rawValue, $1.reportingCategory.rawValue)
             },
             summary: summary.values.sorted { $0.currency < $1.currency },
             connectedAccounts: connectedAccountRows(), payouts: sortedPayouts(),

@@ -188,7 +188,7 @@ struct ReportTable {
             cells.append(.time(row.created))
             cells.append(.text(row.currency.rawValue))
             cells.append(.amount(row.disputeAmount, row.currency))
-            cells.append(.text(row.disputeStatus))
+            cells.append(.text(row.disputeStatus.rawValue))
             cells.append(.text(row.destinationAccount))
             cells.append(.text(row.transferID))
             cells.append(.amount(row.recoverable, row.currency))
@@ -233,8 +233,8 @@ struct ReportTable {
         ) { index, cells in
             let row = rows[index]
             cells.append(.text(row.currency.rawValue))
-            cells.append(.text(row.balanceType))
-            cells.append(.text(row.reportingCategory))
+            cells.append(.text(row.balanceType.rawValue))
+            cells.append(.text(row.reportingCategory.rawValue))
             cells.append(.count(row.count))
             cells.append(.amount(row.gross, row.currency))
             cells.append(.amount(row.fee, row.currency))
@@ -291,8 +291,8 @@ struct ReportTable {
             cells.append(.time(row.arrivalDate))
             cells.append(.text(row.currency.rawValue))
             cells.append(.amount(row.amount, row.currency))
-            cells.append(.text(row.status))
-            cells.append(.text(row.reconciliationStatus))
+            cells.append(.text(row.status.rawValue))
+            cells.append(.text(row.reconciliationStatus?.rawValue))
             cells.append(row.balanceTransactions.map(Cell.count) ?? .empty)
             cells.append(.amount(row.netOfTransactions, row.currency))
             cells.append(.amount(row.difference, row.currency))
@@ -319,7 +319,7 @@ struct ReportTable {
             cells.append(.amount(row.gross, row.currency))
             cells.append(.amount(row.fee, row.currency))
             cells.append(.amount(row.net, row.currency))
-            cells.append(.text(row.reportingCategory))
+            cells.append(.text(row.reportingCategory.rawValue))
             cells.append(.text(row.sourceID))
         }
     }

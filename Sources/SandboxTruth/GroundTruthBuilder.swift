@@ -244,7 +244,8 @@ struct GroundTruthBuilder {
             truth.unreversedDisputes.append(
                 UnreversedDisputeRow(
                     disputeID: id(.dispute, d), chargeID: id(.charge, charge), created: disputes.created[d],
-                    currency: currency, disputeAmount: disputes.amount[d], disputeStatus: status.name,
+                    currency: currency, disputeAmount: disputes.amount[d],
+                    disputeStatus: DisputeStatus(rawValue: status.name),
                     destinationAccount: transfer >= 0 ? id(.account, Int(transfers.destination[transfer])) : nil,
                     transferID: id(.transfer, charges.transfer[charge]), recoverable: recoverable,
                     recovered: recovered, unrecovered: unrecovered))
@@ -277,8 +278,10 @@ struct GroundTruthBuilder {
                 truth.payouts.append(
                     PayoutRow(
                         payoutID: payoutID, created: payouts.created[p], arrivalDate: payouts.arrivalDate[p],
-                        currency: currency, amount: payouts.amount[p], status: payouts.status[p].name,
-                        reconciliationStatus: reconciliation.name, balanceTransactions: nil, netOfTransactions: nil,
+                        currency: currency, amount: payouts.amount[p],
+                        status: PayoutStatus(rawValue: payouts.status[p].name),
+                        reconciliationStatus: PayoutReconciliationStatus(rawValue: reconciliation.name),
+                        balanceTransactions: nil, netOfTransactions: nil,
                         difference: nil))
                 continue
             }
@@ -287,8 +290,10 @@ struct GroundTruthBuilder {
             truth.payouts.append(
                 PayoutRow(
                     payoutID: payoutID, created: payouts.created[p], arrivalDate: payouts.arrivalDate[p],
-                    currency: currency, amount: payouts.amount[p], status: payouts.status[p].name,
-                    reconciliationStatus: reconciliation.name, balanceTransactions: paidOut.count,
+                    currency: currency, amount: payouts.amount[p],
+                    status: PayoutStatus(rawValue: payouts.status[p].name),
+                    reconciliationStatus: PayoutReconciliationStatus(rawValue: reconciliation.name),
+                    balanceTransactions: paidOut.count,
                     netOfTransactions: net, difference: payouts.amount[p] - net))
             for b in paidOut {
                 truth.payoutTransactions.append(
@@ -296,7 +301,7 @@ struct GroundTruthBuilder {
                         payoutID: payoutID, balanceTransactionID: id(.balanceTransaction, b), created: bts.created[b],
                         availableOn: bts.availableOn[b], currency: bts.currency[b].currency, gross: bts.amount[b],
                         fee: bts.fee[b], net: bts.amount[b] - bts.fee[b],
-                        reportingCategory: bts.type[b].reportingCategory,
+                        reportingCategory: ReportingCategory(rawValue: bts.type[b].reportingCategory),
                         sourceID: bts.source[b] >= 0 ? id(bts.sourceKind[b], Int(bts.source[b])) : nil))
             }
             if net != payouts.amount[p] {
@@ -318,7 +323,8 @@ struct GroundTruthBuilder {
             var row =
                 ledger[key]
                 ?? LedgerRow(
-                    currency: bts.currency[b].currency, balanceType: balanceType, reportingCategory: category,
+                    currency: bts.currency[b].currency, balanceType: BalanceType(rawValue: balanceType),
+                    reportingCategory: ReportingCategory(rawValue: category),
                     count: 0, gross: 0, fee: 0, net: 0)
             row.count += 1
             row.gross += bts.amount[b]
@@ -327,8 +333,8 @@ struct GroundTruthBuilder {
             ledger[key] = row
         }
         truth.ledger = ledger.values.sorted {
-            ($0.currency.rawValue, $0.balanceType, $0.reportingCategory)
-                < ($1.currency.rawValue, $1.balanceType, $1.reportingCategory)
+            ($0.currency.rawValue, $0.balanceType.rawValue, $0.reportingCategory.rawValue)
+                < ($1.currency.rawValue, $1.balanceType.rawValue, $1.reportingCategory.rawValue)
         }
     }
 

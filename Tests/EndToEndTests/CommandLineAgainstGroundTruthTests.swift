@@ -66,7 +66,8 @@ struct CommandLineAgainstGroundTruthTests {
                 let c = row.currency
                 return [
                     row.disputeID, row.chargeID, time(row.created), c.rawValue, money(row.disputeAmount, c),
-                    row.disputeStatus, row.destinationAccount ?? "", row.transferID ?? "", money(row.recoverable, c),
+                    row.disputeStatus.rawValue, row.destinationAccount ?? "", row.transferID ?? "",
+                    money(row.recoverable, c),
                     money(row.recovered, c), money(row.unrecovered, c),
                 ].joined(separator: ",")
             })
@@ -80,7 +81,7 @@ struct CommandLineAgainstGroundTruthTests {
         files["ledger.csv"] = Set(
             truth.ledger.map { row in
                 [
-                    row.currency.rawValue, row.balanceType, row.reportingCategory, String(row.count),
+                    row.currency.rawValue, row.balanceType.rawValue, row.reportingCategory.rawValue, String(row.count),
                     money(row.gross, row.currency),
                     money(row.fee, row.currency), money(row.net, row.currency),
                 ].joined(separator: ",")
@@ -109,7 +110,8 @@ struct CommandLineAgainstGroundTruthTests {
                 let c = row.currency
                 return [
                     row.payoutID, time(row.created), time(row.arrivalDate), c.rawValue, money(row.amount, c),
-                    row.status, row.reconciliationStatus ?? "", row.balanceTransactions.map(String.init) ?? "",
+                    row.status.rawValue, row.reconciliationStatus?.rawValue ?? "",
+                    row.balanceTransactions.map(String.init) ?? "",
                     row.netOfTransactions.map { money($0, c) } ?? "", row.difference.map { money($0, c) } ?? "",
                 ].joined(separator: ",")
             })
@@ -119,7 +121,7 @@ struct CommandLineAgainstGroundTruthTests {
                 return [
                     row.payoutID, row.balanceTransactionID, time(row.created), row.availableOn.map(time) ?? "",
                     c.rawValue,
-                    money(row.gross, c), money(row.fee, c), money(row.net, c), row.reportingCategory,
+                    money(row.gross, c), money(row.fee, c), money(row.net, c), row.reportingCategory.rawValue,
                     row.sourceID ?? "",
                 ].joined(separator: ",")
             })

@@ -31,7 +31,7 @@ import Testing
         #expect(Set(report.payouts.filter { ($0.difference ?? 0) != 0 }.map(\.payoutID)) == mismatched)
         for payout in world.payouts() {
             let row = report.payouts.first { $0.payoutID == payout.id }
-            #expect(row?.reconciliationStatus == payout.reconciliationStatus, "\(payout.id)")
+            #expect(row?.reconciliationStatus?.rawValue == payout.reconciliationStatus, "\(payout.id)")
             guard payout.reconciliationStatus == "completed" else {
                 #expect(row?.netOfTransactions == nil, "\(payout.id)")
                 continue

@@ -49,7 +49,7 @@ import Testing
             #expect(row.chargeID == charge)
             #expect(row.recoverable == 1_000)
             #expect(row.recovered == example.recovery)
-            #expect(row.disputeStatus == example.status)
+            #expect(row.disputeStatus.rawValue == example.status)
             #expect(row.destinationAccount == "acct_1")
             #expect(row.transferID == book.transferID(of: charge))
             #expect(row.status == .new)

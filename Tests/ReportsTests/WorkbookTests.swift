@@ -287,7 +287,9 @@ struct WorkbookTests {
         // connected accounts, 4 payouts and 4 payout transactions
         var report = Fixture.report()
         report.ledger = (0..<7).map { index in
-            LedgerRow(currency: .usd, reportingCategory: "cat\(index)", count: index, gross: 100, fee: 1, net: 99)
+            LedgerRow(
+                currency: .usd, reportingCategory: ReportingCategory(rawValue: "cat\(index)"), count: index, gross: 100,
+                fee: 1, net: 99)
         }
         let written = try Self.written(report, options: WriteOptions(maxRowsPerSheet: 4))
         let (files, dump) = (written.files, written.dump)

@@ -248,7 +248,7 @@ import Testing
             let listed = try listAll(connection, "/v1/balance_transactions?payout=\(payout.id)")
                 .filter { $0.string("type") != "payout" }.compactMap { $0.string("id") }
             let row = try #require(truth.payouts.first { $0.payoutID == payout.id })
-            #expect(row.reconciliationStatus == json.string("reconciliation_status"))
+            #expect(row.reconciliationStatus?.rawValue == json.string("reconciliation_status"))
 
             if inProgress.contains(payout.id) {
                 // Then a recent one is in progress and lists the older half of what it paid out
@@ -374,7 +374,7 @@ import Testing
         let truth = try Self.truth(server.world)
         #expect(truth.ledger.contains { $0.balanceType == "issuing" && $0.reportingCategory == "issuing_transaction" })
         #expect(truth.ledger.contains { $0.balanceType == "refund_and_dispute_prefunding" })
-        let keys = truth.ledger.map { [$0.currency.rawValue, $0.balanceType, $0.reportingCategory] }
+        let keys = truth.ledger.map { [$0.currency.rawValue, $0.balanceType.rawValue, $0.reportingCategory.rawValue] }
         #expect(keys == keys.sorted { $0.lexicographicallyPrecedes($1) })
         try await server.shutdown()
     }

@@ -15,10 +15,10 @@ public struct PayoutRow: Sendable, Hashable, Codable {
     /// What the payout sent to the bank (positive).
     public var amount: Int64
     /// `paid`, `pending`, `in_transit`, `canceled` or `failed`, as Stripe last showed it.
-    public var status: String
+    public var status: PayoutStatus
     /// `completed`, `in_progress` or `not_applicable` (open), as Stripe last showed it; `nil` when Stripe sent
     /// none (an older API version or history). Only a `completed` payout's `?payout=` list is final.
-    public var reconciliationStatus: String?
+    public var reconciliationStatus: PayoutReconciliationStatus?
     /// How many balance transactions the payout paid out (its own not counted): its `payout_transactions` rows.
     /// `nil` while the list is not final.
     public var balanceTransactions: Int?
@@ -30,8 +30,8 @@ public struct PayoutRow: Sendable, Hashable, Codable {
     public var difference: Int64?
 
     public init(
-        payoutID: String, created: Int64, arrivalDate: Int64, currency: Currency, amount: Int64, status: String,
-        reconciliationStatus: String? = nil, balanceTransactions: Int?, netOfTransactions: Int64?,
+        payoutID: String, created: Int64, arrivalDate: Int64, currency: Currency, amount: Int64, status: PayoutStatus,
+        reconciliationStatus: PayoutReconciliationStatus? = nil, balanceTransactions: Int?, netOfTransactions: Int64?,
         difference: Int64?
     ) {
         self.payoutID = payoutID
@@ -62,13 +62,13 @@ public struct PayoutTransactionRow: Sendable, Hashable, Codable {
     public var gross: Int64
     public var fee: Int64
     public var net: Int64
-    public var reportingCategory: String
+    public var reportingCategory: ReportingCategory
     /// The object that caused it (`ch_…`, `tr_…`, `fee_…`, …).
     public var sourceID: String?
 
     public init(
         payoutID: String, balanceTransactionID: String, created: Int64, availableOn: Int64?, currency: Currency,
-        gross: Int64, fee: Int64, net: Int64, reportingCategory: String, sourceID: String?
+        gross: Int64, fee: Int64, net: Int64, reportingCategory: ReportingCategory, sourceID: String?
     ) {
         self.payoutID = payoutID
         self.balanceTransactionID = balanceTransactionID

@@ -103,7 +103,7 @@ public struct UnreversedDisputeRow: Sendable, Hashable, Codable {
     public var created: Int64
     public var currency: Currency
     public var disputeAmount: Int64
-    public var disputeStatus: String
+    public var disputeStatus: DisputeStatus
     public var destinationAccount: String?
     public var transferID: String?
     public var recoverable: Int64
@@ -113,7 +113,8 @@ public struct UnreversedDisputeRow: Sendable, Hashable, Codable {
 
     public init(
         disputeID: String, chargeID: String, created: Int64, currency: Currency, disputeAmount: Int64,
-        disputeStatus: String, destinationAccount: String?, transferID: String?, recoverable: Int64, recovered: Int64,
+        disputeStatus: DisputeStatus, destinationAccount: String?, transferID: String?, recoverable: Int64,
+        recovered: Int64,
         unrecovered: Int64, status: FindingStatus = .new
     ) {
         self.disputeID = disputeID
@@ -200,16 +201,16 @@ public struct LedgerRow: Sendable, Hashable, Codable {
     public var currency: Currency
     /// The balance the transactions affect (`payments`, `refund_and_dispute_prefunding`, `issuing`, …; see
     /// ``BalanceTransactionFacts/ledgerBalanceType``), as Stripe writes it.
-    public var balanceType: String
-    public var reportingCategory: String
+    public var balanceType: BalanceType
+    public var reportingCategory: ReportingCategory
     public var count: Int
     public var gross: Int64
     public var fee: Int64
     public var net: Int64
 
     public init(
-        currency: Currency, balanceType: String = BalanceType.payments.rawValue,
-        reportingCategory: String, count: Int, gross: Int64, fee: Int64, net: Int64
+        currency: Currency, balanceType: BalanceType = .payments, reportingCategory: ReportingCategory, count: Int,
+        gross: Int64, fee: Int64, net: Int64
     ) {
         self.currency = currency
         self.balanceType = balanceType

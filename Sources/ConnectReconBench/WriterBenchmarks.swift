@@ -28,6 +28,7 @@ struct XLSXBenchmark {
                         ? "tr_bench\(String(index, radix: 36))" : nil,
                     transferAmount: amount - fee, transferReversed: 0,
                     applicationFeeID: style == .applicationFee ? "fee_bench\(String(index, radix: 36))" : nil,
+                    applicationFeeCurrency: style == .applicationFee ? currencies[index % currencies.count] : nil,
                     applicationFeeAmount: style == .applicationFee ? fee : nil,
                     applicationFeeRefunded: style == .applicationFee ? 0 : nil, destinationPlatformFee: fee,
                     stripeFee: amount * 29 / 1000 + 30, settlementCurrency: .usd, platformNet: fee - 30))

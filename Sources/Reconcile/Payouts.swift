@@ -25,12 +25,7 @@ extension ReportBuilder {
     private mutating func reconcile(_ payout: PayoutFacts) {
         if payout.didNotArrive { payoutFailed(payout) }
         guard payout.isReconciled else {
-            payoutRows.append(
-                PayoutRow(
-                    payoutID: payout.id, created: payout.created, arrivalDate: payout.arrivalDate,
-                    currency: payout.currency, amount: payout.amount, status: payout.status,
-                    reconciliationStatus: payout.reconciliationStatus, balanceTransactions: nil,
-                    netOfTransactions: nil, difference: nil))
+            payoutRows.append(row(payout, figures: nil))
             return
         }
         let listed = index.transactionsByPayout[payout.id] ?? []
@@ -51,12 +46,7 @@ extension ReportBuilder {
             overflow(payout.id, currency: payout.currency, created: payout.created, what: "net of transactions")
             return
         }
-        payoutRows.append(
-            PayoutRow(
-                payoutID: payout.id, created: payout.created, arrivalDate: payout.arrivalDate,
-                currency: payout.currency, amount: payout.amount, status: payout.status,
-                reconciliationStatus: payout.reconciliationStatus, balanceTransactions: transactions.count,
-                netOfTransactions: net, difference: difference))
+        payoutRows.append(row(payout, figures: (transactions.count, net, difference)))
         payoutTransactionRows += transactions.map { transaction in
             PayoutTransactionRow(
                 payoutID: payout.id, balanceTransactionID: transaction.id, created: transaction.created,
@@ -73,6 +63,14 @@ extension ReportBuilder {
                     payout, net: net, difference: difference, count: transactions.count,
                     listed: !listed.isEmpty, absent: absent))
         }
+    }
+
+    /// The `payouts` row of `payout`, with its figures once its list is final.
+    private func row(_ payout: PayoutFacts, figures: (count: Int, net: Int64, difference: Int64)?) -> PayoutRow {
+        PayoutRow(
+            payoutID: payout.id, created: payout.created, arrivalDate: payout.arrivalDate, currency: payout.currency,
+            amount: payout.amount, status: payout.status, reconciliationStatus: payout.reconciliationStatus,
+            balanceTransactions: figures?.count, netOfTransactions: figures?.net, difference: figures?.difference)
     }
 
     /// A payout that failed or was canceled: its money came back to the balance instead of reaching the bank.

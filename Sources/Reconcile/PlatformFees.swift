@@ -36,13 +36,20 @@ extension ReportBuilder {
         // transfer or fee counts as zero, and so does a fee in another currency that cannot be converted. When the
         // transfer is in another currency (a transfer_currency_mismatch, reported for the same charge) the figure
         // mixes currencies as Stripe's own objects do; the exception row is what tells the reader not to trust it.
-        let feeKept = keptFee(fee, of: charge, intent: intent)
+        var feeKept: Int64?
+        if let fee {
+            guard let kept = keptFee(fee, of: charge, intent: intent) else {
+                overflow(
+                    charge.id, currency: charge.currency, created: charge.created, what: "destination platform fee")
+                return
+            }
+            feeKept = kept
+        }
         guard
             let kept = Checked.subtract(charge.amountCaptured, charge.amountRefunded),
             let transferred = Checked.subtract(transfer?.amount ?? 0, transfer?.amountReversed ?? 0),
-            case .some(let feeKeptInChargeCurrency) = feeKept,
             let afterTransfer = Checked.subtract(kept, transferred),
-            let dpf = Checked.add(afterTransfer, feeKeptInChargeCurrency ?? 0)
+            let dpf = Checked.add(afterTransfer, feeKept ?? 0)
         else {
             overflow(charge.id, currency: charge.currency, created: charge.created, what: "destination platform fee")
             return
@@ -58,7 +65,7 @@ extension ReportBuilder {
             transferAmount: transfer?.amount, transferReversed: transfer?.amountReversed,
             applicationFeeID: fee?.id ?? charge.applicationFeeID, applicationFeeCurrency: fee?.currency,
             applicationFeeAmount: fee?.amount, applicationFeeRefunded: fee?.amountRefunded,
-            applicationFeeKept: feeKeptInChargeCurrency, destinationPlatformFee: dpf, stripeFee: chargeBT?.fee,
+            applicationFeeKept: feeKept, destinationPlatformFee: dpf, stripeFee: chargeBT?.fee,
             settlementCurrency: net.settlement, platformNet: net.amount)
         platformFees.append(row)
         addToStatement(row)
@@ -83,14 +90,13 @@ extension ReportBuilder {
     /// What the platform kept of `fee` (`amount − amount_refunded`) in the charge's currency (SPEC §4): as it is
     /// when the fee is in the charge's currency; converted at the rate Stripe applied when it is not (a cross-border
     /// fee settles in the connected account's currency), which the asked-for `application_fee_amount` gives:
-    /// `round_half_up(asked × kept / f.amount)`. `.some(nil)`: no fee; `.some(0)` for a fee that cannot be
-    /// converted (reported as `fee_currency_unconvertible`); `nil`: a figure overflowed.
+    /// `round_half_up(asked × kept / f.amount)`. 0 for a fee that cannot be converted (reported as
+    /// `fee_currency_unconvertible`); `nil` when a figure overflows.
     private mutating func keptFee(
-        _ fee: ApplicationFeeFacts?, of charge: ChargeFacts, intent: PaymentIntentFacts?
-    ) -> Int64?? {
-        guard let fee else { return .some(nil) }
+        _ fee: ApplicationFeeFacts, of charge: ChargeFacts, intent: PaymentIntentFacts?
+    ) -> Int64? {
         guard let keptInFeeCurrency = Checked.subtract(fee.amount, fee.amountRefunded) else { return nil }
-        guard fee.currency != charge.currency else { return .some(keptInFeeCurrency) }
+        guard fee.currency != charge.currency else { return keptInFeeCurrency }
         let asked = intent?.applicationFeeAmount ?? charge.applicationFeeAmount
         guard let asked, fee.amount > 0 else {
             exception(
@@ -100,12 +106,9 @@ extension ReportBuilder {
                     + "\(fee.currency), charge \(charge.id) is in \(charge.currency), and no application_fee_amount "
                     + "gives Stripe's rate, so the fee counts as zero in the destination platform fee; convert it "
                     + "by hand with the rate on the fee's balance transaction.")
-            return .some(0)
+            return 0
         }
-        guard let converted = Checked.roundedHalfUp(asked, times: keptInFeeCurrency, dividedBy: fee.amount) else {
-            return nil
-        }
-        return .some(converted)
+        return Checked.roundedHalfUp(asked, times: keptInFeeCurrency, dividedBy: fee.amount)
     }
 
     /// The sum of `net` over the platform's balance transactions of the charge, its refunds, its transfer and the

@@ -53,7 +53,8 @@ enum Fixture {
                     chargeID: "ch_3", created: created + 2, currency: .jpy, amount: 1_234_567, amountRefunded: 0,
                     destinationAccount: "acct_3", feeStyle: .applicationFee, transferID: "tr_3",
                     transferAmount: 1_234_567, transferReversed: 0, applicationFeeID: "fee_3",
-                    applicationFeeAmount: 877, applicationFeeRefunded: 0, destinationPlatformFee: 877, stripeFee: 4321,
+                    applicationFeeCurrency: .jpy, applicationFeeAmount: 877, applicationFeeRefunded: 0,
+                    applicationFeeKept: 877, destinationPlatformFee: 877, stripeFee: 4321,
                     settlementCurrency: .jpy, platformNet: 877),
                 PlatformFeeRow(
                     chargeID: "ch_4", created: created + 3, currency: .bhd, amount: 10000, amountRefunded: 0,

@@ -22,8 +22,8 @@ public struct PlatformFeeRow: Sendable, Hashable, Codable {
     /// In `applicationFeeCurrency`.
     public var applicationFeeRefunded: Int64?
     /// What the platform kept of the fee (`amount − amount_refunded`) in the charge's currency: as it is when the
-    /// fee is in the charge's currency, converted at Stripe's rate when it is not (SPEC §4), `nil` without a fee
-    /// or when it cannot be converted. Not a column of its own: the DPF and the statements count it.
+    /// fee is in the charge's currency, converted at Stripe's rate when it is not (SPEC §4), 0 when it cannot be
+    /// converted, `nil` without a fee. Not a column of its own: the DPF and the statements count it.
     public var applicationFeeKept: Int64?
     public var destinationPlatformFee: Int64
     public var stripeFee: Int64?
@@ -49,13 +49,10 @@ public struct PlatformFeeRow: Sendable, Hashable, Codable {
         self.transferAmount = transferAmount
         self.transferReversed = transferReversed
         self.applicationFeeID = applicationFeeID
-        self.applicationFeeCurrency = applicationFeeCurrency ?? (applicationFeeAmount == nil ? nil : currency)
+        self.applicationFeeCurrency = applicationFeeCurrency
         self.applicationFeeAmount = applicationFeeAmount
         self.applicationFeeRefunded = applicationFeeRefunded
-        self.applicationFeeKept =
-            applicationFeeKept
-            ?? (self.applicationFeeCurrency == currency
-                ? applicationFeeAmount.map { $0 - (applicationFeeRefunded ?? 0) } : nil)
+        self.applicationFeeKept = applicationFeeKept
         self.destinationPlatformFee = destinationPlatformFee
         self.stripeFee = stripeFee
         self.settlementCurrency = settlementCurrency

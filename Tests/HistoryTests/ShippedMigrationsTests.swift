@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 
 @testable import History
@@ -76,13 +77,7 @@ struct ShippedMigrationsTests {
 
     /// FNV-1a (64 bits) of the statements, one a line, in hexadecimal: stable across runs, platforms and versions.
     static func digest(_ statements: [String]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in statements.joined(separator: "\n").utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        FNV1aDigest(statements.joined(separator: "\n").utf8).hex
     }
 
     @Test("the digest tells statements apart, including their white space")

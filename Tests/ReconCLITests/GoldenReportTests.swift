@@ -45,7 +45,7 @@ struct GoldenReportTests {
         var digests: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: written) where name.hasSuffix(".csv") {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: written + "/" + name))
-            digests[name] = Self.digest(bytes)
+            digests[name] = FNV1aDigest(bytes).hex
             let again = try Data(
                 contentsOf: URL(fileURLWithPath: folder.path("offline") + "/2026-11-01_2026-11-11/" + name))
             let reopened = String(decoding: again, as: UTF8.self).replacingOccurrences(of: ",open\n", with: ",new\n")
@@ -56,15 +56,5 @@ struct GoldenReportTests {
         #expect(
             digests == Self.pinned,
             "the reports changed; if that is meant, pin: [\(printed.joined(separator: ", "))]")
-    }
-
-    static func digest(_ bytes: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -68,7 +68,7 @@ struct GoldenDigestTests {
         let server = try await startServer(charges: spec.charges, seed: spec.seed, days: 10) { $0.hours = 4 }
         defer { Task { try? await server.shutdown() } }
         let connection = try WireConnection(port: server.port)
-        var digest = Digest()
+        var digest = FNV1aDigest()
         var ids: [String] = []
 
         // When every page of every list is read, plain and expanded, then every payout's list and some objects
@@ -106,7 +106,7 @@ struct GoldenDigestTests {
         let world = SandboxWorld(
             seed: spec.seed, charges: spec.charges, start: Date(timeIntervalSince1970: 1_793_491_200),
             end: Date(timeIntervalSince1970: 1_793_491_200 + 10 * 86_400 + 4 * 3_600))
-        var digest = Digest()
+        var digest = FNV1aDigest()
         // When its ground truth is computed for the whole world, a slice, and a slice inside the grace period
         let slice = world.start.addingTimeInterval(3 * 86_400)
         let ranges = [
@@ -127,7 +127,7 @@ struct GoldenDigestTests {
     // MARK: Support
 
     /// Reads every page of `path` into `digest`; returns the ids listed.
-    private static func pages(_ path: String, _ connection: WireConnection, into digest: inout Digest) throws
+    private static func pages(_ path: String, _ connection: WireConnection, into digest: inout FNV1aDigest) throws
         -> [String]
     {
         var ids: [String] = []
@@ -154,30 +154,5 @@ struct GoldenDigestTests {
             ("po_", "payouts"),
         ]
         return prefixes.first { id.hasPrefix($0.0) }?.1
-    }
-
-    /// FNV-1a (64 bits) over labelled byte strings.
-    struct Digest {
-        private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-
-        mutating func add(_ label: String, _ bytes: some Sequence<UInt8>) {
-            for byte in label.utf8 { mix(byte) }
-            mix(0)
-            for byte in bytes { mix(byte) }
-            mix(0)
-        }
-
-        private mutating func mix(_ byte: UInt8) {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-
-        var hex: String { String(hash, radix: 16).leftPadded(to: 16) }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import History
 import ReconCore
 import StripeAPI
@@ -7,110 +8,71 @@ import StripeAPI
 /// transactions) or because the request expanded it (a charge's PaymentIntent, transfer and refunds, a refund's
 /// charge, a reversal's balance transaction…), each stored under its own id with its own JSON.
 ///
-/// Each object's JSON is stored with its expansions folded back to ids (``ExpansionFolding``), so the same
-/// object has the same bytes however it was fetched.
+/// Which members hold which kinds comes from the catalogue (``ObjectKind/entry``): the absorber names none
+/// itself. Each object's JSON is stored with its expansions folded back to ids (``ExpansionFolding``), so the same
+/// object has the same bytes however it was fetched. An embedded object is decoded from its own JSON, held to
+/// the same rules as a listed one: one that lacks a required field fails the page.
 enum Absorber {
-    static func charge(_ charge: Charge, raw: String, into batch: inout ObjectBatch) {
-        batch.charges.append(StoredObject(facts: ChargeFacts(charge), rawJSON: ExpansionFolding.charge.fold(raw)))
-        embedded(charge.paymentIntent, "payment_intent", in: raw, into: &batch, paymentIntent)
-        embedded(charge.transfer, "transfer", in: raw, into: &batch, transfer)
-        embedded(charge.applicationFee, "application_fee", in: raw, into: &batch, applicationFee)
-        embedded(charge.balanceTransaction, "balance_transaction", in: raw, into: &batch, balanceTransaction)
-        if let refunds = charge.refunds {
-            items(refunds.data, at: ["refunds", "data"], in: raw, into: &batch, refund)
+    /// Absorbs `object`, whose JSON is `json`, and everything embedded in it.
+    static func absorb<Object: CatalogueObject>(
+        _ object: Object, json: String, into batch: inout ObjectBatch
+    ) throws(EmbeddedObjectError) {
+        let kind = Object.Facts.kind
+        batch[keyPath: Object.batchList].append(
+            StoredObject(facts: object.facts, rawJSON: ExpansionFolding.of(kind).fold(json)))
+        let entry = kind.entry
+        guard !entry.storedReferences.isEmpty || !entry.lists.isEmpty || !entry.arrays.isEmpty else { return }
+        let embedded = EmbeddedJSON(json)
+        func absorbEach(_ kind: ObjectKind, _ member: String, _ elements: [String]) throws(EmbeddedObjectError) {
+            for element in elements {
+                try absorb(kind, json: element, member: member, of: object.id, into: &batch)
+            }
+        }
+        for (member, memberKind) in entry.storedReferences {
+            guard let json = embedded.object(at: member) else { continue }
+            try absorb(memberKind, json: json, member: member, of: object.id, into: &batch)
+        }
+        for list in entry.lists {
+            try absorbEach(list.kind, list.member, embedded.elements(at: [list.member, "data"]))
+        }
+        for array in entry.arrays {
+            guard let arrayKind = array.kind else { continue }
+            try absorbEach(arrayKind, array.member, embedded.elements(at: [array.member]))
         }
     }
 
-    static func paymentIntent(_ intent: PaymentIntent, raw: String, into batch: inout ObjectBatch) {
-        batch.paymentIntents.append(
-            StoredObject(facts: PaymentIntentFacts(intent), rawJSON: ExpansionFolding.paymentIntent.fold(raw)))
+    /// Decodes the object of `kind` embedded at `member` of object `parentID`, and absorbs it.
+    private static func absorb(
+        _ kind: ObjectKind, json: String, member: String, of parentID: String, into batch: inout ObjectBatch
+    ) throws(EmbeddedObjectError) {
+        try decodeAndAbsorb(kind.wireModel, json: json, member: member, of: parentID, into: &batch)
     }
 
-    static func transfer(_ transfer: Transfer, raw: String, into batch: inout ObjectBatch) {
-        batch.transfers.append(
-            StoredObject(facts: TransferFacts(transfer), rawJSON: ExpansionFolding.transfer.fold(raw)))
-        items(transfer.reversals.data, at: ["reversals", "data"], in: raw, into: &batch, transferReversal)
-        embedded(transfer.balanceTransaction, "balance_transaction", in: raw, into: &batch, balanceTransaction)
-        embedded(transfer.sourceTransaction, "source_transaction", in: raw, into: &batch, charge)
-    }
-
-    static func transferReversal(_ reversal: TransferReversal, raw: String, into batch: inout ObjectBatch) {
-        batch.transferReversals.append(
-            StoredObject(facts: TransferReversalFacts(reversal), rawJSON: ExpansionFolding.transferReversal.fold(raw)))
-        embedded(reversal.balanceTransaction, "balance_transaction", in: raw, into: &batch, balanceTransaction)
-    }
-
-    static func applicationFee(_ fee: ApplicationFee, raw: String, into batch: inout ObjectBatch) {
-        batch.applicationFees.append(
-            StoredObject(facts: ApplicationFeeFacts(fee), rawJSON: ExpansionFolding.applicationFee.fold(raw)))
-        items(fee.refunds.data, at: ["refunds", "data"], in: raw, into: &batch, feeRefund)
-        embedded(fee.balanceTransaction, "balance_transaction", in: raw, into: &batch, balanceTransaction)
-        embedded(fee.originatingTransaction, "originating_transaction", in: raw, into: &batch, charge)
-    }
-
-    static func feeRefund(_ refund: FeeRefund, raw: String, into batch: inout ObjectBatch) {
-        batch.feeRefunds.append(
-            StoredObject(facts: FeeRefundFacts(refund), rawJSON: ExpansionFolding.feeRefund.fold(raw)))
-        embedded(refund.balanceTransaction, "balance_transaction", in: raw, into: &batch, balanceTransaction)
-    }
-
-    static func refund(_ refund: Refund, raw: String, into batch: inout ObjectBatch) {
-        batch.refunds.append(StoredObject(facts: RefundFacts(refund), rawJSON: ExpansionFolding.refund.fold(raw)))
-        embedded(refund.charge, "charge", in: raw, into: &batch, charge)
-        embedded(refund.balanceTransaction, "balance_transaction", in: raw, into: &batch, balanceTransaction)
-        embedded(refund.transferReversal, "transfer_reversal", in: raw, into: &batch, transferReversal)
-        embedded(
-            refund.failureBalanceTransaction, "failure_balance_transaction", in: raw, into: &batch, balanceTransaction)
-    }
-
-    static func dispute(_ dispute: Dispute, raw: String, into batch: inout ObjectBatch) {
-        batch.disputes.append(StoredObject(facts: DisputeFacts(dispute), rawJSON: ExpansionFolding.dispute.fold(raw)))
-        items(dispute.balanceTransactions, at: ["balance_transactions"], in: raw, into: &batch, balanceTransaction)
-        embedded(dispute.charge, "charge", in: raw, into: &batch, charge)
-    }
-
-    static func balanceTransaction(_ transaction: BalanceTransaction, raw: String, into batch: inout ObjectBatch) {
-        batch.balanceTransactions.append(
-            StoredObject(
-                facts: BalanceTransactionFacts(transaction), rawJSON: ExpansionFolding.balanceTransaction.fold(raw)))
-    }
-
-    static func payout(_ payout: Payout, raw: String, into batch: inout ObjectBatch) {
-        batch.payouts.append(StoredObject(facts: PayoutFacts(payout), rawJSON: ExpansionFolding.payout.fold(raw)))
-        embedded(payout.balanceTransaction, "balance_transaction", in: raw, into: &batch, balanceTransaction)
-        embedded(
-            payout.failureBalanceTransaction, "failure_balance_transaction", in: raw, into: &batch, balanceTransaction)
-    }
-
-    /// An item of `GET /v1/balance_transactions?payout=`: the balance transaction, and its link to the payout
-    /// (the transaction itself names no payout).
-    static func payoutTransaction(
-        of payoutID: String
-    ) -> (BalanceTransaction, String, inout ObjectBatch) -> Void {
-        { transaction, raw, batch in
-            balanceTransaction(transaction, raw: raw, into: &batch)
-            batch.payoutTransactions.append(
-                PayoutTransactionLink(payoutID: payoutID, balanceTransactionID: transaction.id))
+    private static func decodeAndAbsorb<Object: CatalogueObject>(
+        _ type: Object.Type, json: String, member: String, of parentID: String, into batch: inout ObjectBatch
+    ) throws(EmbeddedObjectError) {
+        let object: Object
+        do {
+            object = try StripeJSON.decode(Object.self, from: Data(json.utf8))
+        } catch {
+            throw EmbeddedObjectError(
+                member: member, parentID: parentID, objectType: Object.objectType,
+                reason: StripeJSON.describe(error))
         }
+        try absorb(object, json: json, into: &batch)
     }
+}
 
-    // MARK: Embedded objects
+/// An object embedded in another that does not decode: Stripe sent a malformed object, and the page or object
+/// that held it is rejected as a malformed response.
+struct EmbeddedObjectError: Error, CustomStringConvertible {
+    /// The member that held it (`payment_intent`, `refunds`).
+    var member: String
+    var parentID: String
+    var objectType: String
+    var reason: String
 
-    /// Absorbs the object at `key` of `raw` when the request expanded it.
-    private static func embedded<Object: StripeObject>(
-        _ reference: Expandable<Object>?, _ key: String, in raw: String, into batch: inout ObjectBatch,
-        _ absorb: (Object, String, inout ObjectBatch) -> Void
-    ) {
-        guard let object = reference?.expanded, let json = EmbeddedJSON.object(at: key, in: raw) else { return }
-        absorb(object, json, &batch)
-    }
-
-    /// Absorbs the items of the array at `path` of `raw`, each with its own JSON.
-    private static func items<Object>(
-        _ objects: [Object], at path: [String], in raw: String, into batch: inout ObjectBatch,
-        _ absorb: (Object, String, inout ObjectBatch) -> Void
-    ) {
-        guard !objects.isEmpty else { return }
-        for (object, json) in zip(objects, EmbeddedJSON.elements(at: path, in: raw)) { absorb(object, json, &batch) }
+    var description: String {
+        "the \(objectType) at '\(member)' of \(parentID) is not a valid \(objectType): \(reason)"
     }
 }

@@ -32,32 +32,12 @@ extension Extractor {
     func retrieve(_ item: Retrieve, _ context: Context) async throws {
         let tally = context.tally
         var batch = ObjectBatch()
-        let found: Bool
         let id = item.id
-        switch item.kind {
-        case .charge:
-            found = try await fetch(
-                Charge.self, "/v1/charges/\(id)", "/v1/charges/{id}", [("expand[]", "payment_intent")]
-            ) { Absorber.charge($0, raw: $1, into: &batch) }
-        case .paymentIntent:
-            found = try await fetch(PaymentIntent.self, "/v1/payment_intents/\(id)", "/v1/payment_intents/{id}", []) {
-                Absorber.paymentIntent($0, raw: $1, into: &batch)
-            }
-        case .transfer:
-            found = try await fetch(Transfer.self, "/v1/transfers/\(id)", "/v1/transfers/{id}", []) {
-                Absorber.transfer($0, raw: $1, into: &batch)
-            }
-        case .applicationFee:
-            found = try await fetch(
-                ApplicationFee.self, "/v1/application_fees/\(id)", "/v1/application_fees/{id}", []
-            ) { Absorber.applicationFee($0, raw: $1, into: &batch) }
-        case .balanceTransaction:
-            found = try await fetch(
-                BalanceTransaction.self, "/v1/balance_transactions/\(id)", "/v1/balance_transactions/{id}", []
-            ) { Absorber.balanceTransaction($0, raw: $1, into: &batch) }
-        case .feeRefund, .transferReversal, .dispute, .refund, .payout:
-            return  // reached through lists, never by id
-        }
+        // A kind without an endpoint of its own (reversals, fee refunds) is reached through its parent's list.
+        guard let listPath = item.kind.entry.listPath else { return }
+        let found = try await fetch(
+            item.kind.wireModel, path: "\(listPath)/\(id)", endpoint: "\(listPath)/{id}",
+            query: item.kind.entry.retrieveExpansions.map { ("expand[]", $0) }, into: &batch)
         if found {
             let total = await tally.count(resource: "follow-ups by id", objects: 1)
             let outcome = try await store.write(batch, run: context.runID, now: context.now)
@@ -72,14 +52,19 @@ extension Extractor {
         }
     }
 
-    func fetch<Object: StripeObject>(
-        _ type: Object.Type, _ path: String, _ endpoint: String, _ query: [(String, String)],
-        absorb: (Object, String) -> Void
+    /// Retrieves one object by id into `batch`; `false` when Stripe answered 404.
+    func fetch<Object: CatalogueObject>(
+        _ type: Object.Type, path: String, endpoint: String, query: [(String, String)],
+        into batch: inout ObjectBatch
     ) async throws -> Bool {
         guard let (object, raw) = try await client.retrieve(type, path: path, query: query, endpoint: endpoint) else {
             return false
         }
-        absorb(object, raw)
+        do {
+            try Absorber.absorb(object, json: raw, into: &batch)
+        } catch {
+            throw StripeClientError.malformedResponse(endpoint: endpoint, requestID: nil, detail: error.description)
+        }
         return true
     }
 }

@@ -1,4 +1,5 @@
 import History
+import ReconCore
 import StripeAPI
 
 /// A kind of list the extractor pages, and how its items enter the history.
@@ -24,87 +25,53 @@ enum ListKind: String, Sendable, CaseIterable {
         .charges, .transfers, .applicationFees, .balanceTransactions, .disputes, .refunds, .payouts,
     ]
 
-    /// Expansions asked for on every page of the range's lists, so the lists carry what SPEC §4 reads about
-    /// objects outside the range and no request of its own is needed for it (Stripe allows four levels, `data`
-    /// included):
-    /// - charges: the PaymentIntent; the transfer and the application fee, with their balance transactions, for
-    ///   the transfers made after the range (a bank debit settles days later); the refunds, with theirs and the
-    ///   `refund_failure` balance transaction of a refund that failed, for the refunds made after the range
-    ///   (platform net);
-    /// - transfers: the reversals' balance transactions (reversals after the range); the funding charge and its
-    ///   PaymentIntent when it is older than the range (`source_transaction` must be a destination charge);
-    /// - application fees: the refunds' balance transactions; the originating charge and its PaymentIntent;
-    /// - refunds and disputes: their charge, with its PaymentIntent and transfer (the charge of a refund or
-    ///   dispute is often older than the range); a refund's `failure_balance_transaction` too (it fails after it
-    ///   was made, often after the range).
-    /// Balance transactions need none: every object that names one is listed or expanded itself. Payouts need none
-    /// either: `?payout=` and the range's balance transactions list their own balance transactions.
-    var rangeExpansions: [String] {
+    /// The kind of the list's items.
+    var objectKind: ObjectKind {
         switch self {
-        case .charges:
-            [
-                "data.payment_intent", "data.transfer", "data.transfer.balance_transaction", "data.application_fee",
-                "data.application_fee.balance_transaction", "data.refunds", "data.refunds.data.balance_transaction",
-                "data.refunds.data.failure_balance_transaction",
-            ]
-        case .transfers:
-            [
-                "data.reversals.data.balance_transaction", "data.source_transaction",
-                "data.source_transaction.payment_intent",
-            ]
-        case .applicationFees:
-            [
-                "data.refunds.data.balance_transaction", "data.originating_transaction",
-                "data.originating_transaction.payment_intent",
-            ]
-        case .refunds:
-            ["data.charge", "data.charge.payment_intent", "data.charge.transfer", "data.failure_balance_transaction"]
-        case .disputes:
-            ["data.charge", "data.charge.payment_intent", "data.charge.transfer"]
-        case .balanceTransactions, .transferReversals, .feeRefunds, .payouts, .payoutTransactions:
-            []
+        case .charges: .charge
+        case .transfers: .transfer
+        case .applicationFees: .applicationFee
+        case .balanceTransactions, .payoutTransactions: .balanceTransaction
+        case .disputes: .dispute
+        case .refunds: .refund
+        case .transferReversals: .transferReversal
+        case .feeRefunds: .feeRefund
+        case .payouts: .payout
         }
     }
+
+    /// `expand[]` of every page of a range list: its kind's (``CatalogueEntry/rangeExpansions``).
+    var rangeExpansions: [String] { objectKind.entry.rangeExpansions }
+
+    /// The list endpoint of a range list.
+    var pathForList: String { objectKind.entry.listPath ?? "/v1/" + rawValue }
 
     /// Fetches one page and converts it into a batch; returns the batch, the page's last id and created,
     /// whether more pages follow, and its Request-Id.
     func fetchPage(
         client: StripeClient, path: String, endpoint: String, query: [(String, String)]
     ) async throws(StripeClientError) -> PageResult {
-        switch self {
-        case .charges:
-            try await Self.page(Charge.self, client, path, endpoint, query, Absorber.charge)
-        case .transfers:
-            try await Self.page(Transfer.self, client, path, endpoint, query, Absorber.transfer)
-        case .applicationFees:
-            try await Self.page(ApplicationFee.self, client, path, endpoint, query, Absorber.applicationFee)
-        case .balanceTransactions:
-            try await Self.page(BalanceTransaction.self, client, path, endpoint, query, Absorber.balanceTransaction)
-        case .disputes:
-            try await Self.page(Dispute.self, client, path, endpoint, query, Absorber.dispute)
-        case .refunds:
-            try await Self.page(Refund.self, client, path, endpoint, query, Absorber.refund)
-        case .transferReversals:
-            try await Self.page(TransferReversal.self, client, path, endpoint, query, Absorber.transferReversal)
-        case .feeRefunds:
-            try await Self.page(FeeRefund.self, client, path, endpoint, query, Absorber.feeRefund)
-        case .payouts:
-            try await Self.page(Payout.self, client, path, endpoint, query, Absorber.payout)
-        case .payoutTransactions:
-            // The payout is the list's filter: every item is linked to it.
-            try await Self.page(
-                BalanceTransaction.self, client, path, endpoint, query,
-                Absorber.payoutTransaction(of: query.first { $0.0 == "payout" }?.1 ?? ""))
+        var result = try await Self.page(objectKind.wireModel, client, path, endpoint, query)
+        if self == .payoutTransactions {
+            // The payout is the list's filter: every item is linked to it (the transaction itself names no payout).
+            let payoutID = query.first { $0.0 == "payout" }?.1 ?? ""
+            result.batch.payoutTransactions += result.ids.map {
+                PayoutTransactionLink(payoutID: payoutID, balanceTransactionID: $0)
+            }
         }
+        return result
     }
 
-    private static func page<Item: StripeObject & Dated>(
-        _ type: Item.Type, _ client: StripeClient, _ path: String, _ endpoint: String, _ query: [(String, String)],
-        _ absorb: (Item, String, inout ObjectBatch) -> Void
+    private static func page<Item: CatalogueObject>(
+        _ type: Item.Type, _ client: StripeClient, _ path: String, _ endpoint: String, _ query: [(String, String)]
     ) async throws(StripeClientError) -> PageResult {
         let page = try await client.listPage(type, path: path, query: query, endpoint: endpoint)
         var batch = ObjectBatch()
-        for (item, raw) in page.items { absorb(item, raw, &batch) }
+        do {
+            for (item, raw) in page.items { try Absorber.absorb(item, json: raw, into: &batch) }
+        } catch {
+            throw .malformedResponse(endpoint: endpoint, requestID: page.requestID, detail: error.description)
+        }
         return PageResult(
             batch: batch, ids: page.items.map(\.object.id), lastCreated: page.items.last?.object.created,
             hasMore: page.hasMore, requestID: page.requestID, objects: page.items.count)
@@ -122,21 +89,4 @@ struct PageResult: Sendable {
     var objects: Int
 
     var lastID: String? { ids.last }
-}
-
-/// Objects with a creation time.
-protocol Dated { var created: Int64 { get } }
-extension Charge: Dated {}
-extension Transfer: Dated {}
-extension ApplicationFee: Dated {}
-extension BalanceTransaction: Dated {}
-extension Dispute: Dated {}
-extension Refund: Dated {}
-extension TransferReversal: Dated {}
-extension FeeRefund: Dated {}
-extension Payout: Dated {}
-
-extension ListKind {
-    /// The list endpoint of a range list.
-    var pathForList: String { "/v1/" + rawValue }
 }

@@ -43,7 +43,7 @@ extension HistoryStore {
 
     /// Ids of the objects of `kind` created in `[from, to)`, sorted.
     public func ids(of kind: ObjectKind, createdFrom from: Int64, to: Int64) throws(HistoryError) -> [String] {
-        let table = Self.table(of: kind)
+        let table = kind.entry.table
         return try read { db in
             try String.fetchAll(
                 db, sql: "SELECT id FROM \(table) WHERE created >= ? AND created < ? ORDER BY id",
@@ -53,7 +53,7 @@ extension HistoryStore {
 
     /// Every stored object of `kind` as `id → raw JSON`, for comparing two histories.
     public func rawObjects(of kind: ObjectKind) throws(HistoryError) -> [String: String] {
-        let table = Self.table(of: kind)
+        let table = kind.entry.table
         return try read { db in
             Dictionary(
                 uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, raw FROM \(table)_raw").map {
@@ -64,7 +64,7 @@ extension HistoryStore {
 
     /// The stored raw JSON of one object, exactly as Stripe sent it.
     public func rawJSON(of kind: ObjectKind, id: String) throws(HistoryError) -> String? {
-        let table = Self.table(of: kind)
+        let table = kind.entry.table
         return try read { db in
             try String.fetchOne(db, sql: "SELECT raw FROM \(table)_raw WHERE id = ?", arguments: [id])
         }
@@ -72,7 +72,7 @@ extension HistoryStore {
 
     /// How many objects of `kind` the history holds.
     public func count(of kind: ObjectKind) throws(HistoryError) -> Int {
-        let table = Self.table(of: kind)
+        let table = kind.entry.table
         return try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
     }
 
@@ -90,21 +90,6 @@ extension HistoryStore {
                 result[kind] = entry
             }
             return result
-        }
-    }
-
-    static func table(of kind: ObjectKind) -> String {
-        switch kind {
-        case .charge: ChargeFacts.table
-        case .paymentIntent: PaymentIntentFacts.table
-        case .applicationFee: ApplicationFeeFacts.table
-        case .feeRefund: FeeRefundFacts.table
-        case .transfer: TransferFacts.table
-        case .transferReversal: TransferReversalFacts.table
-        case .balanceTransaction: BalanceTransactionFacts.table
-        case .dispute: DisputeFacts.table
-        case .refund: RefundFacts.table
-        case .payout: PayoutFacts.table
         }
     }
 }

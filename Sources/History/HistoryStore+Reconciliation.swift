@@ -174,7 +174,7 @@ extension HistoryStore {
         ).compactMap { row in
             guard let kind = ObjectKind(rawValue: row["kind"]) else { return nil }
             let id: String = row["object_id"]
-            let table = HistoryStore.table(of: kind)
+            let table = kind.entry.table
             let present =
                 try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id])
                 ?? false

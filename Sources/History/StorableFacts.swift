@@ -8,13 +8,9 @@ import ReconCore
 /// ``databaseValues`` gives them in that order for binding, and ``init(row:)`` reads them back by index from a
 /// `SELECT` of ``selection``. Positional, not Codable: the history stores and loads millions of rows, and a
 /// dictionary or a decoder per row was most of the time they took.
-protocol StorableFacts: Sendable {
-    static var kind: ObjectKind { get }
-    static var table: String { get }
+protocol StorableFacts: ObjectFacts {
     /// The fact columns, `id` first, in the order of ``databaseValues`` and ``init(row:)``.
     static var columns: [String] { get }
-    var id: String { get }
-    var created: Int64 { get }
     /// The values of ``columns``, in order.
     var databaseValues: [DatabaseValue] { get }
     /// Reads the facts from a row whose first columns are ``columns``, in order.
@@ -22,6 +18,8 @@ protocol StorableFacts: Sendable {
 }
 
 extension StorableFacts {
+    /// The kind's table (its catalogue entry's).
+    static var table: String { kind.entry.table }
     /// `id, created, …`: the `SELECT` list that ``init(row:)`` reads.
     static var selection: String { columns.joined(separator: ", ") }
     /// `t.id, t.created, …`: ``selection`` for a query that names the table `t`.
@@ -29,8 +27,6 @@ extension StorableFacts {
 }
 
 extension ChargeFacts: StorableFacts {
-    static var kind: ObjectKind { .charge }
-    static var table: String { "charges" }
     static let columns = [
         "id", "created", "currency", "amount", "amount_captured", "amount_refunded", "status", "captured",
         "payment_intent_id", "transfer_id", "application_fee_id", "application_fee_amount", "transfer_destination",
@@ -61,8 +57,6 @@ extension ChargeFacts: StorableFacts {
 }
 
 extension PaymentIntentFacts: StorableFacts {
-    static var kind: ObjectKind { .paymentIntent }
-    static var table: String { "payment_intents" }
     static let columns = [
         "id", "created", "currency", "amount", "application_fee_amount", "transfer_destination",
         "transfer_data_amount", "status", "latest_charge_id", "livemode",
@@ -87,8 +81,6 @@ extension PaymentIntentFacts: StorableFacts {
 }
 
 extension TransferFacts: StorableFacts {
-    static var kind: ObjectKind { .transfer }
-    static var table: String { "transfers" }
     static let columns = [
         "id", "created", "currency", "amount", "amount_reversed", "destination", "source_transaction_id",
         "balance_transaction_id", "transfer_group", "dispute_id_metadata", "livemode",
@@ -115,8 +107,6 @@ extension TransferFacts: StorableFacts {
 }
 
 extension TransferReversalFacts: StorableFacts {
-    static var kind: ObjectKind { .transferReversal }
-    static var table: String { "transfer_reversals" }
     static let columns = [
         "id", "transfer_id", "created", "currency", "amount", "source_refund_id", "balance_transaction_id",
         "dispute_id_metadata",
@@ -140,8 +130,6 @@ extension TransferReversalFacts: StorableFacts {
 }
 
 extension ApplicationFeeFacts: StorableFacts {
-    static var kind: ObjectKind { .applicationFee }
-    static var table: String { "application_fees" }
     static let columns = [
         "id", "created", "currency", "amount", "amount_refunded", "originating_charge_id", "account_id",
         "balance_transaction_id", "livemode",
@@ -166,8 +154,6 @@ extension ApplicationFeeFacts: StorableFacts {
 }
 
 extension FeeRefundFacts: StorableFacts {
-    static var kind: ObjectKind { .feeRefund }
-    static var table: String { "fee_refunds" }
     static let columns = ["id", "fee_id", "created", "currency", "amount", "balance_transaction_id"]
 
     var databaseValues: [DatabaseValue] {
@@ -186,8 +172,6 @@ extension FeeRefundFacts: StorableFacts {
 }
 
 extension RefundFacts: StorableFacts {
-    static var kind: ObjectKind { .refund }
-    static var table: String { "refunds" }
     static let columns = [
         "id", "charge_id", "created", "currency", "amount", "status", "transfer_reversal_id", "balance_transaction_id",
         "failure_balance_transaction_id", "failure_reason",
@@ -212,8 +196,6 @@ extension RefundFacts: StorableFacts {
 }
 
 extension DisputeFacts: StorableFacts {
-    static var kind: ObjectKind { .dispute }
-    static var table: String { "disputes" }
     static let columns = ["id", "charge_id", "created", "currency", "amount", "status", "balance_transaction_ids"]
 
     var databaseValues: [DatabaseValue] {
@@ -232,8 +214,6 @@ extension DisputeFacts: StorableFacts {
 }
 
 extension BalanceTransactionFacts: StorableFacts {
-    static var kind: ObjectKind { .balanceTransaction }
-    static var table: String { "balance_transactions" }
     static let columns = [
         "id", "created", "currency", "amount", "fee", "net", "type", "reporting_category", "source_id",
         "exchange_rate", "status", "available_on", "balance_type",
@@ -260,8 +240,6 @@ extension BalanceTransactionFacts: StorableFacts {
 }
 
 extension PayoutFacts: StorableFacts {
-    static var kind: ObjectKind { .payout }
-    static var table: String { "payouts" }
     static let columns = [
         "id", "created", "currency", "amount", "arrival_date", "status", "automatic", "balance_transaction_id",
         "failure_balance_transaction_id", "failure_code", "livemode", "reconciliation_status",

@@ -22,9 +22,9 @@ public struct ApplicationFee: StripeObject {
     /// does not use it and will not reject a fee over it.
     public let application: ExpandableID?
     /// The fee's balance transaction on the platform, not including refunds.
-    public let balanceTransaction: Expandable<BalanceTransaction>?
+    public let balanceTransaction: ExpandableID?
     /// The charge the fee was taken from: for a destination charge, the connected account's payment `py_…`.
-    public let charge: Expandable<Charge>
+    public let charge: ExpandableID
     /// When the fee was created, in Unix seconds.
     public let created: Int64
     /// The fee's currency (the connected account's settlement currency).
@@ -34,7 +34,7 @@ public struct ApplicationFee: StripeObject {
     /// `true` in live mode, `false` in test mode.
     public let livemode: Bool
     /// The platform's charge that caused the fee, for destination charges.
-    public let originatingTransaction: Expandable<Charge>?
+    public let originatingTransaction: ExpandableID?
     /// Whether the fee was fully refunded.
     public let refunded: Bool
     /// The fee's refunds: at most the 10 most recent; page the rest when ``StripeList/hasMore``.
@@ -67,13 +67,13 @@ public struct ApplicationFee: StripeObject {
         amount = try c.decode(Int64.self, forKey: .amount)
         amountRefunded = try c.decode(Int64.self, forKey: .amountRefunded)
         application = try c.decodeIfPresent(ExpandableID.self, forKey: .application)
-        balanceTransaction = try c.decodeIfPresent(Expandable<BalanceTransaction>.self, forKey: .balanceTransaction)
-        charge = try c.decode(Expandable<Charge>.self, forKey: .charge)
+        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
+        charge = try c.decode(ExpandableID.self, forKey: .charge)
         created = try c.decode(Int64.self, forKey: .created)
         currency = try c.decode(Currency.self, forKey: .currency)
         feeSource = try c.decodeIfPresent(FeeSource.self, forKey: .feeSource)
         livemode = try c.decode(Bool.self, forKey: .livemode)
-        originatingTransaction = try c.decodeIfPresent(Expandable<Charge>.self, forKey: .originatingTransaction)
+        originatingTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .originatingTransaction)
         refunded = try c.decode(Bool.self, forKey: .refunded)
         refunds = try c.decode(StripeList<FeeRefund>.self, forKey: .refunds)
     }

@@ -18,12 +18,12 @@ public struct Charge: StripeObject {
     public let amountRefunded: Int64
     /// The application fee collected on this charge, if any. `null` for a `transfer_data[amount]` charge, and
     /// for a while under asynchronous capture.
-    public let applicationFee: Expandable<ApplicationFee>?
+    public let applicationFee: ExpandableID?
     /// The application fee requested when the charge was created.
     public let applicationFeeAmount: Int64?
     /// The balance transaction of the charge itself, not of its refunds or disputes; `null` until an
     /// asynchronous capture completes.
-    public let balanceTransaction: Expandable<BalanceTransaction>?
+    public let balanceTransaction: ExpandableID?
     /// Whether the charge was captured.
     public let captured: Bool
     /// When the charge was created, in Unix seconds.
@@ -35,7 +35,7 @@ public struct Charge: StripeObject {
     /// Whether the charge has been disputed.
     public let disputed: Bool
     /// The balance transaction that reversed the charge's funds when a delayed payment failed.
-    public let failureBalanceTransaction: Expandable<BalanceTransaction>?
+    public let failureBalanceTransaction: ExpandableID?
     /// Why the payment failed, as a code.
     public let failureCode: String?
     /// Why the payment failed, in words.
@@ -49,19 +49,19 @@ public struct Charge: StripeObject {
     /// Whether the charge succeeded or was authorized for later capture.
     public let paid: Bool
     /// The PaymentIntent that created the charge.
-    public let paymentIntent: Expandable<PaymentIntent>?
+    public let paymentIntent: ExpandableID?
     /// Whether the charge was fully refunded (a partial refund leaves it `false`).
     public let refunded: Bool
     /// The charge's refunds: present only when requested with `expand[]=refunds` (not sent by default since
     /// API version 2022-11-15).
     public let refunds: StripeList<Refund>?
     /// On a connected account's payment, the transfer that created it.
-    public let sourceTransfer: Expandable<Transfer>?
+    public let sourceTransfer: ExpandableID?
     /// Whether the payment succeeded, is pending or failed.
     public let status: ChargeStatus
     /// The transfer to the destination account. May be absent from the JSON altogether, or `null` for a while
     /// after an asynchronous capture; `nil` in both cases.
-    public let transfer: Expandable<Transfer>?
+    public let transfer: ExpandableID?
     /// The destination account and amount of a destination charge; `null` for an ordinary charge and for a
     /// destination charge whose transfer Stripe skipped.
     public let transferData: TransferData?
@@ -115,28 +115,28 @@ public struct Charge: StripeObject {
         amount = try c.decode(Int64.self, forKey: .amount)
         amountCaptured = try c.decode(Int64.self, forKey: .amountCaptured)
         amountRefunded = try c.decode(Int64.self, forKey: .amountRefunded)
-        applicationFee = try c.decodeIfPresent(Expandable<ApplicationFee>.self, forKey: .applicationFee)
+        applicationFee = try c.decodeIfPresent(ExpandableID.self, forKey: .applicationFee)
         applicationFeeAmount = try c.decodeIfPresent(Int64.self, forKey: .applicationFeeAmount)
-        balanceTransaction = try c.decodeIfPresent(Expandable<BalanceTransaction>.self, forKey: .balanceTransaction)
+        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
         captured = try c.decode(Bool.self, forKey: .captured)
         created = try c.decode(Int64.self, forKey: .created)
         currency = try c.decode(Currency.self, forKey: .currency)
         description = try c.decodeIfPresent(String.self, forKey: .description)
         disputed = try c.decode(Bool.self, forKey: .disputed)
         failureBalanceTransaction = try c.decodeIfPresent(
-            Expandable<BalanceTransaction>.self, forKey: .failureBalanceTransaction)
+            ExpandableID.self, forKey: .failureBalanceTransaction)
         failureCode = try c.decodeIfPresent(String.self, forKey: .failureCode)
         failureMessage = try c.decodeIfPresent(String.self, forKey: .failureMessage)
         livemode = try c.decode(Bool.self, forKey: .livemode)
         metadata = try c.decodeMetadata(forKey: .metadata)
         onBehalfOf = try c.decodeIfPresent(ExpandableID.self, forKey: .onBehalfOf)
         paid = try c.decode(Bool.self, forKey: .paid)
-        paymentIntent = try c.decodeIfPresent(Expandable<PaymentIntent>.self, forKey: .paymentIntent)
+        paymentIntent = try c.decodeIfPresent(ExpandableID.self, forKey: .paymentIntent)
         refunded = try c.decode(Bool.self, forKey: .refunded)
         refunds = try c.decodeIfPresent(StripeList<Refund>.self, forKey: .refunds)
-        sourceTransfer = try c.decodeIfPresent(Expandable<Transfer>.self, forKey: .sourceTransfer)
+        sourceTransfer = try c.decodeIfPresent(ExpandableID.self, forKey: .sourceTransfer)
         status = try c.decode(ChargeStatus.self, forKey: .status)
-        transfer = try c.decodeIfPresent(Expandable<Transfer>.self, forKey: .transfer)
+        transfer = try c.decodeIfPresent(ExpandableID.self, forKey: .transfer)
         transferData = try c.decodeIfPresent(TransferData.self, forKey: .transferData)
         transferGroup = try c.decodeIfPresent(String.self, forKey: .transferGroup)
     }

@@ -17,7 +17,7 @@ public struct Dispute: StripeObject {
     /// inquiries.
     public let balanceTransactions: [BalanceTransaction]
     /// The disputed charge.
-    public let charge: Expandable<Charge>
+    public let charge: ExpandableID
     /// When the dispute was created, in Unix seconds.
     public let created: Int64
     /// The disputed amount's currency.
@@ -29,7 +29,7 @@ public struct Dispute: StripeObject {
     /// The platform's key-value metadata; empty when Stripe sent none or `null`.
     public let metadata: [String: String]
     /// The disputed charge's PaymentIntent.
-    public let paymentIntent: Expandable<PaymentIntent>?
+    public let paymentIntent: ExpandableID?
     /// The reason the cardholder gave.
     public let reason: DisputeReason
     /// Where the dispute is; see ``DisputeStatus/fundsWithdrawn``.
@@ -58,13 +58,13 @@ public struct Dispute: StripeObject {
         id = try c.decode(String.self, forKey: .id)
         amount = try c.decode(Int64.self, forKey: .amount)
         balanceTransactions = try c.decode([BalanceTransaction].self, forKey: .balanceTransactions)
-        charge = try c.decode(Expandable<Charge>.self, forKey: .charge)
+        charge = try c.decode(ExpandableID.self, forKey: .charge)
         created = try c.decode(Int64.self, forKey: .created)
         currency = try c.decode(Currency.self, forKey: .currency)
         isChargeRefundable = try c.decode(Bool.self, forKey: .isChargeRefundable)
         livemode = try c.decode(Bool.self, forKey: .livemode)
         metadata = try c.decodeMetadata(forKey: .metadata)
-        paymentIntent = try c.decodeIfPresent(Expandable<PaymentIntent>.self, forKey: .paymentIntent)
+        paymentIntent = try c.decodeIfPresent(ExpandableID.self, forKey: .paymentIntent)
         reason = try c.decode(DisputeReason.self, forKey: .reason)
         status = try c.decode(DisputeStatus.self, forKey: .status)
     }

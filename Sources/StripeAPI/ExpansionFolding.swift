@@ -1,3 +1,5 @@
+import ReconCore
+
 /// How an object's JSON is stored whatever a request expanded in it: each expanded reference folded back to
 /// its id, members that only an expansion adds left out, and the items of its nested lists folded by their own
 /// rule.
@@ -86,34 +88,21 @@ public struct ExpansionFolding: Sendable {
 }
 
 extension ExpansionFolding {
-    /// A charge: its `refunds` list is present only when expanded.
-    public static let charge = ExpansionFolding(
-        references: [
-            "application", "application_fee", "balance_transaction", "customer", "failure_balance_transaction",
-            "invoice", "on_behalf_of", "payment_intent", "review", "source_transfer", "transfer",
-        ],
-        expansionOnly: ["refunds"])
-    public static let paymentIntent = ExpansionFolding(
-        references: ["application", "customer", "latest_charge", "on_behalf_of", "payment_method", "review"])
-    public static let transferReversal = ExpansionFolding(
-        references: ["balance_transaction", "destination_payment_refund", "source_refund", "transfer"])
-    public static let transfer = ExpansionFolding(
-        references: ["balance_transaction", "destination", "destination_payment", "source_transaction"],
-        lists: ["reversals": .transferReversal])
-    public static let feeRefund = ExpansionFolding(references: ["balance_transaction", "fee"])
-    public static let applicationFee = ExpansionFolding(
-        references: ["account", "application", "balance_transaction", "charge", "originating_transaction"],
-        lists: ["refunds": .feeRefund])
-    public static let refund = ExpansionFolding(
-        references: [
-            "balance_transaction", "charge", "failure_balance_transaction", "payment_intent",
-            "source_transfer_reversal", "transfer_reversal",
-        ])
-    public static let dispute = ExpansionFolding(references: ["charge", "payment_intent"])
-    public static let balanceTransaction = ExpansionFolding(references: ["source"])
-    public static let payout = ExpansionFolding(
-        references: [
-            "application_fee", "balance_transaction", "destination", "failure_balance_transaction", "original_payout",
-            "payout_method", "reversed_by",
-        ])
+    /// The rule of `kind`, from its catalogue entry: its references fold to ids, its expansion-only lists are left
+    /// out, its nested lists fold by their kind's rule.
+    public static func of(_ kind: ObjectKind) -> ExpansionFolding {
+        rules[kind] ?? ExpansionFolding(references: [])
+    }
+
+    private static let rules: [ObjectKind: ExpansionFolding] = Dictionary(
+        uniqueKeysWithValues: ObjectKind.allCases.map { ($0, rule($0)) })
+
+    private static func rule(_ kind: ObjectKind) -> ExpansionFolding {
+        let entry = kind.entry
+        return ExpansionFolding(
+            references: Set(entry.references.map(\.member)),
+            expansionOnly: Set(entry.lists.filter(\.expansionOnly).map(\.member)),
+            lists: Dictionary(
+                uniqueKeysWithValues: entry.lists.filter { !$0.expansionOnly }.map { ($0.member, rule($0.kind)) }))
+    }
 }

@@ -10,13 +10,13 @@ public struct FeeRefund: StripeObject {
     /// The amount refunded, in minor units of ``currency``.
     public let amount: Int64
     /// The refund's balance transaction on the platform.
-    public let balanceTransaction: Expandable<BalanceTransaction>?
+    public let balanceTransaction: ExpandableID?
     /// When the refund was created, in Unix seconds.
     public let created: Int64
     /// The refund's currency.
     public let currency: Currency
     /// The application fee that was refunded.
-    public let fee: Expandable<ApplicationFee>
+    public let fee: ExpandableID
     /// The platform's key-value metadata; empty when Stripe sent none or `null`.
     public let metadata: [String: String]
 
@@ -37,10 +37,10 @@ public struct FeeRefund: StripeObject {
         try c.requireObjectType(Self.objectType, forKey: .object)
         id = try c.decode(String.self, forKey: .id)
         amount = try c.decode(Int64.self, forKey: .amount)
-        balanceTransaction = try c.decodeIfPresent(Expandable<BalanceTransaction>.self, forKey: .balanceTransaction)
+        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
         created = try c.decode(Int64.self, forKey: .created)
         currency = try c.decode(Currency.self, forKey: .currency)
-        fee = try c.decode(Expandable<ApplicationFee>.self, forKey: .fee)
+        fee = try c.decode(ExpandableID.self, forKey: .fee)
         metadata = try c.decodeMetadata(forKey: .metadata)
     }
 }

@@ -23,7 +23,7 @@ public struct PaymentIntent: StripeObject {
     /// The currency of all the PaymentIntent's amounts.
     public let currency: Currency
     /// The most recent charge attempt.
-    public let latestCharge: Expandable<Charge>?
+    public let latestCharge: ExpandableID?
     /// `true` in live mode, `false` in test mode.
     public let livemode: Bool
     /// The platform's key-value metadata; empty when Stripe sent none or `null`.
@@ -72,7 +72,7 @@ public struct PaymentIntent: StripeObject {
         captureMethod = try c.decode(CaptureMethod.self, forKey: .captureMethod)
         created = try c.decode(Int64.self, forKey: .created)
         currency = try c.decode(Currency.self, forKey: .currency)
-        latestCharge = try c.decodeIfPresent(Expandable<Charge>.self, forKey: .latestCharge)
+        latestCharge = try c.decodeIfPresent(ExpandableID.self, forKey: .latestCharge)
         livemode = try c.decode(Bool.self, forKey: .livemode)
         metadata = try c.decodeMetadata(forKey: .metadata)
         onBehalfOf = try c.decodeIfPresent(ExpandableID.self, forKey: .onBehalfOf)

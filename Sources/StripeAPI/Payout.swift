@@ -19,7 +19,7 @@ public struct Payout: StripeObject {
     /// Whether Stripe made it on the account's payout schedule (only these list their balance transactions).
     public let automatic: Bool
     /// The payout's own balance transaction (amount −``amount``).
-    public let balanceTransaction: Expandable<BalanceTransaction>?
+    public let balanceTransaction: ExpandableID?
     /// When the payout was created, in Unix seconds.
     public let created: Int64
     /// The payout's currency: the balance it pays out.
@@ -29,7 +29,7 @@ public struct Payout: StripeObject {
     /// The bank account (`ba_…`) or card (`card_…`) paid.
     public let destination: ExpandableID?
     /// The balance transaction that returned the funds when the payout failed or was canceled.
-    public let failureBalanceTransaction: Expandable<BalanceTransaction>?
+    public let failureBalanceTransaction: ExpandableID?
     /// Why the payout failed, for example `account_closed`.
     public let failureCode: String?
     /// Stripe's explanation of the failure.
@@ -80,13 +80,13 @@ public struct Payout: StripeObject {
         amount = try c.decode(Int64.self, forKey: .amount)
         arrivalDate = try c.decode(Int64.self, forKey: .arrivalDate)
         automatic = try c.decode(Bool.self, forKey: .automatic)
-        balanceTransaction = try c.decodeIfPresent(Expandable<BalanceTransaction>.self, forKey: .balanceTransaction)
+        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
         created = try c.decode(Int64.self, forKey: .created)
         currency = try c.decode(Currency.self, forKey: .currency)
         description = try c.decodeIfPresent(String.self, forKey: .description)
         destination = try c.decodeIfPresent(ExpandableID.self, forKey: .destination)
         failureBalanceTransaction = try c.decodeIfPresent(
-            Expandable<BalanceTransaction>.self, forKey: .failureBalanceTransaction)
+            ExpandableID.self, forKey: .failureBalanceTransaction)
         failureCode = try c.decodeIfPresent(String.self, forKey: .failureCode)
         failureMessage = try c.decodeIfPresent(String.self, forKey: .failureMessage)
         livemode = try c.decode(Bool.self, forKey: .livemode)

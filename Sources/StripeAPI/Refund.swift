@@ -13,29 +13,29 @@ public struct Refund: StripeObject {
     /// The amount refunded, in minor units of ``currency``.
     public let amount: Int64
     /// The refund's balance transaction on the platform.
-    public let balanceTransaction: Expandable<BalanceTransaction>?
+    public let balanceTransaction: ExpandableID?
     /// The refunded charge.
-    public let charge: Expandable<Charge>?
+    public let charge: ExpandableID?
     /// When the refund was created, in Unix seconds.
     public let created: Int64
     /// The refund's currency.
     public let currency: Currency
     /// The balance transaction that returned the funds when the refund failed or was canceled. May be absent.
-    public let failureBalanceTransaction: Expandable<BalanceTransaction>?
+    public let failureBalanceTransaction: ExpandableID?
     /// Why the refund failed, for example `expired_or_canceled_card`. May be absent.
     public let failureReason: String?
     /// The platform's key-value metadata; empty when Stripe sent none or `null`.
     public let metadata: [String: String]
     /// The refunded PaymentIntent.
-    public let paymentIntent: Expandable<PaymentIntent>?
+    public let paymentIntent: ExpandableID?
     /// Why the refund was made, if given.
     public let reason: RefundReason?
     /// On the connected account's side, the transfer reversal that caused this refund.
-    public let sourceTransferReversal: Expandable<TransferReversal>?
+    public let sourceTransferReversal: ExpandableID?
     /// Where the refund is; `nil` when Stripe sends none.
     public let status: RefundStatus?
     /// The transfer reversal made with this refund (`reverse_transfer`), for destination charges.
-    public let transferReversal: Expandable<TransferReversal>?
+    public let transferReversal: ExpandableID?
 
     private enum CodingKeys: String, CodingKey {
         case object
@@ -61,19 +61,19 @@ public struct Refund: StripeObject {
         try c.requireObjectType(Self.objectType, forKey: .object)
         id = try c.decode(String.self, forKey: .id)
         amount = try c.decode(Int64.self, forKey: .amount)
-        balanceTransaction = try c.decodeIfPresent(Expandable<BalanceTransaction>.self, forKey: .balanceTransaction)
-        charge = try c.decodeIfPresent(Expandable<Charge>.self, forKey: .charge)
+        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
+        charge = try c.decodeIfPresent(ExpandableID.self, forKey: .charge)
         created = try c.decode(Int64.self, forKey: .created)
         currency = try c.decode(Currency.self, forKey: .currency)
         failureBalanceTransaction = try c.decodeIfPresent(
-            Expandable<BalanceTransaction>.self, forKey: .failureBalanceTransaction)
+            ExpandableID.self, forKey: .failureBalanceTransaction)
         failureReason = try c.decodeIfPresent(String.self, forKey: .failureReason)
         metadata = try c.decodeMetadata(forKey: .metadata)
-        paymentIntent = try c.decodeIfPresent(Expandable<PaymentIntent>.self, forKey: .paymentIntent)
+        paymentIntent = try c.decodeIfPresent(ExpandableID.self, forKey: .paymentIntent)
         reason = try c.decodeIfPresent(RefundReason.self, forKey: .reason)
         sourceTransferReversal = try c.decodeIfPresent(
-            Expandable<TransferReversal>.self, forKey: .sourceTransferReversal)
+            ExpandableID.self, forKey: .sourceTransferReversal)
         status = try c.decodeIfPresent(RefundStatus.self, forKey: .status)
-        transferReversal = try c.decodeIfPresent(Expandable<TransferReversal>.self, forKey: .transferReversal)
+        transferReversal = try c.decodeIfPresent(ExpandableID.self, forKey: .transferReversal)
     }
 }

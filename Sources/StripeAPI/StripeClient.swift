@@ -122,7 +122,7 @@ public final class StripeClient: Sendable {
                 let reason =
                     JSONSlicer.oversizedInteger(bytes, range).map {
                         "'\($0.key)' holds \($0.literal), which does not fit in 64 bits (no real Stripe amount does)"
-                    } ?? Self.describe(error)
+                    } ?? StripeJSON.describe(error)
                 throw .malformedResponse(
                     endpoint: route, requestID: requestID,
                     detail: "item \(items.count + 1) is not a valid \(Item.objectType): \(reason)")
@@ -153,7 +153,7 @@ public final class StripeClient: Sendable {
         } catch {
             throw .malformedResponse(
                 endpoint: endpoint, requestID: response.header("request-id"),
-                detail: "not a valid \(Object.objectType): \(Self.describe(error))")
+                detail: "not a valid \(Object.objectType): \(StripeJSON.describe(error))")
         }
     }
 
@@ -290,25 +290,6 @@ public final class StripeClient: Sendable {
         let start = String(decoding: response.body.prefix(60), as: UTF8.self)
             .replacingOccurrences(of: "\n", with: " ")
         return "a \(response.body.count)-byte \(type) body starting '\(start)'"
-    }
-
-    static func describe(_ error: any Error) -> String {
-        guard let decodingError = error as? DecodingError else { return "\(error)" }
-        switch decodingError {
-        case .keyNotFound(let key, let context):
-            return "missing '\(key.stringValue)' at \(path(context))"
-        case .valueNotFound(_, let context):
-            return "null where a value is required at \(path(context))"
-        case .typeMismatch(_, let context), .dataCorrupted(let context):
-            return "\(context.debugDescription) at \(path(context))"
-        @unknown default:
-            return "\(decodingError)"
-        }
-    }
-
-    private static func path(_ context: DecodingError.Context) -> String {
-        let text = context.codingPath.map(\.stringValue).joined(separator: ".")
-        return text.isEmpty ? "the top level" : text
     }
 }
 

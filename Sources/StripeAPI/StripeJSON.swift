@@ -20,4 +20,24 @@ public enum StripeJSON {
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try decoder().decode(type, from: data)
     }
+
+    /// What is wrong with a response that did not decode, in words: the missing key or bad value and where.
+    public static func describe(_ error: any Error) -> String {
+        guard let decodingError = error as? DecodingError else { return "\(error)" }
+        switch decodingError {
+        case .keyNotFound(let key, let context):
+            return "missing '\(key.stringValue)' at \(path(context))"
+        case .valueNotFound(_, let context):
+            return "null where a value is required at \(path(context))"
+        case .typeMismatch(_, let context), .dataCorrupted(let context):
+            return "\(context.debugDescription) at \(path(context))"
+        @unknown default:
+            return "\(decodingError)"
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        let text = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return text.isEmpty ? "the top level" : text
+    }
 }

@@ -15,7 +15,7 @@ public struct Transfer: StripeObject {
     /// The amount reversed so far (cumulative), by refunds and by manual reversals.
     public let amountReversed: Int64
     /// The transfer's balance transaction on the platform.
-    public let balanceTransaction: Expandable<BalanceTransaction>?
+    public let balanceTransaction: ExpandableID?
     /// When the transfer was created, in Unix seconds.
     public let created: Int64
     /// The transfer's currency.
@@ -25,7 +25,7 @@ public struct Transfer: StripeObject {
     /// The connected account that received the funds.
     public let destination: ExpandableID?
     /// The payment (`py_…`) the transfer created on the connected account. May be absent from the JSON.
-    public let destinationPayment: Expandable<Charge>?
+    public let destinationPayment: ExpandableID?
     /// `true` in live mode, `false` in test mode.
     public let livemode: Bool
     /// The platform's key-value metadata; empty when Stripe sent none or `null`.
@@ -36,7 +36,7 @@ public struct Transfer: StripeObject {
     /// Whether the transfer was fully reversed (a partial reversal leaves it `false`).
     public let reversed: Bool
     /// The charge that funded the transfer; `nil` when it was funded from the available balance.
-    public let sourceTransaction: Expandable<Charge>?
+    public let sourceTransaction: ExpandableID?
     /// The type of the funds' source: `card`, `fpx` or `bank_account`. May be absent.
     public let sourceType: String?
     /// `transfer_group`: the platform's label tying an order's charges and transfers together.
@@ -74,17 +74,17 @@ public struct Transfer: StripeObject {
         id = try c.decode(String.self, forKey: .id)
         amount = try c.decode(Int64.self, forKey: .amount)
         amountReversed = try c.decode(Int64.self, forKey: .amountReversed)
-        balanceTransaction = try c.decodeIfPresent(Expandable<BalanceTransaction>.self, forKey: .balanceTransaction)
+        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
         created = try c.decode(Int64.self, forKey: .created)
         currency = try c.decode(Currency.self, forKey: .currency)
         description = try c.decodeIfPresent(String.self, forKey: .description)
         destination = try c.decodeIfPresent(ExpandableID.self, forKey: .destination)
-        destinationPayment = try c.decodeIfPresent(Expandable<Charge>.self, forKey: .destinationPayment)
+        destinationPayment = try c.decodeIfPresent(ExpandableID.self, forKey: .destinationPayment)
         livemode = try c.decode(Bool.self, forKey: .livemode)
         metadata = try c.decodeMetadata(forKey: .metadata)
         reversals = try c.decode(StripeList<TransferReversal>.self, forKey: .reversals)
         reversed = try c.decode(Bool.self, forKey: .reversed)
-        sourceTransaction = try c.decodeIfPresent(Expandable<Charge>.self, forKey: .sourceTransaction)
+        sourceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .sourceTransaction)
         sourceType = try c.decodeIfPresent(String.self, forKey: .sourceType)
         transferGroup = try c.decodeIfPresent(String.self, forKey: .transferGroup)
     }

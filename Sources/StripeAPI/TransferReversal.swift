@@ -14,20 +14,20 @@ public struct TransferReversal: StripeObject {
     /// The amount reversed, in minor units of ``currency``.
     public let amount: Int64
     /// The reversal's balance transaction on the platform.
-    public let balanceTransaction: Expandable<BalanceTransaction>?
+    public let balanceTransaction: ExpandableID?
     /// When the reversal was created, in Unix seconds.
     public let created: Int64
     /// The reversal's currency.
     public let currency: Currency
     /// The refund (`pyr_…`) the reversal created on the connected account's payment.
-    public let destinationPaymentRefund: Expandable<Refund>?
+    public let destinationPaymentRefund: ExpandableID?
     /// The platform's key-value metadata (for example `dispute_id` on a recovery); empty when Stripe sent none
     /// or `null`.
     public let metadata: [String: String]
     /// The refund that caused the reversal, if any.
-    public let sourceRefund: Expandable<Refund>?
+    public let sourceRefund: ExpandableID?
     /// The transfer that was reversed.
-    public let transfer: Expandable<Transfer>
+    public let transfer: ExpandableID
 
     // MARK: Reconciliation
 
@@ -54,12 +54,12 @@ public struct TransferReversal: StripeObject {
         try c.requireObjectType(Self.objectType, forKey: .object)
         id = try c.decode(String.self, forKey: .id)
         amount = try c.decode(Int64.self, forKey: .amount)
-        balanceTransaction = try c.decodeIfPresent(Expandable<BalanceTransaction>.self, forKey: .balanceTransaction)
+        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
         created = try c.decode(Int64.self, forKey: .created)
         currency = try c.decode(Currency.self, forKey: .currency)
-        destinationPaymentRefund = try c.decodeIfPresent(Expandable<Refund>.self, forKey: .destinationPaymentRefund)
+        destinationPaymentRefund = try c.decodeIfPresent(ExpandableID.self, forKey: .destinationPaymentRefund)
         metadata = try c.decodeMetadata(forKey: .metadata)
-        sourceRefund = try c.decodeIfPresent(Expandable<Refund>.self, forKey: .sourceRefund)
-        transfer = try c.decode(Expandable<Transfer>.self, forKey: .transfer)
+        sourceRefund = try c.decodeIfPresent(ExpandableID.self, forKey: .sourceRefund)
+        transfer = try c.decode(ExpandableID.self, forKey: .transfer)
     }
 }

@@ -22,7 +22,7 @@ import Testing
     #expect(charge.metadata.isEmpty)
     #expect(charge.applicationFee == nil)
     #expect(charge.applicationFeeAmount == nil)
-    #expect(charge.balanceTransaction == .id("txn_1PgaxNB7WZ01zgkWEV3TLf40"))
+    #expect(charge.balanceTransaction == ExpandableID("txn_1PgaxNB7WZ01zgkWEV3TLf40"))
     #expect(charge.failureBalanceTransaction == nil)
     #expect(charge.failureCode == nil)
     #expect(charge.failureMessage == nil)
@@ -61,7 +61,7 @@ import Testing
     // Then the intended split and the links are there
     #expect(charge.transferData?.amount == 877)
     #expect(charge.destinationAccountID == "acct_1PgafTB7WZ01zgkW")
-    #expect(charge.transfer == .id("tr_1Pgc7BB7WZ01zgkWVJfE40RX"))
+    #expect(charge.transfer == ExpandableID("tr_1Pgc7BB7WZ01zgkWVJfE40RX"))
     #expect(charge.transferGroup == "group_pi_1PgafyB7WZ01zgkWSjxsAJo3")
     #expect(charge.isSucceededAndCaptured)
 }
@@ -77,7 +77,7 @@ import Testing
     // Then the id is the same as unexpanded, and the transaction's figures are readable
     let balanceTransaction = try #require(charge.balanceTransaction)
     #expect(balanceTransaction.id == "txn_1PgaxNB7WZ01zgkWEV3TLf40")
-    let expanded = try #require(balanceTransaction.expanded)
+    let expanded = try Fixture.embedded(BalanceTransaction.self, at: "balance_transaction", in: data)
     #expect(expanded.amount == 100)
     #expect(expanded.fee == 0)
     #expect(expanded.net == 100)
@@ -98,9 +98,9 @@ import Testing
 
     // Then both are there, in full
     #expect(charge.transfer?.id == "tr_1Pgc7BB7WZ01zgkWVJfE40RX")
-    #expect(charge.transfer?.expanded?.amount == 1100)
+    #expect(try Fixture.embedded(Transfer.self, at: "transfer", in: data).amount == 1100)
     #expect(charge.paymentIntent?.id == "pi_1PgafyB7WZ01zgkWSjxsAJo3")
-    #expect(charge.paymentIntent?.expanded?.destinationAccountID == "obj_123")
+    #expect(try Fixture.embedded(PaymentIntent.self, at: "payment_intent", in: data).destinationAccountID == "obj_123")
 }
 
 @Test func chargeWithSkippedTransferHasNoTransferData() throws {

@@ -9,7 +9,7 @@ import Testing
     #expect(dispute.id == "dp_1Pgc71B7WZ01zgkWMevJiAUx")
     #expect(dispute.amount == 1000)
     #expect(dispute.balanceTransactions.isEmpty)
-    #expect(dispute.charge == .id("ch_1PgafuB7WZ01zgkWXYmPNZs8"))
+    #expect(dispute.charge == ExpandableID("ch_1PgafuB7WZ01zgkWXYmPNZs8"))
     #expect(dispute.created == 1_234_567_890)
     #expect(dispute.currency == .usd)
     #expect(dispute.isChargeRefundable)
@@ -80,5 +80,5 @@ func disputeStatusSaysWhetherItIsAnInquiry(status: String, inquiry: Bool) {
     let dispute = try StripeJSON.decode(Dispute.self, from: data)
 
     #expect(dispute.charge.id == "ch_1PgafuB7WZ01zgkWXYmPNZs8")
-    #expect(dispute.charge.expanded?.destinationAccountID == "obj_123")
+    #expect(try Fixture.embedded(Charge.self, at: "charge", in: data).destinationAccountID == "obj_123")
 }

@@ -117,19 +117,9 @@ func idFieldAsStringOrExpandedObjectDecodesToTheSameID(field: ExpandableField) t
     #expect(field.read(fromObject) == field.id)
 }
 
-@Test func expandableKeepsTheIDOrTheObject() throws {
-    let idOnly = try StripeJSON.decode(Expandable<Transfer>.self, from: Data(#""tr_1""#.utf8))
-    let object = try StripeJSON.decode(Expandable<Transfer>.self, from: Fixture.data("transfer"))
-
-    #expect(idOnly == .id("tr_1"))
-    #expect(idOnly.expanded == nil)
-    #expect(object.id == "tr_1Pgc7BB7WZ01zgkWVJfE40RX")
-    #expect(object.expanded?.amount == 1100)
-}
-
 @Test(arguments: ["42", "true", "[]", #"{"object": "transfer"}"#])
-func expandableOfNeitherStringNorObjectFails(json: String) {
-    #expect(throws: DecodingError.self) { try StripeJSON.decode(Expandable<Transfer>.self, from: Data(json.utf8)) }
+func expandableIDOfNeitherStringNorObjectWithIDFails(json: String) {
+    #expect(throws: DecodingError.self) { try StripeJSON.decode(ExpandableID.self, from: Data(json.utf8)) }
 }
 
 @Test func expandableIDFromStringAndFromObjectAreEqual() throws {
@@ -145,4 +135,17 @@ func expandableOfNeitherStringNorObjectFails(json: String) {
 @Test(arguments: ["42", #"{"object": "account"}"#, #"{"id": 7}"#])
 func expandableIDWithoutAStringIDFails(json: String) {
     #expect(throws: DecodingError.self) { try StripeJSON.decode(ExpandableID.self, from: Data(json.utf8)) }
+}
+
+@Test(arguments: ExpandableField.all)
+func everyExpandableFieldIsAReferenceOfItsKindInTheCatalogue(field: ExpandableField) throws {
+    // Given an expandable field of a fixture, and the catalogue entry of its kind
+    let kind = try #require(ObjectKind(rawValue: field.model.fileName))
+
+    // Then the catalogue names the member a reference, and the stored JSON folds the expanded object to its id
+    #expect(kind.entry.references.contains { $0.member == field.key })
+    let expanded = try field.expandedJSON()
+    let asObject = try Fixture.mutated(field.model.fileName) { $0[field.key] = expanded }
+    let folded = ExpansionFolding.of(kind).fold(String(decoding: asObject, as: UTF8.self))
+    #expect(folded.contains(#""\#(field.key)":"\#(field.id)""#))
 }

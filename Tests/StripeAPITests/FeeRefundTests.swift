@@ -11,7 +11,7 @@ import Testing
     #expect(feeRefund.balanceTransaction == nil)
     #expect(feeRefund.created == 1_234_567_890)
     #expect(feeRefund.currency == .usd)
-    #expect(feeRefund.fee == .id("fee_1Pgc6zB7WZ01zgkWOMh2at1m"))
+    #expect(feeRefund.fee == ExpandableID("fee_1Pgc6zB7WZ01zgkWOMh2at1m"))
     #expect(feeRefund.metadata.isEmpty)
 }
 
@@ -22,5 +22,5 @@ import Testing
     let feeRefund = try StripeJSON.decode(FeeRefund.self, from: data)
 
     #expect(feeRefund.fee.id == "fee_1Pgc6zB7WZ01zgkWOMh2at1m")
-    #expect(feeRefund.fee.expanded?.account.id == "acct_1PgafTB7WZ01zgkW")
+    #expect(try Fixture.embedded(ApplicationFee.self, at: "fee", in: data).account.id == "acct_1PgafTB7WZ01zgkW")
 }

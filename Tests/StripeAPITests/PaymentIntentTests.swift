@@ -46,7 +46,7 @@ import Testing
     #expect(paymentIntent.transferData?.amount == 877)
     #expect(paymentIntent.destinationAccountID == "acct_1PgafTB7WZ01zgkW")
     #expect(paymentIntent.applicationFeeAmount == 123)
-    #expect(paymentIntent.latestCharge == .id("ch_1PgafuB7WZ01zgkWXYmPNZs8"))
+    #expect(paymentIntent.latestCharge == ExpandableID("ch_1PgafuB7WZ01zgkWXYmPNZs8"))
     #expect(paymentIntent.onBehalfOf == ExpandableID("acct_1PgafTB7WZ01zgkW"))
 }
 
@@ -57,7 +57,7 @@ import Testing
     let paymentIntent = try StripeJSON.decode(PaymentIntent.self, from: data)
 
     #expect(paymentIntent.latestCharge?.id == "ch_1PgafuB7WZ01zgkWXYmPNZs8")
-    #expect(paymentIntent.latestCharge?.expanded?.amount == 100)
+    #expect(try Fixture.embedded(Charge.self, at: "latest_charge", in: data).amount == 100)
 }
 
 @Test func paymentIntentWithUnknownStatusAndCaptureMethodDecodes() throws {

@@ -50,7 +50,7 @@ private func payout(_ change: (inout [String: Any]) -> Void = { _ in }) throws -
     #expect(payout.amount == 1100)
     #expect(payout.arrivalDate == 1_680_652_800)
     #expect(payout.automatic)
-    #expect(payout.balanceTransaction == .id("txn_1OaFDcEcg9tTZuTgYMR25tSe"))
+    #expect(payout.balanceTransaction == ExpandableID("txn_1OaFDcEcg9tTZuTgYMR25tSe"))
     #expect(payout.created == 1_680_648_691)
     #expect(payout.currency == .usd)
     #expect(payout.description == "STRIPE PAYOUT")
@@ -84,7 +84,9 @@ private func payout(_ change: (inout [String: Any]) -> Void = { _ in }) throws -
     #expect(payout.status == .failed)
     #expect(payout.failureCode == "account_closed")
     #expect(payout.failureBalanceTransaction?.id == "txn_failure")
-    #expect(payout.failureBalanceTransaction?.expanded?.type == .payoutFailure)
+    let transaction = try StripeJSON.decode(
+        BalanceTransaction.self, from: JSONSerialization.data(withJSONObject: failure))
+    #expect(transaction.type == .payoutFailure)
 }
 
 @Test func aPayoutStatusOrTypeStripeAddsLaterStillDecodes() throws {
@@ -113,6 +115,7 @@ func aPayoutWithoutARequiredFieldFailsToDecode(_ field: String) {
         of: #""balance_transaction": "txn_1OaFDcEcg9tTZuTgYMR25tSe""#,
         with: #""balance_transaction": {"id": "txn_1OaFDcEcg9tTZuTgYMR25tSe", "object": "balance_transaction"}"#)
     // Then it folds to the same bytes as the unexpanded payout
-    #expect(ExpansionFolding.payout.fold(expanded) == ExpansionFolding.payout.fold(payoutJSON))
-    #expect(ExpansionFolding.payout.fold(expanded).contains(#""balance_transaction":"txn_1OaFDcEcg9tTZuTgYMR25tSe""#))
+    #expect(ExpansionFolding.of(.payout).fold(expanded) == ExpansionFolding.of(.payout).fold(payoutJSON))
+    #expect(
+        ExpansionFolding.of(.payout).fold(expanded).contains(#""balance_transaction":"txn_1OaFDcEcg9tTZuTgYMR25tSe""#))
 }

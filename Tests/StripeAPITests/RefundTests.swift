@@ -9,7 +9,7 @@ import Testing
     #expect(refund.id == "re_1Pgc72B7WZ01zgkWqPvrRrPE")
     #expect(refund.amount == 100)
     #expect(refund.balanceTransaction == nil)
-    #expect(refund.charge == .id("ch_1PgafuB7WZ01zgkWXYmPNZs8"))
+    #expect(refund.charge == ExpandableID("ch_1PgafuB7WZ01zgkWXYmPNZs8"))
     #expect(refund.created == 1_234_567_890)
     #expect(refund.currency == .usd)
     #expect(refund.failureBalanceTransaction == nil)
@@ -34,7 +34,7 @@ import Testing
     let refund = try StripeJSON.decode(Refund.self, from: data)
 
     #expect(refund.transferReversal?.id == "trr_1Pgc7BB7WZ01zgkWsU61ufNC")
-    #expect(refund.transferReversal?.expanded?.amount == 1100)
+    #expect(try Fixture.embedded(TransferReversal.self, at: "transfer_reversal", in: data).amount == 1100)
     #expect(refund.reason == .requestedByCustomer)
     #expect(refund.balanceTransaction?.id == "txn_refund")
 }
@@ -50,7 +50,7 @@ import Testing
 
     #expect(refund.status == .failed)
     #expect(refund.failureReason == "expired_or_canceled_card")
-    #expect(refund.failureBalanceTransaction == .id("txn_refund_failure"))
+    #expect(refund.failureBalanceTransaction == ExpandableID("txn_refund_failure"))
 }
 
 @Test func refundWithUnknownStatusAndReasonDecodes() throws {

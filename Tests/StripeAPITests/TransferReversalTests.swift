@@ -14,7 +14,7 @@ import Testing
     #expect(reversal.destinationPaymentRefund == nil)
     #expect(reversal.metadata.isEmpty)
     #expect(reversal.sourceRefund == nil)
-    #expect(reversal.transfer == .id("tr_1Pgc7BB7WZ01zgkWVJfE40RX"))
+    #expect(reversal.transfer == ExpandableID("tr_1Pgc7BB7WZ01zgkWVJfE40RX"))
     #expect(reversal.isLinkedToRefund == false)
 }
 
@@ -26,7 +26,7 @@ import Testing
 
     let reversal = try StripeJSON.decode(TransferReversal.self, from: data)
 
-    #expect(reversal.sourceRefund == .id("re_1Pgc72B7WZ01zgkWqPvrRrPE"))
+    #expect(reversal.sourceRefund == ExpandableID("re_1Pgc72B7WZ01zgkWqPvrRrPE"))
     #expect(reversal.destinationPaymentRefund?.id == "pyr_1Pgc72B7WZ01zgkW")
     #expect(reversal.isLinkedToRefund)
 }

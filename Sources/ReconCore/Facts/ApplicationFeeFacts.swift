@@ -1,6 +1,8 @@
 /// An application fee (`fee_…`) the platform collected from a connected account.
 /// See https://docs.stripe.com/api/application_fees/object.
-public struct ApplicationFeeFacts: Sendable, Hashable {
+public struct ApplicationFeeFacts: ObjectFacts, Hashable {
+    public static var kind: ObjectKind { .applicationFee }
+
     public var id: String
     public var created: Int64
     public var currency: Currency
@@ -26,26 +28,5 @@ public struct ApplicationFeeFacts: Sendable, Hashable {
         self.accountID = accountID
         self.balanceTransactionID = balanceTransactionID
         self.livemode = livemode
-    }
-}
-
-/// A refund of an application fee (`fr_…`). See https://docs.stripe.com/api/fee_refunds/object.
-public struct FeeRefundFacts: Sendable, Hashable {
-    public var id: String
-    public var feeID: String
-    public var created: Int64
-    public var currency: Currency
-    public var amount: Int64
-    public var balanceTransactionID: String?
-
-    public init(
-        id: String, feeID: String, created: Int64, currency: Currency, amount: Int64, balanceTransactionID: String?
-    ) {
-        self.id = id
-        self.feeID = feeID
-        self.created = created
-        self.currency = currency
-        self.amount = amount
-        self.balanceTransactionID = balanceTransactionID
     }
 }

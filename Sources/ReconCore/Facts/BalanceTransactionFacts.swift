@@ -1,6 +1,8 @@
 /// A line of the platform's ledger (`txn_…`), in its settlement currency.
 /// See https://docs.stripe.com/api/balance_transactions/object.
-public struct BalanceTransactionFacts: Sendable, Hashable {
+public struct BalanceTransactionFacts: ObjectFacts, Hashable {
+    public static var kind: ObjectKind { .balanceTransaction }
+
     public var id: String
     public var created: Int64
     public var currency: Currency

@@ -1,6 +1,8 @@
 /// What the reconciler needs to know about a platform charge (`ch_…`), in minor units of `currency`.
 /// See https://docs.stripe.com/api/charges/object.
-public struct ChargeFacts: Sendable, Hashable {
+public struct ChargeFacts: ObjectFacts, Hashable {
+    public static var kind: ObjectKind { .charge }
+
     public var id: String
     /// Unix seconds.
     public var created: Int64

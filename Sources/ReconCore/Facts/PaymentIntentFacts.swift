@@ -1,6 +1,8 @@
 /// What the reconciler needs to know about a PaymentIntent (`pi_…`): what the platform *intended*.
 /// See https://docs.stripe.com/api/payment_intents/object.
-public struct PaymentIntentFacts: Sendable, Hashable {
+public struct PaymentIntentFacts: ObjectFacts, Hashable {
+    public static var kind: ObjectKind { .paymentIntent }
+
     public var id: String
     public var created: Int64
     public var currency: Currency

@@ -1,6 +1,8 @@
 /// What the reconciler needs to know about a payout (`po_…`) from the platform's balance to its bank account.
 /// See https://docs.stripe.com/api/payouts/object.
-public struct PayoutFacts: Sendable, Hashable {
+public struct PayoutFacts: ObjectFacts, Hashable {
+    public static var kind: ObjectKind { .payout }
+
     public var id: String
     /// Unix seconds.
     public var created: Int64
@@ -49,18 +51,4 @@ public struct PayoutFacts: Sendable, Hashable {
 
     /// Whether the payout's money never reached the bank: `failed` or `canceled`.
     public var didNotArrive: Bool { status == .failed || status == .canceled }
-}
-
-/// One item of `GET /v1/balance_transactions?payout=po_…`: a balance transaction an automatic payout lists.
-///
-/// A balance transaction names no payout itself, so this link is the only record of which payout paid it out.
-/// Stripe lists the payout's own `payout` balance transaction among them (first, being the newest).
-public struct PayoutTransactionLink: Sendable, Hashable {
-    public var payoutID: String
-    public var balanceTransactionID: String
-
-    public init(payoutID: String, balanceTransactionID: String) {
-        self.payoutID = payoutID
-        self.balanceTransactionID = balanceTransactionID
-    }
 }

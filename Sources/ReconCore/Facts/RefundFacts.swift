@@ -1,5 +1,7 @@
 /// A refund (`re_…`) of a platform charge. See https://docs.stripe.com/api/refunds/object.
-public struct RefundFacts: Sendable, Hashable {
+public struct RefundFacts: ObjectFacts, Hashable {
+    public static var kind: ObjectKind { .refund }
+
     public var id: String
     public var chargeID: String?
     public var created: Int64
@@ -34,29 +36,4 @@ public struct RefundFacts: Sendable, Hashable {
 
     /// Whether the refund failed (`status: failed`): no money reached the customer.
     public var hasFailed: Bool { status == .failed }
-}
-
-/// A dispute (`dp_…` / `du_…`) on a platform charge. See https://docs.stripe.com/api/disputes/object.
-public struct DisputeFacts: Sendable, Hashable {
-    public var id: String
-    public var chargeID: String
-    public var created: Int64
-    public var currency: Currency
-    public var amount: Int64
-    public var status: DisputeStatus
-    /// The balance transactions that withdrew and reinstated the funds (zero, one or two).
-    public var balanceTransactionIDs: [String]
-
-    public init(
-        id: String, chargeID: String, created: Int64, currency: Currency, amount: Int64, status: DisputeStatus,
-        balanceTransactionIDs: [String]
-    ) {
-        self.id = id
-        self.chargeID = chargeID
-        self.created = created
-        self.currency = currency
-        self.amount = amount
-        self.status = status
-        self.balanceTransactionIDs = balanceTransactionIDs
-    }
 }

@@ -1,4 +1,5 @@
 import GRDB
+import ReconCore
 
 /// The one definition of a range's scope (SPEC §3), shared by the follow-ups that complete it and by the
 /// reconciliation that reads it, so the two can never disagree about which objects a range covers.
@@ -19,5 +20,26 @@ enum HistoryScope {
                 UNION SELECT originating_charge_id FROM application_fees
                     WHERE created >= :from AND created < :to AND originating_charge_id IS NOT NULL
                 """, arguments: ["from": from, "to": to])
+    }
+
+    /// The balance transactions that the objects of each kind in `owners` name, as the catalogue says which columns
+    /// name one (a charge's `balance_transaction_id`, a failed refund's `failure_balance_transaction_id`, a
+    /// dispute's `balance_transaction_ids`): one `SELECT` per column, each owner's condition on its table as `t`,
+    /// joined by `UNION ALL`.
+    static func balanceTransactionsNamed(by owners: [(kind: ObjectKind, condition: String)]) -> String {
+        var selects: [String] = []
+        for (kind, condition) in owners {
+            let entry = kind.entry
+            for column in entry.balanceTransactionColumns {
+                selects.append(
+                    "SELECT t.\(column) FROM \(entry.table) AS t WHERE t.\(column) IS NOT NULL AND (\(condition))")
+            }
+            for array in entry.arrays where array.kind == .balanceTransaction {
+                guard let column = array.column else { continue }
+                selects.append(
+                    "SELECT j.value FROM \(entry.table) AS t, json_each(t.\(column)) AS j WHERE (\(condition))")
+            }
+        }
+        return selects.joined(separator: "\nUNION ALL ")
     }
 }

@@ -156,22 +156,18 @@ extension HistoryStore {
                 """)
             // Platform net (SPEC §4) of the range's charges: the balance transactions of the charge, its refunds
             // (and a failed refund's `refund_failure` one), its transfer and the transfer's reversals, its fee and the fee's refunds, and its disputes.
-            let owners = deferringRangeTransactions ? "created >= \(to)" : "1"
+            let owners = deferringRangeTransactions ? "t.created >= \(to)" : "1"
             needs.balanceTransactions = try unseen(
                 "balance_transactions",
-                """
-                SELECT balance_transaction_id FROM charges WHERE id IN (\(rangeCharges)) AND \(owners)
-                UNION ALL SELECT balance_transaction_id FROM refunds WHERE charge_id IN (\(rangeCharges)) AND \(owners)
-                UNION ALL SELECT failure_balance_transaction_id FROM refunds
-                    WHERE charge_id IN (\(rangeCharges)) AND \(owners)
-                UNION ALL SELECT balance_transaction_id FROM transfers WHERE id IN (\(rangeTransfers)) AND \(owners)
-                UNION ALL SELECT balance_transaction_id FROM transfer_reversals
-                    WHERE transfer_id IN (\(rangeTransfers)) AND \(owners)
-                UNION ALL SELECT balance_transaction_id FROM application_fees WHERE id IN (\(rangeFees)) AND \(owners)
-                UNION ALL SELECT balance_transaction_id FROM fee_refunds WHERE fee_id IN (\(rangeFees)) AND \(owners)
-                UNION ALL SELECT value FROM disputes, json_each(disputes.balance_transaction_ids)
-                    WHERE disputes.charge_id IN (\(rangeCharges)) AND \(owners)
-                """)
+                HistoryScope.balanceTransactionsNamed(by: [
+                    (.charge, "t.id IN (\(rangeCharges)) AND \(owners)"),
+                    (.refund, "t.charge_id IN (\(rangeCharges)) AND \(owners)"),
+                    (.transfer, "t.id IN (\(rangeTransfers)) AND \(owners)"),
+                    (.transferReversal, "t.transfer_id IN (\(rangeTransfers)) AND \(owners)"),
+                    (.applicationFee, "t.id IN (\(rangeFees)) AND \(owners)"),
+                    (.feeRefund, "t.fee_id IN (\(rangeFees)) AND \(owners)"),
+                    (.dispute, "t.charge_id IN (\(rangeCharges)) AND \(owners)"),
+                ]))
             needs.payoutTransactionLists = try ids(
                 """
                 SELECT p.id FROM payouts p WHERE p.created >= \(from) AND p.created < \(to) AND p.automatic

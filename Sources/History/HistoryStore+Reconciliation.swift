@@ -99,23 +99,22 @@ extension HistoryStore {
                     SELECT id FROM application_fees WHERE (created >= :from AND created < :to)
                         OR id IN (SELECT application_fee_id FROM charges WHERE id IN (SELECT id FROM scope_charges))
                     """, arguments: arguments)
+            let refundsInScope = "t.charge_id IN (SELECT id FROM scope_charges) OR (t.created >= :from AND t.created < :to)"
+            let namedTransactions = HistoryScope.balanceTransactionsNamed(by: [
+                (.charge, "t.id IN (SELECT id FROM scope_charges)"),
+                (.transfer, "t.id IN (SELECT id FROM scope_transfers)"),
+                (.transferReversal, "t.transfer_id IN (SELECT id FROM scope_transfers)"),
+                (.applicationFee, "t.id IN (SELECT id FROM scope_fees)"),
+                (.feeRefund, "t.fee_id IN (SELECT id FROM scope_fees)"),
+                (.refund, refundsInScope),
+                (.dispute, "t.id IN (SELECT id FROM scope_disputes)"),
+            ])
             try db.execute(
                 sql: """
                     INSERT OR IGNORE INTO scope_balance
                     SELECT id FROM balance_transactions WHERE created >= :from AND created < :to
-                    UNION SELECT balance_transaction_id FROM charges WHERE id IN (SELECT id FROM scope_charges)
-                    UNION SELECT balance_transaction_id FROM transfers WHERE id IN (SELECT id FROM scope_transfers)
-                    UNION SELECT balance_transaction_id FROM transfer_reversals
-                        WHERE transfer_id IN (SELECT id FROM scope_transfers)
-                    UNION SELECT balance_transaction_id FROM application_fees WHERE id IN (SELECT id FROM scope_fees)
-                    UNION SELECT balance_transaction_id FROM fee_refunds WHERE fee_id IN (SELECT id FROM scope_fees)
-                    UNION SELECT balance_transaction_id FROM refunds
-                        WHERE charge_id IN (SELECT id FROM scope_charges) OR (created >= :from AND created < :to)
-                    UNION SELECT failure_balance_transaction_id FROM refunds
-                        WHERE charge_id IN (SELECT id FROM scope_charges) OR (created >= :from AND created < :to)
-                    UNION SELECT value FROM disputes, json_each(disputes.balance_transaction_ids)
-                        WHERE disputes.id IN (SELECT id FROM scope_disputes)
-                    UNION SELECT balance_transaction_id FROM payout_transactions
+                    UNION ALL \(namedTransactions)
+                    UNION ALL SELECT balance_transaction_id FROM payout_transactions
                         WHERE payout_id IN (SELECT id FROM payouts WHERE created >= :from AND created < :to)
                     """, arguments: arguments)
 

@@ -121,14 +121,13 @@ private struct PartLoader {
     /// name).
     private func addBalanceTransactions(to part: inout ReconciliationInput) throws {
         var named: [String] = []
-        named += part.charges.compactMap(\.balanceTransactionID)
-        named += part.transfers.compactMap(\.balanceTransactionID)
-        named += part.transferReversals.compactMap(\.balanceTransactionID)
-        named += part.applicationFees.compactMap(\.balanceTransactionID)
-        named += part.feeRefunds.compactMap(\.balanceTransactionID)
-        named += part.refunds.compactMap(\.balanceTransactionID)
-        named += part.refunds.compactMap(\.failureBalanceTransactionID)
-        named += part.disputes.flatMap(\.balanceTransactionIDs)
+        named += Self.namedBalanceTransactions(part.charges)
+        named += Self.namedBalanceTransactions(part.transfers)
+        named += Self.namedBalanceTransactions(part.transferReversals)
+        named += Self.namedBalanceTransactions(part.applicationFees)
+        named += Self.namedBalanceTransactions(part.feeRefunds)
+        named += Self.namedBalanceTransactions(part.refunds)
+        named += Self.namedBalanceTransactions(part.disputes)
         var sources: [String] = part.charges.map(\.id)
         sources += part.transfers.map(\.id)
         sources += part.transferReversals.map(\.id)
@@ -277,6 +276,27 @@ private struct PartLoader {
                 WHERE \(condition)\(exclusion)
                 """,
             arguments: arguments)
+    }
+
+    /// The balance transactions `facts` name, in the columns the catalogue says name one (a refund's own and its
+    /// failure's, a dispute's list).
+    private static func namedBalanceTransactions<Facts: StorableFacts>(_ facts: [Facts]) -> [String] {
+        let entry = Facts.kind.entry
+        let single = entry.balanceTransactionColumns.compactMap { Facts.columns.firstIndex(of: $0) }
+        let lists = entry.arrays.filter { $0.kind == .balanceTransaction }.compactMap(\.column)
+            .compactMap { Facts.columns.firstIndex(of: $0) }
+        guard !single.isEmpty || !lists.isEmpty else { return [] }
+        var ids: [String] = []
+        for object in facts {
+            let values = object.databaseValues
+            for index in single {
+                if let id = String.fromDatabaseValue(values[index]) { ids.append(id) }
+            }
+            for index in lists {
+                if let json = String.fromDatabaseValue(values[index]), let list = try? IDList.ids(json) { ids += list }
+            }
+        }
+        return ids
     }
 
     /// The objects of several lists, each id once.

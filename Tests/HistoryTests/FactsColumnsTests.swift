@@ -82,6 +82,21 @@ struct FactsColumnsTests {
                 failureCode: "account_closed", livemode: false, reconciliationStatus: "in_progress"))
     }
 
+    @Test("every column the catalogue names is a column of the kind's table, and every kind has its table")
+    func catalogueColumnsAreTheTables() throws {
+        let queue = try DatabaseQueue()
+        try HistoryMigrations.migrator.migrate(queue)
+        for kind in ObjectKind.allCases {
+            let entry = kind.entry
+            let columns = Set(try queue.read { db in try db.columns(in: entry.table).map(\.name) })
+            let raw = try queue.read { db in try db.tableExists(entry.table + "_raw") }
+            #expect(!columns.isEmpty && raw, "\(kind): no table \(entry.table) with its _raw beside it")
+            for column in (entry.references + entry.arrays).compactMap(\.column) {
+                #expect(columns.contains(column), "\(kind): \(column) is not a column of \(entry.table)")
+            }
+        }
+    }
+
     @Test(
         "id lists are written as JSONEncoder writes them and read back",
         arguments: [

@@ -15,9 +15,9 @@ import StripeAPI
 ///    one fans out without paying for many half-empty pages. Each finished window is checkpointed in the same
 ///    transaction as its last page, so an interrupted run's successor skips it.
 /// 2. Follow-ups: what the range refers to that the lists did not bring, asked of the history
-///    (``HistoryStore/followUpNeeds(from:to:chain:deferringRangeTransactions:)``). They are planned as soon as
+///    (``HistoryStore/gaps(from:to:chain:)``, planned by ``FollowUpPlanner``). They are planned as soon as
 ///    every list but the balance transactions (the longest) has ended, and run while it still pages; rounds after
-///    that take what is left. Each need is fetched the cheaper way (``FollowUpPlan``): a window after the range
+///    that take what is left. Each need is fetched the cheaper way (``FollowUpPlanner``): a window after the range
 ///    of a list where such objects are dense, requests by id or by charge where they are sparse. Each is
 ///    requested once per run; a 404 is recorded for the reconciler, not a crash. The balance transactions each
 ///    automatic payout of the range paid out are one such need: `?payout=` is paged once per payout per run.
@@ -60,18 +60,6 @@ public struct Extractor: Sendable {
         self.progress = progress
     }
 
-    /// What every worker of one extraction shares.
-    struct Context: Sendable {
-        var from: Int64
-        var to: Int64
-        var runID: Int64
-        var now: Int64
-        var chain: [Int64]
-        var tally: Tally
-        var lists: RangeLists
-        var planner: FollowUpPlanner
-    }
-
     /// Extracts `[from, to)` (Unix seconds) for run `runID`, skipping windows the run already has finished.
     public func extract(
         from: Int64, to requestedTo: Int64, runID: Int64, now: Int64
@@ -92,8 +80,8 @@ public struct Extractor: Sendable {
                 metadata: ["requested_to": "\(requestedTo)", "to": "\(latest)"])
         }
 
-        let done = try store.completedWindows(run: runID)
-        var windowsByKind: [[Work]] = []
+        let done = try await store.completedWindows(run: runID)
+        var windowsByKind: [[ExtractionWork]] = []
         var streams: [ListKind: Int] = [:]
         for kind in ListKind.rangeLists {
             let finished = done.filter { $0.resource == kind.rawValue }.map { $0.from..<$0.to }
@@ -103,15 +91,15 @@ public struct Extractor: Sendable {
             streams[kind] = windows.count
             windowsByKind.append(windows.map { .list(ListStream(range: kind, window: $0)) })
         }
-        let context = Context(
-            from: from, to: to, runID: runID, now: now, chain: try store.runChain(runID), tally: Tally(),
+        let context = ExtractionContext(
+            from: from, to: to, runID: runID, now: now, chain: try await store.runChain(runID), tally: Tally(),
             lists: RangeLists(streams: streams),
             planner: FollowUpPlanner(after: to..<max(to, now) + 1, rangeSeconds: max(1, to - from)))
         // The balance transactions list is the longest (a transaction for every charge, refund, transfer, fee…), so
         // its rate limit decides the extraction's length: it keeps its rate while the others share the rest.
         await client.prioritize(endpoint: ListKind.balanceTransactions.pathForList)
         // Interleaved across kinds, so every endpoint has cursors in flight from the first second.
-        var work: [Work] = []
+        var work: [ExtractionWork] = []
         for index in 0..<(windowsByKind.map(\.count).max() ?? 0) {
             for windows in windowsByKind where index < windows.count { work.append(windows[index]) }
         }
@@ -122,8 +110,8 @@ public struct Extractor: Sendable {
         // Follow-ups until the history holds everything the range refers to.
         var round = await context.planner.rounds
         while true {
-            let needs = try await store.followUpNeeds(from: from, to: to, chain: context.chain)
-            let items = await context.planner.work(for: needs, listed: await context.tally.snapshot.objects)
+            let gaps = try await store.gaps(from: from, to: to, chain: context.chain)
+            let items = await context.planner.work(for: gaps, listed: await context.tally.snapshot.objects)
             if items.isEmpty { break }
             round += 1
             guard round <= 8 else {
@@ -149,7 +137,7 @@ public struct Extractor: Sendable {
 
     /// Runs `items` on `concurrency` workers until nothing is pending and no worker is busy; the first error stops
     /// every worker and is rethrown.
-    func run(_ items: [Work], _ context: Context) async throws {
+    func run(_ items: [ExtractionWork], _ context: ExtractionContext) async throws {
         let dispatcher = ExtractionDispatcher(items)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<options.concurrency {
@@ -170,18 +158,29 @@ public struct Extractor: Sendable {
     }
 
     /// One item of work, on one worker.
-    func perform(_ work: Work, dispatcher: ExtractionDispatcher<Work>, _ context: Context) async throws {
+    func perform(
+        _ work: ExtractionWork, dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext
+    ) async throws {
         switch work {
         case .list(let stream):
-            try await page(stream, dispatcher: dispatcher, context)
-        case .retrieve(let item):
-            try await retrieve(item, context)
+            try await pager.page(stream, dispatcher: dispatcher, context)
+        case .retrieve(let kind, let id):
+            try await followUps.retrieve(kind, id: id, context)
         case .planFollowUps:
-            try await planEarly(dispatcher: dispatcher, context)
+            try await followUps.planEarly(dispatcher: dispatcher, context)
         case .planPayoutLists:
-            try await planPayoutLists(dispatcher: dispatcher, context)
-        case .repaymentScan(let scan):
-            try await scanRepayments(scan, dispatcher: dispatcher, context)
+            try await followUps.planPayoutLists(dispatcher: dispatcher, context)
+        case .repaymentSearch(let search):
+            try await search.run(pager: pager, store: store, dispatcher: dispatcher, context)
         }
+    }
+
+    private var pager: ListPager {
+        ListPager(
+            client: client, store: store, minimumSplitSeconds: options.minimumSplitSeconds, progress: progress)
+    }
+
+    private var followUps: FollowUpRunner {
+        FollowUpRunner(client: client, store: store, logger: logger, progress: progress)
     }
 }

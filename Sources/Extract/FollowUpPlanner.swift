@@ -1,7 +1,7 @@
 import History
 import ReconCore
 
-/// Turns what a run still needs (``FollowUpNeeds``) into requests, the cheaper way for each kind (SPEC §3):
+/// Turns what the history lacks of a range (``RangeGaps``) into requests, the cheaper way for each kind (SPEC §3):
 ///
 /// - where the needed objects are created after the range (refunds and disputes made since, transfers of charges
 ///   that settled since, their balance transactions), one window `[to, now]` of the list that holds them costs
@@ -32,20 +32,26 @@ actor FollowUpPlanner {
     /// Counts a round planned while the lists still page.
     func countRound() { rounds += 1 }
 
-    /// The requests for `needs` not made yet in this run; `listed` are the objects the range's lists held so far,
-    /// by list (`charges`, …).
-    func work(for needs: FollowUpNeeds, listed: [String: Int]) -> [Extractor.Work] {
-        var work: [Extractor.Work] = []
-        work += needs.charges.map { .retrieve(.init(kind: .charge, id: $0)) }
-        work += needs.paymentIntents.map { .retrieve(.init(kind: .paymentIntent, id: $0)) }
+    /// The requests for `gaps` not made yet in this run; `listed` are the objects the range's lists held so far,
+    /// by list (`charges`, …). While the range's balance transactions list still pages (`listsPaging`), the balance
+    /// transactions of the range's own objects are left to it.
+    func work(for gaps: RangeGaps, listsPaging: Bool = false, listed: [String: Int]) -> [ExtractionWork] {
+        let needs = gaps
+        var work: [ExtractionWork] = []
+        work += needs.charges.map { .retrieve(kind: .charge, id: $0) }
+        work += needs.paymentIntents.map { .retrieve(kind: .paymentIntent, id: $0) }
         work += cheaper(needs.transfers, window: .transfers, listed: listed) {
-            .retrieve(.init(kind: .transfer, id: $0))
+            .retrieve(kind: .transfer, id: $0)
         }
         work += cheaper(needs.applicationFees, window: .applicationFees, listed: listed) {
-            .retrieve(.init(kind: .applicationFee, id: $0))
+            .retrieve(kind: .applicationFee, id: $0)
         }
-        work += cheaper(needs.balanceTransactions, window: .balanceTransactions, listed: listed) {
-            .retrieve(.init(kind: .balanceTransaction, id: $0))
+        let transactions =
+            listsPaging
+            ? needs.balanceTransactionsOfLaterObjects
+            : needs.balanceTransactionsOfRangeObjects + needs.balanceTransactionsOfLaterObjects
+        work += cheaper(transactions, window: .balanceTransactions, listed: listed) {
+            .retrieve(kind: .balanceTransaction, id: $0)
         }
         work += needs.transferReversalLists.map {
             .list(
@@ -71,15 +77,15 @@ actor FollowUpPlanner {
         work += cheaper(needs.chargeDisputeLists, window: .disputes, listed: listed) {
             .list(.init(kind: .disputes, filter: [("charge", $0)]))
         }
-        // One search per connected account, from the earliest of its disputes.
-        for (destination, searches) in Dictionary(grouping: needs.repaymentSearches, by: \.destination)
+        // One search per connected account, from the range's end (its own transfers were listed).
+        for (destination, disputes) in Dictionary(grouping: needs.unrepaidDisputes, by: \.destination)
             .sorted(by: { $0.key < $1.key })
         {
             work.append(
-                .repaymentScan(
-                    RepaymentScan(
-                        destination: destination, disputeIDs: searches.map(\.disputeID).sorted(),
-                        since: searches.map(\.since).min() ?? after.lowerBound)))
+                .repaymentSearch(
+                    RepaymentSearch(
+                        destination: destination, disputeIDs: disputes.map(\.disputeID).sorted(),
+                        since: after.lowerBound)))
         }
         let new = work.filter { !requested.contains($0.key) }
         requested.formUnion(new.map(\.key))
@@ -101,10 +107,10 @@ actor FollowUpPlanner {
 
     /// One request per id with `make`, or the window of `kind` after the range when its pages are fewer.
     private func cheaper(
-        _ ids: [String], window kind: ListKind, listed: [String: Int], _ make: (String) -> Extractor.Work
-    ) -> [Extractor.Work] {
+        _ ids: [String], window kind: ListKind, listed: [String: Int], _ make: (String) -> ExtractionWork
+    ) -> [ExtractionWork] {
         guard !ids.isEmpty else { return [] }
-        let window = Extractor.Work.list(.init(kind: kind, window: after))
+        let window = ExtractionWork.list(.init(kind: kind, window: after))
         if !requested.contains(window.key), windowPages(kind, listed: listed) < ids.count { return [window] }
         return ids.map(make)
     }

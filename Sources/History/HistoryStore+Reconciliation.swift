@@ -99,7 +99,8 @@ extension HistoryStore {
                     SELECT id FROM application_fees WHERE (created >= :from AND created < :to)
                         OR id IN (SELECT application_fee_id FROM charges WHERE id IN (SELECT id FROM scope_charges))
                     """, arguments: arguments)
-            let refundsInScope = "t.charge_id IN (SELECT id FROM scope_charges) OR (t.created >= :from AND t.created < :to)"
+            let refundsInScope =
+                "t.charge_id IN (SELECT id FROM scope_charges) OR (t.created >= :from AND t.created < :to)"
             let namedTransactions = HistoryScope.balanceTransactionsNamed(by: [
                 (.charge, "t.id IN (SELECT id FROM scope_charges)"),
                 (.transfer, "t.id IN (SELECT id FROM scope_transfers)"),

@@ -99,8 +99,8 @@ extension HistoryStore {
     }
 
     /// The windows a run has finished (its own and those it took over when resuming).
-    public func completedWindows(run runID: Int64) throws(HistoryError) -> Set<ExtractionWindow> {
-        try read { db in
+    public func completedWindows(run runID: Int64) async throws(HistoryError) -> Set<ExtractionWindow> {
+        try await readDatabase { db in
             let rows = try Row.fetchAll(
                 db, sql: "SELECT resource, window_from, window_to FROM checkpoints WHERE run_id = ?",
                 arguments: [runID])

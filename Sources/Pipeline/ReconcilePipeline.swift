@@ -9,8 +9,10 @@ import WorkerThreads
 ///
 /// The history hands out the range in parts (``HistoryStore/forEachReconciliationPart``); each part goes
 /// through the rules (``ReconciliationSession``) and its `platform_fees` rows straight into the report folder.
-/// Three threads share the work: one reads the parts, one applies the rules, and one writes the rows
-/// (``BackgroundReportWriter``); the parts wait in a ``BlockingQueue`` of three between the first two.
+/// Three stages share the work, each on a thread of its own (``OwnThread``, awaited by ``run(runID:metadata:phase:)``:
+/// structured, no thread outlives the run): one reads the parts, one applies the rules, and one writes the rows
+/// (``ReportWriterStage``). The parts wait in a ``BlockingQueue`` of three between the first two, the rows in one
+/// of four between the last two.
 /// Then the findings are marked new or open against earlier runs and the other tables are written. The
 /// report is exactly ``Reconciler/reconcile(_:)`` of the whole range.
 package struct ReconcilePipeline {
@@ -78,49 +80,54 @@ package struct ReconcilePipeline {
         let clock = ContinuousClock()
         let began = clock.now
         var timings = Timings()
-        let writer = try BackgroundReportWriter(range: range, to: outputDirectory, options: writeOptions)
-        phase("rules")
-        let rules: RulesPass
+        // The hidden report folder is created here, so a bad output folder fails before any work.
+        let stream = try ReportStream(range: range, to: outputDirectory, options: writeOptions)
+        let writer = ReportWriterStage()
+        async let written = writer.write(stream)
+        let findings: Findings
         do {
-            rules = try await OwnThread.run(name: "connect-recon.rules") { [self] in try applyRules(writer: writer) }
-        } catch {
-            await writer.abandon()
-            throw error
-        }
-        timings.rules = rules.rulesTime.inSeconds
-        timings.read = (clock.now - began).inSeconds - timings.rules
+            phase("rules")
+            let rules = try await applyRules(writer: writer)
+            timings.rules = rules.rulesTime.inSeconds
+            timings.read = (clock.now - began).inSeconds - timings.rules
 
-        // Mark findings new or open against earlier runs; find the ones that are gone.
-        phase("findings")
-        let findingsStarted = clock.now
-        var report = rules.session.report()
-        let keys = Self.findingKeys(report)
-        let update: FindingsUpdate
-        do {
-            update = try await store.recordFindings(
+            // Mark findings new or open against earlier runs; find the ones that are gone.
+            phase("findings")
+            let findingsStarted = clock.now
+            var report = rules.session.report()
+            let keys = Self.findingKeys(report)
+            let update = try await store.recordFindings(
                 keys, run: runID, from: range.unixSeconds.from, to: range.unixSeconds.to)
+            let openCount = Self.markOpen(&report, open: update.open)
+            report.findingCounts = FindingCounts.rows(of: report, resolvedKinds: update.resolved.map(\.key.kind))
+            timings.findings = (clock.now - findingsStarted).inSeconds
+            findings = Findings(
+                report: report, platformFeeRows: rules.platformFeeRows, newFindings: keys.count - openCount,
+                openFindings: openCount, resolved: update.resolved, objectsRead: rules.objectsRead,
+                parts: rules.parts)
+            phase("reports")
+            try await writer.finish(report, metadata: metadata(findings))
         } catch {
-            await writer.abandon()
+            // The writer removes its hidden folder before it ends; its own failure, if it failed first, is the cause.
+            writer.abandon()
+            if case .failure(let writeError) = await written { throw writeError }
             throw error
         }
-        let openCount = Self.markOpen(&report, open: update.open)
-        report.findingCounts = FindingCounts.rows(of: report, resolvedKinds: update.resolved.map(\.key.kind))
-        timings.findings = (clock.now - findingsStarted).inSeconds
-
-        let findings = Findings(
-            report: report, platformFeeRows: rules.platformFeeRows, newFindings: keys.count - openCount,
-            openFindings: openCount, resolved: update.resolved, objectsRead: rules.objectsRead, parts: rules.parts)
-        phase("reports")
         let finishStarted = clock.now
-        let (files, writerTimings) = try await writer.finish(report, metadata: metadata(findings))
+        guard case .success(let outcome?) = await written else {
+            if case .failure(let writeError) = await written { throw writeError }
+            throw ReportError.fileSystem(
+                operation: "write the report", path: outputDirectory.path,
+                reason: "the report writer stopped early")
+        }
         timings.finish = (clock.now - finishStarted).inSeconds
-        timings.writer = writerTimings
+        timings.writer = outcome.timings
         timings.total = (clock.now - began).inSeconds
-        return Outcome(findings: findings, files: files, timings: timings)
+        return Outcome(findings: findings, files: outcome.files, timings: timings)
     }
 
     /// What applying the rules to every part left: the session (for the report's other tables) and counts.
-    private struct RulesPass: @unchecked Sendable {
+    private struct RulesPass: Sendable {
         var session: ReconciliationSession
         var platformFeeRows = 0
         var objectsRead = 0
@@ -128,19 +135,14 @@ package struct ReconcilePipeline {
         var rulesTime = Duration.zero
     }
 
-    /// Reads the parts on one thread while this one applies the rules to them, handing each part's
-    /// `platform_fees` rows to `writer`. Blocks: call it on a thread of its own.
-    private func applyRules(writer: BackgroundReportWriter) throws -> RulesPass {
-        let clock = ContinuousClock()
-        // The Summary's per-day series counts the days of the configured time zone.
-        var pass = RulesPass(
-            session: ReconciliationSession(
-                asOf: asOf, skippedTransferGrace: skippedTransferGrace, days: ReportingDays(range)))
+    /// Reads the parts on one thread while another applies the rules to them, handing each part's `platform_fees`
+    /// rows to `writer`; returns when both threads are done.
+    private func applyRules(writer: ReportWriterStage) async throws -> RulesPass {
         let parts = BlockingQueue<ReconciliationInput>(capacity: 3)
         let (store, from, to, asOf, grace, size) = (
             store, range.unixSeconds.from, range.unixSeconds.to, asOf, skippedTransferGrace, chargesPerPart
         )
-        OwnThread.start(name: "connect-recon.history-reader") {
+        async let reading: Void = OwnThread.run(name: "connect-recon.history-reader") {
             do {
                 try store.forEachReconciliationPart(
                     from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size
@@ -150,22 +152,39 @@ package struct ReconcilePipeline {
                 parts.finish(throwing: error)
             }
         }
+        // The Summary's per-day series counts the days of the configured time zone.
+        let session = ReconciliationSession(
+            asOf: asOf, skippedTransferGrace: skippedTransferGrace, days: ReportingDays(range))
         do {
-            while let part = try parts.pop() {
-                let started = clock.now
-                pass.session.add(part)
-                let rows = pass.session.takePlatformFees()
-                pass.rulesTime += clock.now - started
-                pass.objectsRead += part.objectCount
-                pass.parts += 1
-                pass.platformFeeRows += rows.count
-                if !rows.isEmpty { try writer.append(rows) }
+            let pass = try await OwnThread.run(name: "connect-recon.rules") {
+                try Self.judge(parts, session: session, writer: writer)
             }
+            await reading
+            return pass
         } catch {
-            // Stop the reader and wait until its read transaction is closed.
+            // Stop the reader; its read transaction is closed when it returns.
             parts.close()
-            parts.waitUntilFinished()
+            await reading
             throw error
+        }
+    }
+
+    /// Applies the rules to each part as it comes, handing its `platform_fees` rows to the writer. Blocks: runs on a
+    /// thread of its own.
+    private static func judge(
+        _ parts: BlockingQueue<ReconciliationInput>, session: ReconciliationSession, writer: ReportWriterStage
+    ) throws -> RulesPass {
+        let clock = ContinuousClock()
+        var pass = RulesPass(session: session)
+        while let part = try parts.pop() {
+            let started = clock.now
+            pass.session.add(part)
+            let rows = pass.session.takePlatformFees()
+            pass.rulesTime += clock.now - started
+            pass.objectsRead += part.objectCount
+            pass.parts += 1
+            pass.platformFeeRows += rows.count
+            if !rows.isEmpty { try writer.append(rows) }
         }
         return pass
     }

@@ -1,6 +1,7 @@
 import Foundation
 import History
 import ReconCore
+import WorkerThreads
 
 #if canImport(Glibc)
     import Glibc
@@ -38,13 +39,19 @@ public final class RunRecorder {
     ) async throws -> RunRecorder {
         let lock = try await HistoryLock.acquire(
             databasePath: settings.databasePath, wait: settings.lockWait, holder: "\(command) \(range.folderName)")
-        let store = try HistoryStore.open(path: settings.databasePath)
-        try store.claimMode(mode)
         let start = RunStart(
             command: command, range: range, mode: mode, toolVersion: settings.toolVersion,
             stripeVersion: settings.stripeVersion, apiBase: settings.apiBaseURL.absoluteString,
             startedAt: Int64(now().timeIntervalSince1970), pid: getpid())
-        let (runID, resumed) = try store.beginRun(start, resume: resume)
+        // Opening (and migrating) the history and recording the run block on SQLite: off the cooperative pool.
+        let path = settings.databasePath
+        let (store, runID, resumed) = try await OwnThread.run(name: "connect-recon.history-open") {
+            () throws(HistoryError) -> (HistoryStore, Int64, Int64?) in
+            let store = try HistoryStore.open(path: path)
+            try store.claimMode(mode)
+            let (runID, resumed) = try store.beginRun(start, resume: resume)
+            return (store, runID, resumed)
+        }
         return RunRecorder(store: store, runID: runID, resumedFrom: resumed, lock: lock, now: now)
     }
 
@@ -55,16 +62,22 @@ public final class RunRecorder {
     public var unixNow: Int64 { Int64(now().timeIntervalSince1970) }
 
     /// Records the run as completed with `details` (a JSON object).
-    public func complete(details: [String: any Sendable]) throws {
+    public func complete(details: [String: any Sendable]) async throws {
         var all = details
         all["seconds"] = elapsed.roundedToMilliseconds
-        try store.finishRun(runID, status: .completed, finishedAt: unixNow, message: nil, details: Self.json(all))
+        let (store, runID, finishedAt, json) = (store, runID, unixNow, Self.json(all))
+        try await OwnThread.run(name: "connect-recon.history-finish") { () throws(HistoryError) in
+            try store.finishRun(runID, status: .completed, finishedAt: finishedAt, message: nil, details: json)
+        }
     }
 
     /// Records the run as failed with the error's message; never throws (the original error matters more).
-    public func fail(_ error: any Error) {
+    public func fail(_ error: any Error) async {
         let message = (error as? any ActionableError)?.message ?? "\(error)"
-        try? store.finishRun(runID, status: .failed, finishedAt: unixNow, message: message, details: nil)
+        let (store, runID, finishedAt) = (store, runID, unixNow)
+        await OwnThread.run(name: "connect-recon.history-finish") {
+            try? store.finishRun(runID, status: .failed, finishedAt: finishedAt, message: message, details: nil)
+        }
     }
 
     /// Runs `body`, recording the run as failed if it throws.
@@ -72,7 +85,7 @@ public final class RunRecorder {
         do {
             return try await body()
         } catch {
-            fail(error)
+            await fail(error)
             throw error
         }
     }

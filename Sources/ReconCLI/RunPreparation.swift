@@ -51,7 +51,7 @@ struct RunPreparation: Sendable {
             resume: resume)
         return try await recorder.recordingFailure {
             let (result, details) = try await body(recorder)
-            try recorder.complete(details: details)
+            try await recorder.complete(details: details)
             return result
         }
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -9,6 +10,8 @@ import Foundation
 /// stopped.
 enum SignalWaiter {
     static func waitForInterrupt() async {
+        // The sources live until a signal came: then they are cancelled.
+        var sources: [any DispatchSourceSignal] = []
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = ResumeOnce(continuation)
             for signalNumber in [SIGINT, SIGTERM] {
@@ -16,23 +19,20 @@ enum SignalWaiter {
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
                 source.setEventHandler { once.resume() }
                 source.resume()
-                once.retain(source)
+                sources.append(source)
             }
         }
+        for source in sources { source.cancel() }
     }
 
-    /// Resumes a continuation at most once and keeps the signal sources alive until then.
-    private final class ResumeOnce: @unchecked Sendable {
-        private let lock = NSLock()
-        private var continuation: CheckedContinuation<Void, Never>?
-        private var sources: [any DispatchSourceSignal] = []
+    /// Resumes a continuation at most once, whichever signal comes first.
+    private final class ResumeOnce: Sendable {
+        private let continuation: Mutex<CheckedContinuation<Void, Never>?>
 
-        init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-
-        func retain(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
+        init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = Mutex(continuation) }
 
         func resume() {
-            let pending: CheckedContinuation<Void, Never>? = lock.withLock {
+            let pending = continuation.withLock { continuation in
                 defer { continuation = nil }
                 return continuation
             }

@@ -30,7 +30,7 @@ public enum Reconciler {
 /// }
 /// let rest = session.report()
 /// ```
-public struct ReconciliationSession {
+public struct ReconciliationSession: Sendable {
     private var builder: ReportBuilder
 
     /// A session whose per-day series counts `days`; `nil`: the UTC days of the first part's range.

@@ -50,7 +50,7 @@ public enum Executable {
 }
 
 /// A started program whose standard output and error go to files.
-public final class RunningProgram: @unchecked Sendable {
+public final class RunningProgram: Sendable {
     public let process: Process
     let outputPath: String
     let errorPath: String

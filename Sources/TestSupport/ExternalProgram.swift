@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs programs installed on the machine (`sqlite3`, `python3`, `sha256sum`, `mount`) and collects what they
 /// print.
@@ -29,12 +30,13 @@ public enum ExternalProgram {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        let errorData = ErrorBytes()
-        let errorRead = DispatchGroup()
-        errorRead.enter()
+        // Both pipes are drained at once, or a program that fills one while the other is read would never end.
+        let errorData = Mutex<Data?>(nil)
+        let errorRead = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            errorData.bytes = error.fileHandleForReading.readDataToEndOfFile()
-            errorRead.leave()
+            let bytes = error.fileHandleForReading.readDataToEndOfFile()
+            errorData.withLock { $0 = bytes }
+            errorRead.signal()
         }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         errorRead.wait()
@@ -43,7 +45,7 @@ public enum ExternalProgram {
         return ProgramResult(
             status: signalled ? -process.terminationStatus : process.terminationStatus,
             output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData.bytes, as: UTF8.self))
+            error: String(decoding: errorData.withLock { $0 } ?? Data(), as: UTF8.self))
     }
 
     /// Runs `executable` like ``run(_:_:environment:)`` and returns its standard output; throws, with what it
@@ -56,11 +58,6 @@ public enum ExternalProgram {
                     + result.error)
         }
         return result.output
-    }
-
-    /// The standard error bytes, written by the reading thread before it leaves the group and read after.
-    private final class ErrorBytes: @unchecked Sendable {
-        var bytes = Data()
     }
 }
 

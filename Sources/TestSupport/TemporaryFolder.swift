@@ -1,7 +1,7 @@
 import Foundation
 
 /// A temporary folder removed when the test ends.
-public final class TemporaryFolder: @unchecked Sendable {
+public final class TemporaryFolder: Sendable {
     public let url: URL
 
     public init() throws {

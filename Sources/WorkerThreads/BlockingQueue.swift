@@ -10,7 +10,8 @@ import Foundation
 /// Its methods block the calling thread: call them from threads of their own (``OwnThread``), never from the
 /// cooperative pool of Swift concurrency.
 ///
-/// `@unchecked Sendable`: every stored `var` is read and written only while holding `condition`.
+/// `@unchecked Sendable`: every stored `var` is read and written only while holding `condition` (a condition
+/// variable, which `Synchronization` does not offer: the threads that use the queue sleep in it).
 public final class BlockingQueue<Element>: @unchecked Sendable {
     /// Thrown by ``push(_:)`` once the queue was closed or finished.
     public struct Closed: Error, Equatable {
@@ -89,13 +90,5 @@ public final class BlockingQueue<Element>: @unchecked Sendable {
         head = 0
         condition.broadcast()
         return abandoned
-    }
-
-    /// Waits until the producer called ``finish(throwing:)``: after ``close()``, the point at which the producer has
-    /// noticed and stopped.
-    public func waitUntilFinished() {
-        condition.lock()
-        defer { condition.unlock() }
-        while !isFinished { condition.wait() }
     }
 }

@@ -1,32 +1,38 @@
 import Foundation
 
-/// Runs blocking work on a thread of its own, so that a caller in Swift concurrency awaits it without holding one
-/// of the cooperative pool's few threads (two on a two-core machine).
+/// The one place connect-recon's blocking work leaves Swift concurrency: reading the history's parts (SQLite),
+/// applying the rules to them and writing the report (libxlsxwriter) each run on a thread of their own, awaited
+/// by the task that started them, so no caller holds one of the cooperative pool's few threads (two on a two-core
+/// machine) while it blocks. (libcurl's requests wait on CurlTransport's worker threads, fed by a queue.)
 public enum OwnThread {
-    /// Runs `body` on a new thread named `name` and returns its result (or throws its error) to the awaiting caller.
+    /// Runs `body` on a new thread named `name` and returns its result (or throws its error) to the awaiting caller:
+    /// structured, the caller's task does not go on until the thread is done.
     ///
-    /// Cancelling the caller does not interrupt `body`: blocking work has to be stopped by its own means (closing
-    /// the queue it waits on, for instance).
-    public static func run<Result: Sendable>(
-        name: String, _ body: @escaping @Sendable () throws -> Result
-    ) async throws -> Result {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+    /// `body` is `sending`: what it captures (a report stream, a queue's end) is the thread's alone from then on,
+    /// which the compiler checks at the call. Cancelling the caller does not interrupt `body`: blocking work has to
+    /// be stopped by its own means (closing the queue it waits on, for instance).
+    public static func run<Value: Sendable, Failure: Error>(
+        name: String, _ body: sending @escaping () throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        let work = MovedClosure(body)
+        let outcome = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Value, Failure>, Never>) in
             let thread = Thread {
-                do {
-                    continuation.resume(returning: try body())
-                } catch {
-                    continuation.resume(throwing: error)
-                }
+                continuation.resume(returning: Result { () throws(Failure) -> Value in try work.body() })
             }
             thread.name = name
             thread.start()
         }
+        return try outcome.get()
     }
+}
 
-    /// Starts `body` on a new thread named `name` and returns at once.
-    public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = name
-        thread.start()
-    }
+/// A closure moved to the one thread that runs it.
+///
+/// `@unchecked Sendable`: it holds a `sending` closure, so no other reference to what the closure captured exists
+/// once it is moved here, and only the new thread calls it, once.
+private final class MovedClosure<Value, Failure: Error>: @unchecked Sendable {
+    let body: () throws(Failure) -> Value
+
+    init(_ body: sending @escaping () throws(Failure) -> Value) { self.body = body }
 }

@@ -40,8 +40,8 @@ struct ExtractorTests {
         #expect(total == harness.server.world.objectCount - unstored)
         #expect(summary.new == total)
         // Nothing the range refers to is left unfetched.
-        let chain = try store.runChain(1)
-        #expect(try await store.followUpNeeds(from: from, to: to, chain: chain).isEmpty)
+        let chain = try await store.runChain(1)
+        #expect(try await store.gaps(from: from, to: to, chain: chain).isEmpty)
         try await harness.close()
     }
 
@@ -82,7 +82,7 @@ struct ExtractorTests {
             }
             if let id = charge.balanceTransactionID { #expect(balance.contains(id)) }
         }
-        #expect(try await store.followUpNeeds(from: from, to: to, chain: store.runChain(runID)).isEmpty)
+        #expect(try await store.gaps(from: from, to: to, chain: await store.runChain(runID)).isEmpty)
         try await harness.close()
     }
 

@@ -204,7 +204,7 @@ struct HistoryStoreTests {
 
         // Then the dead run is marked failed and its window counts as done for the new run
         #expect(resumable == crashed)
-        #expect(try store.completedWindows(run: next) == [window])
+        #expect(try await store.completedWindows(run: next) == [window])
         let runs = try store.runs()
         #expect(runs.first { $0.id == crashed }?.status == .failed)
         #expect(runs.first { $0.id == crashed }?.message?.contains("interrupted") == true)

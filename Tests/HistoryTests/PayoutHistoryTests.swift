@@ -97,12 +97,12 @@ struct PayoutHistoryTests {
         try await store.write(batch, run: run, now: Self.to)
 
         // When the follow-ups are asked for before and after its listing is recorded
-        let before = try await store.followUpNeeds(from: Self.from, to: Self.to, chain: [run])
+        let before = try await store.gaps(from: Self.from, to: Self.to, chain: [run])
         try await store.recordPayoutListing(payoutID: "po_1", run: run)
-        let after = try await store.followUpNeeds(from: Self.from, to: Self.to, chain: [run])
+        let after = try await store.gaps(from: Self.from, to: Self.to, chain: [run])
         let nextRun = try store.beginRun(start(from: Self.from, to: Self.to)).runID
         try await store.write(batch, run: nextRun, now: Self.to)
-        let nextRunNeeds = try await store.followUpNeeds(from: Self.from, to: Self.to, chain: [nextRun])
+        let nextRunNeeds = try await store.gaps(from: Self.from, to: Self.to, chain: [nextRun])
 
         // Then the payout's list is needed, then not, then again in the next run
         #expect(before.payoutTransactionLists == ["po_1"])
@@ -121,14 +121,14 @@ struct PayoutHistoryTests {
         var batch = ObjectBatch()
         batch.payouts = [StoredObject(facts: payout, rawJSON: #"{"id":"po_1","reconciliation_status":"in_progress"}"#)]
         try await store.write(batch, run: run, now: Self.to)
-        let whileInProgress = try await store.followUpNeeds(from: Self.from, to: Self.to, chain: [run])
+        let whileInProgress = try await store.gaps(from: Self.from, to: Self.to, chain: [run])
 
         // When the next run sees it completed
         let nextRun = try store.beginRun(start(from: Self.from, to: Self.to)).runID
         payout.reconciliationStatus = "completed"
         batch.payouts = [StoredObject(facts: payout, rawJSON: #"{"id":"po_1","reconciliation_status":"completed"}"#)]
         try await store.write(batch, run: nextRun, now: Self.to)
-        let onceCompleted = try await store.followUpNeeds(from: Self.from, to: Self.to, chain: [nextRun])
+        let onceCompleted = try await store.gaps(from: Self.from, to: Self.to, chain: [nextRun])
 
         // Then its partial list is not read; the complete one is, and the stored status is the latest
         #expect(whileInProgress.payoutTransactionLists.isEmpty)

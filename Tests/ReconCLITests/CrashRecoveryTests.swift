@@ -50,7 +50,7 @@ struct CrashRecoveryTests {
             try await Task.sleep(for: .milliseconds(20))
             guard server.requestStats.total > requestsBefore else { continue }
             if let store = try? HistoryStore.open(path: killedPath), let run = try? store.runs().first {
-                committed = (try? store.completedWindows(run: run.id).count) ?? 0
+                committed = (try? await store.completedWindows(run: run.id).count) ?? 0
             }
         }
         #expect(victim.isRunning, "the extraction was still running when killed")

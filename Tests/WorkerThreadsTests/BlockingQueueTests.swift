@@ -32,7 +32,7 @@ struct BlockingQueueTests {
         let queue = BlockingQueue<Int>(capacity: 1)
         try queue.push(1)
         let pushed = DispatchSemaphore(value: 0)
-        OwnThread.start(name: "test.producer") {
+        startThread("test.producer") {
             try? queue.push(2)
             pushed.signal()
         }
@@ -51,7 +51,7 @@ struct BlockingQueueTests {
         try queue.push(2)
         let producerThrew = Mutex<Bool?>(nil)
         let done = DispatchSemaphore(value: 0)
-        OwnThread.start(name: "test.producer") {
+        startThread("test.producer") {
             // The queue is full and nobody pops: this push can only end by the close.
             let threw = (try? queue.push(3)) == nil
             producerThrew.withLock { $0 = threw }
@@ -70,7 +70,7 @@ struct BlockingQueueTests {
         let queue = BlockingQueue<Int>()
         let result = Mutex<Int??>(nil)
         let done = DispatchSemaphore(value: 0)
-        OwnThread.start(name: "test.consumer") {
+        startThread("test.consumer") {
             let value = try? queue.pop()
             result.withLock { $0 = .some(value ?? nil) }
             done.signal()
@@ -80,22 +80,6 @@ struct BlockingQueueTests {
         #expect(result.withLock { $0 } == .some(nil))
     }
 
-    @Test("waitUntilFinished returns once the producer noticed the close and finished")
-    func waitUntilFinishedAfterClose() throws {
-        let queue = BlockingQueue<Int>(capacity: 1)
-        let producerEnded = Mutex(false)
-        OwnThread.start(name: "test.producer") {
-            var value = 0
-            while (try? queue.push(value)) != nil { value += 1 }
-            producerEnded.withLock { $0 = true }
-            queue.finish()
-        }
-        _ = try queue.pop()
-        queue.close()
-        queue.waitUntilFinished()
-        #expect(producerEnded.withLock { $0 })
-    }
-
     @Test("many producers and consumers deliver every element exactly once")
     func manyProducersAndConsumers() async throws {
         let queue = BlockingQueue<Int>(capacity: 8)
@@ -103,7 +87,7 @@ struct BlockingQueueTests {
         let perProducer = 2_000
         let finishedProducers = Mutex(0)
         for producer in 0..<producers {
-            OwnThread.start(name: "test.producer.\(producer)") {
+            startThread("test.producer.\(producer)") {
                 for index in 0..<perProducer { try? queue.push(producer * perProducer + index) }
                 let last = finishedProducers.withLock { count in
                     count += 1
@@ -124,4 +108,12 @@ struct BlockingQueueTests {
         while let value = try queue.pop() { taken.append(value) }
         return taken
     }
+}
+
+/// Starts `body` on a thread of its own and returns at once: the blocked producers and consumers these tests need
+/// (the product awaits its threads through ``OwnThread/run(name:_:)``).
+private func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
+    let thread = Thread(block: body)
+    thread.name = name
+    thread.start()
 }

@@ -3,8 +3,8 @@ import ReconCore
 
 extension HistoryStore {
     /// The runs whose sightings count for `runID`: itself and the interrupted runs it resumed, transitively.
-    public func runChain(_ runID: Int64) throws(HistoryError) -> [Int64] {
-        try readDatabase { db in
+    public func runChain(_ runID: Int64) async throws(HistoryError) -> [Int64] {
+        try await readDatabase { db in
             var chain = [runID]
             var current = runID
             while let previous = try Int64.fetchOne(
@@ -74,8 +74,7 @@ extension HistoryStore {
         }
     }
 
-    /// Everything the range `[from, to)` refers to that the runs in `chain` have not seen yet, and that SPEC §4
-    /// reads.
+    /// What the history lacks of the range `[from, to)`, as the runs in `chain` have seen it, of what SPEC §4 reads.
     ///
     /// Scope (SPEC §3): charges created in the range, and the charges of the range's refunds, disputes,
     /// transfers and application fees, with their PaymentIntents and transfers (the rules judge whether they are
@@ -84,16 +83,10 @@ extension HistoryStore {
     /// application fee and its refunds, refunds and disputes made after the range, and the balance transaction of
     /// each of those objects. Nothing about the older charges' balance transactions: no rule reads them.
     ///
-    /// The automatic payouts created in the range that this chain has seen get their balance transactions listed
-    /// (`?payout=`) once per run, as the range's lists are paged once per run; a payout Stripe is still reconciling
-    /// (`reconciliation_status` not `completed`) is not, as its list is partial and no report reads it: a later run
-    /// that sees it completed lists it then.
-    ///
-    /// With `deferringRangeTransactions`, balance transactions of objects created in the range are left out: the
-    /// range's balance transactions list, still paging, brings them (the plan made while the lists page).
-    public func followUpNeeds(
-        from: Int64, to: Int64, chain: [Int64], deferringRangeTransactions: Bool = false
-    ) async throws(HistoryError) -> FollowUpNeeds {
+    /// The automatic payouts created in the range that this chain has seen lack their balance transactions
+    /// (`?payout=`) until this chain listed them; a payout Stripe is still reconciling (`reconciliation_status` not
+    /// `completed`) lacks nothing, as its list is partial and no report reads it.
+    public func gaps(from: Int64, to: Int64, chain: [Int64]) async throws(HistoryError) -> RangeGaps {
         // A write transaction because it builds a temporary table; it changes nothing persistent.
         try await writeDatabase { db in
             let seen = "(" + chain.map(String.init).joined(separator: ",") + ")"
@@ -118,37 +111,37 @@ extension HistoryStore {
             let rangeCharges = "SELECT id FROM charges WHERE created >= \(from) AND created < \(to)"
             let rangeTransfers = "SELECT transfer_id FROM charges WHERE created >= \(from) AND created < \(to)"
             let rangeFees = "SELECT application_fee_id FROM charges WHERE created >= \(from) AND created < \(to)"
-            var needs = FollowUpNeeds()
-            needs.charges = try unseen("charges", "SELECT id FROM scope_charges")
-            needs.paymentIntents = try unseen(
+            var gaps = RangeGaps()
+            gaps.charges = try unseen("charges", "SELECT id FROM scope_charges")
+            gaps.paymentIntents = try unseen(
                 "payment_intents", "SELECT payment_intent_id FROM charges WHERE id IN scope_charges")
-            needs.transfers = try unseen(
+            gaps.transfers = try unseen(
                 "transfers", "SELECT transfer_id FROM charges WHERE id IN scope_charges")
-            needs.applicationFees = try unseen("application_fees", rangeFees)
+            gaps.applicationFees = try unseen("application_fees", rangeFees)
 
             let scopeTransfers = """
                 SELECT id FROM transfers WHERE (created >= \(from) AND created < \(to))
                     OR id IN (SELECT transfer_id FROM charges WHERE id IN scope_charges)
                 """
-            needs.transferReversalLists = try ids(
+            gaps.transferReversalLists = try ids(
                 """
                 SELECT t.id FROM transfers t WHERE t.id IN (\(scopeTransfers)) AND t.last_seen_run IN \(seen)
                   AND t.amount_reversed > (
                     SELECT COALESCE(SUM(amount), 0) FROM transfer_reversals r WHERE r.transfer_id = t.id)
                 """)
-            needs.feeRefundLists = try ids(
+            gaps.feeRefundLists = try ids(
                 """
                 SELECT f.id FROM application_fees f WHERE f.id IN (\(rangeFees)) AND f.last_seen_run IN \(seen)
                   AND f.amount_refunded > (SELECT COALESCE(SUM(amount), 0) FROM fee_refunds r WHERE r.fee_id = f.id)
                 """)
-            needs.chargeRefundLists = try ids(
+            gaps.chargeRefundLists = try ids(
                 """
                 SELECT c.id FROM charges c WHERE c.id IN (\(rangeCharges)) AND c.last_seen_run IN \(seen)
                   AND c.amount_refunded > (SELECT COALESCE(SUM(amount), 0) FROM refunds r
                                            WHERE r.charge_id = c.id AND COALESCE(r.status, 'succeeded')
                                                  IN ('succeeded', 'pending', 'requires_action'))
                 """)
-            needs.chargeDisputeLists = try ids(
+            gaps.chargeDisputeLists = try ids(
                 """
                 SELECT c.id FROM charges c WHERE c.id IN scope_charges AND c.last_seen_run IN \(seen)
                   AND json_extract((SELECT r.raw FROM charges_raw r WHERE r.id = c.id), '$.disputed') = 1
@@ -156,19 +149,22 @@ extension HistoryStore {
                 """)
             // Platform net (SPEC §4) of the range's charges: the balance transactions of the charge, its refunds
             // (and a failed refund's `refund_failure` one), its transfer and the transfer's reversals, its fee and the fee's refunds, and its disputes.
-            let owners = deferringRangeTransactions ? "t.created >= \(to)" : "1"
-            needs.balanceTransactions = try unseen(
-                "balance_transactions",
-                HistoryScope.balanceTransactionsNamed(by: [
-                    (.charge, "t.id IN (\(rangeCharges)) AND \(owners)"),
-                    (.refund, "t.charge_id IN (\(rangeCharges)) AND \(owners)"),
-                    (.transfer, "t.id IN (\(rangeTransfers)) AND \(owners)"),
-                    (.transferReversal, "t.transfer_id IN (\(rangeTransfers)) AND \(owners)"),
-                    (.applicationFee, "t.id IN (\(rangeFees)) AND \(owners)"),
-                    (.feeRefund, "t.fee_id IN (\(rangeFees)) AND \(owners)"),
-                    (.dispute, "t.charge_id IN (\(rangeCharges)) AND \(owners)"),
-                ]))
-            needs.payoutTransactionLists = try ids(
+            func transactions(ownedBy owners: String) throws -> [String] {
+                try unseen(
+                    "balance_transactions",
+                    HistoryScope.balanceTransactionsNamed(by: [
+                        (.charge, "t.id IN (\(rangeCharges)) AND \(owners)"),
+                        (.refund, "t.charge_id IN (\(rangeCharges)) AND \(owners)"),
+                        (.transfer, "t.id IN (\(rangeTransfers)) AND \(owners)"),
+                        (.transferReversal, "t.transfer_id IN (\(rangeTransfers)) AND \(owners)"),
+                        (.applicationFee, "t.id IN (\(rangeFees)) AND \(owners)"),
+                        (.feeRefund, "t.fee_id IN (\(rangeFees)) AND \(owners)"),
+                        (.dispute, "t.charge_id IN (\(rangeCharges)) AND \(owners)"),
+                    ]))
+            }
+            gaps.balanceTransactionsOfRangeObjects = try transactions(ownedBy: "t.created < \(to)")
+            gaps.balanceTransactionsOfLaterObjects = try transactions(ownedBy: "t.created >= \(to)")
+            gaps.payoutTransactionLists = try ids(
                 """
                 SELECT p.id FROM payouts p WHERE p.created >= \(from) AND p.created < \(to) AND p.automatic
                   AND p.last_seen_run IN \(seen) AND COALESCE(p.reconciliation_status, 'completed') = 'completed'
@@ -179,7 +175,7 @@ extension HistoryStore {
             // after the dispute) with no repayment transfer seen in this chain: the repayment may postdate the
             // range, and only its metadata[dispute_id] links it, so search the destination's transfers after it
             // (the range's own transfers were listed).
-            needs.repaymentSearches = try Row.fetchAll(
+            gaps.unrepaidDisputes = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT d.id, t.destination FROM disputes d
@@ -194,9 +190,9 @@ extension HistoryStore {
                                       AND f.search = 'repayment ' || d.id)
                     ORDER BY d.id
                     """
-            ).map { RepaymentSearch(disputeID: $0[0], destination: $0[1], since: to) }
+            ).map { UnrepaidDispute(disputeID: $0[0], destination: $0[1]) }
             try db.execute(sql: "DROP TABLE temp.scope_charges")
-            return needs
+            return gaps
         }
     }
 }

@@ -3,10 +3,20 @@ import History
 import ReconCore
 import StripeAPI
 
-/// Paging a list stream over its window, and splitting a dense window into pieces that page at once.
-extension Extractor {
+/// Pages one list stream to its end: fetches its pages one after another with its cursor, writes each page to the
+/// history while the next one is fetched, checkpoints a range window with its last page, and splits a dense window
+/// into pieces that page at once (handed to the dispatcher's other workers).
+struct ListPager: Sendable {
+    let client: StripeClient
+    let store: HistoryStore
+    /// A window is split only while longer than this.
+    let minimumSplitSeconds: Int64
+    let progress: (any ExtractionProgress)?
+
     /// Pages one stream to its end, splitting its window by density.
-    func page(_ start: ListStream, dispatcher: ExtractionDispatcher<Work>, _ context: Context) async throws {
+    func page(_ start: ListStream, dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext)
+        async throws
+    {
         var stream = start
         let path = stream.path ?? stream.kind.pathForList
         let endpoint = stream.endpoint ?? path
@@ -30,9 +40,9 @@ extension Extractor {
     /// and a stream that waited for its writes would idle its cursor): the pages go in order to one child task that
     /// writes them, and the window's checkpoint goes with its last page. A write that fails fails the stream once its
     /// pages are fetched; a page that cannot be fetched fails it at once, abandoning the writes still queued.
-    func pageToEnd(
-        _ stream: inout ListStream, path: String, endpoint: String, dispatcher: ExtractionDispatcher<Work>,
-        _ context: Context
+    private func pageToEnd(
+        _ stream: inout ListStream, path: String, endpoint: String, dispatcher: ExtractionDispatcher<ExtractionWork>,
+        _ context: ExtractionContext
     ) async throws {
         let (pages, writes) = AsyncStream.makeStream(of: PageWrite.self)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -61,7 +71,7 @@ extension Extractor {
     }
 
     /// A fetched page on its way to the history, with what its write records.
-    struct PageWrite: Sendable {
+    private struct PageWrite: Sendable {
         var page: PageResult
         /// The window this page completes (the last page of a range window).
         var checkpoint: ExtractionWindow?
@@ -73,7 +83,7 @@ extension Extractor {
     /// Fetches the pages of `stream` to its end, splitting its window by density, and hands each to `writes`.
     private func fetchToEnd(
         _ stream: inout ListStream, path: String, endpoint: String, into writes: AsyncStream<PageWrite>.Continuation,
-        _ dispatcher: ExtractionDispatcher<Work>, _ context: Context
+        _ dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext
     ) async throws {
         var previousIDs = Set<String>()
         while true {
@@ -118,7 +128,7 @@ extension Extractor {
     }
 
     /// Stores one page in one transaction, with its checkpoint, and counts it.
-    private func write(_ write: PageWrite, _ context: Context) async throws {
+    private func write(_ write: PageWrite, _ context: ExtractionContext) async throws {
         let objects = write.page.objects
         let total = await context.tally.count(resource: write.resource, objects: objects)
         let outcome = try await store.write(
@@ -139,12 +149,12 @@ extension Extractor {
     /// (its rate × the round trip, counting the cursors already in flight), each expected to hold at least
     /// ``minimumPagesPerPiece`` pages by the density seen so far, and no more than there are idle workers.
     /// The stream keeps the newest piece and goes on with its cursor; the older pieces start from their start.
-    func split(
+    private func split(
         _ stream: inout ListStream, lastCreated: Int64, roundTrip: Duration, endpoint: String,
-        dispatcher: ExtractionDispatcher<Work>, _ context: Context
+        dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext
     ) async throws {
         guard stream.splits, let window = stream.window,
-            lastCreated - window.lowerBound >= 2 * options.minimumSplitSeconds
+            lastCreated - window.lowerBound >= 2 * minimumSplitSeconds
         else {
             return
         }
@@ -157,7 +167,7 @@ extension Extractor {
         // This stream's piece counts as one of the pieces; the remaining pages, not counting its next one.
         let pieces = min(
             Int(remainingPages / stream.minimumPagesPerPiece), wanted - inFlight + 1, idle + 1,
-            Int((lastCreated - window.lowerBound) / options.minimumSplitSeconds))
+            Int((lastCreated - window.lowerBound) / minimumSplitSeconds))
         guard pieces >= 2 else { return }
         let span = lastCreated - window.lowerBound
         var bounds = (0...pieces).map { window.lowerBound + span * Int64($0) / Int64(pieces) }

@@ -3,25 +3,30 @@ import Logging
 import ReconCore
 import StripeAPI
 
-/// Follow-ups: planning them while the lists page, and fetching objects by id.
-extension Extractor {
+/// The follow-ups of an extraction: planning them from what the history lacks of the range (``RangeGaps``,
+/// through the ``FollowUpPlanner``) while the lists page, and fetching objects by id.
+struct FollowUpRunner: Sendable {
+    let client: StripeClient
+    let store: HistoryStore
+    let logger: Logger
+    let progress: (any ExtractionProgress)?
+
     /// Plans the lists of what each payout of the range paid out (`?payout=`), as soon as the payouts list has
     /// ended: they are as long as a day's balance transactions each, so they start long before the other follow-ups.
-    func planPayoutLists(dispatcher: ExtractionDispatcher<Work>, _ context: Context) async throws {
-        let needs = try await store.followUpNeeds(
-            from: context.from, to: context.to, chain: context.chain, deferringRangeTransactions: true)
-        var payoutLists = FollowUpNeeds()
-        payoutLists.payoutTransactionLists = needs.payoutTransactionLists
+    func planPayoutLists(dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext) async throws {
+        let gaps = try await store.gaps(from: context.from, to: context.to, chain: context.chain)
+        var payoutLists = RangeGaps()
+        payoutLists.payoutTransactionLists = gaps.payoutTransactionLists
         let items = await context.planner.work(for: payoutLists, listed: await context.tally.snapshot.objects)
         for item in items { await dispatcher.add(item) }
     }
 
     /// Plans the follow-ups while the balance transactions list still pages: everything but the balance
     /// transactions of the range's own objects, which that list brings.
-    func planEarly(dispatcher: ExtractionDispatcher<Work>, _ context: Context) async throws {
-        let needs = try await store.followUpNeeds(
-            from: context.from, to: context.to, chain: context.chain, deferringRangeTransactions: true)
-        let items = await context.planner.work(for: needs, listed: await context.tally.snapshot.objects)
+    func planEarly(dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext) async throws {
+        let gaps = try await store.gaps(from: context.from, to: context.to, chain: context.chain)
+        let items = await context.planner.work(
+            for: gaps, listsPaging: true, listed: await context.tally.snapshot.objects)
         guard !items.isEmpty else { return }
         await context.planner.countRound()
         await progress?.followUpsPlanned(round: 1, count: items.count)
@@ -29,15 +34,15 @@ extension Extractor {
         for item in items { await dispatcher.add(item) }
     }
 
-    func retrieve(_ item: Retrieve, _ context: Context) async throws {
+    /// Retrieves one object by id and stores it with what it embeds; a 404 is recorded for the reconciler.
+    func retrieve(_ kind: ObjectKind, id: String, _ context: ExtractionContext) async throws {
         let tally = context.tally
         var batch = ObjectBatch()
-        let id = item.id
         // A kind without an endpoint of its own (reversals, fee refunds) is reached through its parent's list.
-        guard let listPath = item.kind.entry.listPath else { return }
+        guard let listPath = kind.entry.listPath else { return }
         let found = try await fetch(
-            item.kind.wireModel, path: "\(listPath)/\(id)", endpoint: "\(listPath)/{id}",
-            query: item.kind.entry.retrieveExpansions.map { ("expand[]", $0) }, into: &batch)
+            kind.wireModel, path: "\(listPath)/\(id)", endpoint: "\(listPath)/{id}",
+            query: kind.entry.retrieveExpansions.map { ("expand[]", $0) }, into: &batch)
         if found {
             let total = await tally.count(resource: "follow-ups by id", objects: 1)
             let outcome = try await store.write(batch, run: context.runID, now: context.now)
@@ -45,9 +50,9 @@ extension Extractor {
             await progress?.pageStored(resource: "follow-ups by id", objects: 1, total: total)
         } else {
             logger.warning(
-                "referenced object not found (404)", metadata: ["kind": "\(item.kind.rawValue)", "id": "\(id)"])
+                "referenced object not found (404)", metadata: ["kind": "\(kind.rawValue)", "id": "\(id)"])
             try await store.recordMissing(
-                kind: item.kind, id: id, referencedBy: "an object of the range", requestID: nil, run: context.runID)
+                kind: kind, id: id, referencedBy: "an object of the range", requestID: nil, run: context.runID)
             await tally.missing()
         }
     }

@@ -1,0 +1,27 @@
+import ReconCore
+
+/// One item of an extraction's work, taken by one worker: a list stream, a retrieve by id, a planning step.
+enum ExtractionWork: Sendable {
+    case list(ListStream)
+    /// One object by id.
+    case retrieve(kind: ObjectKind, id: String)
+    /// Plan the follow-ups while the balance transactions list still pages.
+    case planFollowUps
+    /// Plan the lists of what each payout of the range paid out, as soon as the payouts list has ended.
+    case planPayoutLists
+    /// Search a connected account's transfers for the repayments of won disputes.
+    case repaymentSearch(RepaymentSearch)
+
+    /// Identifies a follow-up so it is requested once per run.
+    var key: String {
+        switch self {
+        case .list(let stream):
+            "list \(stream.path ?? stream.kind.rawValue) \(stream.filter.map { "\($0.0)=\($0.1)" }) "
+                + (stream.window.map { "\($0.lowerBound)..<\($0.upperBound)" } ?? "")
+        case .retrieve(let kind, let id): "get \(kind.rawValue) \(id)"
+        case .planFollowUps: "plan"
+        case .planPayoutLists: "plan payouts"
+        case .repaymentSearch(let search): "repayments \(search.destination) \(search.disputeIDs) \(search.since)"
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ReconCore
+
+/// A list paged with a cursor, over a time window (range lists, follow-up windows) or unbounded (lists by
+/// parent or by charge).
+struct ListStream: Sendable {
+    var kind: ListKind
+    var window: Range<Int64>?
+    var cursor: String?
+    /// For follow-up lists: the path (`/v1/transfers/tr_1/reversals`), endpoint and extra filter.
+    var path: String?
+    var endpoint: String?
+    var filter: [(String, String)] = []
+    /// `expand[]` of every page.
+    var expansions: [String] = []
+    /// One of the range's lists: its windows are checkpointed and counted in ``RangeLists``.
+    var isRange = false
+    /// Items paged so far, with the window's upper bound: the stream's density.
+    var listed = 0
+    /// Whether a dense window may be split, and the pages a piece should be expected to hold at least.
+    var splits = true
+    var minimumPagesPerPiece = ListPager.minimumPagesPerPiece
+
+    /// A window of one of the range's lists.
+    init(range kind: ListKind, window: Range<Int64>) {
+        self.kind = kind
+        self.window = window
+        expansions = kind.rangeExpansions
+        isRange = true
+    }
+
+    /// A follow-up list.
+    init(
+        kind: ListKind, window: Range<Int64>? = nil, path: String? = nil, endpoint: String? = nil,
+        filter: [(String, String)] = []
+    ) {
+        self.kind = kind
+        self.window = window
+        self.path = path
+        self.endpoint = endpoint
+        self.filter = filter
+    }
+
+    /// The same list over another window, from its start. A piece is split again only into pieces of several
+    /// pages: the fine first split fans a short list out at once, while the tails of a long one are not cut
+    /// into many half-empty pages.
+    func piece(_ window: Range<Int64>) -> ListStream {
+        var piece = self
+        piece.window = window
+        piece.cursor = nil
+        piece.listed = 0
+        piece.minimumPagesPerPiece = max(minimumPagesPerPiece, 3)
+        return piece
+    }
+}

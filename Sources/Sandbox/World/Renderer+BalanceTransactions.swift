@@ -1,16 +1,16 @@
 extension Renderer {
     // MARK: Balance transactions
 
-    func balanceTransaction(_ i: Int, _ w: JSONWriter, _ expand: ExpandTree) {
+    func balanceTransaction(_ index: Int, _ writer: JSONWriter, _ expand: ExpandTree) {
         let b = storage.balanceTransactions
-        let type = b.type[i]
-        let currency = b.currency[i].code
-        let source = Int(b.source[i])
+        let type = b.type[index]
+        let currency = b.currency[index].code
+        let source = Int(b.source[index])
         let sourceRef: ObjectRef? =
             if source < 0 {
                 nil
             } else {
-                switch b.sourceKind[i] {
+                switch b.sourceKind[index] {
                 case .transfer: .transfer(source)
                 case .transferReversal: .transferReversal(source)
                 case .applicationFee: .applicationFee(source)
@@ -21,48 +21,49 @@ extension Renderer {
                 default: .charge(source)
                 }
             }
-        let pending = b.pending[i] || b.availableOn[i] > storage.end
-        w.object {
-            w.field("amount", b.amount[i])
-            w.field("available_on", b.availableOn[i])
-            w.field("created", b.created[i])
-            w.field("currency", currency)
+        let pending = b.pending[index] || b.availableOn[index] > storage.end
+        writer.object {
+            writer.field("amount", b.amount[index])
+            writer.field("available_on", b.availableOn[index])
+            writer.field("created", b.created[index])
+            writer.field("currency", currency)
             switch type {
             case .disputeWithdrawal, .disputeReinstatement:
                 let charge = storage.ids.id(.charge, Int(storage.disputes.charge[source]))
-                w.field(
+                writer.field(
                     "description",
                     (type == .disputeWithdrawal ? "Chargeback withdrawal for " : "Chargeback reversal for ") + charge)
-            case .transferRefund: w.field("description", "Transfer reversal")
-            case .payout: w.field("description", "STRIPE PAYOUT")
-            default: w.nullField("description")
+            case .transferRefund: writer.field("description", "Transfer reversal")
+            case .payout: writer.field("description", "STRIPE PAYOUT")
+            default: writer.nullField("description")
             }
-            w.key("exchange_rate")
-            if b.rate[i] != 0, let presentment = presentmentCurrency(sourceRef) {
-                w.rawNumber(Renderer.exchangeRate(b.rate[i], from: presentment, to: b.currency[i]))
+            writer.key("exchange_rate")
+            if b.rate[index] != 0, let presentment = presentmentCurrency(sourceRef) {
+                writer.rawNumber(Renderer.exchangeRate(b.rate[index], from: presentment, to: b.currency[index]))
             } else {
-                w.null()
+                writer.null()
             }
-            w.field("fee", b.fee[i])
-            w.arrayField("fee_details") {
-                if b.fee[i] != 0 {
-                    w.object {
-                        w.field("amount", b.fee[i])
-                        w.nullField("application")
-                        w.field("currency", currency)
-                        w.field("description", type == .disputeWithdrawal ? "Dispute fee" : "Stripe processing fees")
-                        w.field("type", "stripe_fee")
+            writer.field("fee", b.fee[index])
+            writer.arrayField("fee_details") {
+                if b.fee[index] != 0 {
+                    writer.object {
+                        writer.field("amount", b.fee[index])
+                        writer.nullField("application")
+                        writer.field("currency", currency)
+                        writer.field(
+                            "description", type == .disputeWithdrawal ? "Dispute fee" : "Stripe processing fees")
+                        writer.field("type", "stripe_fee")
                     }
                 }
             }
-            w.field("id", id: .balanceTransaction, i)
-            w.field("net", b.amount[i] - b.fee[i])
-            w.field("object", "balance_transaction")
-            w.field("reporting_category", type.reportingCategory)
-            reference("source", w, expand, "source", sourceRef)
-            w.field("status", pending ? "pending" : "available")
-            w.field("type", type.type)
-            w.field("balance_type", b.balanceType[i].name)
+            writer.field("id", id: .balanceTransaction, index)
+            writer.field("net", b.amount[index] - b.fee[index])
+            writer.field("object", "balance_transaction")
+            writer.field("reporting_category", type.reportingCategory)
+            reference("source", writer, expand, "source", sourceRef)
+            writer.field("status", pending ? "pending" : "available")
+            writer.field("type", type.type)
+            writer.field("balance_type", b.balanceType[index].name)
         }
     }
 

@@ -11,55 +11,55 @@ extension Renderer {
         "shipping_tracking_number", "uncategorized_file", "uncategorized_text",
     ]
 
-    func dispute(_ i: Int, _ w: JSONWriter, _ expand: ExpandTree) {
+    func dispute(_ index: Int, _ writer: JSONWriter, _ expand: ExpandTree) {
         let d = storage.disputes
-        let charge = Int(d.charge[i])
-        let status = d.status[i]
-        let created = d.created[i]
+        let charge = Int(d.charge[index])
+        let status = d.status[index]
+        let created = d.created[index]
         let dueBy = created - created % 86_400 + 8 * 86_400 - 1
-        w.object {
-            w.field("amount", d.amount[i])
-            w.arrayField("balance_transactions") {
-                if d.withdrawal[i] >= 0 { balanceTransaction(Int(d.withdrawal[i]), w, ExpandTree()) }
-                if d.reinstatement[i] >= 0 { balanceTransaction(Int(d.reinstatement[i]), w, ExpandTree()) }
+        writer.object {
+            writer.field("amount", d.amount[index])
+            writer.arrayField("balance_transactions") {
+                if d.withdrawal[index] >= 0 { balanceTransaction(Int(d.withdrawal[index]), writer, ExpandTree()) }
+                if d.reinstatement[index] >= 0 { balanceTransaction(Int(d.reinstatement[index]), writer, ExpandTree()) }
             }
-            reference("charge", w, expand, "charge", .charge(charge))
-            w.field("created", created)
-            w.field("currency", storage.charges.currency[charge].code)
-            w.field("evidence") {
-                for field in Renderer.evidenceFields { w.nullField(field) }
-                w.emptyObject("enhanced_evidence")
+            reference("charge", writer, expand, "charge", .charge(charge))
+            writer.field("created", created)
+            writer.field("currency", storage.charges.currency[charge].code)
+            writer.field("evidence") {
+                for field in Renderer.evidenceFields { writer.nullField(field) }
+                writer.emptyObject("enhanced_evidence")
             }
-            w.field("evidence_details") {
-                w.field("due_by", status == .needsResponse || status == .warningNeedsResponse ? dueBy : nil)
-                w.field("has_evidence", status == .underReview || status == .won || status == .lost)
-                w.field("past_due", false)
-                w.field("submission_count", status == .underReview || status == .won || status == .lost ? 1 : 0)
-                w.emptyObject("enhanced_eligibility")
+            writer.field("evidence_details") {
+                writer.field("due_by", status == .needsResponse || status == .warningNeedsResponse ? dueBy : nil)
+                writer.field("has_evidence", status == .underReview || status == .won || status == .lost)
+                writer.field("past_due", false)
+                writer.field("submission_count", status == .underReview || status == .won || status == .lost ? 1 : 0)
+                writer.emptyObject("enhanced_eligibility")
             }
-            w.field("id", id: .dispute, i)
-            w.field("is_charge_refundable", status.isInquiry)
-            w.field("livemode", false)
-            w.emptyObject("metadata")
-            w.field("object", "dispute")
-            reference("payment_intent", w, expand, "payment_intent", .paymentIntent(charge))
-            w.field("payment_method_details") {
+            writer.field("id", id: .dispute, index)
+            writer.field("is_charge_refundable", status.isInquiry)
+            writer.field("livemode", false)
+            writer.emptyObject("metadata")
+            writer.field("object", "dispute")
+            reference("payment_intent", writer, expand, "payment_intent", .paymentIntent(charge))
+            writer.field("payment_method_details") {
                 if storage.charges.method[charge] == .bankDebit {
-                    w.field("type", "us_bank_account")
-                    w.emptyObject("us_bank_account")
+                    writer.field("type", "us_bank_account")
+                    writer.emptyObject("us_bank_account")
                 } else {
-                    w.field("card") {
-                        w.field("brand", "visa")
-                        w.field("case_type", status.isInquiry ? "inquiry" : "chargeback")
-                        w.field("network", "visa")
-                        w.field("network_reason_code", "10.4")
+                    writer.field("card") {
+                        writer.field("brand", "visa")
+                        writer.field("case_type", status.isInquiry ? "inquiry" : "chargeback")
+                        writer.field("network", "visa")
+                        writer.field("network_reason_code", "10.4")
                     }
-                    w.field("type", "card")
+                    writer.field("type", "card")
                 }
             }
-            w.field("reason", DisputeTable.reasons[Int(d.reason[i])])
-            w.field("status", status.name)
-            w.arrayField("enhanced_eligibility_types") {}
+            writer.field("reason", DisputeTable.reasons[Int(d.reason[index])])
+            writer.field("status", status.name)
+            writer.arrayField("enhanced_eligibility_types") {}
         }
     }
 }

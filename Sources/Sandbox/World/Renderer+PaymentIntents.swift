@@ -1,78 +1,78 @@
 extension Renderer {
     // MARK: PaymentIntent
 
-    func paymentIntent(_ i: Int, _ w: JSONWriter, _ expand: ExpandTree) {
+    func paymentIntent(_ index: Int, _ writer: JSONWriter, _ expand: ExpandTree) {
         let c = storage.charges
-        let status = c.status[i]
-        let piID = storage.ids.id(.paymentIntent, i)
+        let status = c.status[index]
+        let piID = storage.ids.id(.paymentIntent, index)
         let methodType =
-            c.method[i] == .bankDebit ? (c.currency[i] == .eur ? "sepa_debit" : "us_bank_account") : "card"
-        w.object {
-            w.field("amount", c.amount[i])
-            w.field("amount_capturable", 0)
-            w.field("amount_details") { w.emptyObject("tip") }
-            w.field("amount_received", status == .succeeded ? c.amount[i] : 0)
-            w.nullField("application")
-            w.field("application_fee_amount", c.intentFeeAmount[i] >= 0 ? c.intentFeeAmount[i] : nil)
-            w.nullField("automatic_payment_methods")
-            w.nullField("canceled_at")
-            w.nullField("cancellation_reason")
-            w.field("capture_method", c.method[i] == .cardAsyncCapture ? "automatic_async" : "automatic")
-            w.field("client_secret", piID + "_secret_" + String(storage.ids.id(.paymentMethod, i).suffix(25)))
-            w.field("confirmation_method", "automatic")
-            w.field("created", c.created[i])
-            w.field("currency", c.currency[i].code)
-            w.nullField("customer")
-            w.nullField("description")
-            w.field("id", piID)
-            w.key("last_payment_error")
+            c.method[index] == .bankDebit ? (c.currency[index] == .eur ? "sepa_debit" : "us_bank_account") : "card"
+        writer.object {
+            writer.field("amount", c.amount[index])
+            writer.field("amount_capturable", 0)
+            writer.field("amount_details") { writer.emptyObject("tip") }
+            writer.field("amount_received", status == .succeeded ? c.amount[index] : 0)
+            writer.nullField("application")
+            writer.field("application_fee_amount", c.intentFeeAmount[index] >= 0 ? c.intentFeeAmount[index] : nil)
+            writer.nullField("automatic_payment_methods")
+            writer.nullField("canceled_at")
+            writer.nullField("cancellation_reason")
+            writer.field("capture_method", c.method[index] == .cardAsyncCapture ? "automatic_async" : "automatic")
+            writer.field("client_secret", piID + "_secret_" + String(storage.ids.id(.paymentMethod, index).suffix(25)))
+            writer.field("confirmation_method", "automatic")
+            writer.field("created", c.created[index])
+            writer.field("currency", c.currency[index].code)
+            writer.nullField("customer")
+            writer.nullField("description")
+            writer.field("id", piID)
+            writer.key("last_payment_error")
             if status == .failed {
-                w.object {
-                    w.field("code", "payment_intent_payment_attempt_failed")
-                    w.field("message", "The customer's account has insufficient funds to cover this payment.")
-                    w.field("type", "invalid_request_error")
+                writer.object {
+                    writer.field("code", "payment_intent_payment_attempt_failed")
+                    writer.field("message", "The customer's account has insufficient funds to cover this payment.")
+                    writer.field("type", "invalid_request_error")
                 }
             } else {
-                w.null()
+                writer.null()
             }
-            reference("latest_charge", w, expand, "latest_charge", .charge(i))
-            w.field("livemode", false)
-            w.emptyObject("metadata")
-            w.nullField("next_action")
-            w.field("object", "payment_intent")
-            if c.has(ChargeTable.onBehalfOf, i) {
-                w.field("on_behalf_of", id: .account, Int(c.intentDestination[i]))
+            reference("latest_charge", writer, expand, "latest_charge", .charge(index))
+            writer.field("livemode", false)
+            writer.emptyObject("metadata")
+            writer.nullField("next_action")
+            writer.field("object", "payment_intent")
+            if c.has(ChargeTable.onBehalfOf, index) {
+                writer.field("on_behalf_of", id: .account, Int(c.intentDestination[index]))
             } else {
-                w.nullField("on_behalf_of")
+                writer.nullField("on_behalf_of")
             }
-            w.field("payment_method", id: .paymentMethod, i)
-            w.nullField("payment_method_configuration_details")
-            w.emptyObject("payment_method_options")
-            w.arrayField("payment_method_types") { w.string(methodType) }
-            w.nullField("processing")
-            w.nullField("receipt_email")
-            w.nullField("review")
-            w.nullField("setup_future_usage")
-            w.nullField("shipping")
-            w.nullField("source")
-            w.nullField("statement_descriptor")
-            w.nullField("statement_descriptor_suffix")
-            w.field(
+            writer.field("payment_method", id: .paymentMethod, index)
+            writer.nullField("payment_method_configuration_details")
+            writer.emptyObject("payment_method_options")
+            writer.arrayField("payment_method_types") { writer.string(methodType) }
+            writer.nullField("processing")
+            writer.nullField("receipt_email")
+            writer.nullField("review")
+            writer.nullField("setup_future_usage")
+            writer.nullField("shipping")
+            writer.nullField("source")
+            writer.nullField("statement_descriptor")
+            writer.nullField("statement_descriptor_suffix")
+            writer.field(
                 "status",
                 status == .succeeded ? "succeeded" : status == .pending ? "processing" : "requires_payment_method")
-            w.key("transfer_data")
-            if c.intentDestination[i] >= 0 {
-                w.object {
-                    if c.intentTransferAmount[i] >= 0 { w.field("amount", c.intentTransferAmount[i]) }
-                    w.field("destination", id: .account, Int(c.intentDestination[i]))
+            writer.key("transfer_data")
+            if c.intentDestination[index] >= 0 {
+                writer.object {
+                    if c.intentTransferAmount[index] >= 0 { writer.field("amount", c.intentTransferAmount[index]) }
+                    writer.field("destination", id: .account, Int(c.intentDestination[index]))
                 }
             } else {
-                w.null()
+                writer.null()
             }
-            w.field("transfer_group", c.intentDestination[i] >= 0 ? "group_" + piID : nil)
-            w.nullField("excluded_payment_method_types")
-            w.nullField("customer_account")
-            w.field("managed_payments") { w.field("enabled", false) }
+            writer.field("transfer_group", c.intentDestination[index] >= 0 ? "group_" + piID : nil)
+            writer.nullField("excluded_payment_method_types")
+            writer.nullField("customer_account")
+            writer.field("managed_payments") { writer.field("enabled", false) }
         }
     }
 }

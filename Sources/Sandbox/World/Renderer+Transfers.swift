@@ -1,65 +1,66 @@
 extension Renderer {
     // MARK: Transfers and reversals
 
-    func transfer(_ i: Int, _ w: JSONWriter, _ expand: ExpandTree) {
+    func transfer(_ index: Int, _ writer: JSONWriter, _ expand: ExpandTree) {
         let t = storage.transfers
-        let idString = storage.ids.id(.transfer, i)
-        let source = Int(t.sourceCharge[i])
-        w.object {
-            w.field("amount", t.amount[i])
-            w.field("amount_reversed", t.amountReversed[i])
+        let idString = storage.ids.id(.transfer, index)
+        let source = Int(t.sourceCharge[index])
+        writer.object {
+            writer.field("amount", t.amount[index])
+            writer.field("amount_reversed", t.amountReversed[index])
             reference(
-                "balance_transaction", w, expand, "balance_transaction",
-                optional(t.balanceTransaction[i], ObjectRef.balanceTransaction))
-            w.field("created", t.created[i])
-            w.field("currency", t.currency[i].code)
-            w.nullField("description")
-            w.field("destination", id: .account, Int(t.destination[i]))
-            w.field(
+                "balance_transaction", writer, expand, "balance_transaction",
+                optional(t.balanceTransaction[index], ObjectRef.balanceTransaction))
+            writer.field("created", t.created[index])
+            writer.field("currency", t.currency[index].code)
+            writer.nullField("description")
+            writer.field("destination", id: .account, Int(t.destination[index]))
+            writer.field(
                 "destination_payment", id: .connectedPayment,
-                t.role[i] == .destination ? source : storage.charges.count + i)
-            w.field("id", idString)
-            w.field("livemode", false)
-            w.field("metadata") {
-                if t.dispute[i] >= 0 {
-                    w.field("dispute_id", id: .dispute, Int(t.dispute[i]))
-                    w.field("kind", "dispute_repayment")
+                t.role[index] == .destination ? source : storage.charges.count + index)
+            writer.field("id", idString)
+            writer.field("livemode", false)
+            writer.field("metadata") {
+                if t.dispute[index] >= 0 {
+                    writer.field("dispute_id", id: .dispute, Int(t.dispute[index]))
+                    writer.field("kind", "dispute_repayment")
                 }
             }
-            w.field("object", "transfer")
-            w.key("reversals")
+            writer.field("object", "transfer")
+            writer.key("reversals")
             let reversalExpansions = expand.items(of: "reversals")
-            nestedList(w, items: t.reversals.items(of: i), url: "/v1/transfers/\(idString)/reversals") {
-                transferReversal($0, w, reversalExpansions)
+            nestedList(writer, items: t.reversals.items(of: index), url: "/v1/transfers/\(idString)/reversals") {
+                transferReversal($0, writer, reversalExpansions)
             }
-            w.field("reversed", t.amountReversed[i] == t.amount[i])
-            reference("source_transaction", w, expand, "source_transaction", source >= 0 ? .charge(source) : nil)
-            w.field("source_type", "card")
-            w.field(
+            writer.field("reversed", t.amountReversed[index] == t.amount[index])
+            reference("source_transaction", writer, expand, "source_transaction", source >= 0 ? .charge(source) : nil)
+            writer.field("source_type", "card")
+            writer.field(
                 "transfer_group",
-                t.role[i] == .destination && storage.charges.intentDestination[source] >= 0
+                t.role[index] == .destination && storage.charges.intentDestination[source] >= 0
                     ? "group_" + storage.ids.id(.paymentIntent, source) : nil)
         }
     }
 
-    func transferReversal(_ i: Int, _ w: JSONWriter, _ expand: ExpandTree) {
+    func transferReversal(_ index: Int, _ writer: JSONWriter, _ expand: ExpandTree) {
         let v = storage.reversals
-        let transfer = Int(v.transfer[i])
-        w.object {
-            w.field("amount", v.amount[i])
+        let transfer = Int(v.transfer[index])
+        writer.object {
+            writer.field("amount", v.amount[index])
             reference(
-                "balance_transaction", w, expand, "balance_transaction",
-                optional(v.balanceTransaction[i], ObjectRef.balanceTransaction))
-            w.field("created", v.created[i])
-            w.field("currency", storage.transfers.currency[transfer].code)
-            w.field("destination_payment_refund", id: .connectedPaymentRefund, i)
-            w.field("id", id: .transferReversal, i)
-            w.field("metadata") {
-                if v.dispute[i] >= 0 { w.field("dispute_id", id: .dispute, Int(v.dispute[i])) }
+                "balance_transaction", writer, expand, "balance_transaction",
+                optional(v.balanceTransaction[index], ObjectRef.balanceTransaction))
+            writer.field("created", v.created[index])
+            writer.field("currency", storage.transfers.currency[transfer].code)
+            writer.field("destination_payment_refund", id: .connectedPaymentRefund, index)
+            writer.field("id", id: .transferReversal, index)
+            writer.field("metadata") {
+                if v.dispute[index] >= 0 { writer.field("dispute_id", id: .dispute, Int(v.dispute[index])) }
             }
-            w.field("object", "transfer_reversal")
-            reference("source_refund", w, expand, "source_refund", optional(v.sourceRefund[i], ObjectRef.refund))
-            reference("transfer", w, expand, "transfer", .transfer(transfer))
+            writer.field("object", "transfer_reversal")
+            reference(
+                "source_refund", writer, expand, "source_refund", optional(v.sourceRefund[index], ObjectRef.refund))
+            reference("transfer", writer, expand, "transfer", .transfer(transfer))
         }
     }
 }

@@ -32,42 +32,42 @@ struct Renderer: Sendable {
         }
     }
 
-    func render(_ object: ObjectRef, to w: JSONWriter, expand: ExpandTree) {
+    func render(_ object: ObjectRef, to writer: JSONWriter, expand: ExpandTree) {
         switch object {
-        case .charge(let i): charge(i, w, expand)
-        case .paymentIntent(let i): paymentIntent(i, w, expand)
-        case .transfer(let i): transfer(i, w, expand)
-        case .transferReversal(let i): transferReversal(i, w, expand)
-        case .applicationFee(let i): applicationFee(i, w, expand)
-        case .feeRefund(let i): feeRefund(i, w, expand)
-        case .refund(let i): refund(i, w, expand)
-        case .dispute(let i): dispute(i, w, expand)
-        case .balanceTransaction(let i): balanceTransaction(i, w, expand)
-        case .payout(let i): payout(i, w, expand)
+        case .charge(let index): charge(index, writer, expand)
+        case .paymentIntent(let index): paymentIntent(index, writer, expand)
+        case .transfer(let index): transfer(index, writer, expand)
+        case .transferReversal(let index): transferReversal(index, writer, expand)
+        case .applicationFee(let index): applicationFee(index, writer, expand)
+        case .feeRefund(let index): feeRefund(index, writer, expand)
+        case .refund(let index): refund(index, writer, expand)
+        case .dispute(let index): dispute(index, writer, expand)
+        case .balanceTransaction(let index): balanceTransaction(index, writer, expand)
+        case .payout(let index): payout(index, writer, expand)
         }
     }
 
     /// A reference field: the id, or the expanded object when the request asked for it.
     func reference(
-        _ name: StaticString, _ w: JSONWriter, _ expand: ExpandTree, _ field: String, _ object: ObjectRef?
+        _ name: StaticString, _ writer: JSONWriter, _ expand: ExpandTree, _ field: String, _ object: ObjectRef?
     ) {
-        w.key(name)
-        guard let object else { return w.null() }
+        writer.key(name)
+        guard let object else { return writer.null() }
         if let subtree = expand[field] {
-            w.expandedObjects += 1
-            render(object, to: w, expand: subtree)
+            writer.expandedObjects += 1
+            render(object, to: writer, expand: subtree)
         } else {
             switch object {
-            case .charge(let i): w.id(.charge, i)
-            case .paymentIntent(let i): w.id(.paymentIntent, i)
-            case .transfer(let i): w.id(.transfer, i)
-            case .transferReversal(let i): w.id(.transferReversal, i)
-            case .applicationFee(let i): w.id(.applicationFee, i)
-            case .feeRefund(let i): w.id(.feeRefund, i)
-            case .refund(let i): w.id(.refund, i)
-            case .dispute(let i): w.id(.dispute, i)
-            case .balanceTransaction(let i): w.id(.balanceTransaction, i)
-            case .payout(let i): w.id(.payout, i)
+            case .charge(let index): writer.id(.charge, index)
+            case .paymentIntent(let index): writer.id(.paymentIntent, index)
+            case .transfer(let index): writer.id(.transfer, index)
+            case .transferReversal(let index): writer.id(.transferReversal, index)
+            case .applicationFee(let index): writer.id(.applicationFee, index)
+            case .feeRefund(let index): writer.id(.feeRefund, index)
+            case .refund(let index): writer.id(.refund, index)
+            case .dispute(let index): writer.id(.dispute, index)
+            case .balanceTransaction(let index): writer.id(.balanceTransaction, index)
+            case .payout(let index): writer.id(.payout, index)
             }
         }
     }
@@ -79,15 +79,15 @@ struct Renderer: Sendable {
     /// A nested list (`transfer.reversals`, `application_fee.refunds`, expanded `charge.refunds`): the 10 most
     /// recent items, `has_more` when there are more, and the URL that pages the rest.
     func nestedList(
-        _ w: JSONWriter, items: ArraySlice<Int32>, url: String, render item: (Int) -> Void
+        _ writer: JSONWriter, items: ArraySlice<Int32>, url: String, render item: (Int) -> Void
     ) {
-        w.object {
-            w.arrayField("data") {
+        writer.object {
+            writer.arrayField("data") {
                 for index in items.reversed().prefix(10) { item(Int(index)) }
             }
-            w.field("has_more", items.count > 10)
-            w.field("object", "list")
-            w.field("url", url)
+            writer.field("has_more", items.count > 10)
+            writer.field("object", "list")
+            writer.field("url", url)
         }
     }
 

@@ -14,9 +14,9 @@ struct FollowUpRunner: Sendable {
     /// Plans the lists of what each payout of the range paid out (`?payout=`), as soon as the payouts list has
     /// ended: they are as long as a day's balance transactions each, so they start long before the other follow-ups.
     func planPayoutLists(dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext) async throws {
-        let gaps = try await store.gaps(from: context.from, to: context.to, chain: context.chain)
         var payoutLists = RangeGaps()
-        payoutLists.payoutTransactionLists = gaps.payoutTransactionLists
+        payoutLists.payoutTransactionLists = try await store.unlistedPayouts(
+            from: context.from, to: context.to, chain: context.chain)
         let items = await context.planner.work(for: payoutLists, listed: await context.tally.snapshot.objects)
         for item in items { await dispatcher.add(item) }
     }

@@ -9,17 +9,21 @@ enum HistoryScope {
     static func createScopeCharges(_ db: Database, from: Int64, to: Int64) throws {
         try db.execute(sql: "DROP TABLE IF EXISTS temp.scope_charges")
         try db.execute(sql: "CREATE TEMP TABLE scope_charges (id TEXT PRIMARY KEY)")
-        try db.execute(
-            sql: """
-                INSERT OR IGNORE INTO scope_charges
-                SELECT id FROM charges WHERE created >= :from AND created < :to
-                UNION SELECT charge_id FROM refunds WHERE created >= :from AND created < :to AND charge_id IS NOT NULL
-                UNION SELECT charge_id FROM disputes WHERE created >= :from AND created < :to
-                UNION SELECT source_transaction_id FROM transfers
-                    WHERE created >= :from AND created < :to AND source_transaction_id LIKE 'ch\\_%' ESCAPE '\\'
-                UNION SELECT originating_charge_id FROM application_fees
-                    WHERE created >= :from AND created < :to AND originating_charge_id IS NOT NULL
-                """, arguments: ["from": from, "to": to])
+        try db.execute(sql: "INSERT OR IGNORE INTO scope_charges " + charges(from: from, to: to))
+    }
+
+    /// The `SELECT` of the range's scope charges (see ``createScopeCharges(_:from:to:)``), for a query that reads
+    /// them as a common table expression instead of a temporary table (a read transaction cannot create one).
+    static func charges(from: Int64, to: Int64) -> String {
+        """
+        SELECT id FROM charges WHERE created >= \(from) AND created < \(to)
+        UNION SELECT charge_id FROM refunds WHERE created >= \(from) AND created < \(to) AND charge_id IS NOT NULL
+        UNION SELECT charge_id FROM disputes WHERE created >= \(from) AND created < \(to)
+        UNION SELECT source_transaction_id FROM transfers
+            WHERE created >= \(from) AND created < \(to) AND source_transaction_id LIKE 'ch\\_%' ESCAPE '\\'
+        UNION SELECT originating_charge_id FROM application_fees
+            WHERE created >= \(from) AND created < \(to) AND originating_charge_id IS NOT NULL
+        """
     }
 
     /// The balance transactions that the objects of each kind in `owners` name, as the catalogue says which columns

@@ -87,25 +87,26 @@ extension HistoryStore {
     /// (`?payout=`) until this chain listed them; a payout Stripe is still reconciling (`reconciliation_status` not
     /// `completed`) lacks nothing, as its list is partial and no report reads it.
     public func gaps(from: Int64, to: Int64, chain: [Int64]) async throws(HistoryError) -> RangeGaps {
-        // A write transaction because it builds a temporary table; it changes nothing persistent.
-        try await writeDatabase { db in
+        // A read: it runs beside the extraction's page writes instead of between them.
+        try await readDatabase { db in
             let seen = "(" + chain.map(String.init).joined(separator: ",") + ")"
             let missing = "(SELECT object_id FROM missing_objects WHERE run_id IN \(seen))"
-            try HistoryScope.createScopeCharges(db, from: from, to: to)
+            let scope = "scope_charges(id) AS (\(HistoryScope.charges(from: from, to: to)))"
 
-            func ids(_ sql: String) throws -> [String] {
-                try String.fetchAll(db, sql: sql + " ORDER BY 1")
+            /// The ids `sql` selects, in order; `sql` may read `scope_charges` and the expressions in `with`.
+            func ids(_ sql: String, with expressions: [String] = []) throws -> [String] {
+                try String.fetchAll(
+                    db, sql: "WITH " + ([scope] + expressions).joined(separator: ", ") + " " + sql + " ORDER BY 1")
             }
             /// Ids in `column` of `sourceSQL` that `table` has not seen in this chain.
             func unseen(_ table: String, _ sourceSQL: String) throws -> [String] {
                 try ids(
                     """
-                    WITH refs(ref) AS (\(sourceSQL))
                     SELECT DISTINCT ref FROM refs
                     WHERE ref IS NOT NULL
                       AND ref NOT IN (SELECT id FROM \(table) WHERE last_seen_run IN \(seen))
                       AND ref NOT IN \(missing)
-                    """)
+                    """, with: ["refs(ref) AS (\(sourceSQL))"])
             }
 
             let rangeCharges = "SELECT id FROM charges WHERE created >= \(from) AND created < \(to)"
@@ -114,14 +115,14 @@ extension HistoryStore {
             var gaps = RangeGaps()
             gaps.charges = try unseen("charges", "SELECT id FROM scope_charges")
             gaps.paymentIntents = try unseen(
-                "payment_intents", "SELECT payment_intent_id FROM charges WHERE id IN scope_charges")
+                "payment_intents", "SELECT payment_intent_id FROM charges WHERE id IN (SELECT id FROM scope_charges)")
             gaps.transfers = try unseen(
-                "transfers", "SELECT transfer_id FROM charges WHERE id IN scope_charges")
+                "transfers", "SELECT transfer_id FROM charges WHERE id IN (SELECT id FROM scope_charges)")
             gaps.applicationFees = try unseen("application_fees", rangeFees)
 
             let scopeTransfers = """
                 SELECT id FROM transfers WHERE (created >= \(from) AND created < \(to))
-                    OR id IN (SELECT transfer_id FROM charges WHERE id IN scope_charges)
+                    OR id IN (SELECT transfer_id FROM charges WHERE id IN (SELECT id FROM scope_charges))
                 """
             gaps.transferReversalLists = try ids(
                 """
@@ -143,7 +144,7 @@ extension HistoryStore {
                 """)
             gaps.chargeDisputeLists = try ids(
                 """
-                SELECT c.id FROM charges c WHERE c.id IN scope_charges AND c.last_seen_run IN \(seen)
+                SELECT c.id FROM charges c WHERE c.id IN (SELECT id FROM scope_charges) AND c.last_seen_run IN \(seen)
                   AND json_extract((SELECT r.raw FROM charges_raw r WHERE r.id = c.id), '$.disputed') = 1
                   AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.charge_id = c.id)
                 """)
@@ -164,13 +165,7 @@ extension HistoryStore {
             }
             gaps.balanceTransactionsOfRangeObjects = try transactions(ownedBy: "t.created < \(to)")
             gaps.balanceTransactionsOfLaterObjects = try transactions(ownedBy: "t.created >= \(to)")
-            gaps.payoutTransactionLists = try ids(
-                """
-                SELECT p.id FROM payouts p WHERE p.created >= \(from) AND p.created < \(to) AND p.automatic
-                  AND p.last_seen_run IN \(seen) AND COALESCE(p.reconciliation_status, 'completed') = 'completed'
-                  AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
-                                  AND f.search = 'payout_transactions ' || p.id)
-                """)
+            gaps.payoutTransactionLists = try Self.unlistedPayouts(db, from: from, to: to, seen: seen)
             // Won disputes of the range (the rules judge those) the platform recovered (a reversal without a refund,
             // after the dispute) with no repayment transfer seen in this chain: the repayment may postdate the
             // range, and only its metadata[dispute_id] links it, so search the destination's transfers after it
@@ -191,8 +186,27 @@ extension HistoryStore {
                     ORDER BY d.id
                     """
             ).map { UnrepaidDispute(disputeID: $0[0], destination: $0[1]) }
-            try db.execute(sql: "DROP TABLE temp.scope_charges")
             return gaps
         }
+    }
+
+    /// The automatic payouts of `[from, to)` that Stripe has completed and whose balance transactions (`?payout=`)
+    /// the runs in `chain` have not listed to the end: the part of ``gaps(from:to:chain:)`` the payouts list alone
+    /// decides, asked as soon as that list has ended.
+    public func unlistedPayouts(from: Int64, to: Int64, chain: [Int64]) async throws(HistoryError) -> [String] {
+        let seen = "(" + chain.map(String.init).joined(separator: ",") + ")"
+        return try await readDatabase { db in try Self.unlistedPayouts(db, from: from, to: to, seen: seen) }
+    }
+
+    private static func unlistedPayouts(_ db: Database, from: Int64, to: Int64, seen: String) throws -> [String] {
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT p.id FROM payouts p WHERE p.created >= \(from) AND p.created < \(to) AND p.automatic
+                  AND p.last_seen_run IN \(seen) AND COALESCE(p.reconciliation_status, 'completed') = 'completed'
+                  AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
+                                  AND f.search = 'payout_transactions ' || p.id)
+                ORDER BY 1
+                """)
     }
 }

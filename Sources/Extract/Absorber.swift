@@ -13,24 +13,26 @@ import StripeAPI
 /// object has the same bytes however it was fetched. An embedded object is decoded from its own JSON, held to
 /// the same rules as a listed one: one that lacks a required field fails the page.
 enum Absorber {
-    /// Absorbs `object`, whose JSON is `json`, and everything embedded in it.
+    /// Absorbs `object`, whose JSON is `json`, and everything embedded in it, decoding embedded objects with
+    /// `decoder` (one per page: a decoder is costly to make, and embedded objects are many).
     static func absorb<Object: CatalogueObject>(
-        _ object: Object, json: String, into batch: inout ObjectBatch
+        _ object: Object, json: String, into batch: inout ObjectBatch, decoder: JSONDecoder = StripeJSON.decoder()
     ) throws(EmbeddedObjectError) {
         let kind = Object.Facts.kind
         batch[keyPath: Object.batchList].append(
             StoredObject(facts: object.facts, rawJSON: ExpansionFolding.of(kind).fold(json)))
         let entry = kind.entry
-        guard !entry.storedReferences.isEmpty || !entry.lists.isEmpty || !entry.arrays.isEmpty else { return }
+        let members = entry.storedReferences.map(\.member) + entry.lists.map(\.member) + entry.arrays.map(\.member)
+        guard EmbeddedJSON.mayEmbed(members, in: json) else { return }
         let embedded = EmbeddedJSON(json)
         func absorbEach(_ kind: ObjectKind, _ member: String, _ elements: [String]) throws(EmbeddedObjectError) {
             for element in elements {
-                try absorb(kind, json: element, member: member, of: object.id, into: &batch)
+                try absorb(kind, json: element, member: member, of: object.id, into: &batch, decoder: decoder)
             }
         }
         for (member, memberKind) in entry.storedReferences {
             guard let json = embedded.object(at: member) else { continue }
-            try absorb(memberKind, json: json, member: member, of: object.id, into: &batch)
+            try absorb(memberKind, json: json, member: member, of: object.id, into: &batch, decoder: decoder)
         }
         for list in entry.lists {
             try absorbEach(list.kind, list.member, embedded.elements(at: [list.member, "data"]))
@@ -43,23 +45,25 @@ enum Absorber {
 
     /// Decodes the object of `kind` embedded at `member` of object `parentID`, and absorbs it.
     private static func absorb(
-        _ kind: ObjectKind, json: String, member: String, of parentID: String, into batch: inout ObjectBatch
+        _ kind: ObjectKind, json: String, member: String, of parentID: String, into batch: inout ObjectBatch,
+        decoder: JSONDecoder
     ) throws(EmbeddedObjectError) {
-        try decodeAndAbsorb(kind.wireModel, json: json, member: member, of: parentID, into: &batch)
+        try decodeAndAbsorb(kind.wireModel, json: json, member: member, of: parentID, into: &batch, decoder: decoder)
     }
 
     private static func decodeAndAbsorb<Object: CatalogueObject>(
-        _ type: Object.Type, json: String, member: String, of parentID: String, into batch: inout ObjectBatch
+        _ type: Object.Type, json: String, member: String, of parentID: String, into batch: inout ObjectBatch,
+        decoder: JSONDecoder
     ) throws(EmbeddedObjectError) {
         let object: Object
         do {
-            object = try StripeJSON.decode(Object.self, from: Data(json.utf8))
+            object = try decoder.decode(Object.self, from: Data(json.utf8))
         } catch {
             throw EmbeddedObjectError(
                 member: member, parentID: parentID, objectType: Object.objectType,
                 reason: StripeJSON.describe(error))
         }
-        try absorb(object, json: json, into: &batch)
+        try absorb(object, json: json, into: &batch, decoder: decoder)
     }
 }
 

@@ -67,8 +67,9 @@ enum ListKind: String, Sendable, CaseIterable {
     ) async throws(StripeClientError) -> PageResult {
         let page = try await client.listPage(type, path: path, query: query, endpoint: endpoint)
         var batch = ObjectBatch()
+        let decoder = StripeJSON.decoder()
         do {
-            for (item, raw) in page.items { try Absorber.absorb(item, json: raw, into: &batch) }
+            for (item, raw) in page.items { try Absorber.absorb(item, json: raw, into: &batch, decoder: decoder) }
         } catch {
             throw .malformedResponse(endpoint: endpoint, requestID: page.requestID, detail: error.description)
         }

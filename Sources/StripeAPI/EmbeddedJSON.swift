@@ -31,4 +31,43 @@ public struct EmbeddedJSON {
         else { return [] }
         return elements.map { JSONSlicer.compact(bytes, $0) }
     }
+
+    /// Whether compacted `json` may hold an object or a non-empty array at one of `keys`: `"key":{` or
+    /// `"key":[{` occurs in it. A cheap test before slicing: most objects embed nothing.
+    public static func mayEmbed(_ keys: [String], in json: String) -> Bool {
+        var json = json
+        return json.withUTF8 { bytes in
+            keys.contains { key in
+                let pattern = Array("\"\(key)\":".utf8)
+                var start = 0
+                while let found = Self.firstIndex(of: pattern, in: bytes, from: start) {
+                    let next = found + pattern.count
+                    if next < bytes.count {
+                        let value = bytes[next]
+                        if value == UInt8(ascii: "{") { return true }
+                        if value == UInt8(ascii: "["), next + 1 < bytes.count, bytes[next + 1] == UInt8(ascii: "{") {
+                            return true
+                        }
+                    }
+                    start = found + 1
+                }
+                return false
+            }
+        }
+    }
+
+    private static func firstIndex(of pattern: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+        var index = start
+        let last = bytes.count - pattern.count
+        while index <= last {
+            if bytes[index] == first {
+                var matched = 1
+                while matched < pattern.count, bytes[index + matched] == pattern[matched] { matched += 1 }
+                if matched == pattern.count { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
 }

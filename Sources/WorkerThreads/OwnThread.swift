@@ -18,7 +18,8 @@ public enum OwnThread {
         let outcome = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<Value, Failure>, Never>) in
             let thread = Thread {
-                continuation.resume(returning: Result { () throws(Failure) -> Value in try work.body() })
+                let result = Result { () throws(Failure) -> Value in try work.run() }
+                continuation.resume(returning: result)
             }
             thread.name = name
             thread.start()
@@ -32,7 +33,15 @@ public enum OwnThread {
 /// `@unchecked Sendable`: it holds a `sending` closure, so no other reference to what the closure captured exists
 /// once it is moved here, and only the new thread calls it, once.
 private final class MovedClosure<Value, Failure: Error>: @unchecked Sendable {
-    let body: () throws(Failure) -> Value
+    private var body: (() throws(Failure) -> Value)?
 
     init(_ body: sending @escaping () throws(Failure) -> Value) { self.body = body }
+
+    /// Calls the closure and lets go of it, and of everything it captured, before returning: the caller resumes
+    /// only after that, so what the work held (a history's connections, say) is closed when the caller goes on.
+    func run() throws(Failure) -> Value {
+        guard let body else { preconditionFailure("a moved closure runs once") }
+        self.body = nil
+        return try body()
+    }
 }

@@ -44,4 +44,20 @@ struct OwnThreadTests {
         #expect(released.count == bodies + 1)
         #expect(released.allSatisfy { $0 })
     }
+
+    private final class Captured: Sendable {}
+
+    @Test("what the body captured is let go of before the caller goes on")
+    func capturesAreReleasedBeforeTheCallerResumes() async throws {
+        // A history's connections captured by the body must be closed when the caller continues (a test, or the
+        // next command, opens the file right after): the thread must not hold them while it winds down.
+        for _ in 0..<50 {
+            var captured: Captured? = Captured()
+            weak let watched = captured
+            let body = { [captured] in _ = captured }
+            captured = nil
+            try await OwnThread.run(name: "test.own-thread.capture", consume body)
+            #expect(watched == nil)
+        }
+    }
 }

@@ -43,6 +43,29 @@ extension HistoryStore {
     }
 }
 
+extension HistoryStore {
+    /// The payout parts of ``forEachReconciliationPart(from:to:asOf:skippedTransferGrace:chargesPerPart:_:)``
+    /// alone, in the same order: the range's payouts, `chargesPerPart` at a time, with what `?payout=` listed for
+    /// them and those balance transactions. For the `payout_transactions` table, made part by part as it is
+    /// written. One read transaction; `body` runs on the calling thread.
+    public func forEachPayoutPart(
+        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
+        _ body: (ReconciliationInput) throws -> Void
+    ) throws {
+        precondition(chargesPerPart > 0, "a part holds at least one payout")
+        let path = self.path
+        do {
+            try readSnapshot { db in
+                let loader = PartLoader(
+                    db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart)
+                try loader.payoutParts(body)
+            }
+        } catch let error as DatabaseError {
+            throw Self.map(error, path: path)
+        }
+    }
+}
+
 /// Reads the parts of one range inside one read transaction. Ids travel to SQLite as JSON arrays
 /// (`json_each`), joined first (`CROSS JOIN` fixes the order), so every lookup is an index probe.
 private struct PartLoader {

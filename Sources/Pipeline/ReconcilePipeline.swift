@@ -85,6 +85,8 @@ package struct ReconcilePipeline {
         let writer = ReportWriterStage()
         async let written = writer.write(stream)
         let findings: Findings
+        // A history that could not be read is the cause of what the writer then failed at.
+        var readFailure: (any Error)?
         do {
             phase("rules")
             let rules = try await applyRules(writer: writer)
@@ -106,11 +108,24 @@ package struct ReconcilePipeline {
                 openFindings: openCount, resolved: update.resolved, objectsRead: rules.objectsRead,
                 parts: rules.parts)
             phase("reports")
-            try await writer.finish(report, metadata: metadata(findings))
+            // The payout transactions are read again, part by part, while the writer writes the tables before
+            // them: the rules never held them (they can outnumber the charges), the writer takes them as they come.
+            let payoutTransactions = BlockingQueue<[PayoutTransactionRow]>(capacity: 4)
+            async let reading: (any Error)? = readPayoutTransactions(into: payoutTransactions)
+            do {
+                try await writer.finish(report, metadata: metadata(findings), payoutTransactions: payoutTransactions)
+            } catch {
+                payoutTransactions.close()
+                _ = await reading
+                throw error
+            }
+            if case .failure = await written { payoutTransactions.close() }
+            readFailure = await reading
+            if let readFailure { throw readFailure }
         } catch {
             // The writer removes its hidden folder before it ends; its own failure, if it failed first, is the cause.
             writer.abandon()
-            if case .failure(let writeError) = await written { throw writeError }
+            if readFailure == nil, case .failure(let writeError) = await written { throw writeError }
             throw error
         }
         let finishStarted = clock.now
@@ -154,7 +169,8 @@ package struct ReconcilePipeline {
         }
         // The Summary's per-day series counts the days of the configured time zone.
         let session = ReconciliationSession(
-            asOf: asOf, skippedTransferGrace: skippedTransferGrace, days: ReportingDays(range))
+            asOf: asOf, skippedTransferGrace: skippedTransferGrace, days: ReportingDays(range),
+            keepsPayoutTransactions: false)
         do {
             let pass = try await OwnThread.run(name: "connect-recon.rules") {
                 try Self.judge(parts, session: session, writer: writer)
@@ -166,6 +182,30 @@ package struct ReconcilePipeline {
             parts.close()
             await reading
             throw error
+        }
+    }
+
+    /// Reads the range's payout parts and pushes each one's `payout_transactions` rows into `queue`, in the
+    /// report's order, on a thread of its own; returns the read's error, if any (the queue then ends with it, and
+    /// the writer abandons the report).
+    private func readPayoutTransactions(into queue: BlockingQueue<[PayoutTransactionRow]>) async -> (any Error)? {
+        let (store, from, to, asOf, grace, size) = (
+            store, range.unixSeconds.from, range.unixSeconds.to, asOf, skippedTransferGrace, chargesPerPart
+        )
+        return await OwnThread.run(name: "connect-recon.payout-transactions") { () -> (any Error)? in
+            do {
+                try store.forEachPayoutPart(
+                    from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size
+                ) { part in try queue.push(PayoutTransactions.rows(of: part)) }
+                queue.finish()
+                return nil
+            } catch is BlockingQueue<[PayoutTransactionRow]>.Closed {
+                // The writer stopped first: its error is the run's.
+                return nil
+            } catch {
+                queue.finish(throwing: error)
+                return error
+            }
         }
     }
 

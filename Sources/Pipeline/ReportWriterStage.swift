@@ -17,7 +17,8 @@ struct ReportWriterStage: Sendable {
     /// What the writer is asked to do, in order.
     enum Message: Sendable {
         case rows([PlatformFeeRow])
-        case finish(ReconciliationReport, ReportMetadata)
+        /// The rest of the report; the `payout_transactions` rows come from the queue, batch by batch.
+        case finish(ReconciliationReport, ReportMetadata, payoutTransactions: BlockingQueue<[PayoutTransactionRow]>)
     }
 
     /// The finished report's files and the writer's timings; `nil` when the queue was closed before a finish.
@@ -45,10 +46,13 @@ struct ReportWriterStage: Sendable {
 
     /// Queues the end of the report: the other tables, the Run sheet and the Summary, then the swap into place.
     /// Queuing may wait for room, on a thread of its own. Throws when the writer has stopped.
-    func finish(_ report: ReconciliationReport, metadata: ReportMetadata) async throws {
+    func finish(
+        _ report: ReconciliationReport, metadata: ReportMetadata,
+        payoutTransactions: BlockingQueue<[PayoutTransactionRow]>
+    ) async throws {
         let messages = messages
         try await OwnThread.run(name: "connect-recon.report-finish") {
-            try messages.push(.finish(report, metadata))
+            try messages.push(.finish(report, metadata, payoutTransactions: payoutTransactions))
         }
     }
 
@@ -67,8 +71,8 @@ struct ReportWriterStage: Sendable {
                 switch message {
                 case .rows(let rows):
                     try stream.append(platformFees: rows)
-                case .finish(let report, let metadata):
-                    let files = try stream.finish(report, metadata: metadata)
+                case .finish(let report, let metadata, let payoutTransactions):
+                    let files = try stream.finish(report, metadata: metadata) { try payoutTransactions.pop() }
                     return .success((files, stream.timings))
                 }
             }

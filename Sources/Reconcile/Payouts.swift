@@ -28,6 +28,32 @@ extension ReportBuilder {
             payoutRows.append(row(payout, figures: nil))
             return
         }
+        let paid = Self.paidOut(payout, index)
+        guard let net = Checked.sum(paid.transactions.filter { $0.currency == payout.currency }.map(\.net)),
+            let difference = Checked.subtract(payout.amount, net)
+        else {
+            overflow(payout.id, currency: payout.currency, created: payout.created, what: "net of transactions")
+            return
+        }
+        let (transactions, absent, listed) = (paid.transactions, paid.absent, paid.listed)
+        payoutRows.append(row(payout, figures: (transactions.count, net, difference)))
+        if keepsPayoutTransactions { payoutTransactionRows += Self.rows(payout, transactions) }
+
+        if difference != 0 {
+            exception(
+                .payoutMismatch, payout.id, related: payout.balanceTransactionID, currency: payout.currency,
+                created: payout.created, expected: .amount(net), actual: .amount(payout.amount),
+                message: mismatchMessage(
+                    payout, net: net, difference: difference, count: transactions.count, listed: listed,
+                    absent: absent))
+        }
+    }
+
+    /// What `payout` paid out, as the history holds it: the listed balance transactions but the payout's own, by
+    /// creation time, then id; the ids listed that the history lacks; and whether `?payout=` listed anything.
+    static func paidOut(
+        _ payout: PayoutFacts, _ index: FactIndex
+    ) -> (transactions: [BalanceTransactionFacts], absent: [String], listed: Bool) {
         let listed = index.transactionsByPayout[payout.id] ?? []
         var transactions: [BalanceTransactionFacts] = []
         var absent: [String] = []
@@ -40,28 +66,17 @@ extension ReportBuilder {
             transactions.append(transaction)
         }
         transactions.sort { ($0.created, $0.id) < ($1.created, $1.id) }
-        guard let net = Checked.sum(transactions.filter { $0.currency == payout.currency }.map(\.net)),
-            let difference = Checked.subtract(payout.amount, net)
-        else {
-            overflow(payout.id, currency: payout.currency, created: payout.created, what: "net of transactions")
-            return
-        }
-        payoutRows.append(row(payout, figures: (transactions.count, net, difference)))
-        payoutTransactionRows += transactions.map { transaction in
+        return (transactions, absent, !listed.isEmpty)
+    }
+
+    /// The `payout_transactions` rows of `payout`, one per transaction it paid out.
+    static func rows(_ payout: PayoutFacts, _ transactions: [BalanceTransactionFacts]) -> [PayoutTransactionRow] {
+        transactions.map { transaction in
             PayoutTransactionRow(
                 payoutID: payout.id, balanceTransactionID: transaction.id, created: transaction.created,
                 availableOn: transaction.availableOn, currency: transaction.currency, gross: transaction.amount,
                 fee: transaction.fee, net: transaction.net, reportingCategory: transaction.reportingCategory,
                 sourceID: transaction.sourceID)
-        }
-
-        if difference != 0 {
-            exception(
-                .payoutMismatch, payout.id, related: payout.balanceTransactionID, currency: payout.currency,
-                created: payout.created, expected: .amount(net), actual: .amount(payout.amount),
-                message: mismatchMessage(
-                    payout, net: net, difference: difference, count: transactions.count,
-                    listed: !listed.isEmpty, absent: absent))
         }
     }
 
@@ -101,5 +116,29 @@ extension ReportBuilder {
             + "balance transactions it paid out add up to \(describe(net, payout.currency)) (difference "
             + "\(describe(difference, payout.currency))); compare with Stripe's payout reconciliation report and "
             + "ask Stripe support about the difference."
+    }
+}
+
+/// The `payout_transactions` rows of a range, made part by part from the history's payout parts (see
+/// ``ReconciliationSession/init(asOf:skippedTransferGrace:days:keepsPayoutTransactions:)``): a report whose
+/// payouts paid out millions of balance transactions writes them as they are made instead of holding them.
+public enum PayoutTransactions {
+    /// The rows of the payouts `part` judges, in the report's order (the payouts by creation time, then id; each
+    /// payout's transactions by creation time, then id): parts that come in payout order give the whole table in
+    /// order. The same rows, and for the same payouts, as ``Reconciler/reconcile(_:days:)`` makes.
+    public static func rows(of part: ReconciliationInput) -> [PayoutTransactionRow] {
+        let index = FactIndex(part)
+        var rows: [PayoutTransactionRow] = []
+        let payouts = index.payouts.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+        for payout in payouts
+        where payout.automatic && payout.isReconciled && index.judges(payout.id, \.payouts, created: payout.created) {
+            let transactions = ReportBuilder.paidOut(payout, index).transactions
+            // A payout whose net overflows has no figures and no rows, as in the whole report.
+            guard let net = Checked.sum(transactions.filter { $0.currency == payout.currency }.map(\.net)),
+                Checked.subtract(payout.amount, net) != nil
+            else { continue }
+            rows += ReportBuilder.rows(payout, transactions)
+        }
+        return rows
     }
 }

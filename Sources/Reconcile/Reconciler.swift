@@ -33,10 +33,15 @@ public enum Reconciler {
 public struct ReconciliationSession: Sendable {
     private var builder: ReportBuilder
 
-    /// A session whose per-day series counts `days`; `nil`: the UTC days of the first part's range.
-    public init(asOf: Int64, skippedTransferGrace: Int64, days: ReportingDays? = nil) {
+    /// A session whose per-day series counts `days`; `nil`: the UTC days of the first part's range. Without
+    /// `keepsPayoutTransactions`, the report's `payoutTransactions` stay empty: the caller makes them part by part
+    /// with ``PayoutTransactions/rows(of:)`` and writes them as they come, so they are never held whole.
+    public init(
+        asOf: Int64, skippedTransferGrace: Int64, days: ReportingDays? = nil, keepsPayoutTransactions: Bool = true
+    ) {
         builder = ReportBuilder(asOf: asOf, grace: skippedTransferGrace)
         builder.days = days
+        builder.keepsPayoutTransactions = keepsPayoutTransactions
     }
 
     /// Applies every rule to the objects `part` judges (all of its objects created in the range when
@@ -85,6 +90,8 @@ struct ReportBuilder {
     /// The payouts' rows and the rows of the balance transactions they paid out.
     var payoutRows: [PayoutRow] = []
     var payoutTransactionRows: [PayoutTransactionRow] = []
+    /// Whether `payoutTransactionRows` are made (see ``ReconciliationSession``).
+    var keepsPayoutTransactions = true
     /// The days of the per-day series, and its points.
     var days: ReportingDays?
     var daily: [DayKey: (count: Int, fee: Int64)] = [:]

@@ -103,11 +103,19 @@ public final class ReportStream {
 
     /// Writes the other tables of `report` (its `platformFees`, if any, are appended first), the Summary checks
     /// and the Run sheet, closes the workbook, syncs everything and swaps the folder into place.
-    public func finish(_ report: ReconciliationReport, metadata: ReportMetadata) throws(ReportError) -> ReportFiles {
+    ///
+    /// With `payoutTransactions`, the `payout_transactions` table is not `report`'s: its rows are the batches the
+    /// closure returns, in order, until it returns `nil`, each written to the CSV file and the sheet as it comes (a
+    /// platform whose payouts paid out millions of balance transactions never holds them). An error the closure
+    /// throws abandons the report.
+    public func finish(
+        _ report: ReconciliationReport, metadata: ReportMetadata,
+        payoutTransactions: (() throws -> [PayoutTransactionRow]?)? = nil
+    ) throws(ReportError) -> ReportFiles {
         precondition(!finished, "finish called twice")
         do {
             try appendRows(report.platformFees)
-            return try complete(report, metadata: metadata)
+            return try complete(report, metadata: metadata, payoutTransactions: payoutTransactions)
         } catch {
             abandon()
             throw error
@@ -149,7 +157,10 @@ public final class ReportStream {
         try workbook?.append(table, to: &sheet)
     }
 
-    private func complete(_ report: ReconciliationReport, metadata: ReportMetadata) throws(ReportError) -> ReportFiles {
+    private func complete(
+        _ report: ReconciliationReport, metadata: ReportMetadata,
+        payoutTransactions batches: (() throws -> [PayoutTransactionRow]?)?
+    ) throws(ReportError) -> ReportFiles {
         var clock = WriterClock()
         if platformFeesSheet == nil { try startPlatformFeesSheet() }
         guard let csv = platformFeesCSV.take(), var writer = workbook.take(), var sheet = platformFeesSheet else {
@@ -165,8 +176,9 @@ public final class ReportStream {
                 sha256: platformResult.sha256, byteCount: platformResult.byteCount, rowCount: platformFeeCount)
         ]
         var unknownDecimals = platformResult.unknownDecimals
+        let streamedPayoutTransactions = ReportTable.payoutTransactions([])
         let tables = ReportTable.tables(of: report).filter { $0.fileName != ReportTable.platformFeesFileName }
-        for table in tables {
+        for table in tables where batches == nil || table.fileName != streamedPayoutTransactions.fileName {
             let path = temporary + "/" + table.fileName
             var writer = try CSVWriter(path: path)
             try writer.writeHeader(table.columns)
@@ -195,6 +207,14 @@ public final class ReportStream {
                     RunSheet.table(
                         metadata: metadata, csvFiles: csvFiles, workbookName: workbookName,
                         unknownDecimals: unknownDecimals))
+            case .payoutTransactions where batches != nil:
+                guard let batches else { continue }
+                var clock = WriterClock()
+                let (file, sheets) = try streamPayoutTransactions(batches, into: &writer)
+                csvFiles.append(file.csv)
+                unknownDecimals += file.unknownDecimals
+                parts[streamedPayoutTransactions.fileName] = sheets
+                timings.workbookRows += clock.lap()
             default:
                 guard let table = ReportTable.table(kind, of: report) else { continue }
                 parts[table.fileName] = try writer.write(table)
@@ -248,6 +268,55 @@ public final class ReportStream {
             },
             workbook: folder.appendingPathComponent(workbookName), sheetNames: sheetNames,
             amountsWithUnknownDecimals: unknownDecimals)
+    }
+
+    /// Writes the `payout_transactions` rows `batches` returns to their CSV file and their sheet as they come; the
+    /// sheet's columns are sized from the first rows, as a whole table's are.
+    private func streamPayoutTransactions(
+        _ batches: () throws -> [PayoutTransactionRow]?, into writer: inout WorkbookWriter
+    ) throws(ReportError) -> (file: (csv: ReportFiles.CSVFile, unknownDecimals: Int), sheets: [SheetPart]) {
+        let empty = ReportTable.payoutTransactions([])
+        let path = temporary + "/" + empty.fileName
+        var csv = try CSVWriter(path: path)
+        try csv.writeHeader(empty.columns)
+        var held: [PayoutTransactionRow] = []
+        var sheet: SheetStream?
+        var count = 0
+        func start(_ writer: inout WorkbookWriter) throws(ReportError) -> SheetStream {
+            let table = ReportTable.payoutTransactions(held)
+            var stream = SheetStream(
+                sheetName: table.sheetName, columns: table.columns, widths: WorkbookWriter.columnWidths(table))
+            try writer.append(table, to: &stream)
+            held = []
+            return stream
+        }
+        while true {
+            let rows: [PayoutTransactionRow]
+            do {
+                guard let next = try batches() else { break }
+                rows = next
+            } catch {
+                throw .rowsUnavailable(table: empty.fileName, reason: "\(error)")
+            }
+            let table = ReportTable.payoutTransactions(rows)
+            try csv.writeRows(table)
+            count += rows.count
+            if var stream = sheet {
+                try writer.append(table, to: &stream)
+                sheet = stream
+            } else {
+                held += rows
+                if held.count >= Self.widthSampleRows { sheet = try start(&writer) }
+            }
+        }
+        var stream: SheetStream
+        if let started = sheet { stream = started } else { stream = try start(&writer) }
+        let sheets = try writer.end(&stream)
+        let result = try csv.finish()
+        let file = ReportFiles.CSVFile(
+            name: empty.fileName, url: URL(fileURLWithPath: path), sha256: result.sha256,
+            byteCount: result.byteCount, rowCount: count)
+        return ((file, result.unknownDecimals), sheets)
     }
 
     /// Drops the unfinished report: closes what is open and removes the hidden folder; the previous report of

@@ -61,6 +61,25 @@ struct ReconciliationPartsTests {
                 // The payouts and the transactions they paid out, part by part, too
                 #expect(report.payouts == expected.payouts, "\(label)")
                 #expect(report.payoutTransactions == expected.payoutTransactions, "\(label)")
+                // And the payout transactions made again from the payout parts alone, as the pipeline writes them
+                // while a session that does not keep them leaves its report's empty
+                var streamed: [PayoutTransactionRow] = []
+                try store.forEachPayoutPart(
+                    from: range.from, to: range.to, asOf: range.asOf, skippedTransferGrace: 3_600,
+                    chargesPerPart: size
+                ) { part in streamed += PayoutTransactions.rows(of: part) }
+                #expect(streamed == expected.payoutTransactions, "\(label)")
+                var lean = ReconciliationSession(
+                    asOf: range.asOf, skippedTransferGrace: 3_600, keepsPayoutTransactions: false)
+                try store.forEachReconciliationPart(
+                    from: range.from, to: range.to, asOf: range.asOf, skippedTransferGrace: 3_600,
+                    chargesPerPart: size
+                ) { part in lean.add(part) }
+                var leanReport = lean.report()
+                #expect(leanReport.payoutTransactions.isEmpty, "\(label)")
+                leanReport.payoutTransactions = streamed
+                leanReport.platformFees = platformFees
+                #expect(leanReport == expected, "\(label)")
                 // And every object the whole range judges is judged once
                 #expect(judged.duplicates.isEmpty, "\(label): judged twice: \(judged.duplicates.prefix(5))")
                 let inRange = { (created: Int64) in range.from <= created && created < range.to }

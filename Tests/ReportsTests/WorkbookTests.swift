@@ -355,6 +355,51 @@ struct WorkbookTests {
         #expect(stream.timings.csv > 0 && stream.timings.workbookClose > 0)
     }
 
+    @Test(arguments: [1, 2])
+    func payoutTransactionsStreamedInBatchesMakeTheSameFilesAsOneWrite(batchSize: Int) throws {
+        // Given sheets of at most 2 rows, and a report whose payout transactions continue on a second sheet
+        let report = Fixture.report()
+        #expect(report.payoutTransactions.count >= 2)
+        let options = WriteOptions(maxRowsPerSheet: 2)
+        let whole = try Self.written(report, options: options)
+        // When the same report is written with its payout transactions given batch by batch at the end
+        let scratch = try TemporaryFolder()
+        let metadata = try Fixture.metadata(resolved: [
+            ResolvedFinding(key: FindingKey(kind: "skipped_transfer", objectID: "ch_0"), firstRun: 3, lastRun: 3)
+        ])
+        let stream = try ReportStream(range: metadata.range, to: scratch.url, options: options)
+        var rest = report
+        rest.payoutTransactions = []
+        var batches = stride(from: 0, to: report.payoutTransactions.count, by: batchSize).map {
+            Array(report.payoutTransactions[$0..<min($0 + batchSize, report.payoutTransactions.count)])
+        }
+        let files = try stream.finish(rest, metadata: metadata) {
+            batches.isEmpty ? nil : batches.removeFirst()
+        }
+        // Then every CSV file is byte-identical and every sheet has the same cells, formats and cached results
+        #expect(files.csvFiles.map(\.name) == whole.files.csvFiles.map(\.name))
+        #expect(files.csvFiles.map(\.sha256) == whole.files.csvFiles.map(\.sha256))
+        #expect(files.csvFile(named: "payout_transactions.csv")?.rowCount == report.payoutTransactions.count)
+        #expect(files.sheetNames == whole.files.sheetNames)
+        #expect(try Python.readWorkbook(files.workbook) == whole.dump)
+    }
+
+    @Test func payoutTransactionsThatStopComingAbandonTheReport() throws {
+        // Given a previous report of the range
+        let first = try Self.written()
+        let before = try TemporaryFolder.snapshot(first.files.folder)
+        let metadata = try Fixture.metadata()
+        // When the next one's payout transactions cannot be read (the history failed)
+        struct ReadFailed: Error {}
+        let stream = try ReportStream(range: metadata.range, to: first.scratch.url)
+        #expect(throws: ReportError.self) {
+            try stream.finish(Fixture.report(), metadata: metadata) { throw ReadFailed() }
+        }
+        // Then the previous report is untouched and nothing else is left
+        #expect(try TemporaryFolder.snapshot(first.files.folder) == before)
+        #expect(try first.scratch.entries() == [first.files.folder.lastPathComponent])
+    }
+
     @Test func theCIScriptAcceptsTheWorkbookAndRejectsBrokenOnes() throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "../../.ci/check_workbook.py"

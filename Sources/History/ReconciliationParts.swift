@@ -12,7 +12,8 @@ extension HistoryStore {
     /// 1. the range's charges by creation time, then id, with the transfers, application fees, refunds and
     ///    disputes of the range that belong to them: `platform_fees` rows come out sorted;
     /// 2. the range's transfers, fees, refunds and disputes whose charge is not one of the range's;
-    /// 3. the range's payouts, with what `?payout=` listed for them and those balance transactions;
+    /// 3. the range's payouts, with what `?payout=` listed for them and those balance transactions, in parts of
+    ///    about `chargesPerPart` balance transactions (a payout that pays out more is a part of its own);
     /// 4. the range's balance transactions (the ledger), in pages of `chargesPerPart` by creation time;
     /// 5. the objects Stripe answered 404 for.
     ///
@@ -219,15 +220,45 @@ private struct PartLoader {
             let payouts = try page(PayoutFacts.self, after: after, condition: "1")
             guard let last = payouts.last else { return }
             after = (last.created, last.id)
-            var part = input(judged: JudgedObjects(payouts: Set(payouts.map(\.id))))
-            part.payouts = payouts
-            part.payoutTransactions = try HistoryStore.payoutLinks(
-                db, "payout_id IN (SELECT value FROM json_each(?))", [IDList.json(payouts.map(\.id))])
-            part.balanceTransactions = try facts(
-                BalanceTransactionFacts.self, "id", part.payoutTransactions.map(\.balanceTransactionID))
-            try body(part)
+            for group in try groupedByLinks(payouts) {
+                var part = input(judged: JudgedObjects(payouts: Set(group.map(\.id))))
+                part.payouts = group
+                part.payoutTransactions = try HistoryStore.payoutLinks(
+                    db, "payout_id IN (SELECT value FROM json_each(?))", [IDList.json(group.map(\.id))])
+                part.balanceTransactions = try facts(
+                    BalanceTransactionFacts.self, "id", part.payoutTransactions.map(\.balanceTransactionID))
+                try body(part)
+            }
             if payouts.count < size { return }
         }
+    }
+
+    /// `payouts`, in order, in groups of about the part size in balance transactions paid out (a day's payout of a
+    /// large platform pays out tens of thousands); a payout that alone pays out more is a group of its own.
+    private func groupedByLinks(_ payouts: [PayoutFacts]) throws -> [[PayoutFacts]] {
+        let counts = Dictionary(
+            uniqueKeysWithValues: try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT payout_id, COUNT(*) FROM payout_transactions
+                    WHERE payout_id IN (SELECT value FROM json_each(?)) GROUP BY payout_id
+                    """, arguments: [IDList.json(payouts.map(\.id))]
+            ).map { row -> (String, Int) in (row[0], row[1]) })
+        var groups: [[PayoutFacts]] = []
+        var current: [PayoutFacts] = []
+        var links = 0
+        for payout in payouts {
+            let count = counts[payout.id] ?? 0
+            if !current.isEmpty, links + count > size {
+                groups.append(current)
+                current = []
+                links = 0
+            }
+            current.append(payout)
+            links += count
+        }
+        if !current.isEmpty { groups.append(current) }
+        return groups
     }
 
     // MARK: 4. The ledger

@@ -55,8 +55,9 @@ package struct ReconcilePipeline {
         package var rules: Double = 0
         /// Recording the findings in the history.
         package var findings: Double = 0
-        /// Waiting for the report writer after the rules were done: the other tables, the workbook's close
-        /// (its zip) and the swap.
+        /// Waiting for the report writer after the findings were recorded: the other tables, the payout
+        /// transactions (read again from the history while they are written), the workbook's close (its zip) and
+        /// the swap.
         package var finish: Double = 0
         package var total: Double = 0
         /// The writer's own work (on its thread, overlapping the rules).
@@ -87,6 +88,7 @@ package struct ReconcilePipeline {
         let findings: Findings
         // A history that could not be read is the cause of what the writer then failed at.
         var readFailure: (any Error)?
+        var finishStarted = clock.now
         do {
             phase("rules")
             let rules = try await applyRules(writer: writer)
@@ -108,6 +110,7 @@ package struct ReconcilePipeline {
                 openFindings: openCount, resolved: update.resolved, objectsRead: rules.objectsRead,
                 parts: rules.parts)
             phase("reports")
+            finishStarted = clock.now
             // The payout transactions are read again, part by part, while the writer writes the tables before
             // them: the rules never held them (they can outnumber the charges), the writer takes them as they come.
             let payoutTransactions = BlockingQueue<[PayoutTransactionRow]>(capacity: 4)
@@ -122,20 +125,19 @@ package struct ReconcilePipeline {
             if case .failure = await written { payoutTransactions.close() }
             readFailure = await reading
             if let readFailure { throw readFailure }
+            timings.finish = (clock.now - finishStarted).inSeconds
         } catch {
             // The writer removes its hidden folder before it ends; its own failure, if it failed first, is the cause.
             writer.abandon()
             if readFailure == nil, case .failure(let writeError) = await written { throw writeError }
             throw error
         }
-        let finishStarted = clock.now
         guard case .success(let outcome?) = await written else {
             if case .failure(let writeError) = await written { throw writeError }
             throw ReportError.fileSystem(
                 operation: "write the report", path: outputDirectory.path,
                 reason: "the report writer stopped early")
         }
-        timings.finish = (clock.now - finishStarted).inSeconds
         timings.writer = outcome.timings
         timings.total = (clock.now - began).inSeconds
         return Outcome(findings: findings, files: outcome.files, timings: timings)

@@ -23,43 +23,41 @@ extension HistoryStore {
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
         _ body: (ReconciliationInput) throws -> Void
     ) throws {
-        precondition(chargesPerPart > 0, "a part holds at least one charge")
+        try withPartLoader(from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart) {
+            loader in
+            try loader.chargeParts(body)
+            try loader.orphanParts(body)
+            try loader.payoutParts(body)
+            try loader.ledgerParts(body)
+            try body(try loader.missingObjectsPart())
+        }
+    }
+
+    /// The payout parts of ``forEachReconciliationPart(from:to:asOf:skippedTransferGrace:chargesPerPart:_:)``
+    /// alone, the same parts in the same order. For the `payout_transactions` table, made part by part as it is
+    /// written. One read transaction; `body` runs on the calling thread.
+    public func forEachPayoutPart(
+        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
+        _ body: (ReconciliationInput) throws -> Void
+    ) throws {
+        try withPartLoader(from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart) {
+            try $0.payoutParts(body)
+        }
+    }
+
+    /// Runs `read` with a part loader of `[from, to)` inside one read transaction (a snapshot, whatever a concurrent
+    /// writer does); a database error becomes a ``HistoryError``, `read`'s own errors are rethrown as they are.
+    private func withPartLoader(
+        from: Int64, to: Int64, asOf: Int64, grace: Int64, size: Int, _ read: (PartLoader) throws -> Void
+    ) throws {
+        precondition(size > 0, "a part holds at least one object")
         let path = self.path
         do {
             try readSnapshot { db in
                 // The parts probe indexes all over the facts: a larger cache keeps the indexes' inner pages.
                 try db.execute(sql: "PRAGMA cache_size = -65536")
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
-                let loader = PartLoader(
-                    db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart)
-                try loader.chargeParts(body)
-                try loader.orphanParts(body)
-                try loader.payoutParts(body)
-                try loader.ledgerParts(body)
-                try body(try loader.missingObjectsPart())
-            }
-        } catch let error as DatabaseError {
-            throw Self.map(error, path: path)
-        }
-    }
-}
-
-extension HistoryStore {
-    /// The payout parts of ``forEachReconciliationPart(from:to:asOf:skippedTransferGrace:chargesPerPart:_:)``
-    /// alone, in the same order: the range's payouts, `chargesPerPart` at a time, with what `?payout=` listed for
-    /// them and those balance transactions. For the `payout_transactions` table, made part by part as it is
-    /// written. One read transaction; `body` runs on the calling thread.
-    public func forEachPayoutPart(
-        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
-        _ body: (ReconciliationInput) throws -> Void
-    ) throws {
-        precondition(chargesPerPart > 0, "a part holds at least one payout")
-        let path = self.path
-        do {
-            try readSnapshot { db in
-                let loader = PartLoader(
-                    db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart)
-                try loader.payoutParts(body)
+                try read(PartLoader(db: db, from: from, to: to, asOf: asOf, grace: grace, size: size))
             }
         } catch let error as DatabaseError {
             throw Self.map(error, path: path)

@@ -31,13 +31,18 @@ struct WorkbookTests {
         var scratch: TemporaryFolder
     }
 
+    /// The metadata of every written report here: one finding of an earlier run resolved.
+    static func metadata() throws -> ReportMetadata {
+        try Fixture.metadata(resolved: [
+            ResolvedFinding(key: FindingKey(kind: "skipped_transfer", objectID: "ch_0"), firstRun: 3, lastRun: 3)
+        ])
+    }
+
     static func written(
         _ report: ReconciliationReport = Fixture.report(), options: WriteOptions = WriteOptions()
     ) throws -> Written {
         let scratch = try TemporaryFolder()
-        let metadata = try Fixture.metadata(resolved: [
-            ResolvedFinding(key: FindingKey(kind: "skipped_transfer", objectID: "ch_0"), firstRun: 3, lastRun: 3)
-        ])
+        let metadata = try Self.metadata()
         let files = try ReportWriter.write(report, metadata: metadata, to: scratch.url, options: options)
         return Written(files: files, dump: try Python.readWorkbook(files.workbook), scratch: scratch)
     }
@@ -336,9 +341,7 @@ struct WorkbookTests {
         let whole = try Self.written(report, options: options)
         // When the same report is streamed, its platform fees in parts of `partSize` rows
         let scratch = try TemporaryFolder()
-        let metadata = try Fixture.metadata(resolved: [
-            ResolvedFinding(key: FindingKey(kind: "skipped_transfer", objectID: "ch_0"), firstRun: 3, lastRun: 3)
-        ])
+        let metadata = try Self.metadata()
         let stream = try ReportStream(range: metadata.range, to: scratch.url, options: options)
         for start in stride(from: 0, to: report.platformFees.count, by: partSize) {
             try stream.append(
@@ -364,9 +367,7 @@ struct WorkbookTests {
         let whole = try Self.written(report, options: options)
         // When the same report is written with its payout transactions given batch by batch at the end
         let scratch = try TemporaryFolder()
-        let metadata = try Fixture.metadata(resolved: [
-            ResolvedFinding(key: FindingKey(kind: "skipped_transfer", objectID: "ch_0"), firstRun: 3, lastRun: 3)
-        ])
+        let metadata = try Self.metadata()
         let stream = try ReportStream(range: metadata.range, to: scratch.url, options: options)
         var rest = report
         rest.payoutTransactions = []

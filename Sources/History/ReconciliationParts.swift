@@ -219,6 +219,10 @@ private struct PartLoader {
             guard let last = payouts.last else { return }
             after = (last.created, last.id)
             for group in try groupedByLinks(payouts) {
+                if group.count == 1, let payout = group.first, try linkCount(payout.id) > size {
+                    try chunkedPayoutParts(payout, body)
+                    continue
+                }
                 var part = input(judged: JudgedObjects(payouts: Set(group.map(\.id))))
                 part.payouts = group
                 part.payoutTransactions = try HistoryStore.payoutLinks(
@@ -228,6 +232,51 @@ private struct PartLoader {
                 try body(part)
             }
             if payouts.count < size { return }
+        }
+    }
+
+    /// The links `?payout=` stored for `payoutID`.
+    private func linkCount(_ payoutID: String) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM payout_transactions WHERE payout_id = ?", arguments: [payoutID]) ?? 0
+    }
+
+    /// A payout that paid out more balance transactions than a part holds, in parts of the part size, its
+    /// transactions by creation time, then id: each part but the last continues it (``JudgedObjects/payoutsContinued``),
+    /// the last judges it, with the links whose transaction the history lacks.
+    private func chunkedPayoutParts(_ payout: PayoutFacts, _ body: (ReconciliationInput) throws -> Void) throws {
+        var after: (created: Int64, id: String)?
+        while true {
+            let transactions = try HistoryStore.fetchFacts(
+                BalanceTransactionFacts.self, db: db,
+                sql: """
+                    SELECT \(BalanceTransactionFacts.qualifiedSelection) FROM payout_transactions AS l
+                    CROSS JOIN balance_transactions AS t ON t.id = l.balance_transaction_id
+                    WHERE l.payout_id = ? AND (t.created > ? OR (t.created = ? AND t.id > ?))
+                    ORDER BY t.created, t.id LIMIT ?
+                    """,
+                arguments: [
+                    payout.id, after?.created ?? Int64.min, after?.created ?? Int64.min, after?.id ?? "", size,
+                ])
+            let isLast = transactions.count < size
+            var part = input(judged: JudgedObjects(payouts: isLast ? [payout.id] : []))
+            if !isLast { part.judged?.payoutsContinued = [payout.id] }
+            part.payouts = [payout]
+            part.balanceTransactions = transactions
+            part.payoutTransactions = transactions.map {
+                PayoutTransactionLink(payoutID: payout.id, balanceTransactionID: $0.id)
+            }
+            if isLast {
+                part.payoutTransactions += try HistoryStore.payoutLinks(
+                    db,
+                    """
+                    payout_id = ? AND NOT EXISTS (SELECT 1 FROM balance_transactions b
+                                                  WHERE b.id = payout_transactions.balance_transaction_id)
+                    """, [payout.id])
+            }
+            try body(part)
+            guard !isLast, let last = transactions.last else { return }
+            after = (last.created, last.id)
         }
     }
 

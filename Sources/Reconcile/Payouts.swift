@@ -16,10 +16,25 @@ extension ReportBuilder {
     /// difference empty, no `payout_transactions` rows are made of the partial list and no `payout_mismatch` is
     /// judged; a later run of a range that holds the payout reads the list again.
     mutating func payouts() {
+        for payout in index.payouts where payout.automatic && payout.isReconciled && index.continues(payout) {
+            carry(payout)
+        }
         for payout in index.payouts
         where payout.automatic && index.judges(payout.id, \.payouts, created: payout.created) {
             reconcile(payout)
         }
+    }
+
+    /// Keeps what this part holds of a payout whose transactions continue in later parts: their count and net in
+    /// its currency (their rows, when kept), and the ids it lists that the history lacks.
+    private mutating func carry(_ payout: PayoutFacts) {
+        let paid = Self.paidOut(payout, index)
+        var carried = payoutCarry[payout.id] ?? PayoutCarry()
+        carried.add(paid.transactions, currency: payout.currency)
+        carried.absent += paid.absent
+        carried.listed = carried.listed || paid.listed
+        payoutCarry[payout.id] = carried
+        if keepsPayoutTransactions { payoutTransactionRows += Self.rows(payout, paid.transactions) }
     }
 
     private mutating func reconcile(_ payout: PayoutFacts) {
@@ -29,23 +44,25 @@ extension ReportBuilder {
             return
         }
         let paid = Self.paidOut(payout, index)
-        guard let net = Checked.sum(paid.transactions.filter { $0.currency == payout.currency }.map(\.net)),
-            let difference = Checked.subtract(payout.amount, net)
-        else {
+        // What earlier parts held of it, when its transactions were too many for one part.
+        var carried = payoutCarry.removeValue(forKey: payout.id) ?? PayoutCarry()
+        carried.add(paid.transactions, currency: payout.currency)
+        guard let net = carried.net, let difference = Checked.subtract(payout.amount, net) else {
             overflow(payout.id, currency: payout.currency, created: payout.created, what: "net of transactions")
             return
         }
-        let (transactions, absent, listed) = (paid.transactions, paid.absent, paid.listed)
-        payoutRows.append(row(payout, figures: (transactions.count, net, difference)))
-        if keepsPayoutTransactions { payoutTransactionRows += Self.rows(payout, transactions) }
+        let count = carried.count
+        let absent = carried.absent + paid.absent
+        let listed = carried.listed || paid.listed
+        payoutRows.append(row(payout, figures: (count, net, difference)))
+        if keepsPayoutTransactions { payoutTransactionRows += Self.rows(payout, paid.transactions) }
 
         if difference != 0 {
             exception(
                 .payoutMismatch, payout.id, related: payout.balanceTransactionID, currency: payout.currency,
                 created: payout.created, expected: .amount(net), actual: .amount(payout.amount),
                 message: mismatchMessage(
-                    payout, net: net, difference: difference, count: transactions.count, listed: listed,
-                    absent: absent))
+                    payout, net: net, difference: difference, count: count, listed: listed, absent: absent))
         }
     }
 
@@ -131,14 +148,26 @@ public enum PayoutTransactions {
         var rows: [PayoutTransactionRow] = []
         let payouts = index.payouts.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
         for payout in payouts
-        where payout.automatic && payout.isReconciled && index.judges(payout.id, \.payouts, created: payout.created) {
-            let transactions = ReportBuilder.paidOut(payout, index).transactions
-            // A payout whose net overflows has no figures and no rows, as in the whole report.
-            guard let net = Checked.sum(transactions.filter { $0.currency == payout.currency }.map(\.net)),
-                Checked.subtract(payout.amount, net) != nil
-            else { continue }
-            rows += ReportBuilder.rows(payout, transactions)
+        where payout.automatic && payout.isReconciled
+            && (index.continues(payout) || index.judges(payout.id, \.payouts, created: payout.created))
+        {
+            rows += ReportBuilder.rows(payout, ReportBuilder.paidOut(payout, index).transactions)
         }
         return rows
+    }
+}
+
+/// What the parts so far held of a payout whose transactions continue in later parts.
+struct PayoutCarry {
+    var count = 0
+    /// The net of those in the payout's currency; `nil` once it overflowed.
+    var net: Int64? = 0
+    var absent: [String] = []
+    var listed = false
+
+    mutating func add(_ transactions: [BalanceTransactionFacts], currency: Currency) {
+        count += transactions.count
+        let part = Checked.sum(transactions.filter { $0.currency == currency }.map(\.net))
+        net = net.flatMap { total in part.flatMap { Checked.add(total, $0) } }
     }
 }

@@ -92,6 +92,8 @@ struct ReportBuilder {
     var payoutTransactionRows: [PayoutTransactionRow] = []
     /// Whether `payoutTransactionRows` are made (see ``ReconciliationSession``).
     var keepsPayoutTransactions = true
+    /// Payouts whose transactions continue in later parts, with what the parts so far held of them.
+    var payoutCarry: [String: PayoutCarry] = [:]
     /// The days of the per-day series, and its points.
     var days: ReportingDays?
     var daily: [DayKey: (count: Int, fee: Int64)] = [:]

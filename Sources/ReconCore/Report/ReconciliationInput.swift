@@ -82,6 +82,10 @@ public struct JudgedObjects: Sendable, Equatable {
     public var balanceTransactions: Set<String>
     /// Payouts created in the range: their `payouts` and `payout_transactions` rows and their findings.
     public var payouts: Set<String>
+    /// Payouts whose paid-out balance transactions are too many for one part: this part holds some of them (by
+    /// creation time, then id) and later parts the rest; the payout is judged (in `payouts`) in the part holding
+    /// its last ones.
+    public var payoutsContinued: Set<String> = []
     /// Whether this part reports the input's `missingObjects`.
     public var missingObjects: Bool
 

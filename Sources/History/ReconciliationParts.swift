@@ -245,20 +245,7 @@ private struct PartLoader {
     /// transactions by creation time, then id: each part but the last continues it (``JudgedObjects/payoutsContinued``),
     /// the last judges it, with the links whose transaction the history lacks.
     private func chunkedPayoutParts(_ payout: PayoutFacts, _ body: (ReconciliationInput) throws -> Void) throws {
-        var after: (created: Int64, id: String)?
-        while true {
-            let transactions = try HistoryStore.fetchFacts(
-                BalanceTransactionFacts.self, db: db,
-                sql: """
-                    SELECT \(BalanceTransactionFacts.qualifiedSelection) FROM payout_transactions AS l
-                    CROSS JOIN balance_transactions AS t ON t.id = l.balance_transaction_id
-                    WHERE l.payout_id = ? AND (t.created > ? OR (t.created = ? AND t.id > ?))
-                    ORDER BY t.created, t.id LIMIT ?
-                    """,
-                arguments: [
-                    payout.id, after?.created ?? Int64.min, after?.created ?? Int64.min, after?.id ?? "", size,
-                ])
-            let isLast = transactions.count < size
+        func emit(_ transactions: [BalanceTransactionFacts], isLast: Bool) throws {
             var part = input(judged: JudgedObjects(payouts: isLast ? [payout.id] : []))
             if !isLast { part.judged?.payoutsContinued = [payout.id] }
             part.payouts = [payout]
@@ -275,9 +262,25 @@ private struct PartLoader {
                     """, [payout.id])
             }
             try body(part)
-            guard !isLast, let last = transactions.last else { return }
-            after = (last.created, last.id)
         }
+        // One sorted cursor over the payout's transactions, read a part at a time.
+        let cursor = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT \(BalanceTransactionFacts.qualifiedSelection) FROM payout_transactions AS l
+                CROSS JOIN balance_transactions AS t ON t.id = l.balance_transaction_id
+                WHERE l.payout_id = ? ORDER BY t.created, t.id
+                """, arguments: [payout.id])
+        var chunk: [BalanceTransactionFacts] = []
+        chunk.reserveCapacity(size)
+        while let row = try cursor.next() {
+            chunk.append(try BalanceTransactionFacts(row: row))
+            if chunk.count == size {
+                try emit(chunk, isLast: false)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        try emit(chunk, isLast: true)
     }
 
     /// `payouts`, in order, in groups of about the part size in balance transactions paid out (a day's payout of a

@@ -12,8 +12,8 @@ extension HistoryStore {
     /// 1. the range's charges by creation time, then id, with the transfers, application fees, refunds and
     ///    disputes of the range that belong to them: `platform_fees` rows come out sorted;
     /// 2. the range's transfers, fees, refunds and disputes whose charge is not one of the range's;
-    /// 3. the range's payouts, with what `?payout=` listed for them and those balance transactions, in parts of
-    ///    about `chargesPerPart` balance transactions (a payout that pays out more is a part of its own);
+    /// 3. the range's payouts, with what `?payout=` listed for them and those balance transactions, in parts of at
+    ///    most `chargesPerPart` balance transactions (a payout that paid out more continues over several parts);
     /// 4. the range's balance transactions (the ledger), in pages of `chargesPerPart` by creation time;
     /// 5. the objects Stripe answered 404 for.
     ///

@@ -60,7 +60,7 @@ enum GroundTruthComparison {
 
 // MARK: - Comparable lines (the reconciler's optionals read as the ground truth's zeros)
 
-struct FeeLine: Hashable, Comparable, CustomStringConvertible {
+struct FeeLine: ReportLine {
     var text: String
     init(_ r: PlatformFeeRow) {
         text = [
@@ -80,33 +80,27 @@ struct FeeLine: Hashable, Comparable, CustomStringConvertible {
             "\(r.stripeFee)", r.settlementCurrency?.rawValue ?? "-", r.platformNet.map { "\($0)" } ?? "nil",
         ].joined(separator: " ")
     }
-    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
-    var description: String { text }
 }
 
-struct SkippedLine: Hashable, Comparable, CustomStringConvertible {
+struct SkippedLine: ReportLine {
     var text: String
     init(_ r: SkippedTransferRow) {
         text =
             "\(r.chargeID) \(r.created) \(r.currency) \(r.amount) \(r.intendedDestination) \(r.paymentIntentID) "
             + "\(r.amountOwed)"
     }
-    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
-    var description: String { text }
 }
 
-struct DisputeLine: Hashable, Comparable, CustomStringConvertible {
+struct DisputeLine: ReportLine {
     var text: String
     init(_ r: UnreversedDisputeRow) {
         text =
             "\(r.disputeID) \(r.chargeID) \(r.created) \(r.currency) \(r.disputeAmount) \(r.disputeStatus) "
             + "\(r.destinationAccount ?? "-") \(r.transferID ?? "-") \(r.recoverable) \(r.recovered) \(r.unrecovered)"
     }
-    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
-    var description: String { text }
 }
 
-struct ExceptionLine: Hashable, Comparable, CustomStringConvertible {
+struct ExceptionLine: ReportLine {
     var text: String
     init(_ r: ExceptionRow) {
         text =
@@ -125,31 +119,25 @@ struct ExceptionLine: Hashable, Comparable, CustomStringConvertible {
         case nil: "-"
         }
     }
-    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
-    var description: String { text }
 }
 
-struct LedgerLine: Hashable, Comparable, CustomStringConvertible {
+struct LedgerLine: ReportLine {
     var text: String
     init(_ r: LedgerRow) {
         text = "\(r.currency) \(r.balanceType) \(r.reportingCategory) \(r.count) \(r.gross) \(r.fee) \(r.net)"
     }
-    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
-    var description: String { text }
 }
 
-struct SummaryLine: Hashable, Comparable, CustomStringConvertible {
+struct SummaryLine: ReportLine {
     var text: String
     init(_ r: SummaryRow) {
         text =
             "\(r.currency) \(r.destinationCharges) \(r.gross) \(r.refunded) \(r.destinationPlatformFee) "
             + "\(r.stripeFee) \(r.skippedTransfers) \(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered)"
     }
-    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
-    var description: String { text }
 }
 
-struct AccountLine: Hashable, Comparable, CustomStringConvertible {
+struct AccountLine: ReportLine {
     var text: String
     init(_ r: ConnectedAccountRow) {
         text =
@@ -157,11 +145,9 @@ struct AccountLine: Hashable, Comparable, CustomStringConvertible {
             + "\(r.transferred) \(r.reversed) \(r.applicationFees) \(r.destinationPlatformFee) \(r.skippedTransfers) "
             + "\(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered)"
     }
-    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
-    var description: String { text }
 }
 
-struct PayoutLine: Hashable, Comparable, CustomStringConvertible {
+struct PayoutLine: ReportLine {
     var text: String
     init(_ r: PayoutRow) {
         text =
@@ -169,17 +155,24 @@ struct PayoutLine: Hashable, Comparable, CustomStringConvertible {
             + "\(r.reconciliationStatus ?? "-") \(r.balanceTransactions.map { "\($0)" } ?? "-") "
             + "\(r.netOfTransactions.map { "\($0)" } ?? "-") \(r.difference.map { "\($0)" } ?? "-")"
     }
-    static func < (a: Self, b: Self) -> Bool { a.text < b.text }
-    var description: String { text }
 }
 
-struct PayoutTransactionLine: Hashable, Comparable, CustomStringConvertible {
+struct PayoutTransactionLine: ReportLine {
     var text: String
     init(_ r: PayoutTransactionRow) {
         text =
             "\(r.payoutID) \(r.balanceTransactionID) \(r.created) \(r.availableOn.map { "\($0)" } ?? "-") "
             + "\(r.currency) \(r.gross) \(r.fee) \(r.net) \(r.reportingCategory) \(r.sourceID ?? "-")"
     }
+}
+
+/// A report row, or its ground-truth twin, as one comparable line of text: rows compare equal when every figure
+/// the comparison reads is the same, and a difference prints as the lines that differ.
+protocol ReportLine: Hashable, Comparable, CustomStringConvertible {
+    var text: String { get }
+}
+
+extension ReportLine {
     static func < (a: Self, b: Self) -> Bool { a.text < b.text }
     var description: String { text }
 }

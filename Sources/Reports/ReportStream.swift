@@ -33,19 +33,16 @@ public final class ReportStream {
         public init() {}
     }
 
-    private static let widthSampleRows = 1_000
-
     private let options: WriteOptions
     private let outputPath: String
     private let folderName: String
     private let temporary: String
     private var platformFeesCSV: CSVWriter?
     private var workbook: WorkbookWriter?
-    private var platformFeesSheet: SheetStream?
+    /// The Platform fees sheet, sized from its first rows.
+    private var platformFeesSheet = SizedSheet(ReportTable.platformFees)
     /// The Summary sheet, added first and written last.
     private var summarySheet: UnsafeMutablePointer<lxw_worksheet>?
-    /// The first rows, held until there are enough to size the sheet's columns.
-    private var pendingRows: [PlatformFeeRow] = []
     private var platformFeeCount = 0
     private var totals = SummaryChecks.Totals()
     private var finished = false
@@ -132,29 +129,15 @@ public final class ReportStream {
         for row in rows { totals.add(row) }
         timings.csv += clock.lap()
         platformFeeCount += rows.count
-        if platformFeesSheet == nil {
-            pendingRows += rows
-            guard pendingRows.count >= Self.widthSampleRows else { return }
-            try startPlatformFeesSheet()
-        } else {
-            try writeSheetRows(table)
+        guard var writer = workbook.take() else { return }
+        do {
+            try platformFeesSheet.append(rows, into: &writer)
+        } catch {
+            workbook = consume writer
+            throw error
         }
+        workbook = consume writer
         timings.workbookRows += clock.lap()
-    }
-
-    /// Sizes the Platform fees sheet's columns from the rows held so far and writes them.
-    private func startPlatformFeesSheet() throws(ReportError) {
-        let held = ReportTable.platformFees(pendingRows)
-        platformFeesSheet = SheetStream(
-            sheetName: held.sheetName, columns: held.columns, widths: WorkbookWriter.columnWidths(held))
-        pendingRows = []
-        try writeSheetRows(held)
-    }
-
-    private func writeSheetRows(_ table: ReportTable) throws(ReportError) {
-        guard var sheet = platformFeesSheet else { return }
-        defer { platformFeesSheet = sheet }
-        try workbook?.append(table, to: &sheet)
     }
 
     private func complete(
@@ -162,8 +145,7 @@ public final class ReportStream {
         payoutTransactions batches: (() throws -> [PayoutTransactionRow]?)?
     ) throws(ReportError) -> ReportFiles {
         var clock = WriterClock()
-        if platformFeesSheet == nil { try startPlatformFeesSheet() }
-        guard let csv = platformFeesCSV.take(), var writer = workbook.take(), var sheet = platformFeesSheet else {
+        guard let csv = platformFeesCSV.take(), var writer = workbook.take() else {
             preconditionFailure("a report stream is finished once")
         }
 
@@ -197,7 +179,7 @@ public final class ReportStream {
         // The workbook: after the Summary and the streamed platform fees, one sheet (or more, past Excel's row
         // limit) per table in WorkbookSheet order, then Run; the Summary is filled last, when every sheet its
         // formulas and charts refer to exists.
-        var parts: [String: [SheetPart]] = [ReportTable.platformFeesFileName: try writer.end(&sheet)]
+        var parts: [String: [SheetPart]] = [ReportTable.platformFeesFileName: try platformFeesSheet.end(&writer)]
         for kind in WorkbookSheet.allCases {
             switch kind {
             case .summary, .platformFees:
@@ -279,17 +261,8 @@ public final class ReportStream {
         let path = temporary + "/" + empty.fileName
         var csv = try CSVWriter(path: path)
         try csv.writeHeader(empty.columns)
-        var held: [PayoutTransactionRow] = []
-        var sheet: SheetStream?
+        var sheet = SizedSheet(ReportTable.payoutTransactions)
         var count = 0
-        func start(_ writer: inout WorkbookWriter) throws(ReportError) -> SheetStream {
-            let table = ReportTable.payoutTransactions(held)
-            var stream = SheetStream(
-                sheetName: table.sheetName, columns: table.columns, widths: WorkbookWriter.columnWidths(table))
-            try writer.append(table, to: &stream)
-            held = []
-            return stream
-        }
         while true {
             let rows: [PayoutTransactionRow]
             do {
@@ -298,20 +271,11 @@ public final class ReportStream {
             } catch {
                 throw .rowsUnavailable(table: empty.fileName, reason: "\(error)")
             }
-            let table = ReportTable.payoutTransactions(rows)
-            try csv.writeRows(table)
+            try csv.writeRows(ReportTable.payoutTransactions(rows))
             count += rows.count
-            if var stream = sheet {
-                try writer.append(table, to: &stream)
-                sheet = stream
-            } else {
-                held += rows
-                if held.count >= Self.widthSampleRows { sheet = try start(&writer) }
-            }
+            try sheet.append(rows, into: &writer)
         }
-        var stream: SheetStream
-        if let started = sheet { stream = started } else { stream = try start(&writer) }
-        let sheets = try writer.end(&stream)
+        let sheets = try sheet.end(&writer)
         let result = try csv.finish()
         let file = ReportFiles.CSVFile(
             name: empty.fileName, url: URL(fileURLWithPath: path), sha256: result.sha256,

@@ -289,6 +289,9 @@ struct WorkbookWriter: ~Copyable {
     }
 
     /// Characters per column: the header label or the widest of the first 1,000 rows, plus padding, within 8…60.
+    /// The rows a table's column widths are measured on: its first thousand.
+    static let widthSampleRows = 1_000
+
     static func columnWidths(_ table: ReportTable) -> [Double] {
         var widths = table.columns.map { column -> Int in
             switch column.kind {
@@ -297,7 +300,7 @@ struct WorkbookWriter: ~Copyable {
             }
         }
         var cells: [Cell] = []
-        for index in 0..<min(table.rowCount, 1000) {
+        for index in 0..<min(table.rowCount, Self.widthSampleRows) {
             cells.removeAll(keepingCapacity: true)
             table.fill(index, &cells)
             for (column, cell) in cells.enumerated() where column < widths.count {

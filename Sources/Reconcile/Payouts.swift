@@ -151,7 +151,13 @@ public enum PayoutTransactions {
         where payout.automatic && payout.isReconciled
             && (index.continues(payout) || index.judges(payout.id, \.payouts, created: payout.created))
         {
-            rows += ReportBuilder.rows(payout, ReportBuilder.paidOut(payout, index).transactions)
+            let transactions = ReportBuilder.paidOut(payout, index).transactions
+            // A payout whose net overflows has no figures and no rows, as in the whole report (for a payout over
+            // several parts, the rows of the parts before the overflow are already written).
+            var figures = PayoutCarry()
+            figures.add(transactions, currency: payout.currency)
+            guard let net = figures.net, Checked.subtract(payout.amount, net) != nil else { continue }
+            rows += ReportBuilder.rows(payout, transactions)
         }
         return rows
     }

@@ -159,15 +159,10 @@ package struct ReconcilePipeline {
         let (store, from, to, asOf, grace, size) = (
             store, range.unixSeconds.from, range.unixSeconds.to, asOf, skippedTransferGrace, chargesPerPart
         )
-        async let reading: Void = OwnThread.run(name: "connect-recon.history-reader") {
-            do {
-                try store.forEachReconciliationPart(
-                    from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size
-                ) { part in try parts.push(part) }
-                parts.finish()
-            } catch {
-                parts.finish(throwing: error)
-            }
+        // The reader's error ends the queue, so the rules throw it.
+        async let reading = Self.fill(parts, thread: "connect-recon.history-reader") { push in
+            try store.forEachReconciliationPart(
+                from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size, push)
         }
         // The Summary's per-day series counts the days of the configured time zone.
         let session = ReconciliationSession(
@@ -177,12 +172,12 @@ package struct ReconcilePipeline {
             let pass = try await OwnThread.run(name: "connect-recon.rules") {
                 try Self.judge(parts, session: session, writer: writer)
             }
-            await reading
+            _ = await reading
             return pass
         } catch {
             // Stop the reader; its read transaction is closed when it returns.
             parts.close()
-            await reading
+            _ = await reading
             throw error
         }
     }
@@ -194,15 +189,26 @@ package struct ReconcilePipeline {
         let (store, from, to, asOf, grace, size) = (
             store, range.unixSeconds.from, range.unixSeconds.to, asOf, skippedTransferGrace, chargesPerPart
         )
-        return await OwnThread.run(name: "connect-recon.payout-transactions") { () -> (any Error)? in
+        return await Self.fill(queue, thread: "connect-recon.payout-transactions") { push in
+            try store.forEachPayoutPart(
+                from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size
+            ) { part in try push(PayoutTransactions.rows(of: part)) }
+        }
+    }
+
+    /// Runs `produce` on a thread of its own, pushing what it makes into `queue`, then ends the queue: with nothing
+    /// when `produce` is done, with its error otherwise (returned too). A push refused because the consumer closed
+    /// the queue ends it quietly: the consumer's own error is the run's.
+    private static func fill<Element: Sendable>(
+        _ queue: BlockingQueue<Element>, thread name: String,
+        _ produce: @escaping @Sendable (_ push: (Element) throws -> Void) throws -> Void
+    ) async -> (any Error)? {
+        await OwnThread.run(name: name) { () -> (any Error)? in
             do {
-                try store.forEachPayoutPart(
-                    from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size
-                ) { part in try queue.push(PayoutTransactions.rows(of: part)) }
+                try produce { try queue.push($0) }
                 queue.finish()
                 return nil
-            } catch is BlockingQueue<[PayoutTransactionRow]>.Closed {
-                // The writer stopped first: its error is the run's.
+            } catch is BlockingQueue<Element>.Closed {
                 return nil
             } catch {
                 queue.finish(throwing: error)

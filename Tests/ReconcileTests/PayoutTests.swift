@@ -68,6 +68,50 @@ import Testing
         #expect(report.exceptions.isEmpty)
     }
 
+    @Test func aPayoutOverSeveralPartsIsJudgedOnAllItsTransactions() throws {
+        // Given a payout of 11.00 whose four transactions net 4.00 + 3.00 + 2.00 + 1.00, too many for one part: the
+        // first part holds the first two and continues it, the second holds the rest (and its own) and judges it
+        let payout = Payout("po_1", amount: 1_100, paidOut: [400, 300, 200, 100])
+        let own = payout.transactions[0]
+        let first = Array(payout.transactions[1...2])
+        let second = [own] + Array(payout.transactions[3...4])
+        func part(_ transactions: [BalanceTransactionFacts], judged: JudgedObjects) -> ReconciliationInput {
+            ReconciliationInput(
+                from: Self.from, to: Self.to, asOf: Self.to, skippedTransferGrace: 3_600,
+                balanceTransactions: transactions, payouts: [payout.facts],
+                payoutTransactions: transactions.map {
+                    PayoutTransactionLink(payoutID: "po_1", balanceTransactionID: $0.id)
+                },
+                judged: judged)
+        }
+        var continued = JudgedObjects()
+        continued.payoutsContinued = ["po_1"]
+        let parts = [part(first, judged: continued), part(second, judged: JudgedObjects(payouts: ["po_1"]))]
+
+        // When the rules read the two parts, and the rows are made part by part as the writer takes them
+        var session = ReconciliationSession(asOf: Self.to, skippedTransferGrace: 3_600)
+        for each in parts { session.add(each) }
+        let report = session.report()
+        let streamed = parts.flatMap(PayoutTransactions.rows(of:))
+
+        // Then the payout counts all four transactions, nets 10.00 and is 1.00 off, once
+        let row = try #require(report.payouts.first)
+        #expect(report.payouts.count == 1)
+        #expect(row.balanceTransactions == 4)
+        #expect(row.netOfTransactions == 1_000)
+        #expect(row.difference == 100)
+        #expect(report.exceptions.map(\.kind) == [.payoutMismatch])
+        #expect(report.exceptions.first?.expected == .amount(1_000))
+        // And its rows are the four, in order, whichever way they are made
+        let ids = ["txn_po_1_0", "txn_po_1_1", "txn_po_1_2", "txn_po_1_3"]
+        #expect(report.payoutTransactions.map(\.balanceTransactionID) == ids)
+        #expect(streamed.map(\.balanceTransactionID) == ids)
+        // And the rest is the whole range's report, less the ledger (no part here judges the range's transactions)
+        var whole = Self.reconcile([payout])
+        whole.ledger = []
+        #expect(report == whole)
+    }
+
     @Test func aPayoutOfMoreThanItsTransactionsIsAMismatch() throws {
         // Given a payout of 11.00 whose transactions net 10.00, in yen-free dollars
         let report = Self.reconcile([Payout("po_1", amount: 1_100, paidOut: [600, 400])])

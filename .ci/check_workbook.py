@@ -17,8 +17,8 @@ import re
 import sys
 
 DEFAULT_SHEETS = [
-    "Summary", "Platform fees", "Skipped transfers", "Unreversed disputes", "Exceptions", "Connected accounts",
-    "Payouts", "Payout transactions", "Ledger", "Run",
+    "Summary", "Platform fees", "Payouts", "Payout transactions", "Skipped transfers", "Unreversed disputes",
+    "Exceptions", "Connected accounts", "Ledger", "Run",
 ]
 
 # Columns that hold numbers, by sheet (SPEC §5 names; the workbook may show them as readable labels).

@@ -33,18 +33,6 @@ extension HistoryStore {
         }
     }
 
-    /// The payout parts of ``forEachReconciliationPart(from:to:asOf:skippedTransferGrace:chargesPerPart:_:)``
-    /// alone, the same parts in the same order. For the `payout_transactions` table, made part by part as it is
-    /// written. One read transaction; `body` runs on the calling thread.
-    public func forEachPayoutPart(
-        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
-        _ body: (ReconciliationInput) throws -> Void
-    ) throws {
-        try withPartLoader(from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart) {
-            try $0.payoutParts(body)
-        }
-    }
-
     /// Runs `read` with a part loader of `[from, to)` inside one read transaction (a snapshot, whatever a concurrent
     /// writer does); a database error becomes a ``HistoryError``, `read`'s own errors are rethrown as they are.
     private func withPartLoader(

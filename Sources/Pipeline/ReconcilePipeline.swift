@@ -8,7 +8,8 @@ import WorkerThreads
 /// History → rules → reports for one range, one part of the range in memory at a time.
 ///
 /// The history hands out the range in parts (``HistoryStore/forEachReconciliationPart``); each part goes
-/// through the rules (``ReconciliationSession``) and its `platform_fees` rows straight into the report folder.
+/// through the rules (``ReconciliationSession``) and its `platform_fees` and `payout_transactions` rows straight
+/// into the report folder.
 /// Three stages share the work, each on a thread of its own (``OwnThread``, awaited by ``run(runID:metadata:phase:)``:
 /// structured, no thread outlives the run): one reads the parts, one applies the rules, and one writes the rows
 /// (``ReportWriterStage``). The parts wait in a ``BlockingQueue`` of three between the first two, the rows in one
@@ -39,6 +40,7 @@ package struct ReconcilePipeline {
     package struct Findings: Sendable {
         package var report: ReconciliationReport
         package var platformFeeRows: Int
+        package var payoutTransactionRows: Int
         package var newFindings: Int
         package var openFindings: Int
         package var resolved: [ResolvedFinding]
@@ -55,9 +57,8 @@ package struct ReconcilePipeline {
         package var rules: Double = 0
         /// Recording the findings in the history.
         package var findings: Double = 0
-        /// Waiting for the report writer after the findings were recorded: the other tables, the payout
-        /// transactions (read again from the history while they are written), the workbook's close (its zip) and
-        /// the swap.
+        /// Waiting for the report writer after the findings were recorded: the rows it had not written yet, the
+        /// other tables, the workbook's close (its zip) and the swap.
         package var finish: Double = 0
         package var total: Double = 0
         /// The writer's own work (on its thread, overlapping the rules).
@@ -65,7 +66,8 @@ package struct ReconcilePipeline {
     }
 
     package struct Outcome: Sendable {
-        /// Every table but `platformFees`, which went straight to the files (`findings.platformFeeRows` rows).
+        /// Every table but `platformFees` and `payoutTransactions`, which went straight to the files
+        /// (`findings.platformFeeRows` and `findings.payoutTransactionRows` rows).
         package var findings: Findings
         package var files: ReportFiles
         package var timings: Timings
@@ -86,8 +88,6 @@ package struct ReconcilePipeline {
         let writer = ReportWriterStage()
         async let written = writer.write(stream)
         let findings: Findings
-        // A history that could not be read is the cause of what the writer then failed at.
-        var readFailure: (any Error)?
         var finishStarted = clock.now
         do {
             phase("rules")
@@ -106,30 +106,19 @@ package struct ReconcilePipeline {
             report.findingCounts = FindingCounts.rows(of: report, resolvedKinds: update.resolved.map(\.key.kind))
             timings.findings = (clock.now - findingsStarted).inSeconds
             findings = Findings(
-                report: report, platformFeeRows: rules.platformFeeRows, newFindings: keys.count - openCount,
+                report: report, platformFeeRows: rules.platformFeeRows,
+                payoutTransactionRows: rules.payoutTransactionRows, newFindings: keys.count - openCount,
                 openFindings: openCount, resolved: update.resolved, objectsRead: rules.objectsRead,
                 parts: rules.parts)
             phase("reports")
             finishStarted = clock.now
-            // The payout transactions are read again, part by part, while the writer writes the tables before
-            // them: the rules never held them (they can outnumber the charges), the writer takes them as they come.
-            let payoutTransactions = BlockingQueue<[PayoutTransactionRow]>(capacity: 4)
-            async let reading: (any Error)? = readPayoutTransactions(into: payoutTransactions)
-            do {
-                try await writer.finish(report, metadata: metadata(findings), payoutTransactions: payoutTransactions)
-            } catch {
-                payoutTransactions.close()
-                _ = await reading
-                throw error
-            }
-            if case .failure = await written { payoutTransactions.close() }
-            readFailure = await reading
-            if let readFailure { throw readFailure }
+            try await writer.finish(report, metadata: metadata(findings))
+            _ = await written
             timings.finish = (clock.now - finishStarted).inSeconds
         } catch {
             // The writer removes its hidden folder before it ends; its own failure, if it failed first, is the cause.
             writer.abandon()
-            if readFailure == nil, case .failure(let writeError) = await written { throw writeError }
+            if case .failure(let writeError) = await written { throw writeError }
             throw error
         }
         guard case .success(let outcome?) = await written else {
@@ -147,13 +136,14 @@ package struct ReconcilePipeline {
     private struct RulesPass: Sendable {
         var session: ReconciliationSession
         var platformFeeRows = 0
+        var payoutTransactionRows = 0
         var objectsRead = 0
         var parts = 0
         var rulesTime = Duration.zero
     }
 
     /// Reads the parts on one thread while another applies the rules to them, handing each part's `platform_fees`
-    /// rows to `writer`; returns when both threads are done.
+    /// and `payout_transactions` rows to `writer`; returns when both threads are done.
     private func applyRules(writer: ReportWriterStage) async throws -> RulesPass {
         let parts = BlockingQueue<ReconciliationInput>(capacity: 3)
         let (store, from, to, asOf, grace, size) = (
@@ -166,8 +156,7 @@ package struct ReconcilePipeline {
         }
         // The Summary's per-day series counts the days of the configured time zone.
         let session = ReconciliationSession(
-            asOf: asOf, skippedTransferGrace: skippedTransferGrace, days: ReportingDays(range),
-            keepsPayoutTransactions: false)
+            asOf: asOf, skippedTransferGrace: skippedTransferGrace, days: ReportingDays(range))
         do {
             let pass = try await OwnThread.run(name: "connect-recon.rules") {
                 try Self.judge(parts, session: session, writer: writer)
@@ -179,20 +168,6 @@ package struct ReconcilePipeline {
             parts.close()
             _ = await reading
             throw error
-        }
-    }
-
-    /// Reads the range's payout parts and pushes each one's `payout_transactions` rows into `queue`, in the
-    /// report's order, on a thread of its own; returns the read's error, if any (the queue then ends with it, and
-    /// the writer abandons the report).
-    private func readPayoutTransactions(into queue: BlockingQueue<[PayoutTransactionRow]>) async -> (any Error)? {
-        let (store, from, to, asOf, grace, size) = (
-            store, range.unixSeconds.from, range.unixSeconds.to, asOf, skippedTransferGrace, chargesPerPart
-        )
-        return await Self.fill(queue, thread: "connect-recon.payout-transactions") { push in
-            try store.forEachPayoutPart(
-                from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size
-            ) { part in try push(PayoutTransactions.rows(of: part)) }
         }
     }
 
@@ -217,8 +192,9 @@ package struct ReconcilePipeline {
         }
     }
 
-    /// Applies the rules to each part as it comes, handing its `platform_fees` rows to the writer. Blocks: runs on a
-    /// thread of its own.
+    /// Applies the rules to each part as it comes, handing its `platform_fees` and `payout_transactions` rows to the
+    /// writer (the parts judge the charges before the payouts, so every platform fee comes first). Blocks: runs on
+    /// a thread of its own.
     private static func judge(
         _ parts: BlockingQueue<ReconciliationInput>, session: ReconciliationSession, writer: ReportWriterStage
     ) throws -> RulesPass {
@@ -227,12 +203,15 @@ package struct ReconcilePipeline {
         while let part = try parts.pop() {
             let started = clock.now
             pass.session.add(part)
-            let rows = pass.session.takePlatformFees()
+            let fees = pass.session.takePlatformFees()
+            let transactions = pass.session.takePayoutTransactions()
             pass.rulesTime += clock.now - started
             pass.objectsRead += part.objectCount
             pass.parts += 1
-            pass.platformFeeRows += rows.count
-            if !rows.isEmpty { try writer.append(rows) }
+            pass.platformFeeRows += fees.count
+            pass.payoutTransactionRows += transactions.count
+            if !fees.isEmpty { try writer.append(platformFees: fees) }
+            if !transactions.isEmpty { try writer.append(payoutTransactions: transactions) }
         }
         return pass
     }

@@ -16,9 +16,10 @@ struct ReportWriterStage: Sendable {
 
     /// What the writer is asked to do, in order.
     enum Message: Sendable {
-        case rows([PlatformFeeRow])
-        /// The rest of the report; the `payout_transactions` rows come from the queue, batch by batch.
-        case finish(ReconciliationReport, ReportMetadata, payoutTransactions: BlockingQueue<[PayoutTransactionRow]>)
+        case platformFees([PlatformFeeRow])
+        case payoutTransactions([PayoutTransactionRow])
+        /// The rest of the report.
+        case finish(ReconciliationReport, ReportMetadata)
     }
 
     /// The finished report's files and the writer's timings; `nil` when the queue was closed before a finish.
@@ -40,19 +41,22 @@ struct ReportWriterStage: Sendable {
 
     /// Queues `rows`; blocks while the queue is full (call it from a thread of its own, as the rules run). Throws
     /// when the writer has stopped.
-    func append(_ rows: [PlatformFeeRow]) throws {
-        try messages.push(.rows(rows))
+    func append(platformFees rows: [PlatformFeeRow]) throws {
+        try messages.push(.platformFees(rows))
+    }
+
+    /// Queues `rows` (every platform fee is queued before them); blocks while the queue is full. Throws when the
+    /// writer has stopped.
+    func append(payoutTransactions rows: [PayoutTransactionRow]) throws {
+        try messages.push(.payoutTransactions(rows))
     }
 
     /// Queues the end of the report: the other tables, the Run sheet and the Summary, then the swap into place.
     /// Queuing may wait for room, on a thread of its own. Throws when the writer has stopped.
-    func finish(
-        _ report: ReconciliationReport, metadata: ReportMetadata,
-        payoutTransactions: BlockingQueue<[PayoutTransactionRow]>
-    ) async throws {
+    func finish(_ report: ReconciliationReport, metadata: ReportMetadata) async throws {
         let messages = messages
         try await OwnThread.run(name: "connect-recon.report-finish") {
-            try messages.push(.finish(report, metadata, payoutTransactions: payoutTransactions))
+            try messages.push(.finish(report, metadata))
         }
     }
 
@@ -69,10 +73,12 @@ struct ReportWriterStage: Sendable {
             // The queue is only ever closed, never finished with an error.
             while let message = (try? messages.pop()) ?? nil {
                 switch message {
-                case .rows(let rows):
+                case .platformFees(let rows):
                     try stream.append(platformFees: rows)
-                case .finish(let report, let metadata, let payoutTransactions):
-                    let files = try stream.finish(report, metadata: metadata) { try payoutTransactions.pop() }
+                case .payoutTransactions(let rows):
+                    try stream.append(payoutTransactions: rows)
+                case .finish(let report, let metadata):
+                    let files = try stream.finish(report, metadata: metadata)
                     return .success((files, stream.timings))
                 }
             }

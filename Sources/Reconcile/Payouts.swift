@@ -15,18 +15,21 @@ extension ReportBuilder {
     /// `completed` (SPEC §3): before that, the row shows the payout with its status and leaves the count, net and
     /// difference empty, no `payout_transactions` rows are made of the partial list and no `payout_mismatch` is
     /// judged; a later run of a range that holds the payout reads the list again.
+    ///
+    /// The payouts are taken by creation time, then id, so their `payout_transactions` rows are made in the
+    /// report's order.
     mutating func payouts() {
-        for payout in index.payouts where payout.automatic && payout.isReconciled && index.continues(payout) {
-            carry(payout)
-        }
-        for payout in index.payouts
-        where payout.automatic && index.judges(payout.id, \.payouts, created: payout.created) {
-            reconcile(payout)
+        for payout in index.payouts.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) where payout.automatic {
+            if payout.isReconciled && index.continues(payout) {
+                carry(payout)
+            } else if index.judges(payout.id, \.payouts, created: payout.created) {
+                reconcile(payout)
+            }
         }
     }
 
     /// Keeps what this part holds of a payout whose transactions continue in later parts: their count and net in
-    /// its currency (their rows, when kept), and the ids it lists that the history lacks.
+    /// its currency (and makes their rows), and the ids it lists that the history lacks.
     private mutating func carry(_ payout: PayoutFacts) {
         let paid = Self.paidOut(payout, index)
         var carried = payoutCarry[payout.id] ?? PayoutCarry()
@@ -34,7 +37,7 @@ extension ReportBuilder {
         carried.absent += paid.absent
         carried.listed = carried.listed || paid.listed
         payoutCarry[payout.id] = carried
-        if keepsPayoutTransactions { payoutTransactionRows += Self.rows(payout, paid.transactions) }
+        payoutTransactionRows += Self.rows(payout, paid.transactions)
     }
 
     private mutating func reconcile(_ payout: PayoutFacts) {
@@ -55,7 +58,7 @@ extension ReportBuilder {
         let absent = carried.absent + paid.absent
         let listed = carried.listed || paid.listed
         payoutRows.append(row(payout, figures: (count, net, difference)))
-        if keepsPayoutTransactions { payoutTransactionRows += Self.rows(payout, paid.transactions) }
+        payoutTransactionRows += Self.rows(payout, paid.transactions)
 
         if difference != 0 {
             exception(
@@ -133,33 +136,6 @@ extension ReportBuilder {
             + "balance transactions it paid out add up to \(describe(net, payout.currency)) (difference "
             + "\(describe(difference, payout.currency))); compare with Stripe's payout reconciliation report and "
             + "ask Stripe support about the difference."
-    }
-}
-
-/// The `payout_transactions` rows of a range, made part by part from the history's payout parts (see
-/// ``ReconciliationSession/init(asOf:skippedTransferGrace:days:keepsPayoutTransactions:)``): a report whose
-/// payouts paid out millions of balance transactions writes them as they are made instead of holding them.
-public enum PayoutTransactions {
-    /// The rows of the payouts `part` judges, in the report's order (the payouts by creation time, then id; each
-    /// payout's transactions by creation time, then id): parts that come in payout order give the whole table in
-    /// order. The same rows, and for the same payouts, as ``Reconciler/reconcile(_:days:)`` makes.
-    public static func rows(of part: ReconciliationInput) -> [PayoutTransactionRow] {
-        let index = FactIndex(part)
-        var rows: [PayoutTransactionRow] = []
-        let payouts = index.payouts.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
-        for payout in payouts
-        where payout.automatic && payout.isReconciled
-            && (index.continues(payout) || index.judges(payout.id, \.payouts, created: payout.created))
-        {
-            let transactions = ReportBuilder.paidOut(payout, index).transactions
-            // A payout whose net overflows has no figures and no rows, as in the whole report (for a payout over
-            // several parts, the rows of the parts before the overflow are already written).
-            var figures = PayoutCarry()
-            figures.add(transactions, currency: payout.currency)
-            guard let net = figures.net, Checked.subtract(payout.amount, net) != nil else { continue }
-            rows += ReportBuilder.rows(payout, transactions)
-        }
-        return rows
     }
 }
 

@@ -26,22 +26,18 @@ public enum Reconciler {
 /// var session = ReconciliationSession(asOf: now, skippedTransferGrace: 3600, days: ReportingDays(range))
 /// for part in parts {
 ///     session.add(part)
-///     try writer.append(session.takePlatformFees())  // in order when parts come in charge order
+///     try writer.append(platformFees: session.takePlatformFees())  // in order when parts come in charge order
+///     try writer.append(payoutTransactions: session.takePayoutTransactions())  // and in payout order
 /// }
 /// let rest = session.report()
 /// ```
 public struct ReconciliationSession: Sendable {
     private var builder: ReportBuilder
 
-    /// A session whose per-day series counts `days`; `nil`: the UTC days of the first part's range. Without
-    /// `keepsPayoutTransactions`, the report's `payoutTransactions` stay empty: the caller makes them part by part
-    /// with ``PayoutTransactions/rows(of:)`` and writes them as they come, so they are never held whole.
-    public init(
-        asOf: Int64, skippedTransferGrace: Int64, days: ReportingDays? = nil, keepsPayoutTransactions: Bool = true
-    ) {
+    /// A session whose per-day series counts `days`; `nil`: the UTC days of the first part's range.
+    public init(asOf: Int64, skippedTransferGrace: Int64, days: ReportingDays? = nil) {
         builder = ReportBuilder(asOf: asOf, grace: skippedTransferGrace)
         builder.days = days
-        builder.keepsPayoutTransactions = keepsPayoutTransactions
     }
 
     /// Applies every rule to the objects `part` judges (all of its objects created in the range when
@@ -69,7 +65,15 @@ public struct ReconciliationSession: Sendable {
         return ReportBuilder.sorted(builder.platformFees)
     }
 
-    /// Every row made so far (`platformFees`: those not yet taken), sorted.
+    /// The `payout_transactions` rows made since the last call: the payouts by creation time, then id; each one's
+    /// transactions by creation time, then id. When parts hold the payouts in that order (a payout that continues
+    /// over several parts, in its transactions' order), the rows of all calls together are the report's.
+    public mutating func takePayoutTransactions() -> [PayoutTransactionRow] {
+        defer { builder.payoutTransactionRows.removeAll() }
+        return builder.payoutTransactionRows
+    }
+
+    /// Every row made so far (`platformFees` and `payoutTransactions`: those not yet taken), sorted.
     public func report() -> ReconciliationReport { builder.report() }
 }
 
@@ -89,9 +93,8 @@ struct ReportBuilder {
     var accounts: [AccountKey: ConnectedAccountRow] = [:]
     /// The payouts' rows and the rows of the balance transactions they paid out.
     var payoutRows: [PayoutRow] = []
+    /// In the order they are made (see ``ReconciliationSession/takePayoutTransactions()``).
     var payoutTransactionRows: [PayoutTransactionRow] = []
-    /// Whether `payoutTransactionRows` are made (see ``ReconciliationSession``).
-    var keepsPayoutTransactions = true
     /// Payouts whose transactions continue in later parts, with what the parts so far held of them.
     var payoutCarry: [String: PayoutCarry] = [:]
     /// The days of the per-day series, and its points.

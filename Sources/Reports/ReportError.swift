@@ -20,8 +20,6 @@ public enum ReportError: ActionableError, Equatable {
     case fileSystem(operation: String, path: String, reason: String)
     /// libxlsxwriter could not build the workbook.
     case workbook(path: String, operation: String, reason: String)
-    /// The rows of a table written as they are made stopped coming (the history could not be read).
-    case rowsUnavailable(table: String, reason: String)
 
     public var message: String {
         let untouched = "The previous report (if any) is untouched."
@@ -41,8 +39,6 @@ public enum ReportError: ActionableError, Equatable {
         case .workbook(let path, let operation, let reason):
             return "Could not write the workbook '\(path)' (\(operation): \(reason)). Check free disk space in the "
                 + "output folder, then run again; if it persists, report it with this message. \(untouched)"
-        case .rowsUnavailable(let table, let reason):
-            return "The rows of \(table) could not be read while the report was written: \(reason). \(untouched)"
         }
     }
 

@@ -2,22 +2,27 @@ import CXlsxWriter
 import Foundation
 import ReconCore
 
-/// A report folder written while the reconcile runs: `platform_fees` rows as they come, then everything else.
+/// A report folder written while the reconcile runs: the `platform_fees` rows as they come, then the
+/// `payout_transactions` rows as they come, then everything else.
 ///
 /// ```swift
 /// let stream = try ReportStream(range: range, to: URL(fileURLWithPath: "Reports"))
-/// for part in parts { try stream.append(platformFees: rows(of: part)) }
+/// for part in chargeParts { try stream.append(platformFees: rows(of: part)) }
+/// for part in payoutParts { try stream.append(payoutTransactions: rows(of: part)) }
 /// let files = try stream.finish(rest, metadata: metadata)  // atomic: swapped into place here
 /// ```
 ///
 /// The workbook opens on its Summary, which is only known at the end: the Summary sheet is added first, empty,
 /// and filled by ``finish(_:metadata:)`` (in libxlsxwriter's constant-memory mode every sheet keeps its own row
 /// cursor, so a sheet may be written after the ones added behind it, as long as its own rows go top to bottom).
-/// The platform fees go straight to `platform_fees.csv` and to the sheet after the Summary (its column widths
-/// come from the first 1,000 rows, held until then), so a million rows never sit in memory. Everything happens
-/// in a hidden temporary folder; ``finish(_:metadata:)`` writes the other tables in ``WorkbookSheet`` order, the
-/// Run sheet and the Summary, closes the workbook and swaps the folder into place. A stream that is dropped
-/// unfinished, or whose write fails, removes its temporary folder and leaves the previous report untouched.
+/// The two tables that grow with the range stream (``StreamedTable``): the platform fees straight to
+/// `platform_fees.csv` and the sheets after the Summary; once the payout transactions begin, the platform fees are
+/// over, the Payouts sheet is added empty (a range's payouts are few; they are written at the end) and the payout
+/// transactions go to their file and the sheets after it. So a million rows never sit in memory, and both
+/// tables are written while the rules still run. Everything happens in a hidden temporary folder;
+/// ``finish(_:metadata:)`` writes the other tables in ``WorkbookSheet`` order, the Run sheet and the Summary,
+/// closes the workbook and swaps the folder into place. A stream that is dropped unfinished, or whose write fails,
+/// removes its temporary folder and leaves the previous report untouched.
 ///
 /// Not thread-safe: use one stream from one thread at a time.
 public final class ReportStream {
@@ -37,13 +42,18 @@ public final class ReportStream {
     private let outputPath: String
     private let folderName: String
     private let temporary: String
-    private var platformFeesCSV: CSVWriter?
     private var workbook: WorkbookWriter?
-    /// The Platform fees sheet, sized from its first rows.
-    private var platformFeesSheet = SizedSheet(ReportTable.platformFees)
+    /// The platform fees while they stream; `nil` once they are over.
+    private var platformFees: StreamedTable<PlatformFeeRow>?
+    /// The payout transactions while they stream, from their first rows to the finish.
+    private var payoutTransactions: StreamedTable<PayoutTransactionRow>?
+    /// The streamed tables that are over: their files and the sheets they filled.
+    private var streamedFiles: [String: (file: ReportFiles.CSVFile, sheets: [SheetPart])] = [:]
+    private var unknownDecimals = 0
     /// The Summary sheet, added first and written last.
     private var summarySheet: UnsafeMutablePointer<lxw_worksheet>?
-    private var platformFeeCount = 0
+    /// The Payouts sheet, added when the payout transactions begin and written last.
+    private var payoutsSheet: UnsafeMutablePointer<lxw_worksheet>?
     private var totals = SummaryChecks.Totals()
     private var finished = false
     public private(set) var timings = Timings()
@@ -65,9 +75,7 @@ public final class ReportStream {
         self.folderName = range.folderName
         self.temporary = try ReportFolder.createTemporary(in: outputPath, for: range.folderName)
         do {
-            var csv = try CSVWriter(path: temporary + "/" + ReportTable.platformFeesFileName)
-            try csv.writeHeader(ReportTable.platformFeesColumns)
-            platformFeesCSV = consume csv
+            platformFees = try StreamedTable(ReportTable.platformFees, in: temporary)
             var writer = try WorkbookWriter(
                 path: temporary + "/" + ReportWriter.workbookName(folderName: range.folderName),
                 temporaryDirectory: temporary, maxRowsPerSheet: options.maxRowsPerSheet,
@@ -87,32 +95,40 @@ public final class ReportStream {
     }
 
     /// Writes `rows` to `platform_fees.csv` and the Platform fees sheet, in the order given (the caller's order
-    /// is the report's: creation time, then charge id).
+    /// is the report's: creation time, then charge id). Every platform fee comes before the first payout
+    /// transaction.
     public func append(platformFees rows: [PlatformFeeRow]) throws(ReportError) {
         precondition(!finished, "append after finish")
         do {
-            try appendRows(rows)
+            try appendPlatformFees(rows)
         } catch {
             abandon()
             throw error
         }
     }
 
-    /// Writes the other tables of `report` (its `platformFees`, if any, are appended first), the Summary checks
-    /// and the Run sheet, closes the workbook, syncs everything and swaps the folder into place.
-    ///
-    /// With `payoutTransactions`, the `payout_transactions` table is not `report`'s: its rows are the batches the
-    /// closure returns, in order, until it returns `nil`, each written to the CSV file and the sheet as it comes (a
-    /// platform whose payouts paid out millions of balance transactions never holds them). An error the closure
-    /// throws abandons the report.
-    public func finish(
-        _ report: ReconciliationReport, metadata: ReportMetadata,
-        payoutTransactions: (() throws -> [PayoutTransactionRow]?)? = nil
-    ) throws(ReportError) -> ReportFiles {
+    /// Writes `rows` to `payout_transactions.csv` and the Payout transactions sheet, in the order given (the
+    /// caller's order is the report's: the payouts by creation time, then id; each one's transactions by creation
+    /// time, then id). The first call ends the platform fees.
+    public func append(payoutTransactions rows: [PayoutTransactionRow]) throws(ReportError) {
+        precondition(!finished, "append after finish")
+        do {
+            try appendPayoutTransactions(rows)
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    /// Writes the other tables of `report` (its `platformFees` and `payoutTransactions`, if any, are appended
+    /// first), the Summary checks and the Run sheet, closes the workbook, syncs everything and swaps the folder
+    /// into place.
+    public func finish(_ report: ReconciliationReport, metadata: ReportMetadata) throws(ReportError) -> ReportFiles {
         precondition(!finished, "finish called twice")
         do {
-            try appendRows(report.platformFees)
-            return try complete(report, metadata: metadata, payoutTransactions: payoutTransactions)
+            try appendPlatformFees(report.platformFees)
+            try appendPayoutTransactions(report.payoutTransactions)
+            return try complete(report, metadata: metadata)
         } catch {
             abandon()
             throw error
@@ -121,46 +137,79 @@ public final class ReportStream {
 
     // MARK: Steps
 
-    private func appendRows(_ rows: [PlatformFeeRow]) throws(ReportError) {
+    private func appendPlatformFees(_ rows: [PlatformFeeRow]) throws(ReportError) {
         guard !rows.isEmpty else { return }
-        let table = ReportTable.platformFees(rows)
-        var clock = WriterClock()
-        try platformFeesCSV?.writeRows(table)
+        guard var table = platformFees.take() else {
+            preconditionFailure("platform fees after the payout transactions began")
+        }
         for row in rows { totals.add(row) }
-        timings.csv += clock.lap()
-        platformFeeCount += rows.count
-        guard var writer = workbook.take() else { return }
+        try withWorkbook { writer throws(ReportError) in try table.append(rows, into: &writer, timings: &timings) }
+        platformFees = consume table
+    }
+
+    private func appendPayoutTransactions(_ rows: [PayoutTransactionRow]) throws(ReportError) {
+        if payoutTransactions == nil { try beginPayoutTransactions() }
+        guard !rows.isEmpty, var table = payoutTransactions.take() else { return }
+        try withWorkbook { writer throws(ReportError) in try table.append(rows, into: &writer, timings: &timings) }
+        payoutTransactions = consume table
+    }
+
+    /// Ends the platform fees, adds the Payouts sheet (written at the end) and starts the payout transactions' file.
+    private func beginPayoutTransactions() throws(ReportError) {
+        guard let fees = platformFees.take(), var writer = workbook.take() else {
+            preconditionFailure("the payout transactions begin once, before the finish")
+        }
         do {
-            try platformFeesSheet.append(rows, into: &writer)
+            try endStreamed(fees, &writer)
+            payoutsSheet = try writer.reserveSheet(named: ReportTable.payouts([]).sheetName)
         } catch {
             workbook = consume writer
             throw error
         }
         workbook = consume writer
+        payoutTransactions = try StreamedTable(ReportTable.payoutTransactions, in: temporary)
+    }
+
+    /// Ends a streamed table: its sheets and its synced file.
+    private func endStreamed<Row>(_ table: consuming StreamedTable<Row>, _ writer: inout WorkbookWriter)
+        throws(ReportError)
+    {
+        var clock = WriterClock()
+        let ended = try table.finish(&writer)
+        unknownDecimals += ended.unknownDecimals
+        streamedFiles[ended.file.name] = (ended.file, ended.sheets)
         timings.workbookRows += clock.lap()
     }
 
-    private func complete(
-        _ report: ReconciliationReport, metadata: ReportMetadata,
-        payoutTransactions batches: (() throws -> [PayoutTransactionRow]?)?
-    ) throws(ReportError) -> ReportFiles {
-        var clock = WriterClock()
-        guard let csv = platformFeesCSV.take(), var writer = workbook.take() else {
+    /// Runs `body` with the workbook, which stays this stream's whatever `body` does.
+    private func withWorkbook(_ body: (inout WorkbookWriter) throws(ReportError) -> Void) throws(ReportError) {
+        guard var writer = workbook.take() else { preconditionFailure("the workbook is open until the finish") }
+        do {
+            try body(&writer)
+        } catch {
+            workbook = consume writer
+            throw error
+        }
+        workbook = consume writer
+    }
+
+    private func complete(_ report: ReconciliationReport, metadata: ReportMetadata) throws(ReportError) -> ReportFiles {
+        guard let transactions = payoutTransactions.take(), var writer = workbook.take() else {
             preconditionFailure("a report stream is finished once")
         }
+        try endStreamed(transactions, &writer)
+        var clock = WriterClock()
 
-        // CSV files: platform fees (streamed) and the rest.
-        let platformResult = try csv.finish()
-        var csvFiles = [
-            ReportFiles.CSVFile(
-                name: ReportTable.platformFeesFileName,
-                url: URL(fileURLWithPath: temporary + "/" + ReportTable.platformFeesFileName),
-                sha256: platformResult.sha256, byteCount: platformResult.byteCount, rowCount: platformFeeCount)
-        ]
-        var unknownDecimals = platformResult.unknownDecimals
-        let streamedPayoutTransactions = ReportTable.payoutTransactions([])
-        let tables = ReportTable.tables(of: report).filter { $0.fileName != ReportTable.platformFeesFileName }
-        for table in tables where batches == nil || table.fileName != streamedPayoutTransactions.fileName {
+        // CSV files, in SPEC §5's order: the streamed ones are written already.
+        var csvFiles: [ReportFiles.CSVFile] = []
+        var parts: [String: [SheetPart]] = [:]
+        let tables = ReportTable.tables(of: report)
+        for table in tables {
+            if let streamed = streamedFiles[table.fileName] {
+                csvFiles.append(streamed.file)
+                parts[table.fileName] = streamed.sheets
+                continue
+            }
             let path = temporary + "/" + table.fileName
             var writer = try CSVWriter(path: path)
             try writer.writeHeader(table.columns)
@@ -176,27 +225,25 @@ public final class ReportStream {
         try options.faultInjection?(.afterCSVFiles)
         let workbookName = ReportWriter.workbookName(folderName: folderName)
 
-        // The workbook: after the Summary and the streamed platform fees, one sheet (or more, past Excel's row
-        // limit) per table in WorkbookSheet order, then Run; the Summary is filled last, when every sheet its
+        // The workbook: after the Summary, the streamed platform fees, the Payouts sheet (added empty before the
+        // streamed payout transactions, filled now) and the payout transactions, one sheet (or more, past Excel's
+        // row limit) per table in WorkbookSheet order, then Run; the Summary is filled last, when every sheet its
         // formulas and charts refer to exists.
-        var parts: [String: [SheetPart]] = [ReportTable.platformFeesFileName: try platformFeesSheet.end(&writer)]
         for kind in WorkbookSheet.allCases {
             switch kind {
-            case .summary, .platformFees:
+            case .summary, .platformFees, .payoutTransactions:
                 continue
             case .run:
                 _ = try writer.write(
                     RunSheet.table(
                         metadata: metadata, csvFiles: csvFiles, workbookName: workbookName,
                         unknownDecimals: unknownDecimals))
-            case .payoutTransactions where batches != nil:
-                guard let batches else { continue }
-                var clock = WriterClock()
-                let (file, sheets) = try streamPayoutTransactions(batches, into: &writer)
-                csvFiles.append(file.csv)
-                unknownDecimals += file.unknownDecimals
-                parts[streamedPayoutTransactions.fileName] = sheets
-                timings.workbookRows += clock.lap()
+            case .payouts:
+                guard let payoutsSheet else {
+                    preconditionFailure("the Payouts sheet is added with the payout transactions")
+                }
+                let table = ReportTable.payouts(report.payouts)
+                parts[table.fileName] = try writer.write(table, onReserved: payoutsSheet)
             default:
                 guard let table = ReportTable.table(kind, of: report) else { continue }
                 parts[table.fileName] = try writer.write(table)
@@ -206,9 +253,7 @@ public final class ReportStream {
         guard let summarySheet else { preconditionFailure("the Summary sheet is added when the stream starts") }
         var checkTotals = totals
         checkTotals.add(report)
-        let columns =
-            [(ReportTable.platformFeesFileName, ReportTable.platformFeesColumns)]
-            + tables.map { ($0.fileName, $0.columns) }
+        let columns = tables.map { ($0.fileName, $0.columns) }
         let blocks = [
             SummaryChecks.detailBlock(checkTotals), SummaryChecks.connectedAccountsBlock(report.connectedAccounts),
         ]
@@ -252,42 +297,12 @@ public final class ReportStream {
             amountsWithUnknownDecimals: unknownDecimals)
     }
 
-    /// Writes the `payout_transactions` rows `batches` returns to their CSV file and their sheet as they come; the
-    /// sheet's columns are sized from the first rows, as a whole table's are.
-    private func streamPayoutTransactions(
-        _ batches: () throws -> [PayoutTransactionRow]?, into writer: inout WorkbookWriter
-    ) throws(ReportError) -> (file: (csv: ReportFiles.CSVFile, unknownDecimals: Int), sheets: [SheetPart]) {
-        let empty = ReportTable.payoutTransactions([])
-        let path = temporary + "/" + empty.fileName
-        var csv = try CSVWriter(path: path)
-        try csv.writeHeader(empty.columns)
-        var sheet = SizedSheet(ReportTable.payoutTransactions)
-        var count = 0
-        while true {
-            let rows: [PayoutTransactionRow]
-            do {
-                guard let next = try batches() else { break }
-                rows = next
-            } catch {
-                throw .rowsUnavailable(table: empty.fileName, reason: "\(error)")
-            }
-            try csv.writeRows(ReportTable.payoutTransactions(rows))
-            count += rows.count
-            try sheet.append(rows, into: &writer)
-        }
-        let sheets = try sheet.end(&writer)
-        let result = try csv.finish()
-        let file = ReportFiles.CSVFile(
-            name: empty.fileName, url: URL(fileURLWithPath: path), sha256: result.sha256,
-            byteCount: result.byteCount, rowCount: count)
-        return ((file, result.unknownDecimals), sheets)
-    }
-
     /// Drops the unfinished report: closes what is open and removes the hidden folder; the previous report of
     /// the range stays as it was. Does nothing once finished (or already abandoned).
     public func abandon() {
         guard !finished else { return }
-        _ = platformFeesCSV.take()
+        _ = platformFees.take()
+        _ = payoutTransactions.take()
         _ = workbook.take()
         ReportFolder.removeTree(temporary)
         finished = true

@@ -198,11 +198,33 @@ struct WorkbookWriter: ~Copyable {
         if !printHeader.isEmpty { check(worksheet_set_header(sheet, printHeader), "set the header of '\(name)'") }
     }
 
+    /// Writes every row of `table` starting on `reserved` (a sheet of ``reserveSheet(named:)`` named after the
+    /// table), and returns its sheets. A table longer than a sheet continues on sheets added now, after the last one
+    /// added so far.
+    mutating func write(
+        _ table: ReportTable, onReserved reserved: UnsafeMutablePointer<lxw_worksheet>
+    ) throws(ReportError) -> [SheetPart] {
+        var stream = SheetStream(sheetName: table.sheetName, columns: table.columns, widths: Self.columnWidths(table))
+        try prepare(reserved, named: table.sheetName, columns: table.columns, widths: stream.widths)
+        stream.sheet = reserved
+        try append(table, to: &stream)
+        return try end(&stream)
+    }
+
     private mutating func beginSheet(
         named name: String, columns: [Column], widths: [Double]
     ) throws(ReportError) -> UnsafeMutablePointer<lxw_worksheet> {
         let sheet = try workbook.addWorksheet(named: name)
         sheetNames.append(name)
+        try prepare(sheet, named: name, columns: columns, widths: widths)
+        setUpPrinting(sheet, name: name)
+        return sheet
+    }
+
+    /// Sizes the columns of `sheet`, freezes and writes its header row.
+    private func prepare(
+        _ sheet: UnsafeMutablePointer<lxw_worksheet>, named name: String, columns: [Column], widths: [Double]
+    ) throws(ReportError) {
         for (column, width) in widths.enumerated() {
             _ = worksheet_set_column(sheet, lxw_col_t(column), lxw_col_t(column), width, nil)
         }
@@ -212,8 +234,6 @@ struct WorkbookWriter: ~Copyable {
                 worksheet_write_string(sheet, 0, lxw_col_t(column), header.label, headerFormat(header.kind)),
                 sheet: name)
         }
-        setUpPrinting(sheet, name: name)
-        return sheet
     }
 
     mutating func writeCell(

@@ -20,7 +20,9 @@ public final class BlockingQueue<Element>: @unchecked Sendable {
 
     private let capacity: Int
     private let condition = NSCondition()
-    private var elements: [Element] = []
+    /// The queue is `elements[head...]`; a slot before `head` was popped and holds `nil`, so a popped element is
+    /// released by its consumer alone, however long the queue stays non-empty.
+    private var elements: [Element?] = []
     private var head = 0
     private var isFinished = false
     private var isClosed = false
@@ -65,8 +67,7 @@ public final class BlockingQueue<Element>: @unchecked Sendable {
         defer { condition.unlock() }
         while elements.count == head, !isFinished, !isClosed { condition.wait() }
         if isClosed { return nil }
-        if elements.count > head {
-            let element = elements[head]
+        if elements.count > head, let element = elements[head].take() {
             head += 1
             if head == elements.count || head >= 1_024 {
                 elements.removeFirst(head)
@@ -85,7 +86,7 @@ public final class BlockingQueue<Element>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         isClosed = true
-        let abandoned = Array(elements[head...])
+        let abandoned = elements[head...].compactMap { $0 }
         elements = []
         head = 0
         condition.broadcast()

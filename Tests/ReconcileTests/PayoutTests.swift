@@ -92,7 +92,11 @@ import Testing
         var session = ReconciliationSession(asOf: Self.to, skippedTransferGrace: 3_600)
         for each in parts { session.add(each) }
         let report = session.report()
-        let streamed = parts.flatMap(PayoutTransactions.rows(of:))
+        var taking = ReconciliationSession(asOf: Self.to, skippedTransferGrace: 3_600)
+        let streamed = parts.flatMap { part in
+            taking.add(part)
+            return taking.takePayoutTransactions()
+        }
 
         // Then the payout counts all four transactions, nets 10.00 and is 1.00 off, once
         let row = try #require(report.payouts.first)

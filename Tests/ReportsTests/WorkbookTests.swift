@@ -12,8 +12,8 @@ import Testing
     .enabled(if: Python.hasOpenpyxl || ProcessInfo.processInfo.environment["CI"] != nil, "\(Python.skipMessage)"))
 struct WorkbookTests {
     static let sheetNames = [
-        "Summary", "Platform fees", "Skipped transfers", "Unreversed disputes", "Exceptions", "Connected accounts",
-        "Payouts", "Payout transactions", "Ledger", "Run",
+        "Summary", "Platform fees", "Payouts", "Payout transactions", "Skipped transfers", "Unreversed disputes",
+        "Exceptions", "Connected accounts", "Ledger", "Run",
     ]
 
     /// Each CSV file's sheet.
@@ -298,12 +298,14 @@ struct WorkbookTests {
         }
         let written = try Self.written(report, options: WriteOptions(maxRowsPerSheet: 4))
         let (files, dump) = (written.files, written.dump)
-        // Then each full sheet continues on "<name> (2)", "(3)", with the header, frozen and filtered
+        // Then each full sheet continues on "<name> (2)", "(3)", with the header, frozen and filtered, right after
+        // it; but the Payouts, added before their streamed transactions and written at the end, continue after
+        // those (a range of more than a sheet's rows of payouts, which no platform reaches)
         #expect(
             dump.names.prefix(16) == [
-                "Summary", "Platform fees", "Platform fees (2)", "Skipped transfers", "Unreversed disputes",
-                "Exceptions", "Connected accounts", "Connected accounts (2)", "Payouts", "Payouts (2)",
-                "Payout transactions", "Payout transactions (2)", "Ledger", "Ledger (2)", "Ledger (3)", "Run",
+                "Summary", "Platform fees", "Platform fees (2)", "Payouts", "Payout transactions",
+                "Payout transactions (2)", "Payouts (2)", "Skipped transfers", "Unreversed disputes", "Exceptions",
+                "Connected accounts", "Connected accounts (2)", "Ledger", "Ledger (2)", "Ledger (3)", "Run",
             ])
         #expect(dump.names.dropFirst(16).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
         #expect(dump.active == "Summary")
@@ -360,45 +362,59 @@ struct WorkbookTests {
 
     @Test(arguments: [1, 2])
     func payoutTransactionsStreamedInBatchesMakeTheSameFilesAsOneWrite(batchSize: Int) throws {
-        // Given sheets of at most 2 rows, and a report whose payout transactions continue on a second sheet
+        // Given sheets of at most 2 rows, and a report whose platform fees and payout transactions continue on
+        // second sheets
         let report = Fixture.report()
-        #expect(report.payoutTransactions.count >= 2)
+        #expect(report.payoutTransactions.count >= 2 && report.platformFees.count >= 2)
         let options = WriteOptions(maxRowsPerSheet: 2)
         let whole = try Self.written(report, options: options)
-        // When the same report is written with its payout transactions given batch by batch at the end
+        // When the same report is streamed: its platform fees, then its payout transactions, batch by batch
         let scratch = try TemporaryFolder()
         let metadata = try Self.metadata()
         let stream = try ReportStream(range: metadata.range, to: scratch.url, options: options)
+        for batch in Self.batches(report.platformFees, of: batchSize) { try stream.append(platformFees: batch) }
+        for batch in Self.batches(report.payoutTransactions, of: batchSize) {
+            try stream.append(payoutTransactions: batch)
+        }
         var rest = report
+        rest.platformFees = []
         rest.payoutTransactions = []
-        var batches = stride(from: 0, to: report.payoutTransactions.count, by: batchSize).map {
-            Array(report.payoutTransactions[$0..<min($0 + batchSize, report.payoutTransactions.count)])
-        }
-        let files = try stream.finish(rest, metadata: metadata) {
-            batches.isEmpty ? nil : batches.removeFirst()
-        }
+        let files = try stream.finish(rest, metadata: metadata)
         // Then every CSV file is byte-identical and every sheet has the same cells, formats and cached results
         #expect(files.csvFiles.map(\.name) == whole.files.csvFiles.map(\.name))
         #expect(files.csvFiles.map(\.sha256) == whole.files.csvFiles.map(\.sha256))
         #expect(files.csvFile(named: "payout_transactions.csv")?.rowCount == report.payoutTransactions.count)
         #expect(files.sheetNames == whole.files.sheetNames)
         #expect(try Python.readWorkbook(files.workbook) == whole.dump)
+        // And the streamed tables come first, each followed by its continuation, the Payouts before their
+        // transactions
+        let feeSheets = files.sheetNames.dropFirst().prefix { $0.hasPrefix("Platform fees") }
+        #expect(feeSheets.count >= 2)
+        #expect(
+            Array(files.sheetNames.dropFirst(1 + feeSheets.count).prefix(3)) == [
+                "Payouts", "Payout transactions", "Payout transactions (2)",
+            ])
     }
 
-    @Test func payoutTransactionsThatStopComingAbandonTheReport() throws {
+    @Test func aStreamDroppedDuringThePayoutTransactionsLeavesThePreviousReport() throws {
         // Given a previous report of the range
         let first = try Self.written()
         let before = try TemporaryFolder.snapshot(first.files.folder)
         let metadata = try Fixture.metadata()
-        // When the next one's payout transactions cannot be read (the history failed)
-        struct ReadFailed: Error {}
+        let report = Fixture.report()
+        // When the next one streams its platform fees and some payout transactions, then stops (the history
+        // could not be read, and the pipeline abandons the report)
         let stream = try ReportStream(range: metadata.range, to: first.scratch.url)
-        #expect(throws: ReportError.self) {
-            try stream.finish(Fixture.report(), metadata: metadata) { throw ReadFailed() }
-        }
+        try stream.append(platformFees: report.platformFees)
+        try stream.append(payoutTransactions: Array(report.payoutTransactions.prefix(1)))
+        stream.abandon()
         // Then the previous report is untouched and nothing else is left
         #expect(try TemporaryFolder.snapshot(first.files.folder) == before)
         #expect(try first.scratch.entries() == [first.files.folder.lastPathComponent])
+    }
+
+    private static func batches<Row>(_ rows: [Row], of size: Int) -> [[Row]] {
+        stride(from: 0, to: rows.count, by: size).map { Array(rows[$0..<min($0 + size, rows.count)]) }
     }
 
     @Test func theCIScriptAcceptsTheWorkbookAndRejectsBrokenOnes() throws {

@@ -18,6 +18,27 @@ struct BlockingQueueTests {
         #expect(try queue.pop() == nil)
     }
 
+    @Test("a popped element belongs to its consumer alone, though the queue never empties")
+    func poppedElementsAreReleased() throws {
+        // Given a queue a producer keeps ahead of its consumer: it never runs empty
+        final class Batch: Sendable {}
+        let queue = BlockingQueue<Batch>(capacity: 2)
+        try queue.push(Batch())
+        weak var released: Batch?
+        for _ in 0..<3 {
+            try queue.push(Batch())
+            // When the consumer takes the oldest and is done with it
+            func takeAndDrop() throws {
+                let taken = try #require(try queue.pop())
+                released = taken
+            }
+            try takeAndDrop()
+            // Then nothing keeps it alive (a queue that kept its popped slots held up to a thousand batches)
+            #expect(released == nil)
+        }
+        #expect(queue.count == 1)
+    }
+
     @Test("the producer's error reaches the consumer after what was queued before it")
     func producerErrorAfterDrain() throws {
         let queue = BlockingQueue<Int>(capacity: 4)

@@ -119,6 +119,44 @@ struct ReconciliationPartsTests {
 }
 
 extension ReconciliationPartsTests {
+    @Test("what a part holds is bounded by the part size, not by the range: eight times the objects, no larger parts")
+    func partsDoNotGrowWithTheRange() async throws {
+        // Given a history of a whole sandbox world
+        let harness = try await ExtractionHarness { $0.charges = 400 }
+        let store = try harness.store()
+        try await harness.extract(store: store, client: try harness.client())
+
+        // When a range of 1 day and one of 8 days, both inside the world's 10 days, are read in parts of 7
+        func read(days: Int64) throws -> (objects: Int, parts: Int, largest: Int, largestBatch: Int) {
+            let (from, to) = (Self.start + Self.day, Self.start + (1 + days) * Self.day)
+            var session = ReconciliationSession(asOf: Self.start + 40 * Self.day, skippedTransferGrace: 3_600)
+            var figures = (objects: 0, parts: 0, largest: 0, largestBatch: 0)
+            try store.forEachReconciliationPart(
+                from: from, to: to, asOf: Self.start + 40 * Self.day, skippedTransferGrace: 3_600, chargesPerPart: 7
+            ) { part in
+                session.add(part)
+                let batch = max(session.takePlatformFees().count, session.takePayoutTransactions().count)
+                figures.objects += part.objectCount
+                figures.parts += 1
+                figures.largest = max(figures.largest, part.objectCount)
+                figures.largestBatch = max(figures.largestBatch, batch)
+            }
+            return figures
+        }
+        let short = try read(days: 1)
+        let long = try read(days: 8)
+
+        // Then the long range reads many times the objects, in many more parts...
+        #expect(long.objects >= 4 * short.objects, "\(short) \(long)")
+        #expect(long.parts >= 4 * short.parts, "\(short) \(long)")
+        // ...but no part, and no batch of rows the writer is handed, is larger than a part of the short range
+        // allows: 7 objects judged, each with what it refers to (a charge with its PaymentIntent, transfer,
+        // reversals, fee, refunds, disputes and their balance transactions), or 7 paid-out transactions
+        #expect(long.largest <= 7 * 24, "\(long)")
+        #expect(short.largest <= 7 * 24, "\(short)")
+        #expect(long.largestBatch <= 7 && short.largestBatch <= 7, "\(short) \(long)")
+    }
+
     @Test("a ledger whose sum overflows 64 bits names the transaction that does not fit, in parts as at once")
     func ledgerOverflowIsNamedInParts() async throws {
         // Given two balance transactions of the range whose amounts add up past Int64.max

@@ -14,7 +14,9 @@ extension HistoryStore {
     /// 2. the range's transfers, fees, refunds and disputes whose charge is not one of the range's;
     /// 3. the range's payouts, with what `?payout=` listed for them and those balance transactions, in parts of at
     ///    most `chargesPerPart` balance transactions (a payout that paid out more continues over several parts);
-    /// 4. the range's balance transactions (the ledger), in pages of `chargesPerPart` by creation time;
+    /// 4. the range's ledger: its totals, added up by SQLite in one part, or (when a total might not fit in 64
+    ///    bits, so the rules must name the transaction that does not) the range's balance transactions in pages of
+    ///    `chargesPerPart` by creation time;
     /// 5. the objects Stripe answered 404 for.
     ///
     /// All parts are read in one read transaction: a snapshot, whatever a concurrent writer does. `body` runs on
@@ -301,9 +303,15 @@ private struct PartLoader {
 
     // MARK: 4. The ledger
 
-    /// The range's balance transactions, the ledger's input, in pages by creation time, then id. The reconciler adds
-    /// them up (and names one that would overflow a total); the history only reads them.
+    /// The range's ledger: its totals in one part when they fit, else the range's balance transactions in pages by
+    /// creation time, then id, which the reconciler adds up (naming one that would overflow a total).
     func ledgerParts(_ body: (ReconciliationInput) throws -> Void) throws {
+        if let totals = try ledgerTotals() {
+            var part = input(judged: JudgedObjects())
+            part.ledgerTotals = totals
+            try body(part)
+            return
+        }
         var after: (created: Int64, id: String)?
         let pageSize = size
         while true {
@@ -315,6 +323,58 @@ private struct PartLoader {
             try body(part)
             if transactions.count < pageSize { return }
         }
+    }
+
+    /// The range's balance transactions added up per currency, ledger balance type and reporting category, as
+    /// the rules add them; `nil` when some total might overflow 64 bits in some order of addition (the sum of a
+    /// group's absolute values does not fit): then the rules add them one by one, in order, and name the one that
+    /// does not fit. Reading millions of transactions only to add them up was a fifth of a reconcile's reading.
+    private func ledgerTotals() throws -> [LedgerRow]? {
+        let groups: [Row]
+        do {
+            // SQLite's SUM stops with "integer overflow" rather than wrap.
+            groups = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT currency, balance_type, reporting_category, COUNT(*), SUM(amount), SUM(fee), SUM(net),
+                           SUM(ABS(amount)), SUM(ABS(fee)), SUM(ABS(net))
+                    FROM balance_transactions WHERE created >= ? AND created < ?
+                    GROUP BY currency, balance_type, reporting_category
+                    """, arguments: [from, to])
+        } catch let error as DatabaseError where error.message?.contains("integer overflow") == true {
+            return nil
+        }
+        var totals: [LedgerTotalsKey: (row: LedgerRow, magnitude: [Int64])] = [:]
+        for group in groups {
+            let stored: BalanceType? = try group.decode(atIndex: 1)
+            let row = LedgerRow(
+                currency: try FactsColumn.currency(group, 0),
+                balanceType: BalanceTransactionFacts.ledgerBalanceType(stored),
+                reportingCategory: try group.decode(atIndex: 2), count: try group.decode(atIndex: 3),
+                gross: try group.decode(atIndex: 4), fee: try group.decode(atIndex: 5), net: try group.decode(atIndex: 6))
+            let magnitude: [Int64] = [try group.decode(atIndex: 7), try group.decode(atIndex: 8), try group.decode(atIndex: 9)]
+            let key = LedgerTotalsKey(row)
+            guard let earlier = totals[key] else {
+                totals[key] = (row, magnitude)
+                continue
+            }
+            // A group stored without `balance_type` and one stored as `payments` are one ledger row.
+            func sum(_ a: Int64, _ b: Int64) -> Int64? {
+                let (total, overflowed) = a.addingReportingOverflow(b)
+                return overflowed ? nil : total
+            }
+            let sums = zip(earlier.magnitude, magnitude).compactMap { sum($0, $1) }
+            guard sums.count == magnitude.count, let gross = sum(earlier.row.gross, row.gross),
+                let fee = sum(earlier.row.fee, row.fee), let net = sum(earlier.row.net, row.net)
+            else { return nil }
+            var merged = earlier.row
+            merged.count += row.count
+            merged.gross = gross
+            merged.fee = fee
+            merged.net = net
+            totals[key] = (merged, sums)
+        }
+        return totals.values.map(\.row)
     }
 
     // MARK: 5. Objects Stripe answered 404 for
@@ -401,5 +461,18 @@ private struct PartLoader {
             for facts in list where seen.insert(facts.id).inserted { all.append(facts) }
         }
         return all
+    }
+}
+
+/// A ledger row's identity, for merging the groups SQLite returns.
+private struct LedgerTotalsKey: Hashable {
+    let currency: Currency
+    let balanceType: BalanceType
+    let category: ReportingCategory
+
+    init(_ row: LedgerRow) {
+        currency = row.currency
+        balanceType = row.balanceType
+        category = row.reportingCategory
     }
 }

@@ -36,7 +36,7 @@ struct FactIndex {
     let transactionsByPayout: [String: [String]]
 
     init(_ input: ReconciliationInput) {
-        guard Self.isLedgerOnly(input) else {
+        guard input.isLedgerOnly, !input.balanceTransactions.isEmpty else {
             self.init(all: input)
             return
         }
@@ -99,13 +99,6 @@ struct FactIndex {
                 ($0.created, $0.id) < ($1.created, $1.id)
             },
             by: { $0.disputeIDMetadata ?? "" })
-    }
-
-    private static func isLedgerOnly(_ input: ReconciliationInput) -> Bool {
-        input.charges.isEmpty && input.paymentIntents.isEmpty && input.transfers.isEmpty
-            && input.transferReversals.isEmpty && input.applicationFees.isEmpty && input.feeRefunds.isEmpty
-            && input.refunds.isEmpty && input.disputes.isEmpty && input.payouts.isEmpty
-            && !input.balanceTransactions.isEmpty
     }
 
     // MARK: Questions the rules ask

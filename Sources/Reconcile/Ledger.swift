@@ -6,32 +6,47 @@ extension ReportBuilder {
     /// Balance transactions created in the range, grouped by (currency, `balance_type`, `reporting_category`; a
     /// transaction without `balance_type` is `payments`): count, gross
     /// (Σ amount), fee (Σ fee), net (Σ net). A transaction whose figures would overflow a total is left out of its
-    /// group and reported.
-    mutating func ledger() {
+    /// group and reported. Totals the history added up (`totals`, see ``ReconciliationInput/ledgerTotals``) are
+    /// added as they are.
+    mutating func ledger(_ totals: [LedgerRow]) {
+        for total in totals where !add(total) {
+            // The history sends a group's totals once, and only totals that fit: this guards against a caller
+            // that sends them twice.
+            overflow(
+                total.reportingCategory.rawValue, currency: total.currency, created: index.from,
+                what: "\(total.reportingCategory) ledger total")
+        }
         let judged = index.balanceTransactions.filter {
             index.judges($0.id, \.balanceTransactions, created: $0.created)
         }
         for bt in judged.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
-            let key = LedgerKey(
-                currency: bt.currency, balanceType: bt.ledgerBalanceType, category: bt.reportingCategory)
-            var row =
-                ledgerGroups[key]
-                ?? LedgerRow(
-                    currency: bt.currency, balanceType: key.balanceType, reportingCategory: key.category,
-                    count: 0, gross: 0, fee: 0, net: 0)
-            guard let gross = Checked.add(row.gross, bt.amount), let fee = Checked.add(row.fee, bt.fee),
-                let net = Checked.add(row.net, bt.net)
-            else {
+            let one = LedgerRow(
+                currency: bt.currency, balanceType: bt.ledgerBalanceType, reportingCategory: bt.reportingCategory,
+                count: 1, gross: bt.amount, fee: bt.fee, net: bt.net)
+            if !add(one) {
                 overflow(
                     bt.id, currency: bt.currency, created: bt.created, what: "\(bt.reportingCategory) ledger total")
-                continue
             }
-            row.count += 1
-            row.gross = gross
-            row.fee = fee
-            row.net = net
-            ledgerGroups[key] = row
         }
+    }
+
+    /// Adds `figures` to their group; `false`, and the group unchanged, when a total would overflow.
+    private mutating func add(_ figures: LedgerRow) -> Bool {
+        let key = LedgerKey(
+            currency: figures.currency, balanceType: figures.balanceType, category: figures.reportingCategory)
+        guard var row = ledgerGroups[key] else {
+            ledgerGroups[key] = figures
+            return true
+        }
+        guard let gross = Checked.add(row.gross, figures.gross), let fee = Checked.add(row.fee, figures.fee),
+            let net = Checked.add(row.net, figures.net)
+        else { return false }
+        row.count += figures.count
+        row.gross = gross
+        row.fee = fee
+        row.net = net
+        ledgerGroups[key] = row
+        return true
     }
 }
 

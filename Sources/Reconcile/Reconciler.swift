@@ -54,7 +54,7 @@ public struct ReconciliationSession: Sendable {
         builder.disputes()
         builder.payouts()
         if part.judged?.missingObjects ?? true { builder.missingObjects(part.missingObjects) }
-        builder.ledger()
+        builder.ledger(part.ledgerTotals)
         builder.index = FactIndex.empty
     }
 

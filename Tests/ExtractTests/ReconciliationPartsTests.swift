@@ -96,10 +96,10 @@ struct ReconciliationPartsTests {
                 #expect(
                     judged.ids[.dispute] == Set(whole.disputes.filter { inRange($0.created) }.map(\.id)), "\(label)")
                 #expect(judged.ids[.payout] == Set(whole.payouts.filter { inRange($0.created) }.map(\.id)), "\(label)")
-                // The ledger's balance transactions are judged one by one by the rules, each once
-                #expect(
-                    judged.ids[.balanceTransaction]
-                        == Set(whole.balanceTransactions.filter { inRange($0.created) }.map(\.id)), "\(label)")
+                // The ledger comes added up by the history, in one part, instead of transaction by transaction
+                #expect(judged.ids[.balanceTransaction] == [], "\(label)")
+                #expect(Set(judged.ledgerTotals) == Set(expected.ledger), "\(label)")
+                #expect(judged.ledgerParts == (expected.ledger.isEmpty ? 0 : 1), "\(label)")
             }
             if range.to - range.from >= 2 * Self.day {
                 // The range's payouts were extracted with what they paid out (in a slice, before it too)
@@ -157,6 +157,56 @@ extension ReconciliationPartsTests {
         #expect(long.largestBatch <= 7 && short.largestBatch <= 7, "\(short) \(long)")
     }
 
+    @Test("the ledger added up by the history counts a transaction without balance_type as payments, as the rules do")
+    func ledgerTotalsMatchTheRules() async throws {
+        // Given three balance transactions of the range in one currency and category: two without balance_type,
+        // one stored as payments, and one of another balance type
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try HistoryStore.open(path: folder.appendingPathComponent("history.sqlite").path)
+        let range = try ReportingRange(
+            from: Date(timeIntervalSince1970: TimeInterval(Self.start)),
+            to: Date(timeIntervalSince1970: TimeInterval(Self.start + Self.day)), timeZone: .gmt)
+        let runID = try store.beginRun(
+            RunStart(
+                command: "extract", range: range, mode: .test, toolVersion: "test", stripeVersion: "v",
+                apiBase: "http://127.0.0.1:1", startedAt: Self.start + 2 * Self.day, pid: 1)
+        ).runID
+        var batch = ObjectBatch()
+        let balanceTypes: [BalanceType?] = [nil, nil, .payments, "issuing"]
+        batch.balanceTransactions = balanceTypes.enumerated().map { index, balanceType in
+            StoredObject(
+                facts: BalanceTransactionFacts(
+                    id: "txn_\(index)", created: Self.start + Int64(index), currency: .usd, amount: 1_000 * Int64(index + 1),
+                    fee: 30, net: 1_000 * Int64(index + 1) - 30, type: "charge", reportingCategory: "charge",
+                    sourceID: nil, exchangeRate: nil, status: "available", balanceType: balanceType),
+                rawJSON: #"{"id":"txn_\#(index)"}"#)
+        }
+        _ = try await store.write(batch, run: runID, now: Self.start + 2 * Self.day)
+
+        // When the range is reconciled in parts and at once
+        let (from, to) = (Self.start, Self.start + Self.day)
+        var session = ReconciliationSession(asOf: to, skippedTransferGrace: 0)
+        var judged = JudgedTally()
+        try store.forEachReconciliationPart(from: from, to: to, asOf: to, skippedTransferGrace: 0) { part in
+            judged.add(part)
+            session.add(part)
+        }
+        let whole = Reconciler.reconcile(
+            try await store.reconciliationInput(from: from, to: to, asOf: to, skippedTransferGrace: 0))
+
+        // Then the history handed over two totals, not the transactions, and the ledger is the rules' own
+        #expect(judged.ids[.balanceTransaction] == [])
+        #expect(judged.ledgerParts == 1)
+        #expect(session.report() == whole)
+        let payments = try #require(whole.ledger.first { $0.balanceType == .payments })
+        #expect(payments.count == 3)
+        #expect(payments.gross == 6_000)
+        #expect(payments.fee == 90)
+        #expect(whole.ledger.map(\.balanceType) == [.payments, "issuing"].sorted { $0.rawValue < $1.rawValue })
+    }
+
     @Test("a ledger whose sum overflows 64 bits names the transaction that does not fit, in parts as at once")
     func ledgerOverflowIsNamedInParts() async throws {
         // Given two balance transactions of the range whose amounts add up past Int64.max
@@ -211,8 +261,13 @@ private struct JudgedTally {
         .payout: [],
     ]
     var duplicates: [String] = []
+    /// The ledger's totals the parts carried, and how many parts carried any.
+    var ledgerTotals: [LedgerRow] = []
+    var ledgerParts = 0
 
     mutating func add(_ part: ReconciliationInput) {
+        ledgerTotals += part.ledgerTotals
+        if !part.ledgerTotals.isEmpty { ledgerParts += 1 }
         guard let judged = part.judged else {
             duplicates.append("a part without judged objects")
             return

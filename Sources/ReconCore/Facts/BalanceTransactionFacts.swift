@@ -48,5 +48,8 @@ public struct BalanceTransactionFacts: ObjectFacts, Hashable {
 
     /// The ledger's balance type: ``balanceType``, `payments` where absent (the only balance before the field;
     /// SPEC §5).
-    public var ledgerBalanceType: BalanceType { balanceType ?? .payments }
+    public var ledgerBalanceType: BalanceType { Self.ledgerBalanceType(balanceType) }
+
+    /// The ledger's balance type of a transaction whose `balance_type` is `stored`.
+    public static func ledgerBalanceType(_ stored: BalanceType?) -> BalanceType { stored ?? .payments }
 }

@@ -25,6 +25,9 @@ public struct ReconciliationInput: Sendable {
     public var payoutTransactions: [PayoutTransactionLink] = []
     /// Referenced objects Stripe answered 404 for: (kind, id).
     public var missingObjects: [(kind: ObjectKind, id: String)]
+    /// The range's ledger, added up by the history instead of handed over transaction by transaction: one row per
+    /// currency, ledger balance type and reporting category, each once, none of whose totals overflowed.
+    public var ledgerTotals: [LedgerRow] = []
     /// When the input is one part of a range: the objects this part reports on. `nil`: the input is the whole
     /// range, and every object created in it is reported on.
     public var judged: JudgedObjects?
@@ -61,6 +64,12 @@ public struct ReconciliationInput: Sendable {
     public var objectCount: Int {
         charges.count + paymentIntents.count + transfers.count + transferReversals.count + applicationFees.count
             + feeRefunds.count + refunds.count + disputes.count + balanceTransactions.count + payouts.count
+    }
+
+    /// Whether the input holds nothing but balance transactions, or the ledger's totals: a ledger part.
+    public var isLedgerOnly: Bool {
+        charges.isEmpty && paymentIntents.isEmpty && transfers.isEmpty && transferReversals.isEmpty
+            && applicationFees.isEmpty && feeRefunds.isEmpty && refunds.isEmpty && disputes.isEmpty && payouts.isEmpty
     }
 }
 

@@ -37,6 +37,8 @@ let package = Package(
         // MARK: The pipeline
         /// Money, currencies, date ranges: depends on nothing.
         .target(name: "ReconCore"),
+        /// The workbook's zip level: libxlsxwriter zips at zlib's default and has no option (see deflate_level.c).
+        .target(name: "CDeflateLevel"),
         /// A blocking queue and threads of their own, for work that must not hold Swift concurrency's few threads.
         .target(name: "WorkerThreads"),
         /// Stripe's wire models, errors and (later) the client over an HTTP transport protocol.
@@ -63,7 +65,9 @@ let package = Package(
         /// CSV and XLSX writers (the only module importing CXlsxWriter). They format; they never compute.
         .target(
             name: "Reports",
-            dependencies: ["ReconCore", "CXlsxWriter", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "ReconCore", "CXlsxWriter", "CDeflateLevel", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         /// A Stripe-compatible loopback server with a seeded Connect world, for tests, benchmarks and the demo.
         /// It writes Stripe's JSON on its own and never uses StripeAPI's models.

@@ -45,7 +45,7 @@ extension HistoryStore {
         do {
             try readSnapshot { db in
                 // The parts probe indexes all over the facts: a larger cache keeps the indexes' inner pages.
-                try db.execute(sql: "PRAGMA cache_size = -65536")
+                try db.execute(sql: "PRAGMA cache_size = -131072")
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
                 try read(PartLoader(db: db, from: from, to: to, asOf: asOf, grace: grace, size: size))
             }

@@ -1,0 +1,13 @@
+#ifndef CONNECT_RECON_DEFLATE_LEVEL_H
+#define CONNECT_RECON_DEFLATE_LEVEL_H
+
+/// The zlib compression level that a `deflateInit2_` call asking for zlib's default (-1, level 6) gets on the
+/// calling thread, until `deflate_level_end`. libxlsxwriter zips the workbook on `workbook_close` with zlib's default
+/// level and offers no option for it; the report writer brackets that call with these two functions. Every other
+/// deflate, on this thread or any other, keeps the level it asks for.
+void deflate_level_begin(int level);
+
+/// Ends `deflate_level_begin` on the calling thread.
+void deflate_level_end(void);
+
+#endif

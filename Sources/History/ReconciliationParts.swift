@@ -351,8 +351,11 @@ private struct PartLoader {
                 currency: try FactsColumn.currency(group, 0),
                 balanceType: BalanceTransactionFacts.ledgerBalanceType(stored),
                 reportingCategory: try group.decode(atIndex: 2), count: try group.decode(atIndex: 3),
-                gross: try group.decode(atIndex: 4), fee: try group.decode(atIndex: 5), net: try group.decode(atIndex: 6))
-            let magnitude: [Int64] = [try group.decode(atIndex: 7), try group.decode(atIndex: 8), try group.decode(atIndex: 9)]
+                gross: try group.decode(atIndex: 4), fee: try group.decode(atIndex: 5),
+                net: try group.decode(atIndex: 6))
+            let magnitude: [Int64] = [
+                try group.decode(atIndex: 7), try group.decode(atIndex: 8), try group.decode(atIndex: 9),
+            ]
             let key = LedgerTotalsKey(row)
             guard let earlier = totals[key] else {
                 totals[key] = (row, magnitude)

@@ -178,7 +178,8 @@ extension ReconciliationPartsTests {
         batch.balanceTransactions = balanceTypes.enumerated().map { index, balanceType in
             StoredObject(
                 facts: BalanceTransactionFacts(
-                    id: "txn_\(index)", created: Self.start + Int64(index), currency: .usd, amount: 1_000 * Int64(index + 1),
+                    id: "txn_\(index)", created: Self.start + Int64(index), currency: .usd,
+                    amount: 1_000 * Int64(index + 1),
                     fee: 30, net: 1_000 * Int64(index + 1) - 30, type: "charge", reportingCategory: "charge",
                     sourceID: nil, exchangeRate: nil, status: "available", balanceType: balanceType),
                 rawJSON: #"{"id":"txn_\#(index)"}"#)

@@ -16,12 +16,12 @@ struct FactIndex {
     private(set) var balanceTransactions: [BalanceTransactionFacts]
     let payouts: [PayoutFacts]
 
-    let chargeByID: [String: ChargeFacts]
-    let paymentIntentByID: [String: PaymentIntentFacts]
-    let transferByID: [String: TransferFacts]
-    let feeByID: [String: ApplicationFeeFacts]
-    let balanceTransactionByID: [String: BalanceTransactionFacts]
-    let reversalByID: [String: TransferReversalFacts]
+    let chargeByID: FactLookup<ChargeFacts>
+    let paymentIntentByID: FactLookup<PaymentIntentFacts>
+    let transferByID: FactLookup<TransferFacts>
+    let feeByID: FactLookup<ApplicationFeeFacts>
+    let balanceTransactionByID: FactLookup<BalanceTransactionFacts>
+    let reversalByID: FactLookup<TransferReversalFacts>
     /// `application_fee.originating_transaction` → fee: the join Stripe documents next to `charge.application_fee`.
     let feeByOriginatingCharge: [String: ApplicationFeeFacts]
     /// Children, each list in creation order (ties by id).
@@ -44,7 +44,7 @@ struct FactIndex {
         var withoutLookups = input
         withoutLookups.balanceTransactions = []
         self.init(all: withoutLookups)
-        balanceTransactions = Self.unique(input.balanceTransactions, \.id)
+        balanceTransactions = FactLookup(input.balanceTransactions).unique
     }
 
     private init(all input: ReconciliationInput) {
@@ -52,22 +52,18 @@ struct FactIndex {
         to = input.to
         judged = input.judged
         // The lookups by id keep the first of duplicated ids; the lists are filtered only when there are any.
-        chargeByID = Self.byID(input.charges, \.id)
-        transferByID = Self.byID(input.transfers, \.id)
-        feeByID = Self.byID(input.applicationFees, \.id)
-        balanceTransactionByID = Self.byID(input.balanceTransactions, \.id)
-        paymentIntentByID = Self.byID(input.paymentIntents, \.id)
-        charges = chargeByID.count == input.charges.count ? input.charges : Self.unique(input.charges, \.id)
-        transfers = transferByID.count == input.transfers.count ? input.transfers : Self.unique(input.transfers, \.id)
-        applicationFees =
-            feeByID.count == input.applicationFees.count
-            ? input.applicationFees : Self.unique(input.applicationFees, \.id)
-        balanceTransactions =
-            balanceTransactionByID.count == input.balanceTransactions.count
-            ? input.balanceTransactions : Self.unique(input.balanceTransactions, \.id)
-        refunds = Self.unique(input.refunds, \.id)
-        disputes = Self.unique(input.disputes, \.id)
-        payouts = Self.unique(input.payouts, \.id)
+        chargeByID = FactLookup(input.charges)
+        transferByID = FactLookup(input.transfers)
+        feeByID = FactLookup(input.applicationFees)
+        balanceTransactionByID = FactLookup(input.balanceTransactions)
+        paymentIntentByID = FactLookup(input.paymentIntents)
+        charges = chargeByID.unique
+        transfers = transferByID.unique
+        applicationFees = feeByID.unique
+        balanceTransactions = balanceTransactionByID.unique
+        refunds = FactLookup(input.refunds).unique
+        disputes = FactLookup(input.disputes).unique
+        payouts = FactLookup(input.payouts).unique
         var listed: [String: [String]] = [:]
         for link in Set(input.payoutTransactions).sorted(by: {
             ($0.payoutID, $0.balanceTransactionID) < ($1.payoutID, $1.balanceTransactionID)
@@ -75,9 +71,9 @@ struct FactIndex {
             listed[link.payoutID, default: []].append(link.balanceTransactionID)
         }
         transactionsByPayout = listed
-        let reversals = Self.unique(input.transferReversals, \.id).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
-        reversalByID = Self.byID(reversals, \.id)
-        let feeRefunds = Self.unique(input.feeRefunds, \.id).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+        let reversals = FactLookup(input.transferReversals).unique.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+        reversalByID = FactLookup(reversals)
+        let feeRefunds = FactLookup(input.feeRefunds).unique.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
 
         var byOrigin: [String: ApplicationFeeFacts] = [:]
         for fee in applicationFees.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
@@ -146,16 +142,5 @@ struct FactIndex {
     func isAbsent(balanceTransaction id: String?) -> Bool {
         guard let id else { return false }
         return balanceTransactionByID[id] == nil
-    }
-
-    // MARK: Building
-
-    private static func unique<T>(_ items: [T], _ id: KeyPath<T, String>) -> [T] {
-        var seen: Set<String> = []
-        return items.filter { seen.insert($0[keyPath: id]).inserted }
-    }
-
-    private static func byID<T>(_ items: [T], _ id: KeyPath<T, String>) -> [String: T] {
-        Dictionary(items.map { ($0[keyPath: id], $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -11,7 +11,11 @@ struct FactLookup<Facts: ObjectFacts> {
         self.facts = facts
         var positions: [String: Int] = [:]
         positions.reserveCapacity(facts.count)
-        for (position, fact) in facts.enumerated() where positions[fact.id] == nil { positions[fact.id] = position }
+        // By index: `enumerated()` would copy every fact (and retain each of its strings) on the way.
+        for position in facts.indices {
+            let id = facts[position].id
+            if positions[id] == nil { positions[id] = position }
+        }
         self.positions = positions
     }
 

@@ -159,48 +159,24 @@ extension ReconciliationPartsTests {
 
     @Test("the ledger added up by the history counts a transaction without balance_type as payments, as the rules do")
     func ledgerTotalsMatchTheRules() async throws {
-        // Given three balance transactions of the range in one currency and category: two without balance_type,
+        // Given four balance transactions of the range in one currency and category: two without balance_type,
         // one stored as payments, and one of another balance type
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parts-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try HistoryStore.open(path: folder.appendingPathComponent("history.sqlite").path)
-        let range = try ReportingRange(
-            from: Date(timeIntervalSince1970: TimeInterval(Self.start)),
-            to: Date(timeIntervalSince1970: TimeInterval(Self.start + Self.day)), timeZone: .gmt)
-        let runID = try store.beginRun(
-            RunStart(
-                command: "extract", range: range, mode: .test, toolVersion: "test", stripeVersion: "v",
-                apiBase: "http://127.0.0.1:1", startedAt: Self.start + 2 * Self.day, pid: 1)
-        ).runID
-        var batch = ObjectBatch()
         let balanceTypes: [BalanceType?] = [nil, nil, .payments, "issuing"]
-        batch.balanceTransactions = balanceTypes.enumerated().map { index, balanceType in
-            StoredObject(
-                facts: BalanceTransactionFacts(
-                    id: "txn_\(index)", created: Self.start + Int64(index), currency: .usd,
-                    amount: 1_000 * Int64(index + 1),
-                    fee: 30, net: 1_000 * Int64(index + 1) - 30, type: "charge", reportingCategory: "charge",
-                    sourceID: nil, exchangeRate: nil, status: "available", balanceType: balanceType),
-                rawJSON: #"{"id":"txn_\#(index)"}"#)
+        let transactions = balanceTypes.enumerated().map { index, balanceType in
+            BalanceTransactionFacts(
+                id: "txn_\(index)", created: Self.start + Int64(index), currency: .usd,
+                amount: 1_000 * Int64(index + 1), fee: 30, net: 1_000 * Int64(index + 1) - 30, type: "charge",
+                reportingCategory: "charge", sourceID: nil, exchangeRate: nil, status: "available",
+                balanceType: balanceType)
         }
-        _ = try await store.write(batch, run: runID, now: Self.start + 2 * Self.day)
 
         // When the range is reconciled in parts and at once
-        let (from, to) = (Self.start, Self.start + Self.day)
-        var session = ReconciliationSession(asOf: to, skippedTransferGrace: 0)
-        var judged = JudgedTally()
-        try store.forEachReconciliationPart(from: from, to: to, asOf: to, skippedTransferGrace: 0) { part in
-            judged.add(part)
-            session.add(part)
-        }
-        let whole = Reconciler.reconcile(
-            try await store.reconciliationInput(from: from, to: to, asOf: to, skippedTransferGrace: 0))
+        let (parts, judged, whole) = try await Self.reconcileADay(of: transactions)
 
         // Then the history handed over two totals, not the transactions, and the ledger is the rules' own
         #expect(judged.ids[.balanceTransaction] == [])
         #expect(judged.ledgerParts == 1)
-        #expect(session.report() == whole)
+        #expect(parts == whole)
         let payments = try #require(whole.ledger.first { $0.balanceType == .payments })
         #expect(payments.count == 3)
         #expect(payments.gross == 6_000)
@@ -211,32 +187,46 @@ extension ReconciliationPartsTests {
     @Test("a ledger whose sum overflows 64 bits names the transaction that does not fit, in parts as at once")
     func ledgerOverflowIsNamedInParts() async throws {
         // Given two balance transactions of the range whose amounts add up past Int64.max
+        let transactions = (1...3).map { index in
+            BalanceTransactionFacts(
+                id: "txn_\(index)", created: Self.start + Int64(index), currency: .usd,
+                amount: index == 3 ? 5 : Int64.max / 2 + 1, fee: 0, net: index == 3 ? 5 : Int64.max / 2 + 1,
+                type: "charge", reportingCategory: "charge", sourceID: nil, exchangeRate: nil, status: "available")
+        }
+
+        // When the range is reconciled in parts and at once
+        let (parts, judged, whole) = try await Self.reconcileADay(of: transactions)
+
+        // Then the transactions came one by one, and the report is the whole range's: the one that overflows is
+        // named and left out of the total
+        #expect(judged.ids[.balanceTransaction] == ["txn_1", "txn_2", "txn_3"])
+        #expect(parts == whole)
+        #expect(whole.exceptions.map(\.objectID) == ["txn_2"])
+        #expect(whole.ledger.first?.count == 2)
+    }
+
+    /// A history of `transactions` alone, its first day reconciled in parts and at once: the parts' report, what
+    /// they judged, and the whole range's report.
+    private static func reconcileADay(
+        of transactions: [BalanceTransactionFacts]
+    ) async throws -> (parts: ReconciliationReport, judged: JudgedTally, whole: ReconciliationReport) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try HistoryStore.open(path: folder.appendingPathComponent("history.sqlite").path)
+        let (from, to) = (start, start + day)
         let range = try ReportingRange(
-            from: Date(timeIntervalSince1970: TimeInterval(Self.start)),
-            to: Date(timeIntervalSince1970: TimeInterval(Self.start + Self.day)), timeZone: .gmt)
+            from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
+            timeZone: .gmt)
         let runID = try store.beginRun(
             RunStart(
                 command: "extract", range: range, mode: .test, toolVersion: "test", stripeVersion: "v",
-                apiBase: "http://127.0.0.1:1", startedAt: Self.start + 2 * Self.day, pid: 1)
+                apiBase: "http://127.0.0.1:1", startedAt: to + day, pid: 1)
         ).runID
         var batch = ObjectBatch()
-        batch.balanceTransactions = (1...3).map { index in
-            StoredObject(
-                facts: BalanceTransactionFacts(
-                    id: "txn_\(index)", created: Self.start + Int64(index), currency: .usd,
-                    amount: index == 3 ? 5 : Int64.max / 2 + 1, fee: 0, net: index == 3 ? 5 : Int64.max / 2 + 1,
-                    type: "charge", reportingCategory: "charge", sourceID: nil, exchangeRate: nil,
-                    status: "available"),
-                rawJSON: #"{"id":"txn_\#(index)"}"#)
-        }
-        _ = try await store.write(batch, run: runID, now: Self.start + 2 * Self.day)
+        batch.balanceTransactions = transactions.map { StoredObject(facts: $0, rawJSON: #"{"id":"\#($0.id)"}"#) }
+        _ = try await store.write(batch, run: runID, now: to + day)
 
-        // When the range is reconciled in parts and at once
-        let (from, to) = (Self.start, Self.start + Self.day)
         var session = ReconciliationSession(asOf: to, skippedTransferGrace: 0)
         var judged = JudgedTally()
         try store.forEachReconciliationPart(from: from, to: to, asOf: to, skippedTransferGrace: 0) { part in
@@ -245,13 +235,7 @@ extension ReconciliationPartsTests {
         }
         let whole = Reconciler.reconcile(
             try await store.reconciliationInput(from: from, to: to, asOf: to, skippedTransferGrace: 0))
-
-        // Then the transactions came one by one, and the report is the whole range's: the one that overflows is
-        // named and left out of the total
-        #expect(judged.ids[.balanceTransaction] == ["txn_1", "txn_2", "txn_3"])
-        #expect(session.report() == whole)
-        #expect(whole.exceptions.map(\.objectID) == ["txn_2"])
-        #expect(whole.ledger.first?.count == 2)
+        return (session.report(), judged, whole)
     }
 }
 

@@ -22,7 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
-        // MARK: C libraries from the system (apt: libcurl4-openssl-dev, libxlsxwriter-dev)
+        // MARK: C libraries from the system (apt: libcurl4-openssl-dev, libxlsxwriter-dev, libpq-dev)
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -32,6 +32,12 @@ let package = Package(
             name: "CXlsxWriter",
             pkgConfig: "xlsxwriter",
             providers: [.apt(["libxlsxwriter-dev"])]
+        ),
+        /// libpq: a PostgreSQL history's URL is libpq's to read (PGPASSWORD, ~/.pgpass, sslmode and the rest).
+        .systemLibrary(
+            name: "CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
         ),
 
         // MARK: The pipeline
@@ -51,7 +57,7 @@ let package = Package(
         /// The history database (the only module importing GRDB).
         .target(
             name: "History",
-            dependencies: ["ReconCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ReconCore", "CPostgreSQL", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         /// Windows, concurrent paging under the rate budget, follow-ups by id; wire models → history.
         .target(

@@ -1,4 +1,5 @@
 import Foundation
+import History
 import ReconCore
 
 /// Converts the winning raw settings into a checked ``Configuration``.
@@ -29,6 +30,7 @@ struct ConfigurationBuilder {
         guard !outputDirectory.isEmpty else { throw invalid(.outputDirectory, "is empty; name a folder.") }
         let databasePath = try text(.databasePath)
         guard !databasePath.isEmpty else { throw invalid(.databasePath, "is empty; name a file.") }
+        try checkHistoryLocation(databasePath)
 
         return Configuration(
             apiBaseURL: baseURL,
@@ -51,6 +53,24 @@ struct ConfigurationBuilder {
             logLevel: try choice(.logLevel),
             filePath: filePath
         )
+    }
+
+    /// A history location this build can open: a SQLite file. A URL is never taken for a file name, and its
+    /// password is never shown.
+    private func checkHistoryLocation(_ setting: String) throws(ConfigurationError) {
+        let location: HistoryLocation
+        do {
+            location = try HistoryLocation(setting)
+        } catch {
+            throw invalid(.databasePath, "cannot be used: " + error.message)
+        }
+        if case .postgreSQL(let address) = location {
+            throw invalid(
+                .databasePath,
+                "names the PostgreSQL database \(address), and this build keeps its history in a SQLite file only "
+                    + "(a history in PostgreSQL, SPEC §7, is not built yet). Give a file path, such as "
+                    + "connect-recon.sqlite.")
+        }
     }
 
     // MARK: - Typed access

@@ -124,6 +124,51 @@ struct BadInputTests {
             mentions: ["key file '\(keyFile)'", "publishable"])
     }
 
+    // MARK: - The history's location
+
+    @Test(
+        "a history URL this build cannot open exits 2 naming it without its password, for every command",
+        arguments: ["run", "extract", "reconcile", "history"])
+    func historyURLsNeverShowTheirPassword(command: String) async throws {
+        let secret = "s3cr%40et"
+        let cases: [(url: String, mentions: [String])] = [
+            // PostgreSQL, until the history can live there: said so, the URL shown with ***
+            (
+                "postgresql://recon:\(secret)@127.0.0.1:5432/recon?sslmode=require",
+                ["postgresql://recon:***@127.0.0.1:5432/recon?sslmode=require", "SQLite file only"]
+            ),
+            ("postgres://recon:\(secret)@db.internal/recon", ["postgresql://recon:***@db.internal/recon"]),
+            // A URL libpq cannot read: what is wrong, still without the password
+            ("postgresql://recon:\(secret)@[::1/recon", ["postgresql://recon:***@[::1/recon", "libpq can read"]),
+            (
+                "postgresql://recon:\(secret)@host/recon?nosuchoption=1",
+                ["not a PostgreSQL URL libpq can read", "nosuchoption"]
+            ),
+            // Another kind of URL is not taken for a file name
+            ("mysql://recon:\(secret)@127.0.0.1/recon", ["mysql://recon:***@127.0.0.1/recon", "mysql:// URL"]),
+        ]
+        for (url, mentions) in cases {
+            let result: CLIResult
+            if command == "history" {
+                // `history` takes no range and no output folder
+                result = await CLI.run(["history", "--db", url], environment: [:])
+                #expect(result.status == 2, "\(url)")
+                for phrase in mentions + ["output.database"] {
+                    #expect(result.error.contains(phrase), "mentions '\(phrase)': \(result.error)")
+                }
+            } else {
+                let arguments = ["--from", "2026-11-20", "--to", "2026-11-21", "--db", url]
+                try await runExpectingBadInput(arguments, command: command, mentions: mentions + ["output.database"])
+                result = await CLI.run([command] + arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+            }
+            #expect(!result.error.contains(secret) && !result.output.contains(secret), "\(url): \(result.error)")
+            #expect(!result.error.contains("s3cr@et"), "the decoded password is never shown either")
+        }
+        // And nothing was created where the URL would be a relative path
+        #expect(!FileManager.default.fileExists(atPath: "postgresql:"))
+        #expect(!FileManager.default.fileExists(atPath: "mysql:"))
+    }
+
     // MARK: - The API base
 
     @Test("an --api-base that is not http(s)")

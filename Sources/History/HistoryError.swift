@@ -16,6 +16,10 @@ public enum HistoryError: ActionableError, Equatable {
     case cancelled(path: String)
     /// A read or write failed (disk full, I/O error).
     case storage(path: String, reason: String)
+    /// A PostgreSQL history's server could not be reached or refused the connection: `location` as
+    /// ``PostgreSQLAddress/description`` shows it (no password); the wrong password, user or database is the
+    /// configuration's fault (exit 2), a server down or unreachable is not (exit 1).
+    case serverUnavailable(location: String, reason: String, isConfiguration: Bool)
 
     public var message: String {
         switch self {
@@ -40,12 +44,19 @@ public enum HistoryError: ActionableError, Equatable {
         case .storage(let path, let reason):
             "Writing the history database '\(path)' failed: \(reason). Check free disk space and permissions; what "
                 + "was committed before is intact and the next run resumes from it."
+        case .serverUnavailable(let location, let reason, let isConfiguration):
+            "Cannot connect to the PostgreSQL history \(location): \(reason). "
+                + (isConfiguration
+                    ? "Check the user, the database and the password (in the URL, PGPASSWORD or ~/.pgpass) given "
+                        + "with --db (or output.database)."
+                    : "Check that the server runs and accepts connections from this machine; nothing was written.")
         }
     }
 
     public var isBadInput: Bool {
         switch self {
         case .corrupt, .newerSchema, .modeMismatch: true
+        case .serverUnavailable(_, _, let isConfiguration): isConfiguration
         case .cannotOpen, .busy, .cancelled, .storage: false
         }
     }

@@ -110,18 +110,17 @@ private struct PartLoader {
         part.paymentIntents = try facts(PaymentIntentFacts.self, "id", charges.compactMap(\.paymentIntentID))
         part.disputes = Self.merged(part.disputes, try facts(DisputeFacts.self, "charge_id", chargeIDs))
         let disputeIDs = part.disputes.map(\.id)
-        // Each query leaves out what the part already holds, so no row is decoded twice.
+        // Each query leaves out what the part already holds, so no row is decoded twice; the query by the charges
+        // comes before the one by the ids they name, as it finds most of those too.
         var transfers = Self.merged(
-            part.transfers, try facts(TransferFacts.self, "id", charges.compactMap(\.transferID)))
-        transfers += try facts(
-            TransferFacts.self, "source_transaction_id", chargeIDs, excluding: transfers.map(\.id))
+            part.transfers, try facts(TransferFacts.self, "source_transaction_id", chargeIDs))
+        transfers += try facts(TransferFacts.self, "id", Self.notIn(transfers, charges.compactMap(\.transferID)))
         transfers += try facts(TransferFacts.self, "dispute_id_metadata", disputeIDs, excluding: transfers.map(\.id))
         part.transfers = transfers
         part.transferReversals = try facts(TransferReversalFacts.self, "transfer_id", part.transfers.map(\.id))
         var fees = Self.merged(
-            part.applicationFees, try facts(ApplicationFeeFacts.self, "id", charges.compactMap(\.applicationFeeID)))
-        fees += try facts(
-            ApplicationFeeFacts.self, "originating_charge_id", chargeIDs, and: inRange, excluding: fees.map(\.id))
+            part.applicationFees, try facts(ApplicationFeeFacts.self, "originating_charge_id", chargeIDs, and: inRange))
+        fees += try facts(ApplicationFeeFacts.self, "id", Self.notIn(fees, charges.compactMap(\.applicationFeeID)))
         part.applicationFees = fees
         part.feeRefunds = try facts(FeeRefundFacts.self, "fee_id", part.applicationFees.map(\.id))
         part.refunds = Self.merged(part.refunds, try facts(RefundFacts.self, "charge_id", chargeIDs))
@@ -147,9 +146,10 @@ private struct PartLoader {
         sources += part.feeRefunds.map(\.id)
         sources += part.refunds.map(\.id)
         sources += part.disputes.map(\.id)
-        var transactions = try facts(BalanceTransactionFacts.self, "id", named)
-        transactions += try facts(
-            BalanceTransactionFacts.self, "source_id", sources, and: inRange, excluding: transactions.map(\.id))
+        // By source first: it finds most of the named ones too (a charge's, a refund's), each read once; then the
+        // named ones it did not find, by id.
+        var transactions = try facts(BalanceTransactionFacts.self, "source_id", sources, and: inRange)
+        transactions += try facts(BalanceTransactionFacts.self, "id", Self.notIn(transactions, named))
         part.balanceTransactions = transactions
     }
 
@@ -452,6 +452,13 @@ private struct PartLoader {
             }
         }
         return ids
+    }
+
+    /// The `ids` that none of `held` has.
+    private static func notIn<Facts: StorableFacts>(_ held: [Facts], _ ids: [String]) -> [String] {
+        guard !held.isEmpty else { return ids }
+        let found = Set(held.map(\.id))
+        return ids.filter { !found.contains($0) }
     }
 
     /// The objects of several lists, each id once.

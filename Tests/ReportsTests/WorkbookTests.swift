@@ -417,6 +417,42 @@ struct WorkbookTests {
         stride(from: 0, to: rows.count, by: size).map { Array(rows[$0..<min($0 + size, rows.count)]) }
     }
 
+    @Test("the workbook is zipped at zlib's level 1, not libxlsxwriter's default 6, and reads back the same")
+    func theWorkbookIsZippedAtLevelOne() throws {
+        // Given a report whose platform fees fill a sheet large enough for the levels to differ
+        var report = Fixture.report()
+        let template = try #require(report.platformFees.first)
+        report.platformFees = (0..<3_000).map { index in
+            var row = template
+            row.chargeID = "ch_\(100_000 + index)"
+            row.created = template.created + Int64(index)
+            return row
+        }
+        // When it is written
+        let written = try Self.written(report)
+        // Then its largest sheet is compressed exactly as zlib's level 1 compresses it (raw deflate, as minizip
+        // writes it), not as level 6
+        let script = """
+            import sys, zipfile, zlib
+            z = zipfile.ZipFile(sys.argv[1])
+            info = max((i for i in z.infolist() if i.compress_type == zipfile.ZIP_DEFLATED), key=lambda i: i.file_size)
+            data = z.read(info)
+            def size(level):
+                c = zlib.compressobj(level, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY)
+                return len(c.compress(data) + c.flush())
+            print(info.compress_size, size(1), size(6))
+            """
+        let result = try Python.run(["-c", script, written.files.workbook.path])
+        let sizes = result.output.split(separator: " ").compactMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        try #require(sizes.count == 3, "\(result.error)")
+        #expect(sizes[1] != sizes[2], "the sheet is large enough for level 1 and 6 to differ")
+        #expect(sizes[0] == sizes[1], "compressed \(sizes[0]) bytes: level 1 gives \(sizes[1]), level 6 \(sizes[2])")
+        // And it reads back whole, header and every row
+        #expect(written.dump.sheet("Platform fees")?.maxRow == 3_001)
+    }
+
     @Test func theCIScriptAcceptsTheWorkbookAndRejectsBrokenOnes() throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "../../.ci/check_workbook.py"

@@ -58,7 +58,7 @@ final class PostgreSQLConnection {
     /// Whether libpq's reason is the configuration's fault (the password, the user or the database named) rather
     /// than the server's or the network's.
     private static func isConfiguration(_ reason: String) -> Bool {
-        ["password authentication failed", "does not exist", "no password supplied", "role "].contains {
+        ["password authentication failed", "does not exist", "no password supplied"].contains {
             reason.contains($0)
         }
     }

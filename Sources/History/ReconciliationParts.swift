@@ -25,29 +25,20 @@ extension HistoryStore {
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
         _ body: (ReconciliationInput) throws -> Void
     ) throws {
-        try withPartLoader(from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart) {
-            loader in
-            try loader.chargeParts(body)
-            try loader.orphanParts(body)
-            try loader.payoutParts(body)
-            try loader.ledgerParts(body)
-            try body(try loader.missingObjectsPart())
-        }
-    }
-
-    /// Runs `read` with a part loader of `[from, to)` inside one read transaction (a snapshot, whatever a concurrent
-    /// writer does); a database error becomes a ``HistoryError``, `read`'s own errors are rethrown as they are.
-    private func withPartLoader(
-        from: Int64, to: Int64, asOf: Int64, grace: Int64, size: Int, _ read: (PartLoader) throws -> Void
-    ) throws {
-        precondition(size > 0, "a part holds at least one object")
+        precondition(chargesPerPart > 0, "a part holds at least one object")
         let path = self.path
         do {
             try readSnapshot { db in
                 // The parts probe indexes all over the facts: a larger cache keeps the indexes' inner pages.
                 try db.execute(sql: "PRAGMA cache_size = -131072")
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
-                try read(PartLoader(db: db, from: from, to: to, asOf: asOf, grace: grace, size: size))
+                let loader = PartLoader(
+                    db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart)
+                try loader.chargeParts(body)
+                try loader.orphanParts(body)
+                try loader.payoutParts(body)
+                try loader.ledgerParts(body)
+                try body(try loader.missingObjectsPart())
             }
         } catch let error as DatabaseError {
             throw Self.map(error, path: path)
@@ -208,8 +199,8 @@ private struct PartLoader {
             let payouts = try page(PayoutFacts.self, after: after, condition: "1")
             guard let last = payouts.last else { return }
             after = (last.created, last.id)
-            for group in try groupedByLinks(payouts) {
-                if group.count == 1, let payout = group.first, try linkCount(payout.id) > size {
+            for (group, links) in try groupedByLinks(payouts) {
+                if group.count == 1, let payout = group.first, links > size {
                     try chunkedPayoutParts(payout, body)
                     continue
                 }
@@ -223,12 +214,6 @@ private struct PartLoader {
             }
             if payouts.count < size { return }
         }
-    }
-
-    /// The links `?payout=` stored for `payoutID`.
-    private func linkCount(_ payoutID: String) throws -> Int {
-        try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM payout_transactions WHERE payout_id = ?", arguments: [payoutID]) ?? 0
     }
 
     /// A payout that paid out more balance transactions than a part holds, in parts of the part size, its
@@ -274,8 +259,9 @@ private struct PartLoader {
     }
 
     /// `payouts`, in order, in groups of about the part size in balance transactions paid out (a day's payout of a
-    /// large platform pays out tens of thousands); a payout that alone pays out more is a group of its own.
-    private func groupedByLinks(_ payouts: [PayoutFacts]) throws -> [[PayoutFacts]] {
+    /// large platform pays out tens of thousands), each with the links `?payout=` stored for the group; a payout
+    /// that alone pays out more is a group of its own.
+    private func groupedByLinks(_ payouts: [PayoutFacts]) throws -> [(payouts: [PayoutFacts], links: Int)] {
         let counts = Dictionary(
             uniqueKeysWithValues: try Row.fetchAll(
                 db,
@@ -284,20 +270,20 @@ private struct PartLoader {
                     WHERE payout_id IN (SELECT value FROM json_each(?)) GROUP BY payout_id
                     """, arguments: [IDList.json(payouts.map(\.id))]
             ).map { row -> (String, Int) in (row[0], row[1]) })
-        var groups: [[PayoutFacts]] = []
+        var groups: [(payouts: [PayoutFacts], links: Int)] = []
         var current: [PayoutFacts] = []
         var links = 0
         for payout in payouts {
             let count = counts[payout.id] ?? 0
             if !current.isEmpty, links + count > size {
-                groups.append(current)
+                groups.append((current, links))
                 current = []
                 links = 0
             }
             current.append(payout)
             links += count
         }
-        if !current.isEmpty { groups.append(current) }
+        if !current.isEmpty { groups.append((current, links)) }
         return groups
     }
 

@@ -40,7 +40,6 @@ package struct ReconcilePipeline {
     package struct Findings: Sendable {
         package var report: ReconciliationReport
         package var platformFeeRows: Int
-        package var payoutTransactionRows: Int
         package var newFindings: Int
         package var openFindings: Int
         package var resolved: [ResolvedFinding]
@@ -66,8 +65,8 @@ package struct ReconcilePipeline {
     }
 
     package struct Outcome: Sendable {
-        /// Every table but `platformFees` and `payoutTransactions`, which went straight to the files
-        /// (`findings.platformFeeRows` and `findings.payoutTransactionRows` rows).
+        /// Every table but `platformFees` (`findings.platformFeeRows` rows) and `payoutTransactions`, which went
+        /// straight to the files.
         package var findings: Findings
         package var files: ReportFiles
         package var timings: Timings
@@ -106,8 +105,7 @@ package struct ReconcilePipeline {
             report.findingCounts = FindingCounts.rows(of: report, resolvedKinds: update.resolved.map(\.key.kind))
             timings.findings = (clock.now - findingsStarted).inSeconds
             findings = Findings(
-                report: report, platformFeeRows: rules.platformFeeRows,
-                payoutTransactionRows: rules.payoutTransactionRows, newFindings: keys.count - openCount,
+                report: report, platformFeeRows: rules.platformFeeRows, newFindings: keys.count - openCount,
                 openFindings: openCount, resolved: update.resolved, objectsRead: rules.objectsRead,
                 parts: rules.parts)
             phase("reports")
@@ -136,7 +134,6 @@ package struct ReconcilePipeline {
     private struct RulesPass: Sendable {
         var session: ReconciliationSession
         var platformFeeRows = 0
-        var payoutTransactionRows = 0
         var objectsRead = 0
         var parts = 0
         var rulesTime = Duration.zero
@@ -209,7 +206,6 @@ package struct ReconcilePipeline {
             pass.objectsRead += part.objectCount
             pass.parts += 1
             pass.platformFeeRows += fees.count
-            pass.payoutTransactionRows += transactions.count
             if !fees.isEmpty { try writer.append(platformFees: fees) }
             if !transactions.isEmpty { try writer.append(payoutTransactions: transactions) }
         }

@@ -7,9 +7,9 @@ import WorkerThreads
 /// the rules send it, so the rules go on with the next part while rows are formatted and written (the two cores of
 /// a small machine both work).
 ///
-/// At most ``maxQueued`` messages wait; a full queue blocks ``append(_:)``, so memory stays bounded when the disk is
-/// slower than the rules. A write that fails ends ``write(_:)`` with its error and closes the queue, so the next
-/// ``append(_:)`` throws. Closing the queue (``abandon()``) ends it too; whatever ends it, the unfinished report
+/// At most ``maxQueued`` messages wait; a full queue blocks ``append(platformFees:)`` and
+/// ``append(payoutTransactions:)``, so memory stays bounded when the disk is slower than the rules. A write that fails
+/// ends ``write(_:)`` with its error and closes the queue, so the next append throws. Closing the queue (``abandon()``) ends it too; whatever ends it, the unfinished report
 /// folder is removed before ``write(_:)`` returns, so a failed run leaves the previous report as it was.
 struct ReportWriterStage: Sendable {
     static let maxQueued = 4

@@ -104,12 +104,12 @@ struct FactIndex {
 
     func isInRange(_ created: Int64) -> Bool { from <= created && created < to }
 
-    /// Whether the object `id` of the kind `set` names is created in the range and judged by this part.
     /// Whether this part holds some of `payout`'s transactions and later parts the rest.
     func continues(_ payout: PayoutFacts) -> Bool {
         judged?.payoutsContinued.contains(payout.id) ?? false
     }
 
+    /// Whether the object `id` of the kind `set` names is created in the range and judged by this part.
     func judges(_ id: String, _ set: KeyPath<JudgedObjects, Set<String>>, created: Int64) -> Bool {
         guard isInRange(created) else { return false }
         guard let judged else { return true }

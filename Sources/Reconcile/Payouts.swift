@@ -71,7 +71,7 @@ extension ReportBuilder {
 
     /// What `payout` paid out, as the history holds it: the listed balance transactions but the payout's own, by
     /// creation time, then id; the ids listed that the history lacks; and whether `?payout=` listed anything.
-    static func paidOut(
+    private static func paidOut(
         _ payout: PayoutFacts, _ index: FactIndex
     ) -> (transactions: [BalanceTransactionFacts], absent: [String], listed: Bool) {
         let listed = index.transactionsByPayout[payout.id] ?? []
@@ -90,7 +90,8 @@ extension ReportBuilder {
     }
 
     /// The `payout_transactions` rows of `payout`, one per transaction it paid out.
-    static func rows(_ payout: PayoutFacts, _ transactions: [BalanceTransactionFacts]) -> [PayoutTransactionRow] {
+    private static func rows(_ payout: PayoutFacts, _ transactions: [BalanceTransactionFacts]) -> [PayoutTransactionRow]
+    {
         transactions.map { transaction in
             PayoutTransactionRow(
                 payoutID: payout.id, balanceTransactionID: transaction.id, created: transaction.created,

@@ -308,14 +308,3 @@ public final class ReportStream {
         finished = true
     }
 }
-
-/// Seconds between laps, for ``ReportStream/Timings``.
-private struct WriterClock {
-    private var last = ContinuousClock.now
-
-    mutating func lap() -> Double {
-        let now = ContinuousClock.now
-        defer { last = now }
-        return (now - last).inSeconds
-    }
-}

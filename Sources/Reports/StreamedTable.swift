@@ -28,14 +28,12 @@ struct StreamedTable<Row>: ~Copyable {
         _ rows: [Row], into writer: inout WorkbookWriter, timings: inout ReportStream.Timings
     ) throws(ReportError) {
         guard !rows.isEmpty else { return }
-        let clock = ContinuousClock()
-        let started = clock.now
+        var clock = WriterClock()
         try csv.writeRows(table(rows))
         rowCount += rows.count
-        let written = clock.now
-        timings.csv += (written - started).inSeconds
+        timings.csv += clock.lap()
         try sheet.append(rows, into: &writer)
-        timings.workbookRows += (clock.now - written).inSeconds
+        timings.workbookRows += clock.lap()
     }
 
     /// Ends the table: its sheet (with the header alone when it has no rows) and its file, synced and closed.

@@ -123,9 +123,17 @@ struct WorkbookWriter: ~Copyable {
 
     // MARK: Tables
 
-    /// Writes `table` from its first row to its last, continuing on a new sheet whenever one is full.
-    mutating func write(_ table: ReportTable) throws(ReportError) -> [SheetPart] {
+    /// Writes `table` from its first row to its last, continuing on a new sheet whenever one is full, and returns
+    /// its sheets. With `reserved` (a sheet of ``reserveSheet(named:)`` named after the table) the table starts on
+    /// it; a table longer than a sheet continues on sheets added now, after the last one added so far.
+    mutating func write(
+        _ table: ReportTable, onReserved reserved: UnsafeMutablePointer<lxw_worksheet>? = nil
+    ) throws(ReportError) -> [SheetPart] {
         var stream = SheetStream(sheetName: table.sheetName, columns: table.columns, widths: Self.columnWidths(table))
+        if let reserved {
+            try prepare(reserved, named: table.sheetName, columns: table.columns, widths: stream.widths)
+            stream.sheet = reserved
+        }
         try append(table, to: &stream)
         return try end(&stream)
     }
@@ -196,19 +204,6 @@ struct WorkbookWriter: ~Copyable {
         check(worksheet_repeat_rows(sheet, 0, 0), "repeat the header row of '\(name)' on each printed page")
         check(worksheet_set_footer(sheet, "&L&A&RPage &P of &N"), "set the footer of '\(name)'")
         if !printHeader.isEmpty { check(worksheet_set_header(sheet, printHeader), "set the header of '\(name)'") }
-    }
-
-    /// Writes every row of `table` starting on `reserved` (a sheet of ``reserveSheet(named:)`` named after the
-    /// table), and returns its sheets. A table longer than a sheet continues on sheets added now, after the last one
-    /// added so far.
-    mutating func write(
-        _ table: ReportTable, onReserved reserved: UnsafeMutablePointer<lxw_worksheet>
-    ) throws(ReportError) -> [SheetPart] {
-        var stream = SheetStream(sheetName: table.sheetName, columns: table.columns, widths: Self.columnWidths(table))
-        try prepare(reserved, named: table.sheetName, columns: table.columns, widths: stream.widths)
-        stream.sheet = reserved
-        try append(table, to: &stream)
-        return try end(&stream)
     }
 
     private mutating func beginSheet(
@@ -308,10 +303,10 @@ struct WorkbookWriter: ~Copyable {
         (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 
-    /// Characters per column: the header label or the widest of the first 1,000 rows, plus padding, within 8…60.
     /// The rows a table's column widths are measured on: its first thousand.
     static let widthSampleRows = 1_000
 
+    /// Characters per column: the header label or the widest of the first 1,000 rows, plus padding, within 8…60.
     static func columnWidths(_ table: ReportTable) -> [Double] {
         var widths = table.columns.map { column -> Int in
             switch column.kind {

@@ -7,22 +7,51 @@ import ReconCore
     import Darwin
 #endif
 
-/// The one-writer-at-a-time rule: an advisory `flock` on `<database>.lock`, which the kernel releases when
-/// the holder exits, even after `kill -9`, so a crash never leaves a stale lock.
-///
-/// The file holds a line naming the holder (pid, start time, command) so a second run can say who has it.
+/// The one-writer-at-a-time rule, released when the holder exits, even after `kill -9`, so a crash never leaves a
+/// stale lock:
+/// - a SQLite history: an advisory `flock` on `<database>.lock`, which the kernel releases; the file holds a line
+///   naming the holder (pid, start time, command) so a second run can say who has it;
+/// - a PostgreSQL history: a session-level advisory lock (``PostgreSQLHistoryLock``) held by a connection of its
+///   own, which the server releases when that connection closes.
 public final class HistoryLock: Sendable {
-    private let descriptor: Int32
+    private enum Holding {
+        case file(descriptor: Int32)
+        case postgreSQL(PostgreSQLConnection)
+    }
+
+    private let holding: Holding
+    /// The lock file's path, or the PostgreSQL history's location (without its password).
     public let path: String
 
     private init(descriptor: Int32, path: String) {
-        self.descriptor = descriptor
+        self.holding = .file(descriptor: descriptor)
         self.path = path
     }
 
+    init(postgreSQL connection: PostgreSQLConnection) {
+        self.holding = .postgreSQL(connection)
+        self.path = connection.address.description
+    }
+
     deinit {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+        // A PostgreSQL lock goes with its connection, closed when the last reference to it goes.
+        if case .file(let descriptor) = holding {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
+    }
+
+    /// Takes the lock of the history at `location`, waiting up to `wait` for another holder to let go; throws
+    /// ``HistoryError/busy(path:holder:)`` naming the other holder when it does not.
+    public static func acquire(
+        location: HistoryLocation, wait: Duration, holder: String
+    ) async throws(HistoryError) -> HistoryLock {
+        switch location {
+        case .sqliteFile(let path):
+            try await acquire(databasePath: path, wait: wait, holder: holder)
+        case .postgreSQL(let address):
+            try await PostgreSQLHistoryLock.acquire(address, wait: wait, holder: holder, clock: ContinuousClock())
+        }
     }
 
     /// Takes the lock for `databasePath`, waiting up to `wait` for another holder to let go. A cancelled task stops

@@ -1,4 +1,3 @@
-import GRDB
 import ReconCore
 
 /// The one definition of a range's scope (SPEC §3), shared by the follow-ups that complete it and by the
@@ -6,10 +5,12 @@ import ReconCore
 enum HistoryScope {
     /// Fills the temporary table `scope_charges` with the range's charges and the charges of its refunds,
     /// disputes, transfers (their funding charge) and application fees (their originating charge).
-    static func createScopeCharges(_ db: Database, from: Int64, to: Int64) throws {
-        try db.execute(sql: "DROP TABLE IF EXISTS temp.scope_charges")
-        try db.execute(sql: "CREATE TEMP TABLE scope_charges (id TEXT PRIMARY KEY)")
-        try db.execute(sql: "INSERT OR IGNORE INTO scope_charges " + charges(from: from, to: to))
+    static func createScopeCharges(_ db: SQLSession, from: Int64, to: Int64) throws {
+        try db.execute("DROP TABLE IF EXISTS \(db.dialect.temporaryTable("scope_charges"))")
+        try db.execute("CREATE TEMP TABLE scope_charges (id TEXT PRIMARY KEY)")
+        try db.execute(
+            "INSERT INTO scope_charges SELECT * FROM (\(charges(from: from, to: to))) AS s WHERE TRUE "
+                + "ON CONFLICT DO NOTHING")
     }
 
     /// The `SELECT` of the range's scope charges (see ``createScopeCharges(_:from:to:)``), for a query that reads
@@ -30,7 +31,9 @@ enum HistoryScope {
     /// name one (a charge's `balance_transaction_id`, a failed refund's `failure_balance_transaction_id`, a
     /// dispute's `balance_transaction_ids`): one `SELECT` per column, each owner's condition on its table as `t`,
     /// joined by `UNION ALL`.
-    static func balanceTransactionsNamed(by owners: [(kind: ObjectKind, condition: String)]) -> String {
+    static func balanceTransactionsNamed(
+        by owners: [(kind: ObjectKind, condition: String)], dialect: SQLDialect
+    ) -> String {
         var selects: [String] = []
         for (kind, condition) in owners {
             let entry = kind.entry
@@ -41,7 +44,8 @@ enum HistoryScope {
             for array in entry.arrays where array.kind == .balanceTransaction {
                 guard let column = array.column else { continue }
                 selects.append(
-                    "SELECT j.value FROM \(entry.table) AS t, json_each(t.\(column)) AS j WHERE (\(condition))")
+                    "SELECT j.value FROM \(entry.table) AS t, \(dialect.arrayElements(of: column)) WHERE (\(condition))"
+                )
             }
         }
         return selects.joined(separator: "\nUNION ALL ")

@@ -1,4 +1,3 @@
-import GRDB
 import ReconCore
 
 extension HistoryStore {
@@ -7,8 +6,8 @@ extension HistoryStore {
         try await readDatabase { db in
             var chain = [runID]
             var current = runID
-            while let previous = try Int64.fetchOne(
-                db, sql: "SELECT resumed_from FROM runs WHERE id = ?", arguments: [current]),
+            while let previous = try db.value(
+                Int64.self, "SELECT resumed_from FROM runs WHERE id = ?", [.integer(current)]),
                 !chain.contains(previous)
             {
                 chain.append(previous)
@@ -24,10 +23,11 @@ extension HistoryStore {
     ) async throws(HistoryError) {
         try await writeDatabase { db in
             try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO missing_objects (run_id, kind, object_id, referenced_by, request_id)
-                    VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [runID, kind.rawValue, id, referencedBy, requestID])
+                """
+                INSERT INTO missing_objects (run_id, kind, object_id, referenced_by, request_id)
+                VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """,
+                [.integer(runID), .text(kind.rawValue), .text(id), .text(referencedBy), requestID.sqlValue])
         }
     }
 
@@ -35,8 +35,8 @@ extension HistoryStore {
     public func recordRepaymentSearch(disputeID: String, run runID: Int64) async throws(HistoryError) {
         try await writeDatabase { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO finished_searches (run_id, search) VALUES (?, ?)",
-                arguments: [runID, "repayment " + disputeID])
+                "INSERT INTO finished_searches (run_id, search) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                [.integer(runID), .text("repayment " + disputeID)])
         }
     }
 
@@ -44,8 +44,8 @@ extension HistoryStore {
     public func recordPayoutListing(payoutID: String, run runID: Int64) async throws(HistoryError) {
         try await writeDatabase { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO finished_searches (run_id, search) VALUES (?, ?)",
-                arguments: [runID, HistoryStore.payoutListing(payoutID)])
+                "INSERT INTO finished_searches (run_id, search) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                [.integer(runID), .text(HistoryStore.payoutListing(payoutID))])
         }
     }
 
@@ -56,9 +56,9 @@ extension HistoryStore {
     /// account's transfers are, to size the windows of a repayment search.
     public func transferCount(destination: String, from: Int64, to: Int64) async throws(HistoryError) -> Int {
         try await readDatabase { db in
-            try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM transfers WHERE destination = ? AND created >= ? AND created < ?",
-                arguments: [destination, from, to]) ?? 0
+            try db.value(
+                Int.self, "SELECT COUNT(*) FROM transfers WHERE destination = ? AND created >= ? AND created < ?",
+                [.text(destination), .integer(from), .integer(to)]) ?? 0
         }
     }
 
@@ -67,10 +67,10 @@ extension HistoryStore {
         try await readDatabase { db in
             let marks = Array(repeating: "?", count: disputeIDs.count).joined(separator: ",")
             return Set(
-                try String.fetchAll(
-                    db,
-                    sql: "SELECT DISTINCT dispute_id_metadata FROM transfers WHERE dispute_id_metadata IN (\(marks))",
-                    arguments: StatementArguments(disputeIDs)))
+                try db.values(
+                    String.self,
+                    "SELECT DISTINCT dispute_id_metadata FROM transfers WHERE dispute_id_metadata IN (\(marks))",
+                    disputeIDs.map(\.sqlValue)))
         }
     }
 
@@ -95,8 +95,8 @@ extension HistoryStore {
 
             /// The ids `sql` selects, in order; `sql` may read `scope_charges` and the expressions in `with`.
             func ids(_ sql: String, with expressions: [String] = []) throws -> [String] {
-                try String.fetchAll(
-                    db, sql: "WITH " + ([scope] + expressions).joined(separator: ", ") + " " + sql + " ORDER BY 1")
+                try db.values(
+                    String.self, "WITH " + ([scope] + expressions).joined(separator: ", ") + " " + sql + " ORDER BY 1")
             }
             /// Ids in `column` of `sourceSQL` that `table` has not seen in this chain.
             func unseen(_ table: String, _ sourceSQL: String) throws -> [String] {
@@ -145,7 +145,7 @@ extension HistoryStore {
             gaps.chargeDisputeLists = try ids(
                 """
                 SELECT c.id FROM charges c WHERE c.id IN (SELECT id FROM scope_charges) AND c.last_seen_run IN \(seen)
-                  AND json_extract((SELECT r.raw FROM charges_raw r WHERE r.id = c.id), '$.disputed') = 1
+                  AND \(db.dialect.jsonFieldIsTrue("(SELECT r.raw FROM charges_raw r WHERE r.id = c.id)", "disputed"))
                   AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.charge_id = c.id)
                 """)
             // Platform net (SPEC §4) of the range's charges: the balance transactions of the charge, its refunds
@@ -153,15 +153,16 @@ extension HistoryStore {
             func transactions(ownedBy owners: String) throws -> [String] {
                 try unseen(
                     "balance_transactions",
-                    HistoryScope.balanceTransactionsNamed(by: [
-                        (.charge, "t.id IN (\(rangeCharges)) AND \(owners)"),
-                        (.refund, "t.charge_id IN (\(rangeCharges)) AND \(owners)"),
-                        (.transfer, "t.id IN (\(rangeTransfers)) AND \(owners)"),
-                        (.transferReversal, "t.transfer_id IN (\(rangeTransfers)) AND \(owners)"),
-                        (.applicationFee, "t.id IN (\(rangeFees)) AND \(owners)"),
-                        (.feeRefund, "t.fee_id IN (\(rangeFees)) AND \(owners)"),
-                        (.dispute, "t.charge_id IN (\(rangeCharges)) AND \(owners)"),
-                    ]))
+                    HistoryScope.balanceTransactionsNamed(
+                        by: [
+                            (.charge, "t.id IN (\(rangeCharges)) AND \(owners)"),
+                            (.refund, "t.charge_id IN (\(rangeCharges)) AND \(owners)"),
+                            (.transfer, "t.id IN (\(rangeTransfers)) AND \(owners)"),
+                            (.transferReversal, "t.transfer_id IN (\(rangeTransfers)) AND \(owners)"),
+                            (.applicationFee, "t.id IN (\(rangeFees)) AND \(owners)"),
+                            (.feeRefund, "t.fee_id IN (\(rangeFees)) AND \(owners)"),
+                            (.dispute, "t.charge_id IN (\(rangeCharges)) AND \(owners)"),
+                        ], dialect: db.dialect))
             }
             gaps.balanceTransactionsOfRangeObjects = try transactions(ownedBy: "t.created < \(to)")
             gaps.balanceTransactionsOfLaterObjects = try transactions(ownedBy: "t.created >= \(to)")
@@ -170,22 +171,21 @@ extension HistoryStore {
             // after the dispute) with no repayment transfer seen in this chain: the repayment may postdate the
             // range, and only its metadata[dispute_id] links it, so search the destination's transfers after it
             // (the range's own transfers were listed).
-            gaps.unrepaidDisputes = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT d.id, t.destination FROM disputes d
-                    JOIN charges c ON c.id = d.charge_id
-                    JOIN transfers t ON t.id = c.transfer_id
-                    WHERE d.created >= \(from) AND d.created < \(to) AND d.status = 'won' AND t.destination IS NOT NULL
-                      AND EXISTS (SELECT 1 FROM transfer_reversals r WHERE r.transfer_id = t.id
-                                  AND r.source_refund_id IS NULL AND r.created >= d.created)
-                      AND NOT EXISTS (SELECT 1 FROM transfers p WHERE p.dispute_id_metadata = d.id
-                                      AND p.last_seen_run IN \(seen))
-                      AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
-                                      AND f.search = 'repayment ' || d.id)
-                    ORDER BY d.id
-                    """
-            ).map { UnrepaidDispute(disputeID: $0[0], destination: $0[1]) }
+            gaps.unrepaidDisputes = try db.all(
+                """
+                SELECT d.id, t.destination FROM disputes d
+                JOIN charges c ON c.id = d.charge_id
+                JOIN transfers t ON t.id = c.transfer_id
+                WHERE d.created >= \(from) AND d.created < \(to) AND d.status = 'won' AND t.destination IS NOT NULL
+                  AND EXISTS (SELECT 1 FROM transfer_reversals r WHERE r.transfer_id = t.id
+                              AND r.source_refund_id IS NULL AND r.created >= d.created)
+                  AND NOT EXISTS (SELECT 1 FROM transfers p WHERE p.dispute_id_metadata = d.id
+                                  AND p.last_seen_run IN \(seen))
+                  AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
+                                  AND f.search = 'repayment ' || d.id)
+                ORDER BY d.id
+                """
+            ) { UnrepaidDispute(disputeID: try $0.decode(atIndex: 0), destination: try $0.decode(atIndex: 1)) }
             return gaps
         }
     }
@@ -198,15 +198,15 @@ extension HistoryStore {
         return try await readDatabase { db in try Self.unlistedPayouts(db, from: from, to: to, seen: seen) }
     }
 
-    private static func unlistedPayouts(_ db: Database, from: Int64, to: Int64, seen: String) throws -> [String] {
-        try String.fetchAll(
-            db,
-            sql: """
-                SELECT p.id FROM payouts p WHERE p.created >= \(from) AND p.created < \(to) AND p.automatic
-                  AND p.last_seen_run IN \(seen) AND COALESCE(p.reconciliation_status, 'completed') = 'completed'
-                  AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
-                                  AND f.search = 'payout_transactions ' || p.id)
-                ORDER BY 1
-                """)
+    private static func unlistedPayouts(_ db: SQLSession, from: Int64, to: Int64, seen: String) throws -> [String] {
+        try db.values(
+            String.self,
+            """
+            SELECT p.id FROM payouts p WHERE p.created >= \(from) AND p.created < \(to) AND p.automatic
+              AND p.last_seen_run IN \(seen) AND COALESCE(p.reconciliation_status, 'completed') = 'completed'
+              AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
+                              AND f.search = 'payout_transactions ' || p.id)
+            ORDER BY 1
+            """)
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 import ReconCore
 
 /// Reading stored objects: their facts, ids, raw JSON, counts, and the changes a run recorded.
@@ -13,8 +12,8 @@ extension HistoryStore {
     {
         try read { db in
             try Self.fetchFacts(
-                Facts.self, db: db, condition: "created >= :from AND created < :to",
-                arguments: ["from": from, "to": to])
+                Facts.self, db: db, condition: "created >= ? AND created < ?",
+                arguments: [.integer(from), .integer(to)])
         }
     }
 
@@ -23,7 +22,7 @@ extension HistoryStore {
     /// Reads the fact columns by index from a cursor (no `Codable`, no row copies): the reconcile of a million
     /// charges loads five million rows through here.
     static func fetchFacts<Facts: StorableFacts>(
-        _ type: Facts.Type, db: Database, condition: String, arguments: StatementArguments
+        _ type: Facts.Type, db: SQLSession, condition: String, arguments: [SQLValue]
     ) throws -> [Facts] {
         try fetchFacts(
             Facts.self, db: db,
@@ -33,21 +32,18 @@ extension HistoryStore {
 
     /// The facts of every row of `sql`, whose `SELECT` list is `Facts`' columns in order.
     static func fetchFacts<Facts: StorableFacts>(
-        _ type: Facts.Type, db: Database, sql: String, arguments: StatementArguments
+        _ type: Facts.Type, db: SQLSession, sql: String, arguments: [SQLValue]
     ) throws -> [Facts] {
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        var facts: [Facts] = []
-        while let row = try cursor.next() { facts.append(try Facts(row: row)) }
-        return facts
+        try db.all(sql, arguments) { try Facts(row: $0) }
     }
 
     /// Ids of the objects of `kind` created in `[from, to)`, sorted.
     public func ids(of kind: ObjectKind, createdFrom from: Int64, to: Int64) throws(HistoryError) -> [String] {
         let table = kind.entry.table
         return try read { db in
-            try String.fetchAll(
-                db, sql: "SELECT id FROM \(table) WHERE created >= ? AND created < ? ORDER BY id",
-                arguments: [from, to])
+            try db.values(
+                String.self, "SELECT id FROM \(table) WHERE created >= ? AND created < ? ORDER BY id",
+                [.integer(from), .integer(to)])
         }
     }
 
@@ -56,8 +52,8 @@ extension HistoryStore {
         let table = kind.entry.table
         return try read { db in
             Dictionary(
-                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, raw FROM \(table)_raw").map {
-                    (($0["id"] as String), ($0["raw"] as String))
+                uniqueKeysWithValues: try db.all("SELECT id, raw FROM \(table)_raw") { row in
+                    (try row.decode(String.self, atIndex: 0), try row.decode(String.self, atIndex: 1))
                 })
         }
     }
@@ -66,27 +62,28 @@ extension HistoryStore {
     public func rawJSON(of kind: ObjectKind, id: String) throws(HistoryError) -> String? {
         let table = kind.entry.table
         return try read { db in
-            try String.fetchOne(db, sql: "SELECT raw FROM \(table)_raw WHERE id = ?", arguments: [id])
+            try db.value(String.self, "SELECT raw FROM \(table)_raw WHERE id = ?", [.text(id)])
         }
     }
 
     /// How many objects of `kind` the history holds.
     public func count(of kind: ObjectKind) throws(HistoryError) -> Int {
         let table = kind.entry.table
-        return try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+        return try read { db in try db.value(Int.self, "SELECT COUNT(*) FROM \(table)") ?? 0 }
     }
 
     /// The changes a run recorded, by kind: (new, updated).
     public func changes(run runID: Int64) throws(HistoryError) -> [ObjectKind: (new: Int, updated: Int)] {
         try read { db in
             var result: [ObjectKind: (new: Int, updated: Int)] = [:]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT kind, change, COUNT(*) AS n FROM changes WHERE run_id = ? GROUP BY kind, change",
-                arguments: [runID])
-            {
-                guard let kind = ObjectKind(rawValue: row["kind"]) else { continue }
+            try db.forEachRow(
+                "SELECT kind, change, COUNT(*) AS n FROM changes WHERE run_id = ? GROUP BY kind, change",
+                [.integer(runID)]
+            ) { row in
+                guard let kind = ObjectKind(rawValue: try row.decode(atIndex: 0)) else { return }
                 var entry = result[kind] ?? (0, 0)
-                if row["change"] == "new" { entry.new = row["n"] } else { entry.updated = row["n"] }
+                let count: Int = try row.decode(atIndex: 2)
+                if try row.decode(String.self, atIndex: 1) == "new" { entry.new = count } else { entry.updated = count }
                 result[kind] = entry
             }
             return result

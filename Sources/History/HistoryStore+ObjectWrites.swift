@@ -1,4 +1,3 @@
-import GRDB
 import ReconCore
 
 /// Storing extracted objects: one upsert per object into its fact and raw tables, with its change recorded.
@@ -7,7 +6,7 @@ extension HistoryStore {
     /// duplicated), and content changes are recorded against `runID`. With `completing`, the window's
     /// checkpoint commits in the same transaction, so a crash never marks a window done without its objects.
     ///
-    /// Runs on GRDB's writer queue: the calling task suspends, no cooperative thread blocks on SQLite.
+    /// Runs on the database's writing thread: the calling task suspends, no cooperative thread blocks on it.
     @discardableResult
     public func write(
         _ batch: ObjectBatch, run runID: Int64, completing window: ExtractionWindow? = nil, windowObjects: Int = 0,
@@ -19,7 +18,8 @@ extension HistoryStore {
     }
 
     private static func store(
-        _ batch: ObjectBatch, db: Database, run runID: Int64, completing window: ExtractionWindow?, windowObjects: Int,
+        _ batch: ObjectBatch, db: SQLSession, run runID: Int64, completing window: ExtractionWindow?,
+        windowObjects: Int,
         now: Int64
     ) throws -> WriteOutcome {
         var upserts = Upserts(batch: batch, db: db, runID: runID)
@@ -28,10 +28,16 @@ extension HistoryStore {
         try Self.link(batch.payoutTransactions, db: db, run: runID)
         if let window {
             try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO checkpoints (run_id, resource, window_from, window_to, objects, completed_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [runID, window.resource, window.from, window.to, windowObjects, now])
+                """
+                INSERT INTO checkpoints (run_id, resource, window_from, window_to, objects, completed_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (run_id, resource, window_from, window_to)
+                DO UPDATE SET objects = excluded.objects, completed_at = excluded.completed_at
+                """,
+                [
+                    runID.sqlValue, window.resource.sqlValue, window.from.sqlValue, window.to.sqlValue,
+                    windowObjects.sqlValue, now.sqlValue,
+                ])
         }
         return outcome
     }
@@ -39,7 +45,7 @@ extension HistoryStore {
     /// Upserts each kind's objects of a batch in turn, adding up what the writes did.
     private struct Upserts: ObjectBatchVisitor {
         let batch: ObjectBatch
-        let db: Database
+        let db: SQLSession
         let runID: Int64
         var outcome = WriteOutcome()
 
@@ -51,57 +57,59 @@ extension HistoryStore {
     }
 
     fileprivate static func upsert<Facts: StorableFacts>(
-        _ objects: [StoredObject<Facts>], db: Database, run runID: Int64
+        _ objects: [StoredObject<Facts>], db: SQLSession, run runID: Int64
     ) throws -> WriteOutcome {
         guard !objects.isEmpty else { return WriteOutcome() }
-        // Arguments are bound by position into one cached statement per table: no dictionary, encoder or
+        // Arguments are bound by position into one prepared statement per table: no dictionary, encoder or
         // SQL text per object.
-        let statement = try db.cachedStatement(sql: upsertSQL(Facts.self))
-        let storeRaw = try db.cachedStatement(sql: rawUpsertSQL(Facts.self))
-        let change = try db.cachedStatement(
-            sql: "INSERT OR IGNORE INTO changes (run_id, kind, object_id, change) VALUES (?, ?, ?, ?)")
-        let run = runID.databaseValue
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(Facts.columns.count + 4)
+        let upsert = upsertSQL(Facts.self)
+        let storeRaw = rawUpsertSQL(Facts.self)
+        let change = "INSERT INTO changes (run_id, kind, object_id, change) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
+        let run = runID.sqlValue
+        var values: [SQLValue] = []
+        values.reserveCapacity(Facts.columns.count + 5)
         var outcome = WriteOutcome()
         for object in objects {
             // The raw JSON first: its upsert changes a row only when the object is new or its JSON differs.
-            let id = object.facts.id.databaseValue
-            try storeRaw.execute(arguments: [id, object.rawJSON.databaseValue])
-            let contentChanged = db.changesCount > 0
+            let id = object.facts.id.sqlValue
+            let contentChanged = try db.execute(storeRaw, [id, .text(object.rawJSON)], prepared: true) > 0
             values.removeAll(keepingCapacity: true)
-            values += object.facts.databaseValues
-            values += [run, run, run, contentChanged.databaseValue, contentChanged.databaseValue]
+            values += object.facts.sqlValues
+            values += [run, run, run, .boolean(contentChanged), .boolean(contentChanged)]
             // No row: this run saw the object already, with the same content (embedded in one page and listed in
             // another, say), and nothing was written.
-            guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values)) else { continue }
-            let firstSeen: Int64 = try row.decode(atIndex: 0)
-            let changed: Int64 = try row.decode(atIndex: 1)
+            var runs: (firstSeen: Int64, changed: Int64)?
+            try db.forEachRow(upsert, values, prepared: true) { row in
+                runs = (try row.decode(atIndex: 0), try row.decode(atIndex: 1))
+            }
+            guard let runs else { continue }
             // Each object counts once per run: a later sighting in the same run with other content finds its change
             // already recorded and counts nothing more.
-            let kind = firstSeen == runID ? "new" : (changed == runID ? "updated" : nil)
+            let kind = runs.firstSeen == runID ? "new" : (runs.changed == runID ? "updated" : nil)
             guard let kind else {
                 outcome.unchanged += 1
                 continue
             }
-            try change.execute(arguments: [run, Facts.kind.rawValue, object.facts.id, kind])
-            guard db.changesCount == 1 else { continue }
+            let recorded = try db.execute(
+                change, [run, .text(Facts.kind.rawValue), id, .text(kind)], prepared: true)
+            guard recorded == 1 else { continue }
             if kind == "new" { outcome.new += 1 } else { outcome.updated += 1 }
         }
         return outcome
     }
 
     /// Records which payout's `?payout=` list held each balance transaction (seen again: its `last_seen_run`).
-    private static func link(_ links: [PayoutTransactionLink], db: Database, run runID: Int64) throws {
+    private static func link(_ links: [PayoutTransactionLink], db: SQLSession, run runID: Int64) throws {
         guard !links.isEmpty else { return }
-        let statement = try db.cachedStatement(
-            sql: """
-                INSERT INTO payout_transactions (payout_id, balance_transaction_id, first_seen_run, last_seen_run)
-                VALUES (?, ?, ?, ?)
-                ON CONFLICT(payout_id, balance_transaction_id) DO UPDATE SET last_seen_run = excluded.last_seen_run
-                """)
+        let statement = """
+            INSERT INTO payout_transactions (payout_id, balance_transaction_id, first_seen_run, last_seen_run)
+            VALUES (?, ?, ?, ?)
+            ON CONFLICT(payout_id, balance_transaction_id) DO UPDATE SET last_seen_run = excluded.last_seen_run
+            """
         for link in links {
-            try statement.execute(arguments: [link.payoutID, link.balanceTransactionID, runID, runID])
+            try db.execute(
+                statement, [.text(link.payoutID), .text(link.balanceTransactionID), .integer(runID), .integer(runID)],
+                prepared: true)
         }
     }
 
@@ -118,18 +126,18 @@ extension HistoryStore {
             ON CONFLICT(id) DO UPDATE SET \(assignments),
                 changed_run = CASE WHEN ? THEN excluded.changed_run ELSE \(table).changed_run END,
                 last_seen_run = excluded.last_seen_run
-            WHERE \(table).last_seen_run IS NOT excluded.last_seen_run OR ?
+            WHERE \(table).last_seen_run IS DISTINCT FROM excluded.last_seen_run OR ?
             RETURNING first_seen_run, changed_run
             """
     }
 
     /// The upsert of one object's raw JSON into `<table>_raw`: inserts, or replaces only a different text, so
-    /// `changesCount` tells whether the object is new or changed.
+    /// the number of rows it changed tells whether the object is new or changed.
     private static func rawUpsertSQL<Facts: StorableFacts>(_ type: Facts.Type) -> String {
         let table = Facts.table + "_raw"
         return """
             INSERT INTO \(table) (id, raw) VALUES (?, ?)
-            ON CONFLICT(id) DO UPDATE SET raw = excluded.raw WHERE \(table).raw IS NOT excluded.raw
+            ON CONFLICT(id) DO UPDATE SET raw = excluded.raw WHERE \(table).raw IS DISTINCT FROM excluded.raw
             """
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ReconCore
 
 /// Runs: beginning one (taking over an interrupted one's checkpoints), finishing it, listing them.
@@ -11,51 +10,56 @@ extension HistoryStore {
     public func beginRun(_ start: RunStart, resume: Bool = true) throws(HistoryError)
         -> (runID: Int64, resumableRunID: Int64?)
     {
-        try write { db in
+        let path = self.path
+        return try write { db in
             // Runs still marked running died (the caller holds the lock): what they resolved never reached
             // anyone, so it stays open.
             try db.execute(
-                sql: """
-                    UPDATE findings SET resolved_run = NULL
-                    WHERE resolved_run IN (SELECT id FROM runs WHERE status = 'running')
-                    """)
+                """
+                UPDATE findings SET resolved_run = NULL
+                WHERE resolved_run IN (SELECT id FROM runs WHERE status = 'running')
+                """)
             try db.execute(
-                sql: """
-                    UPDATE runs SET status = 'failed', finished_at = ?,
-                        message = 'interrupted: the process stopped before finishing'
-                    WHERE status = 'running'
-                    """, arguments: [start.startedAt])
+                """
+                UPDATE runs SET status = 'failed', finished_at = ?,
+                    message = 'interrupted: the process stopped before finishing'
+                WHERE status = 'running'
+                """, [.integer(start.startedAt)])
             let (from, to) = start.range.unixSeconds
             let resumable =
                 !resume
                 ? nil
-                : try Int64.fetchOne(
-                    db,
-                    sql: """
-                        SELECT id FROM runs WHERE range_from = ? AND range_to = ? AND status = 'failed'
-                            AND id > COALESCE((SELECT MAX(id) FROM runs WHERE range_from = ? AND range_to = ?
-                                               AND status = 'completed'), 0)
-                            AND EXISTS (SELECT 1 FROM checkpoints WHERE run_id = runs.id)
-                        ORDER BY id DESC LIMIT 1
-                        """, arguments: [from, to, from, to])
-            try db.execute(
-                sql: """
-                    INSERT INTO runs (command, range_from, range_to, time_zone, mode, status, started_at, pid,
-                                      tool_version, stripe_version, api_base, resumed_from)
-                    VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    start.command, from, to, start.range.timeZone.identifier, start.mode.rawValue, start.startedAt,
-                    Int64(start.pid), start.toolVersion, start.stripeVersion, start.apiBase, resumable,
+                : try db.value(
+                    Int64.self,
+                    """
+                    SELECT id FROM runs WHERE range_from = ? AND range_to = ? AND status = 'failed'
+                        AND id > COALESCE((SELECT MAX(id) FROM runs WHERE range_from = ? AND range_to = ?
+                                           AND status = 'completed'), 0)
+                        AND EXISTS (SELECT 1 FROM checkpoints WHERE run_id = runs.id)
+                    ORDER BY id DESC LIMIT 1
+                    """, [from, to, from, to].map(\.sqlValue))
+            let inserted = try db.value(
+                Int64.self,
+                """
+                INSERT INTO runs (command, range_from, range_to, time_zone, mode, status, started_at, pid,
+                                  tool_version, stripe_version, api_base, resumed_from)
+                VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)
+                RETURNING id
+                """,
+                [
+                    start.command.sqlValue, from.sqlValue, to.sqlValue, start.range.timeZone.identifier.sqlValue,
+                    start.mode.rawValue.sqlValue, start.startedAt.sqlValue, Int64(start.pid).sqlValue,
+                    start.toolVersion.sqlValue, start.stripeVersion.sqlValue, start.apiBase.sqlValue,
+                    resumable.sqlValue,
                 ])
-            let runID = db.lastInsertedRowID
+            guard let runID = inserted else { throw HistoryError.storage(path: path, reason: "no run id was given") }
             if let resumable {
                 try db.execute(
-                    sql: """
-                        INSERT INTO checkpoints (run_id, resource, window_from, window_to, objects, completed_at)
-                        SELECT ?, resource, window_from, window_to, objects, completed_at FROM checkpoints
-                        WHERE run_id = ?
-                        """, arguments: [runID, resumable])
+                    """
+                    INSERT INTO checkpoints (run_id, resource, window_from, window_to, objects, completed_at)
+                    SELECT CAST(? AS BIGINT), resource, window_from, window_to, objects, completed_at FROM checkpoints
+                    WHERE run_id = ?
+                    """, [.integer(runID), .integer(resumable)])
             }
             return (runID, resumable)
         }
@@ -67,16 +71,18 @@ extension HistoryStore {
     ) throws(HistoryError) {
         try write { db in
             try db.execute(
-                sql: "UPDATE runs SET status = ?, finished_at = ?, message = ?, details = ? WHERE id = ?",
-                arguments: [status.rawValue, finishedAt, message, details, runID])
+                "UPDATE runs SET status = ?, finished_at = ?, message = ?, details = ? WHERE id = ?",
+                [
+                    status.rawValue.sqlValue, finishedAt.sqlValue, message.sqlValue, details.sqlValue,
+                    runID.sqlValue,
+                ])
             if status == .completed {
                 // Its report was written: its findings have now been reported.
                 try db.execute(
-                    sql: "UPDATE findings SET reported_run = ? WHERE last_run = ?", arguments: [runID, runID])
+                    "UPDATE findings SET reported_run = ? WHERE last_run = ?", [.integer(runID), .integer(runID)])
             } else {
                 // Its report never reached anyone: what it resolved stays open for the next run to resolve.
-                try db.execute(
-                    sql: "UPDATE findings SET resolved_run = NULL WHERE resolved_run = ?", arguments: [runID])
+                try db.execute("UPDATE findings SET resolved_run = NULL WHERE resolved_run = ?", [.integer(runID)])
             }
         }
     }
@@ -85,15 +91,26 @@ extension HistoryStore {
     public func runs(limit: Int = 100) throws(HistoryError) -> [RunRecord] {
         let path = self.path
         return try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT ?", arguments: [limit]).map { row in
-                guard let mode = StripeMode(rawValue: row["mode"]) else { throw HistoryError.corrupt(path: path) }
+            try db.all(
+                """
+                SELECT id, command, range_from, range_to, time_zone, mode, status, started_at, finished_at, pid,
+                       tool_version, stripe_version, api_base, resumed_from, message, details
+                FROM runs ORDER BY id DESC LIMIT ?
+                """, [.integer(Int64(limit))]
+            ) { row in
+                guard let mode = StripeMode(rawValue: try row.decode(atIndex: 5)) else {
+                    throw HistoryError.corrupt(path: path)
+                }
                 return RunRecord(
-                    id: row["id"], command: row["command"], rangeFrom: row["range_from"], rangeTo: row["range_to"],
-                    timeZone: row["time_zone"], mode: mode,
-                    status: RunStatus(rawValue: row["status"]) ?? .failed, startedAt: row["started_at"],
-                    finishedAt: row["finished_at"], pid: row["pid"], toolVersion: row["tool_version"],
-                    stripeVersion: row["stripe_version"], apiBase: row["api_base"], resumedFrom: row["resumed_from"],
-                    message: row["message"], details: row["details"])
+                    id: try row.decode(atIndex: 0), command: try row.decode(atIndex: 1),
+                    rangeFrom: try row.decode(atIndex: 2), rangeTo: try row.decode(atIndex: 3),
+                    timeZone: try row.decode(atIndex: 4), mode: mode,
+                    status: RunStatus(rawValue: try row.decode(atIndex: 6)) ?? .failed,
+                    startedAt: try row.decode(atIndex: 7), finishedAt: try row.decode(atIndex: 8),
+                    pid: try row.decode(atIndex: 9), toolVersion: try row.decode(atIndex: 10),
+                    stripeVersion: try row.decode(atIndex: 11), apiBase: try row.decode(atIndex: 12),
+                    resumedFrom: try row.decode(atIndex: 13), message: try row.decode(atIndex: 14),
+                    details: try row.decode(atIndex: 15))
             }
         }
     }
@@ -101,11 +118,14 @@ extension HistoryStore {
     /// The windows a run has finished (its own and those it took over when resuming).
     public func completedWindows(run runID: Int64) async throws(HistoryError) -> Set<ExtractionWindow> {
         try await readDatabase { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT resource, window_from, window_to FROM checkpoints WHERE run_id = ?",
-                arguments: [runID])
-            return Set(
-                rows.map { ExtractionWindow(resource: $0["resource"], from: $0["window_from"], to: $0["window_to"]) })
+            Set(
+                try db.all(
+                    "SELECT resource, window_from, window_to FROM checkpoints WHERE run_id = ?", [.integer(runID)]
+                ) { row in
+                    ExtractionWindow(
+                        resource: try row.decode(atIndex: 0), from: try row.decode(atIndex: 1),
+                        to: try row.decode(atIndex: 2))
+                })
         }
     }
 }

@@ -2,116 +2,90 @@ import Foundation
 import GRDB
 import ReconCore
 
-/// The SQLite history: every object ever extracted (facts + raw JSON), every run, and extraction checkpoints.
+/// The history: every object ever extracted (facts + raw JSON), every run, and extraction checkpoints, in a SQLite
+/// file or a PostgreSQL database (SPEC §7). Everything above the store reads and writes the history through it,
+/// and does not know which of the two it has: the store's queries are written once (``SQLSession``,
+/// ``SQLDialect``) and run on either ``HistoryDatabase``.
 ///
-/// WAL mode (a `DatabasePool`): readers never block the writer. Every write method is one transaction, so a
-/// crash leaves the history exactly as of the last commit. The file is created readable by its owner only.
-/// Writers must hold the ``HistoryLock`` of the same path; readers (`history`) need not.
+/// Every write method is one transaction, so a crash leaves the history exactly as of the last commit. Readers
+/// never block the writer. Writers must hold the ``HistoryLock`` of the same location; readers (`history`) need not.
 public final class HistoryStore: Sendable {
-    public let path: String
-    private let pool: DatabasePool
+    /// Where the history lives.
+    public let location: HistoryLocation
+    private let database: any HistoryDatabase
 
-    private init(path: String, pool: DatabasePool) {
-        self.path = path
-        self.pool = pool
+    private init(database: any HistoryDatabase) {
+        self.location = database.location
+        self.database = database
     }
 
-    /// Opens (creating with mode 0600 if needed) and migrates the database at `path`.
-    public static func open(path: String) throws(HistoryError) -> HistoryStore {
-        try createPrivately(path)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.label = "connect-recon.history"
-        // The reconcile's scope tables hold a range's ids (a million and more): keep them in memory, not in
-        // temporary files.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
-        let pool: DatabasePool
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            let migrator = HistoryMigrations.migrator
-            if try pool.read({ try migrator.hasBeenSuperseded($0) }) { throw HistoryError.newerSchema(path: path) }
-            try migrator.migrate(pool)
-        } catch let error as HistoryError {
-            throw error
-        } catch {
-            throw map(error, path: path)
-        }
-        return HistoryStore(path: path, pool: pool)
-    }
+    /// Where the history lives, as messages show it (a file's path; a URL without its password).
+    public var path: String { location.description }
 
-    /// Creates an empty file with mode 0600 so SQLite's WAL and shared-memory files inherit owner-only access.
-    private static func createPrivately(_ path: String) throws(HistoryError) {
-        guard !FileManager.default.fileExists(atPath: path) else { return }
-        let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            if errno == EEXIST { return }
-            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
-        }
-        close(descriptor)
-    }
-
-    static func map(_ error: any Error, path: String) -> HistoryError {
-        guard let databaseError = error as? DatabaseError else {
-            return .storage(path: path, reason: String(describing: error))
-        }
-        switch databaseError.resultCode {
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path)
-        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
-            return .cannotOpen(path: path, reason: databaseError.message ?? "\(databaseError.resultCode)")
-        case .SQLITE_FULL: return .storage(path: path, reason: "the disk is full")
-        default: return .storage(path: path, reason: databaseError.message ?? "\(databaseError.resultCode)")
+    /// Opens the history at `location`, creating and migrating it as needed: a SQLite file is created with mode
+    /// 0600; a PostgreSQL database must exist (its tables are created).
+    public static func open(_ location: HistoryLocation) throws(HistoryError) -> HistoryStore {
+        switch location {
+        case .sqliteFile(let path): HistoryStore(database: try SQLiteHistoryDatabase(path: path))
+        case .postgreSQL(let address): HistoryStore(database: try PostgreSQLHistoryDatabase(address: address))
         }
     }
 
-    /// Runs `body` in a write transaction on GRDB's writer queue, without blocking the calling thread.
+    /// Opens (creating with mode 0600 if needed) and migrates the SQLite history at `path`.
+    public static func open(path: String) throws(HistoryError) -> HistoryStore { try open(.sqliteFile(path: path)) }
+
+    /// Runs `body` in a write transaction without blocking the calling thread.
+    @discardableResult
     func writeDatabase<T: Sendable>(
-        _ body: @escaping @Sendable (Database) throws -> T
+        _ body: @escaping @Sendable (SQLSession) throws -> T
     ) async throws(HistoryError) -> T {
         do {
-            return try await pool.write(body)
-        } catch let error as HistoryError {
-            throw error
+            return try await database.write(body)
         } catch {
-            throw Self.map(error, path: path)
+            throw database.historyError(error)
         }
     }
 
-    /// Runs `body` in a read transaction.
-    func readDatabase<T>(_ body: @Sendable (Database) throws -> T) throws(HistoryError) -> T { try read(body) }
-
-    /// Runs `body` in a read transaction on GRDB's reader queue, without blocking the calling thread (for reads made
-    /// while an extraction runs on Swift concurrency's few threads).
+    /// Runs `body` in a read transaction without blocking the calling thread (for reads made while an extraction
+    /// runs on Swift concurrency's few threads).
     func readDatabase<T: Sendable>(
-        _ body: @escaping @Sendable (Database) throws -> T
+        _ body: @escaping @Sendable (SQLSession) throws -> T
     ) async throws(HistoryError) -> T {
         do {
-            return try await pool.read(body)
+            return try await database.read(body)
         } catch {
-            throw Self.map(error, path: path)
+            throw database.historyError(error)
         }
     }
 
     /// Runs `body` in a write transaction on the calling thread.
-    func write<T>(_ body: @Sendable (Database) throws -> T) throws(HistoryError) -> T {
+    @discardableResult
+    func write<T>(_ body: (SQLSession) throws -> T) throws(HistoryError) -> T {
         do {
-            return try pool.write(body)
-        } catch let error as HistoryError {
-            throw error
+            return try database.write(body)
         } catch {
-            throw Self.map(error, path: path)
+            throw database.historyError(error)
         }
     }
 
     /// Runs `body` in one read transaction (a snapshot of the history), on the calling thread; `body`'s own
-    /// errors come out as they are.
-    func readSnapshot<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
+    /// errors come out as they are, the database's as ``HistoryError``.
+    func readSnapshot<T>(_ body: (SQLSession) throws -> T) throws -> T {
+        do {
+            return try database.read(body)
+        } catch let error as FactsColumnError {
+            throw database.historyError(error)
+        } catch let error where error is PostgreSQLError || error is DatabaseError {
+            throw database.historyError(error)
+        }
+    }
 
     /// Runs `body` in a read transaction, its errors mapped to ``HistoryError``.
-    func read<T>(_ body: @Sendable (Database) throws -> T) throws(HistoryError) -> T {
+    func read<T>(_ body: (SQLSession) throws -> T) throws(HistoryError) -> T {
         do {
-            return try pool.read(body)
+            return try database.read(body)
         } catch {
-            throw Self.map(error, path: path)
+            throw database.historyError(error)
         }
     }
 
@@ -121,12 +95,12 @@ public final class HistoryStore: Sendable {
     public func claimMode(_ mode: StripeMode) throws(HistoryError) {
         let path = self.path
         try write { db in
-            if let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'mode'") {
+            if let stored = try db.value(String.self, "SELECT value FROM meta WHERE key = 'mode'") {
                 guard stored == mode.rawValue else {
                     throw HistoryError.modeMismatch(path: path, stored: stored, requested: mode.rawValue)
                 }
             } else {
-                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('mode', ?)", arguments: [mode.rawValue])
+                try db.execute("INSERT INTO meta (key, value) VALUES ('mode', ?)", [.text(mode.rawValue)])
             }
         }
     }
@@ -135,7 +109,7 @@ public final class HistoryStore: Sendable {
     /// means the file was changed by something else than connect-recon.
     public func storedMode() throws(HistoryError) -> StripeMode? {
         let path = self.path
-        let stored = try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'mode'") }
+        let stored = try read { db in try db.value(String.self, "SELECT value FROM meta WHERE key = 'mode'") }
         guard let stored else { return nil }
         guard let mode = StripeMode(rawValue: stored) else { throw .corrupt(path: path) }
         return mode

@@ -6,7 +6,7 @@ import Foundation
 /// libpq reads the URL: its password, else `PGPASSWORD`, else `~/.pgpass`; `sslmode` and the other parameters as
 /// given. Every error names the server and database as ``PostgreSQLAddress/description`` shows them, never the
 /// password.
-final class PostgreSQLConnection {
+final class PostgreSQLConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     let address: PostgreSQLAddress
 
@@ -28,6 +28,67 @@ final class PostgreSQLConnection {
     }
 
     deinit { PQfinish(handle) }
+
+    /// The names of the statements prepared on this connection, by their SQL.
+    private var prepared: [String: String] = [:]
+
+    /// Runs one statement with `arguments` bound to its `?` in order (or, without arguments and not `prepared`,
+    /// several statements separated by `;`). A `prepared` statement is parsed once per connection and reused.
+    func execute(_ sql: String, _ arguments: [SQLValue], prepared: Bool) throws(PostgreSQLError) -> PostgreSQLResult {
+        let result: OpaquePointer?
+        if arguments.isEmpty, !prepared {
+            result = PQexec(handle, sql)
+        } else {
+            let texts = arguments.map(\.postgreSQLText)
+            result = try Self.withCStrings(texts) { (values) throws(PostgreSQLError) -> OpaquePointer? in
+                if prepared {
+                    let name = try statementName(sql, parameters: Int32(texts.count))
+                    return PQexecPrepared(handle, name, Int32(texts.count), values, nil, nil, 0)
+                }
+                let text = PostgreSQLPlaceholders.numbered(sql)
+                return PQexecParams(handle, text, Int32(texts.count), nil, values, nil, nil, 0)
+            }
+        }
+        guard let result else { throw PostgreSQLError(connection: handle, address: address) }
+        let wrapped = PostgreSQLResult(result)
+        switch PQresultStatus(result) {
+        case PGRES_TUPLES_OK, PGRES_COMMAND_OK: return wrapped
+        default: throw PostgreSQLError(result: result, address: address)
+        }
+    }
+
+    /// The name of `sql` prepared on this connection, preparing it the first time.
+    private func statementName(_ sql: String, parameters: Int32) throws(PostgreSQLError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "s\(prepared.count + 1)"
+        guard let result = PQprepare(handle, name, PostgreSQLPlaceholders.numbered(sql), parameters, nil) else {
+            throw PostgreSQLError(connection: handle, address: address)
+        }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+            throw PostgreSQLError(result: result, address: address)
+        }
+        prepared[sql] = name
+        return name
+    }
+
+    /// Calls `body` with `texts` as C strings (NULL for `nil`), valid during the call.
+    private static func withCStrings<T>(
+        _ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws(PostgreSQLError) -> T
+    ) throws(PostgreSQLError) -> T {
+        let pointers: [UnsafeMutablePointer<CChar>?] = texts.map { $0.map { strdup($0) } ?? nil }
+        defer { for pointer in pointers { free(pointer) } }
+        return try body(pointers.map { $0.map { UnsafePointer($0) } })
+    }
+
+    /// Whether the connection is still usable (not broken by a server restart or the network).
+    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Whether the connection is inside a transaction block (or a failed one).
+    var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
 
     /// Runs `sql` (one statement, no parameters) and returns its rows, each column as text (`nil` for NULL).
     func rows(_ sql: String) throws(HistoryError) -> [[String?]] {

@@ -1,4 +1,3 @@
-import GRDB
 import ReconCore
 
 extension HistoryStore {
@@ -26,30 +25,25 @@ extension HistoryStore {
         _ body: (ReconciliationInput) throws -> Void
     ) throws {
         precondition(chargesPerPart > 0, "a part holds at least one object")
-        let path = self.path
-        do {
-            try readSnapshot { db in
-                // The parts probe indexes all over the facts: a larger cache keeps the indexes' inner pages.
-                try db.execute(sql: "PRAGMA cache_size = -131072")
-                defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
-                let loader = PartLoader(
-                    db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart)
-                try loader.chargeParts(body)
-                try loader.orphanParts(body)
-                try loader.payoutParts(body)
-                try loader.ledgerParts(body)
-                try body(try loader.missingObjectsPart())
-            }
-        } catch let error as DatabaseError {
-            throw Self.map(error, path: path)
+        try readSnapshot { db in
+            // The parts probe indexes all over the facts: a larger cache keeps the indexes' inner pages.
+            if let cache = db.dialect.largeReadCache { try db.execute(cache.set) }
+            defer { if let cache = db.dialect.largeReadCache { _ = try? db.execute(cache.reset) } }
+            let loader = PartLoader(
+                db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart)
+            try loader.chargeParts(body)
+            try loader.orphanParts(body)
+            try loader.payoutParts(body)
+            try loader.ledgerParts(body)
+            try body(try loader.missingObjectsPart())
         }
     }
 }
 
-/// Reads the parts of one range inside one read transaction. Ids travel to SQLite as JSON arrays
-/// (`json_each`), joined first (`CROSS JOIN` fixes the order), so every lookup is an index probe.
+/// Reads the parts of one range inside one read transaction. Ids travel to the database as JSON arrays
+/// (``SQLDialect/tableJoinedToIDs(_:on:)``), joined first, so every lookup is an index probe.
 private struct PartLoader {
-    let db: Database
+    let db: SQLSession
     let from: Int64
     let to: Int64
     let asOf: Int64
@@ -67,7 +61,7 @@ private struct PartLoader {
     func chargeParts(_ body: (ReconciliationInput) throws -> Void) throws {
         var after: (created: Int64, id: String)?
         while true {
-            let charges = try page(ChargeFacts.self, after: after, condition: "1")
+            let charges = try page(ChargeFacts.self, after: after, condition: "TRUE")
             guard let last = charges.last else { return }
             after = (last.created, last.id)
             try body(try chargePart(charges))
@@ -196,7 +190,7 @@ private struct PartLoader {
     func payoutParts(_ body: (ReconciliationInput) throws -> Void) throws {
         var after: (created: Int64, id: String)?
         while true {
-            let payouts = try page(PayoutFacts.self, after: after, condition: "1")
+            let payouts = try page(PayoutFacts.self, after: after, condition: "TRUE")
             guard let last = payouts.last else { return }
             after = (last.created, last.id)
             for (group, links) in try groupedByLinks(payouts) {
@@ -207,7 +201,7 @@ private struct PartLoader {
                 var part = input(judged: JudgedObjects(payouts: Set(group.map(\.id))))
                 part.payouts = group
                 part.payoutTransactions = try HistoryStore.payoutLinks(
-                    db, "payout_id IN (SELECT value FROM json_each(?))", [IDList.json(group.map(\.id))])
+                    db, "payout_id IN \(db.dialect.idSet)", [.text(IDList.json(group.map(\.id)))])
                 part.balanceTransactions = try facts(
                     BalanceTransactionFacts.self, "id", part.payoutTransactions.map(\.balanceTransactionID))
                 try body(part)
@@ -234,21 +228,20 @@ private struct PartLoader {
                     """
                     payout_id = ? AND NOT EXISTS (SELECT 1 FROM balance_transactions b
                                                   WHERE b.id = payout_transactions.balance_transaction_id)
-                    """, [payout.id])
+                    """, [.text(payout.id)])
             }
             try body(part)
         }
         // One sorted cursor over the payout's transactions, read a part at a time.
-        let cursor = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT \(BalanceTransactionFacts.qualifiedSelection) FROM payout_transactions AS l
-                CROSS JOIN balance_transactions AS t ON t.id = l.balance_transaction_id
-                WHERE l.payout_id = ? ORDER BY t.created, t.id
-                """, arguments: [payout.id])
         var chunk: [BalanceTransactionFacts] = []
         chunk.reserveCapacity(size)
-        while let row = try cursor.next() {
+        try db.forEachRow(
+            """
+            SELECT \(BalanceTransactionFacts.qualifiedSelection) FROM payout_transactions AS l
+            JOIN balance_transactions AS t ON t.id = l.balance_transaction_id
+            WHERE l.payout_id = ? ORDER BY t.created, t.id
+            """, [.text(payout.id)]
+        ) { row in
             chunk.append(try BalanceTransactionFacts(row: row))
             if chunk.count == size {
                 try emit(chunk, isLast: false)
@@ -263,13 +256,12 @@ private struct PartLoader {
     /// that alone pays out more is a group of its own.
     private func groupedByLinks(_ payouts: [PayoutFacts]) throws -> [(payouts: [PayoutFacts], links: Int)] {
         let counts = Dictionary(
-            uniqueKeysWithValues: try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT payout_id, COUNT(*) FROM payout_transactions
-                    WHERE payout_id IN (SELECT value FROM json_each(?)) GROUP BY payout_id
-                    """, arguments: [IDList.json(payouts.map(\.id))]
-            ).map { row -> (String, Int) in (row[0], row[1]) })
+            uniqueKeysWithValues: try db.all(
+                """
+                SELECT payout_id, COUNT(*) FROM payout_transactions
+                WHERE payout_id IN \(db.dialect.idSet) GROUP BY payout_id
+                """, [.text(IDList.json(payouts.map(\.id)))]
+            ) { row -> (String, Int) in (try row.decode(atIndex: 0), try row.decode(atIndex: 1)) })
         var groups: [(payouts: [PayoutFacts], links: Int)] = []
         var current: [PayoutFacts] = []
         var links = 0
@@ -301,7 +293,7 @@ private struct PartLoader {
         var after: (created: Int64, id: String)?
         let pageSize = size
         while true {
-            let transactions = try page(BalanceTransactionFacts.self, after: after, condition: "1", limit: pageSize)
+            let transactions = try page(BalanceTransactionFacts.self, after: after, condition: "TRUE", limit: pageSize)
             guard let last = transactions.last else { return }
             after = (last.created, last.id)
             var part = input(judged: JudgedObjects(balanceTransactions: Set(transactions.map(\.id))))
@@ -316,32 +308,35 @@ private struct PartLoader {
     /// group's absolute values does not fit): then the rules add them one by one, in order, and name the one that
     /// does not fit. Reading millions of transactions only to add them up was a fifth of a reconcile's reading.
     private func ledgerTotals() throws -> [LedgerRow]? {
-        let groups: [Row]
+        let groups: [(row: LedgerRow, magnitude: [Int64])]
         do {
-            // SQLite's SUM stops with "integer overflow" rather than wrap.
-            groups = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT currency, balance_type, reporting_category, COUNT(*), SUM(amount), SUM(fee), SUM(net),
-                           SUM(ABS(amount)), SUM(ABS(fee)), SUM(ABS(net))
-                    FROM balance_transactions WHERE created >= ? AND created < ?
-                    GROUP BY currency, balance_type, reporting_category
-                    """, arguments: [from, to])
-        } catch let error as DatabaseError where error.message?.contains("integer overflow") == true {
+            // SQLite's SUM stops with "integer overflow" rather than wrap; PostgreSQL's is a `numeric` that reads as
+            // an overflow when it does not fit.
+            groups = try db.all(
+                """
+                SELECT currency, balance_type, reporting_category, COUNT(*), SUM(amount), SUM(fee), SUM(net),
+                       SUM(ABS(amount)), SUM(ABS(fee)), SUM(ABS(net))
+                FROM balance_transactions WHERE created >= ? AND created < ?
+                GROUP BY currency, balance_type, reporting_category
+                """, [.integer(from), .integer(to)]
+            ) { group in
+                let stored: BalanceType? = try group.decode(atIndex: 1)
+                let row = LedgerRow(
+                    currency: try FactsColumn.currency(group, 0),
+                    balanceType: BalanceTransactionFacts.ledgerBalanceType(stored),
+                    reportingCategory: try group.decode(atIndex: 2), count: try group.decode(atIndex: 3),
+                    gross: try group.decode(atIndex: 4), fee: try group.decode(atIndex: 5),
+                    net: try group.decode(atIndex: 6))
+                let magnitude: [Int64] = [
+                    try group.decode(atIndex: 7), try group.decode(atIndex: 8), try group.decode(atIndex: 9),
+                ]
+                return (row, magnitude)
+            }
+        } catch is SQLIntegerOverflow {
             return nil
         }
         var totals: [LedgerTotalsKey: (row: LedgerRow, magnitude: [Int64])] = [:]
-        for group in groups {
-            let stored: BalanceType? = try group.decode(atIndex: 1)
-            let row = LedgerRow(
-                currency: try FactsColumn.currency(group, 0),
-                balanceType: BalanceTransactionFacts.ledgerBalanceType(stored),
-                reportingCategory: try group.decode(atIndex: 2), count: try group.decode(atIndex: 3),
-                gross: try group.decode(atIndex: 4), fee: try group.decode(atIndex: 5),
-                net: try group.decode(atIndex: 6))
-            let magnitude: [Int64] = [
-                try group.decode(atIndex: 7), try group.decode(atIndex: 8), try group.decode(atIndex: 9),
-            ]
+        for (row, magnitude) in groups {
             let key = LedgerTotalsKey(row)
             guard let earlier = totals[key] else {
                 totals[key] = (row, magnitude)
@@ -392,28 +387,30 @@ private struct PartLoader {
                 WHERE t.created >= ? AND t.created < ? AND (t.created > ? OR t.id > ?) AND \(condition)
                 ORDER BY t.created, t.id LIMIT ?
                 """,
-            arguments: [lower, to, after?.created ?? (from - 1), after?.id ?? "", limit ?? size])
+            arguments: [
+                .integer(lower), .integer(to), .integer(after?.created ?? (from - 1)), .text(after?.id ?? ""),
+                .integer(Int64(limit ?? size)),
+            ])
     }
 
     /// The objects of `Facts.table` whose `column` is one of `values`, that match `condition` and whose id is not
     /// in `excluded`, in no particular order: the rules order what they need themselves.
     private func facts<Facts: StorableFacts>(
-        _ type: Facts.Type, _ column: String, _ values: [String], and condition: String = "1",
+        _ type: Facts.Type, _ column: String, _ values: [String], and condition: String = "TRUE",
         excluding excluded: [String] = []
     ) throws -> [Facts] {
         let distinct = Array(Set(values))
         guard !distinct.isEmpty else { return [] }
-        var arguments: StatementArguments = [IDList.json(distinct)]
+        var arguments: [SQLValue] = [.text(IDList.json(distinct))]
         var exclusion = ""
         if !excluded.isEmpty {
-            exclusion = " AND t.id NOT IN (SELECT value FROM json_each(?))"
-            arguments += [IDList.json(excluded)]
+            exclusion = " AND t.id NOT IN \(db.dialect.idSet)"
+            arguments.append(.text(IDList.json(excluded)))
         }
         return try HistoryStore.fetchFacts(
             Facts.self, db: db,
             sql: """
-                SELECT \(Facts.qualifiedSelection) FROM json_each(?) AS j
-                CROSS JOIN \(Facts.table) AS t ON t.\(column) = j.value
+                SELECT \(Facts.qualifiedSelection) FROM \(db.dialect.tableJoinedToIDs(Facts.table, on: column))
                 WHERE \(condition)\(exclusion)
                 """,
             arguments: arguments)
@@ -429,12 +426,12 @@ private struct PartLoader {
         guard !single.isEmpty || !lists.isEmpty else { return [] }
         var ids: [String] = []
         for object in facts {
-            let values = object.databaseValues
+            let values = object.sqlValues
             for index in single {
-                if let id = String.fromDatabaseValue(values[index]) { ids.append(id) }
+                if let id = values[index].text { ids.append(id) }
             }
             for index in lists {
-                if let json = String.fromDatabaseValue(values[index]), let list = try? IDList.ids(json) { ids += list }
+                if let json = values[index].text, let list = try? IDList.ids(json) { ids += list }
             }
         }
         return ids

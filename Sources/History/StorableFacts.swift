@@ -1,20 +1,19 @@
 import Foundation
-import GRDB
 import ReconCore
 
 /// A facts type the history keeps in a table of its own, one row per object id.
 ///
 /// The one place facts map to and from rows: ``columns`` names the table's fact columns (the facts' coding keys),
-/// ``databaseValues`` gives them in that order for binding, and ``init(row:)`` reads them back by index from a
+/// ``sqlValues`` gives them in that order for binding, and ``init(row:)`` reads them back by index from a
 /// `SELECT` of ``selection``. Positional, not Codable: the history stores and loads millions of rows, and a
 /// dictionary or a decoder per row was most of the time they took.
 protocol StorableFacts: ObjectFacts {
-    /// The fact columns, `id` first, in the order of ``databaseValues`` and ``init(row:)``.
+    /// The fact columns, `id` first, in the order of ``sqlValues`` and ``init(row:)``.
     static var columns: [String] { get }
     /// The values of ``columns``, in order.
-    var databaseValues: [DatabaseValue] { get }
+    var sqlValues: [SQLValue] { get }
     /// Reads the facts from a row whose first columns are ``columns``, in order.
-    init(row: Row) throws
+    init(row: SQLRow) throws
 }
 
 extension StorableFacts {
@@ -33,17 +32,17 @@ extension ChargeFacts: StorableFacts {
         "transfer_data_amount", "balance_transaction_id", "livemode",
     ]
 
-    var databaseValues: [DatabaseValue] {
+    var sqlValues: [SQLValue] {
         [
-            id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
-            amountCaptured.databaseValue, amountRefunded.databaseValue, status.databaseValue, captured.databaseValue,
-            paymentIntentID.databaseValue, transferID.databaseValue, applicationFeeID.databaseValue,
-            applicationFeeAmount.databaseValue, destinationAccountID.databaseValue, transferDataAmount.databaseValue,
-            balanceTransactionID.databaseValue, livemode.databaseValue,
+            id.sqlValue, created.sqlValue, currency.rawValue.sqlValue, amount.sqlValue,
+            amountCaptured.sqlValue, amountRefunded.sqlValue, status.sqlValue, captured.sqlValue,
+            paymentIntentID.sqlValue, transferID.sqlValue, applicationFeeID.sqlValue,
+            applicationFeeAmount.sqlValue, destinationAccountID.sqlValue, transferDataAmount.sqlValue,
+            balanceTransactionID.sqlValue, livemode.sqlValue,
         ]
     }
 
-    init(row: Row) throws {
+    init(row: SQLRow) throws {
         self.init(
             id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
             currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
@@ -62,15 +61,15 @@ extension PaymentIntentFacts: StorableFacts {
         "transfer_data_amount", "status", "latest_charge_id", "livemode",
     ]
 
-    var databaseValues: [DatabaseValue] {
+    var sqlValues: [SQLValue] {
         [
-            id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
-            applicationFeeAmount.databaseValue, destinationAccountID.databaseValue, transferDataAmount.databaseValue,
-            status.databaseValue, latestChargeID.databaseValue, livemode.databaseValue,
+            id.sqlValue, created.sqlValue, currency.rawValue.sqlValue, amount.sqlValue,
+            applicationFeeAmount.sqlValue, destinationAccountID.sqlValue, transferDataAmount.sqlValue,
+            status.sqlValue, latestChargeID.sqlValue, livemode.sqlValue,
         ]
     }
 
-    init(row: Row) throws {
+    init(row: SQLRow) throws {
         self.init(
             id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
             currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
@@ -86,16 +85,16 @@ extension TransferFacts: StorableFacts {
         "balance_transaction_id", "transfer_group", "dispute_id_metadata", "livemode",
     ]
 
-    var databaseValues: [DatabaseValue] {
+    var sqlValues: [SQLValue] {
         [
-            id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
-            amountReversed.databaseValue, destinationAccountID.databaseValue, sourceTransactionID.databaseValue,
-            balanceTransactionID.databaseValue, transferGroup.databaseValue, disputeIDMetadata.databaseValue,
-            livemode.databaseValue,
+            id.sqlValue, created.sqlValue, currency.rawValue.sqlValue, amount.sqlValue,
+            amountReversed.sqlValue, destinationAccountID.sqlValue, sourceTransactionID.sqlValue,
+            balanceTransactionID.sqlValue, transferGroup.sqlValue, disputeIDMetadata.sqlValue,
+            livemode.sqlValue,
         ]
     }
 
-    init(row: Row) throws {
+    init(row: SQLRow) throws {
         self.init(
             id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
             currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
@@ -112,15 +111,15 @@ extension TransferReversalFacts: StorableFacts {
         "dispute_id_metadata",
     ]
 
-    var databaseValues: [DatabaseValue] {
+    var sqlValues: [SQLValue] {
         [
-            id.databaseValue, transferID.databaseValue, created.databaseValue, currency.rawValue.databaseValue,
-            amount.databaseValue, sourceRefundID.databaseValue, balanceTransactionID.databaseValue,
-            disputeIDMetadata.databaseValue,
+            id.sqlValue, transferID.sqlValue, created.sqlValue, currency.rawValue.sqlValue,
+            amount.sqlValue, sourceRefundID.sqlValue, balanceTransactionID.sqlValue,
+            disputeIDMetadata.sqlValue,
         ]
     }
 
-    init(row: Row) throws {
+    init(row: SQLRow) throws {
         self.init(
             id: try row.decode(atIndex: 0), transferID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
             currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
@@ -135,15 +134,15 @@ extension ApplicationFeeFacts: StorableFacts {
         "balance_transaction_id", "livemode",
     ]
 
-    var databaseValues: [DatabaseValue] {
+    var sqlValues: [SQLValue] {
         [
-            id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
-            amountRefunded.databaseValue, originatingChargeID.databaseValue, accountID.databaseValue,
-            balanceTransactionID.databaseValue, livemode.databaseValue,
+            id.sqlValue, created.sqlValue, currency.rawValue.sqlValue, amount.sqlValue,
+            amountRefunded.sqlValue, originatingChargeID.sqlValue, accountID.sqlValue,
+            balanceTransactionID.sqlValue, livemode.sqlValue,
         ]
     }
 
-    init(row: Row) throws {
+    init(row: SQLRow) throws {
         self.init(
             id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
             currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
@@ -156,14 +155,14 @@ extension ApplicationFeeFacts: StorableFacts {
 extension FeeRefundFacts: StorableFacts {
     static let columns = ["id", "fee_id", "created", "currency", "amount", "balance_transaction_id"]
 
-    var databaseValues: [DatabaseValue] {
+    var sqlValues: [SQLValue] {
         [
-            id.databaseValue, feeID.databaseValue, created.databaseValue, currency.rawValue.databaseValue,
-            amount.databaseValue, balanceTransactionID.databaseValue,
+            id.sqlValue, feeID.sqlValue, created.sqlValue, currency.rawValue.sqlValue,
+            amount.sqlValue, balanceTransactionID.sqlValue,
         ]
     }
 
-    init(row: Row) throws {
+    init(row: SQLRow) throws {
         self.init(
             id: try row.decode(atIndex: 0), feeID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
             currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
@@ -177,15 +176,15 @@ extension RefundFacts: StorableFacts {
         "failure_balance_transaction_id", "failure_reason",
     ]
 
-    var databaseValues: [DatabaseValue] {
+    var sqlValues: [SQLValue] {
         [
-            id.databaseValue, chargeID.databaseValue, created.databaseValue, currency.rawValue.databaseValue,
-            amount.databaseValue, status.databaseValue, transferReversalID.databaseValue,
-            balanceTransactionID.databaseValue, failureBalanceTransactionID.databaseValue, failureReason.databaseValue,
+            id.sqlValue, chargeID.sqlValue, created.sqlValue, currency.rawValue.sqlValue,
+            amount.sqlValue, status.sqlValue, transferReversalID.sqlValue,
+            balanceTransactionID.sqlValue, failureBalanceTransactionID.sqlValue, failureReason.sqlValue,
         ]
     }
 
-    init(row: Row) throws {
+    init(row: SQLRow) throws {
         self.init(
             id: try row.decode(atIndex: 0), chargeID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
             currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
@@ -198,14 +197,14 @@ extension RefundFacts: StorableFacts {
 extension DisputeFacts: StorableFacts {
     static let columns = ["id", "charge_id", "created", "currency", "amount", "status", "balance_transaction_ids"]
 
-    var databaseValues: [DatabaseValue] {
+    var sqlValues: [SQLValue] {
         [
-            id.databaseValue, chargeID.databaseValue, created.databaseValue, currency.rawValue.databaseValue,
-            amount.databaseValue, status.databaseValue, IDList.json(balanceTransactionIDs).databaseValue,
+            id.sqlValue, chargeID.sqlValue, created.sqlValue, currency.rawValue.sqlValue,
+            amount.sqlValue, status.sqlValue, IDList.json(balanceTransactionIDs).sqlValue,
         ]
     }
 
-    init(row: Row) throws {
+    init(row: SQLRow) throws {
         self.init(
             id: try row.decode(atIndex: 0), chargeID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
             currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
@@ -219,16 +218,16 @@ extension BalanceTransactionFacts: StorableFacts {
         "exchange_rate", "status", "available_on", "balance_type",
     ]
 
-    var databaseValues: [DatabaseValue] {
+    var sqlValues: [SQLValue] {
         [
-            id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
-            fee.databaseValue, net.databaseValue, type.databaseValue, reportingCategory.databaseValue,
-            sourceID.databaseValue, exchangeRate.databaseValue, status.databaseValue, availableOn.databaseValue,
-            balanceType.databaseValue,
+            id.sqlValue, created.sqlValue, currency.rawValue.sqlValue, amount.sqlValue,
+            fee.sqlValue, net.sqlValue, type.sqlValue, reportingCategory.sqlValue,
+            sourceID.sqlValue, exchangeRate.sqlValue, status.sqlValue, availableOn.sqlValue,
+            balanceType.sqlValue,
         ]
     }
 
-    init(row: Row) throws {
+    init(row: SQLRow) throws {
         self.init(
             id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
             currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
@@ -245,16 +244,16 @@ extension PayoutFacts: StorableFacts {
         "failure_balance_transaction_id", "failure_code", "livemode", "reconciliation_status",
     ]
 
-    var databaseValues: [DatabaseValue] {
+    var sqlValues: [SQLValue] {
         [
-            id.databaseValue, created.databaseValue, currency.rawValue.databaseValue, amount.databaseValue,
-            arrivalDate.databaseValue, status.databaseValue, automatic.databaseValue,
-            balanceTransactionID.databaseValue, failureBalanceTransactionID.databaseValue, failureCode.databaseValue,
-            livemode.databaseValue, reconciliationStatus.databaseValue,
+            id.sqlValue, created.sqlValue, currency.rawValue.sqlValue, amount.sqlValue,
+            arrivalDate.sqlValue, status.sqlValue, automatic.sqlValue,
+            balanceTransactionID.sqlValue, failureBalanceTransactionID.sqlValue, failureCode.sqlValue,
+            livemode.sqlValue, reconciliationStatus.sqlValue,
         ]
     }
 
-    init(row: Row) throws {
+    init(row: SQLRow) throws {
         self.init(
             id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
             currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
@@ -274,7 +273,7 @@ struct FactsColumnError: Error, CustomStringConvertible {
 
 enum FactsColumn {
     /// A currency column; a value that is not a three-letter code is an error, as it was for the decoder.
-    static func currency(_ row: Row, _ index: Int) throws -> Currency {
+    static func currency(_ row: SQLRow, _ index: Int) throws -> Currency {
         let code: String = try row.decode(atIndex: index)
         guard let currency = Currency(rawValue: code) else {
             throw FactsColumnError(description: "'\(code.prefix(20))' in a currency column is not a currency code")

@@ -34,7 +34,7 @@ struct FactsColumnsTests {
         let runs: Set<String> = ["first_seen_run", "last_seen_run", "changed_run"]
         #expect(Set(Facts.columns) == Set(table).subtracting(runs), "\(Facts.table)")
         #expect(Facts.columns.count == Set(Facts.columns).count, "\(Facts.table): a column named twice")
-        #expect(Facts.columns.count == sample.databaseValues.count, "\(Facts.table)")
+        #expect(Facts.columns.count == sample.sqlValues.count, "\(Facts.table)")
     }
 
     @Test("every kind's columns are its table's columns, each named once")

@@ -1,0 +1,21 @@
+/// The database a ``HistoryStore`` keeps its history in: a SQLite file or a PostgreSQL database. The store's
+/// queries run in its transactions, through an ``SQLSession``; nothing above the store knows which one it has.
+protocol HistoryDatabase: Sendable {
+    /// Where the history lives, as errors show it (a URL's password never).
+    var location: HistoryLocation { get }
+
+    /// Runs `body` in a write transaction on the calling thread; commits when it returns, rolls back when it throws.
+    func write<T>(_ body: (SQLSession) throws -> T) throws -> T
+
+    /// Runs `body` in a read-only transaction that sees one snapshot of the history, on the calling thread.
+    func read<T>(_ body: (SQLSession) throws -> T) throws -> T
+
+    /// ``write(_:)`` without blocking the calling thread (for writes made on Swift concurrency's few threads).
+    func write<T: Sendable>(_ body: @escaping @Sendable (SQLSession) throws -> T) async throws -> T
+
+    /// ``read(_:)`` without blocking the calling thread.
+    func read<T: Sendable>(_ body: @escaping @Sendable (SQLSession) throws -> T) async throws -> T
+
+    /// `error`, thrown by this database or by a body, as a person reads it.
+    func historyError(_ error: any Error) -> HistoryError
+}

@@ -1,0 +1,65 @@
+/// What the history's SQL spells differently on SQLite and on PostgreSQL: the one place the store's queries
+/// differ between the two (the schema's differences are in ``PostgreSQLMigrations``).
+///
+/// Everything else is written once in SQL both read: `?` parameters (numbered for PostgreSQL by
+/// ``PostgreSQLPlaceholders``), `ON CONFLICT … DO NOTHING` / `DO UPDATE`, `RETURNING`, `IS DISTINCT FROM`, `TRUE`,
+/// `CAST(? AS BIGINT)`.
+enum SQLDialect: Sendable {
+    case sqlite
+    case postgreSQL
+
+    /// The rows of a list of ids bound as one JSON-array parameter (``IDList/json(_:)``), as a table `alias` with
+    /// one column `value`: SQLite's `json_each`, PostgreSQL's `json_array_elements_text`.
+    func idList(as alias: String) -> String {
+        switch self {
+        case .sqlite: "json_each(?) AS \(alias)"
+        case .postgreSQL: "json_array_elements_text(CAST(? AS json)) AS \(alias)(value)"
+        }
+    }
+
+    /// `(SELECT value FROM …)` of the ids bound as one JSON-array parameter, for `x IN` ``idSet``.
+    var idSet: String { "(SELECT j.value FROM \(idList(as: "j")))" }
+
+    /// Joins the rows of `table` (as `t`) whose `column` is one of the ids bound as one JSON-array parameter, the ids
+    /// first, so every row is found by an index probe (SQLite's `CROSS JOIN` fixes that order).
+    func tableJoinedToIDs(_ table: String, on column: String) -> String {
+        switch self {
+        case .sqlite: "\(idList(as: "j")) CROSS JOIN \(table) AS t ON t.\(column) = j.value"
+        case .postgreSQL: "\(idList(as: "j")) JOIN \(table) AS t ON t.\(column) = j.value"
+        }
+    }
+
+    /// The elements of the JSON array of strings in `column` of the table `t`, as a table `j` with one column
+    /// `value` (a dispute's `balance_transaction_ids`).
+    func arrayElements(of column: String) -> String {
+        switch self {
+        case .sqlite: "json_each(t.\(column)) AS j"
+        case .postgreSQL: "json_array_elements_text(CAST(t.\(column) AS json)) AS j(value)"
+        }
+    }
+
+    /// Whether the JSON object in `expression` has `true` as its top-level `field`.
+    func jsonFieldIsTrue(_ expression: String, _ field: String) -> String {
+        switch self {
+        case .sqlite: "json_extract(\(expression), '$.\(field)') = 1"
+        case .postgreSQL: "(CAST(\(expression) AS jsonb) -> '\(field)') = 'true'::jsonb"
+        }
+    }
+
+    /// The temporary table `name` as a `DROP` names it.
+    func temporaryTable(_ name: String) -> String {
+        switch self {
+        case .sqlite: "temp.\(name)"
+        case .postgreSQL: "pg_temp.\(name)"
+        }
+    }
+
+    /// Statements that give a long read of the history (a reconcile's parts) a larger page cache, and those that
+    /// set it back; none where the server manages its own.
+    var largeReadCache: (set: String, reset: String)? {
+        switch self {
+        case .sqlite: ("PRAGMA cache_size = -131072", "PRAGMA cache_size = -2000")
+        case .postgreSQL: nil
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import CPostgreSQL
+import Foundation
+import GRDB
+
+/// One row of a query's result, read by column index, from either history: a GRDB row (read straight from
+/// SQLite's statement) or a row of a libpq result (text format).
+///
+/// Valid only inside the call that hands it over: a SQLite row is the cursor's current row.
+struct SQLRow {
+    private enum Source {
+        case sqlite(Row)
+        case postgreSQL(PostgreSQLResult, Int32)
+    }
+
+    private let source: Source
+
+    init(sqlite row: Row) { source = .sqlite(row) }
+    init(postgreSQL result: PostgreSQLResult, row: Int32) { source = .postgreSQL(result, row) }
+
+    /// Reads column `index` as `T` (an optional type reads NULL as `nil`).
+    func decode<T: SQLColumnValue>(_ type: T.Type = T.self, atIndex index: Int) throws -> T {
+        try T(row: self, at: index)
+    }
+
+    /// Whether column `index` is NULL.
+    func isNull(_ index: Int) -> Bool {
+        switch source {
+        case .sqlite(let row): row.hasNull(atIndex: index)
+        case .postgreSQL(let result, let row): PQgetisnull(result.handle, row, Int32(index)) == 1
+        }
+    }
+
+    /// Column `index` as an integer; throws ``SQLIntegerOverflow`` for a number that does not fit 64 bits (a
+    /// PostgreSQL `SUM` is a `numeric`).
+    func int64(_ index: Int) throws -> Int64 {
+        switch source {
+        case .sqlite(let row):
+            return try row.decode(Int64.self, atIndex: index)
+        case .postgreSQL(let result, let row):
+            let text = try value(result, row, index)
+            guard let value = Self.parseInt64(text) else {
+                // A digit string that does not fit: a sum too large; anything else: not a number.
+                if text.pointee != 0, strspn(text, "-0123456789") == strlen(text) { throw SQLIntegerOverflow() }
+                throw FactsColumnError(description: "'\(String(cString: text).prefix(20))' is not an integer")
+            }
+            return value
+        }
+    }
+
+    /// Column `index` as text.
+    func text(_ index: Int) throws -> String {
+        switch source {
+        case .sqlite(let row): try row.decode(String.self, atIndex: index)
+        case .postgreSQL(let result, let row): String(cString: try value(result, row, index))
+        }
+    }
+
+    /// Column `index` as a boolean (SQLite stores `0` or `1`; PostgreSQL answers `t` or `f`).
+    func bool(_ index: Int) throws -> Bool {
+        switch source {
+        case .sqlite(let row): return try row.decode(Bool.self, atIndex: index)
+        case .postgreSQL(let result, let row):
+            switch try value(result, row, index).pointee {
+            case CChar(UInt8(ascii: "t")): return true
+            case CChar(UInt8(ascii: "f")): return false
+            default: throw FactsColumnError(description: "column \(index) is not a boolean")
+            }
+        }
+    }
+
+    /// Column `index` as a floating-point number.
+    func double(_ index: Int) throws -> Double {
+        switch source {
+        case .sqlite(let row): return try row.decode(Double.self, atIndex: index)
+        case .postgreSQL(let result, let row):
+            let text = try value(result, row, index)
+            var end: UnsafeMutablePointer<CChar>?
+            let number = strtod(text, &end)
+            guard let end, end != text, end.pointee == 0 else {
+                throw FactsColumnError(description: "'\(String(cString: text).prefix(20))' is not a number")
+            }
+            return number
+        }
+    }
+
+    private func value(_ result: PostgreSQLResult, _ row: Int32, _ index: Int) throws -> UnsafeMutablePointer<CChar> {
+        guard PQgetisnull(result.handle, row, Int32(index)) == 0,
+            let text = PQgetvalue(result.handle, row, Int32(index))
+        else { throw FactsColumnError(description: "column \(index) is NULL") }
+        return text
+    }
+
+    /// A decimal integer, exactly (no white space, no `+`); `nil` when it is none or does not fit.
+    private static func parseInt64(_ text: UnsafeMutablePointer<CChar>) -> Int64? {
+        var pointer = UnsafePointer(text)
+        let negative = pointer.pointee == CChar(UInt8(ascii: "-"))
+        if negative { pointer += 1 }
+        guard pointer.pointee != 0 else { return nil }
+        var value: Int64 = 0
+        while pointer.pointee != 0 {
+            let digit = Int64(pointer.pointee) - 48
+            guard digit >= 0, digit <= 9 else { return nil }
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) =
+                negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflow1, !overflow2 else { return nil }
+            value = next
+            pointer += 1
+        }
+        return value
+    }
+}
+
+/// An integer the history computed (a sum) does not fit 64 bits.
+struct SQLIntegerOverflow: Error {}

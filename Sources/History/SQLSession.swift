@@ -1,0 +1,92 @@
+import GRDB
+
+/// One history connection inside one transaction, whichever database holds the history: the store's queries run
+/// through it, written once with `?` parameters, in SQL both databases read or as ``dialect`` spells it.
+struct SQLSession {
+    private enum Connection {
+        case sqlite(Database)
+        case postgreSQL(PostgreSQLConnection)
+    }
+
+    private let connection: Connection
+    /// How this database spells what the two do not share.
+    let dialect: SQLDialect
+
+    init(sqlite db: Database) {
+        connection = .sqlite(db)
+        dialect = .sqlite
+    }
+
+    init(postgreSQL connection: PostgreSQLConnection) {
+        self.connection = .postgreSQL(connection)
+        dialect = .postgreSQL
+    }
+
+    /// Runs `sql` with `arguments` bound in order and returns the number of rows it changed. Without arguments and
+    /// not `prepared`, `sql` may hold several statements. A `prepared` statement is parsed once per connection.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [SQLValue] = [], prepared: Bool = false) throws -> Int {
+        switch connection {
+        case .sqlite(let db):
+            if prepared {
+                try db.cachedStatement(sql: sql).execute(arguments: Self.sqliteArguments(arguments))
+            } else {
+                try db.execute(sql: sql, arguments: Self.sqliteArguments(arguments))
+            }
+            return db.changesCount
+        case .postgreSQL(let connection):
+            return try connection.execute(sql, arguments, prepared: prepared).changedRows
+        }
+    }
+
+    /// Runs the query `sql` and calls `body` with each row, in the query's order.
+    func forEachRow(
+        _ sql: String, _ arguments: [SQLValue] = [], prepared: Bool = false, _ body: (SQLRow) throws -> Void
+    ) throws {
+        switch connection {
+        case .sqlite(let db):
+            let statement = prepared ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+            let cursor = try Row.fetchCursor(statement, arguments: Self.sqliteArguments(arguments))
+            do {
+                while let row = try cursor.next() { try body(SQLRow(sqlite: row)) }
+            } catch let error as DatabaseError where error.message?.contains("integer overflow") == true {
+                throw SQLIntegerOverflow()
+            }
+        case .postgreSQL(let connection):
+            let result = try connection.execute(sql, arguments, prepared: prepared)
+            for index in 0..<result.count { try body(SQLRow(postgreSQL: result, row: index)) }
+        }
+    }
+
+    /// Every row of `sql`, each made into a `T` by `transform`.
+    func all<T>(
+        _ sql: String, _ arguments: [SQLValue] = [], prepared: Bool = false, _ transform: (SQLRow) throws -> T
+    ) throws -> [T] {
+        var values: [T] = []
+        try forEachRow(sql, arguments, prepared: prepared) { values.append(try transform($0)) }
+        return values
+    }
+
+    /// The first column of every row of `sql`.
+    func values<T: SQLColumnValue>(_ type: T.Type, _ sql: String, _ arguments: [SQLValue] = []) throws -> [T] {
+        try all(sql, arguments) { try T(row: $0, at: 0) }
+    }
+
+    /// The first column of the first row of `sql`; `nil` when there is no row (or its value is NULL).
+    func value<T: SQLColumnValue>(_ type: T.Type, _ sql: String, _ arguments: [SQLValue] = [], prepared: Bool = false)
+        throws -> T?
+    {
+        var value: T?
+        var first = true
+        try forEachRow(sql, arguments, prepared: prepared) { row in
+            guard first else { return }
+            first = false
+            value = try T?(row: row, at: 0)
+        }
+        return value
+    }
+
+    private static func sqliteArguments(_ arguments: [SQLValue]) -> StatementArguments {
+        arguments.isEmpty ? StatementArguments() : StatementArguments(arguments.map(\.databaseValue))
+    }
+}

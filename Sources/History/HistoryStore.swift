@@ -31,6 +31,21 @@ public final class HistoryStore: Sendable {
         }
     }
 
+    /// Whether a history exists at `location` (a file; a database holding the history's tables), without creating
+    /// one: for the commands that only read it.
+    public static func exists(_ location: HistoryLocation) throws(HistoryError) -> Bool {
+        switch location {
+        case .sqliteFile(let path):
+            return FileManager.default.fileExists(atPath: path)
+        case .postgreSQL(let address):
+            let connection = try PostgreSQLConnection(address)
+            do {
+                let rows = try connection.rows("SELECT to_regclass('grdb_migrations') IS NOT NULL")
+                return rows.first?.first == "t"
+            }
+        }
+    }
+
     /// Opens (creating with mode 0600 if needed) and migrates the SQLite history at `path`.
     public static func open(path: String) throws(HistoryError) -> HistoryStore { try open(.sqliteFile(path: path)) }
 

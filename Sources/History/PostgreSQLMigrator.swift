@@ -10,7 +10,8 @@ enum PostgreSQLMigrator {
     /// when the database records a migration this version does not know.
     static func migrate(_ session: SQLSession, address: PostgreSQLAddress) throws {
         try session.execute("SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))", [.integer(advisoryLockKey)])
-        try session.execute("CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        try session.execute(
+            #"CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT COLLATE "C" NOT NULL PRIMARY KEY)"#)
         let applied = Set(try session.values(String.self, "SELECT identifier FROM grdb_migrations"))
         let known = PostgreSQLMigrations.migrations.map(\.identifier)
         guard applied.isSubset(of: Set(known)) else { throw HistoryError.newerSchema(path: address.description) }

@@ -38,16 +38,16 @@ public final class RunRecorder {
         now: @escaping @Sendable () -> Date, resume: Bool
     ) async throws -> RunRecorder {
         let lock = try await HistoryLock.acquire(
-            databasePath: settings.databasePath, wait: settings.lockWait, holder: "\(command) \(range.folderName)")
+            location: settings.history, wait: settings.lockWait, holder: "\(command) \(range.folderName)")
         let start = RunStart(
             command: command, range: range, mode: mode, toolVersion: settings.toolVersion,
             stripeVersion: settings.stripeVersion, apiBase: settings.apiBaseURL.absoluteString,
             startedAt: Int64(now().timeIntervalSince1970), pid: getpid())
         // Opening (and migrating) the history and recording the run block on SQLite: off the cooperative pool.
-        let path = settings.databasePath
+        let location = settings.history
         let (store, runID, resumed) = try await OwnThread.run(name: "connect-recon.history-open") {
             () throws(HistoryError) -> (HistoryStore, Int64, Int64?) in
-            let store = try HistoryStore.open(path: path)
+            let store = try HistoryStore.open(location)
             try store.claimMode(mode)
             let (runID, resumed) = try store.beginRun(start, resume: resume)
             return (store, runID, resumed)

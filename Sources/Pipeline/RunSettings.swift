@@ -1,10 +1,11 @@
 import Foundation
+import History
 
 /// What a range run needs besides its range: where the history is, what it reports about itself, and the rules'
 /// settings. The command line builds it from its configuration; the pipeline never reads files or the environment.
 public struct RunSettings: Sendable {
-    /// The history database's path.
-    public var databasePath: String
+    /// Where the history lives.
+    public var history: HistoryLocation
     /// How long to wait for another run holding the history.
     public var lockWait: Duration
     /// This tool's version, recorded with every run and printed on the Run sheet.
@@ -21,10 +22,10 @@ public struct RunSettings: Sendable {
     public var reportParameters: [(name: String, value: String)]
 
     public init(
-        databasePath: String, lockWait: Duration, toolVersion: String, stripeVersion: String, apiBaseURL: URL,
+        history: HistoryLocation, lockWait: Duration, toolVersion: String, stripeVersion: String, apiBaseURL: URL,
         outputDirectory: URL, skippedTransferGrace: Int64, reportParameters: [(name: String, value: String)] = []
     ) {
-        self.databasePath = databasePath
+        self.history = history
         self.lockWait = lockWait
         self.toolVersion = toolVersion
         self.stripeVersion = stripeVersion

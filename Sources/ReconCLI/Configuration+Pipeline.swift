@@ -5,7 +5,7 @@ extension Configuration {
     /// The settings a run of the pipeline reads from this configuration.
     var runSettings: RunSettings {
         RunSettings(
-            databasePath: databasePath, lockWait: .seconds(lockWait), toolVersion: VersionInfo.tool,
+            history: history, lockWait: .seconds(lockWait), toolVersion: VersionInfo.tool,
             stripeVersion: stripeVersion, apiBaseURL: apiBaseURL,
             outputDirectory: URL(fileURLWithPath: outputDirectory, isDirectory: true),
             skippedTransferGrace: Int64(skippedTransferGrace),

@@ -1,4 +1,5 @@
 import Foundation
+import History
 import ReconCore
 
 /// Every setting of a run, resolved from flag > environment > file > default and checked.
@@ -25,7 +26,8 @@ public struct Configuration: Sendable, Equatable {
     public var settleMargin: TimeInterval
     public var skippedTransferGrace: TimeInterval
     public var outputDirectory: String
-    public var databasePath: String
+    /// Where the history lives (`output.database`, `--db`): a SQLite file or a PostgreSQL URL.
+    public var history: HistoryLocation
     /// How long to wait for another run holding the database.
     public var lockWait: TimeInterval
     public var logLevel: String

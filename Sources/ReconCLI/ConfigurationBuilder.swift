@@ -28,9 +28,7 @@ struct ConfigurationBuilder {
         if let keyFile, keyFile.isEmpty { throw invalid(.keyFile, "is empty; remove it or name the key file.") }
         let outputDirectory = try text(.outputDirectory)
         guard !outputDirectory.isEmpty else { throw invalid(.outputDirectory, "is empty; name a folder.") }
-        let databasePath = try text(.databasePath)
-        guard !databasePath.isEmpty else { throw invalid(.databasePath, "is empty; name a file.") }
-        try checkHistoryLocation(databasePath)
+        let history = try historyLocation()
 
         return Configuration(
             apiBaseURL: baseURL,
@@ -48,28 +46,24 @@ struct ConfigurationBuilder {
             settleMargin: TimeInterval(try integer(.settleMargin)),
             skippedTransferGrace: TimeInterval(try integer(.skippedTransferGrace)),
             outputDirectory: outputDirectory,
-            databasePath: databasePath,
+            history: history,
             lockWait: TimeInterval(try integer(.lockWait)),
             logLevel: try choice(.logLevel),
             filePath: filePath
         )
     }
 
-    /// A history location this build can open: a SQLite file. A URL is never taken for a file name, and its
-    /// password is never shown.
-    private func checkHistoryLocation(_ setting: String) throws(ConfigurationError) {
-        let location: HistoryLocation
+    /// Where the history lives: a SQLite file's path, or a PostgreSQL URL. Another URL is never taken for a file
+    /// name, and a URL's password is never shown.
+    private func historyLocation() throws(ConfigurationError) -> HistoryLocation {
+        let setting = try text(.databasePath)
+        guard !setting.isEmpty else {
+            throw invalid(.databasePath, "is empty; name a file, or a postgresql:// URL.")
+        }
         do {
-            location = try HistoryLocation(setting)
+            return try HistoryLocation(setting)
         } catch {
             throw invalid(.databasePath, "cannot be used: " + error.message)
-        }
-        if case .postgreSQL(let address) = location {
-            throw invalid(
-                .databasePath,
-                "names the PostgreSQL database \(address), and this build keeps its history in a SQLite file only "
-                    + "(a history in PostgreSQL, SPEC §7, is not built yet). Give a file path, such as "
-                    + "connect-recon.sqlite.")
         }
     }
 

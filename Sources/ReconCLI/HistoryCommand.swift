@@ -26,12 +26,12 @@ struct HistoryCommand: AsyncParsableCommand {
         let context = CommandContext.current
         let configuration = try ConfigurationLoader(environment: context.environment, flags: common.settingFlags)
             .load(explicitFile: common.config)
-        guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
+        guard try HistoryStore.exists(configuration.history) else {
             throw UsageProblem(
-                "There is no history database at '\(configuration.databasePath)': no run has been recorded there. "
-                    + "Point --db at the right file.")
+                "There is no history database at '\(configuration.history)': no run has been recorded there. "
+                    + "Point --db at the right file or database.")
         }
-        let runs = try HistoryStore.open(path: configuration.databasePath).runs(limit: limit)
+        let runs = try HistoryStore.open(configuration.history).runs(limit: limit)
         context.console.writeOutput(json ? Self.json(runs) : Self.table(runs))
     }
 

@@ -20,13 +20,13 @@ struct ReconcileCommand: AsyncParsableCommand {
 
     func run() async throws {
         let preparation = try RunPreparation.prepare(options)
-        let databasePath = preparation.configuration.databasePath
-        guard FileManager.default.fileExists(atPath: databasePath) else {
+        let history = preparation.configuration.history
+        guard try HistoryStore.exists(history) else {
             throw UsageProblem(
-                "There is no history database at '\(databasePath)'. Run `connect-recon run` or "
-                    + "`connect-recon extract` for the range first, or point --db at the right file.")
+                "There is no history database at '\(history)'. Run `connect-recon run` or "
+                    + "`connect-recon extract` for the range first, or point --db at the right file or database.")
         }
-        let mode = try HistoryInspection.storedMode(databasePath)
+        let mode = try HistoryInspection.storedMode(history)
         let range = preparation.range
         let outcome = try await preparation.recorded("reconcile", mode: mode, resume: false) { recorder in
             let (from, to) = range.unixSeconds

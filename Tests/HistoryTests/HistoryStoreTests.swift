@@ -1,21 +1,33 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import History
 @testable import ReconCore
 
-/// A fresh database file in a temporary folder.
+/// A fresh, empty history: a database file in a temporary folder, or a new database on the PostgreSQL test server.
 final class TemporaryDatabase {
     let folder: URL
+    /// The file's path, or the database's URL (with its password).
     let path: String
+    let location: HistoryLocation
 
-    init() throws {
+    init(_ backend: TestHistoryBackend = .sqlite) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        path = folder.appendingPathComponent("history.sqlite").path
+        path =
+            backend == .sqlite
+            ? folder.appendingPathComponent("history.sqlite").path : try TestHistoryBackend.newDatabase()
+        location = try HistoryLocation(path)
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// The history as errors show it (a URL's password hidden).
+    var shown: String { location.description }
+
+    /// Opens (creating and migrating) the history.
+    func open() throws -> HistoryStore { try HistoryStore.open(location) }
 }
 
 func charge(_ id: String, amount: Int64 = 1000, refunded: Int64 = 0, created: Int64 = 1_795_132_800) -> StoredObject<
@@ -49,11 +61,13 @@ struct HistoryStoreTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
-    @Test("re-writing an object updates it in place; a change is recorded against the run that saw it")
-    func upsertNeverDuplicates() async throws {
+    @Test(
+        "re-writing an object updates it in place; a change is recorded against the run that saw it",
+        arguments: TestHistoryBackend.available)
+    func upsertNeverDuplicates(backend: TestHistoryBackend) async throws {
         // Given a run that stores two charges
-        let database = try TemporaryDatabase()
-        let store = try HistoryStore.open(path: database.path)
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
         let first = try store.beginRun(start()).runID
         var batch = ObjectBatch()
         batch.charges = [charge("ch_1"), charge("ch_2")]
@@ -121,10 +135,10 @@ struct HistoryStoreTests {
         #expect(try await store.write(changed, run: run, now: 2) == WriteOutcome(updated: 1))
     }
 
-    @Test("facts come back exactly as stored, optional fields included")
-    func roundTrip() async throws {
-        let database = try TemporaryDatabase()
-        let store = try HistoryStore.open(path: database.path)
+    @Test("facts come back exactly as stored, optional fields included", arguments: TestHistoryBackend.available)
+    func roundTrip(backend: TestHistoryBackend) async throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
         let run = try store.beginRun(start()).runID
         var batch = ObjectBatch()
         var noTransfer = charge("ch_9").facts
@@ -156,13 +170,13 @@ struct HistoryStoreTests {
             ])
     }
 
-    @Test("test and live objects never share a database")
-    func modeMismatch() throws {
-        let database = try TemporaryDatabase()
-        let store = try HistoryStore.open(path: database.path)
+    @Test("test and live objects never share a database", arguments: TestHistoryBackend.available)
+    func modeMismatch(backend: TestHistoryBackend) throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
         try store.claimMode(.test)
         try store.claimMode(.test)
-        #expect(throws: HistoryError.modeMismatch(path: database.path, stored: "test", requested: "live")) {
+        #expect(throws: HistoryError.modeMismatch(path: database.shown, stored: "test", requested: "live")) {
             try store.claimMode(.live)
         }
         #expect(HistoryError.modeMismatch(path: "x", stored: "test", requested: "live").isBadInput)
@@ -188,11 +202,13 @@ struct HistoryStoreTests {
         #expect(throws: HistoryError.self) { try HistoryStore.open(path: "/nonexistent/folder/history.sqlite") }
     }
 
-    @Test("an interrupted run's finished windows are taken over by the next run of the same range")
-    func resumeFromCheckpoints() async throws {
+    @Test(
+        "an interrupted run's finished windows are taken over by the next run of the same range",
+        arguments: TestHistoryBackend.available)
+    func resumeFromCheckpoints(backend: TestHistoryBackend) async throws {
         // Given a run that finished one window and then died (still marked running)
-        let database = try TemporaryDatabase()
-        let store = try HistoryStore.open(path: database.path)
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
         let crashed = try store.beginRun(start()).runID
         var batch = ObjectBatch()
         batch.charges = [charge("ch_1")]
@@ -215,10 +231,10 @@ struct HistoryStoreTests {
         #expect(other.resumableRunID == nil)
     }
 
-    @Test("a completed run is never resumed from")
-    func completedRunIsNotResumed() async throws {
-        let database = try TemporaryDatabase()
-        let store = try HistoryStore.open(path: database.path)
+    @Test("a completed run is never resumed from", arguments: TestHistoryBackend.available)
+    func completedRunIsNotResumed(backend: TestHistoryBackend) async throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
         let run = try store.beginRun(start()).runID
         try await store.write(
             ObjectBatch(), run: run, completing: ExtractionWindow(resource: "charges", from: 0, to: 1), now: 1)
@@ -232,10 +248,12 @@ struct FindingsTests {
     let key = FindingKey(kind: "skipped_transfer", objectID: "ch_1")
     let other = FindingKey(kind: "unreversed_dispute", objectID: "dp_1")
 
-    @Test("a finding is new until a completed run has reported it, then open; gone ones are resolved")
-    func newOpenResolved() async throws {
-        let database = try TemporaryDatabase()
-        let store = try HistoryStore.open(path: database.path)
+    @Test(
+        "a finding is new until a completed run has reported it, then open; gone ones are resolved",
+        arguments: TestHistoryBackend.available)
+    func newOpenResolved(backend: TestHistoryBackend) async throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
         // Given a run that sees two findings but fails before its report is written
         let failed = try store.beginRun(start("run")).runID
         let first = try await store.recordFindings([key, other], run: failed, from: 0, to: 10)
@@ -255,10 +273,12 @@ struct FindingsTests {
         #expect(update.resolved.map(\.key) == [other])
     }
 
-    @Test("what a failed run resolved stays open for the next run to resolve and report")
-    func failedRunResolvesNothing() async throws {
-        let database = try TemporaryDatabase()
-        let store = try HistoryStore.open(path: database.path)
+    @Test(
+        "what a failed run resolved stays open for the next run to resolve and report",
+        arguments: TestHistoryBackend.available)
+    func failedRunResolvesNothing(backend: TestHistoryBackend) async throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
         let reported = try store.beginRun(start("run")).runID
         _ = try await store.recordFindings([key, other], run: reported, from: 0, to: 10)
         try store.finishRun(reported, status: .completed, finishedAt: 1, message: nil, details: nil)
@@ -271,10 +291,10 @@ struct FindingsTests {
         #expect(update.open == [key])
     }
 
-    @Test("findings of a range that does not overlap are never resolved by it")
-    func otherRangesUntouched() async throws {
-        let database = try TemporaryDatabase()
-        let store = try HistoryStore.open(path: database.path)
+    @Test("findings of a range that does not overlap are never resolved by it", arguments: TestHistoryBackend.available)
+    func otherRangesUntouched(backend: TestHistoryBackend) async throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
         let run = try store.beginRun(start("run")).runID
         _ = try await store.recordFindings([other], run: run, from: 0, to: 10)
         try store.finishRun(run, status: .completed, finishedAt: 1, message: nil, details: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import History
@@ -56,11 +57,13 @@ struct PayoutHistoryTests {
         #expect(try store.count(of: .payout) == 0)
     }
 
-    @Test("a payout, its transactions and their links are stored once and are the reconcile's input")
-    func payoutsAreTheReconcilesInput() async throws {
+    @Test(
+        "a payout, its transactions and their links are stored once and are the reconcile's input",
+        arguments: TestHistoryBackend.available)
+    func payoutsAreTheReconcilesInput(backend: TestHistoryBackend) async throws {
         // Given a run that stored a payout with what ?payout= listed, twice
-        let database = try TemporaryDatabase()
-        let store = try HistoryStore.open(path: database.path)
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
         let run = try store.beginRun(start(from: Self.from, to: Self.to)).runID
         let first = try await store.write(Self.batch(), run: run, now: Self.to)
         let second = try await store.write(Self.batch(), run: run, now: Self.to)
@@ -86,11 +89,13 @@ struct PayoutHistoryTests {
         #expect(Set(payoutParts.first?.balanceTransactions.map(\.id) ?? []) == ["txn_old", "txn_po"])
     }
 
-    @Test("a payout's transactions are listed once per run: needed until the listing is recorded")
-    func payoutListingIsAFollowUp() async throws {
+    @Test(
+        "a payout's transactions are listed once per run: needed until the listing is recorded",
+        arguments: TestHistoryBackend.available)
+    func payoutListingIsAFollowUp(backend: TestHistoryBackend) async throws {
         // Given a run that stored the range's payout
-        let database = try TemporaryDatabase()
-        let store = try HistoryStore.open(path: database.path)
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
         let run = try store.beginRun(start(from: Self.from, to: Self.to)).runID
         var batch = ObjectBatch()
         batch.payouts = Self.batch().payouts
@@ -110,11 +115,13 @@ struct PayoutHistoryTests {
         #expect(nextRunNeeds.payoutTransactionLists == ["po_1"])
     }
 
-    @Test("a payout Stripe is still reconciling has its list read only once a run sees it completed")
-    func inProgressPayoutListIsReadOnceCompleted() async throws {
+    @Test(
+        "a payout Stripe is still reconciling has its list read only once a run sees it completed",
+        arguments: TestHistoryBackend.available)
+    func inProgressPayoutListIsReadOnceCompleted(backend: TestHistoryBackend) async throws {
         // Given a run that stored the range's payout while Stripe was still reconciling it
-        let database = try TemporaryDatabase()
-        let store = try HistoryStore.open(path: database.path)
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
         let run = try store.beginRun(start(from: Self.from, to: Self.to)).runID
         var payout = Self.payout
         payout.reconciliationStatus = "in_progress"

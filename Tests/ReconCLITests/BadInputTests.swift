@@ -127,18 +127,12 @@ struct BadInputTests {
     // MARK: - The history's location
 
     @Test(
-        "a history URL this build cannot open exits 2 naming it without its password, for every command",
+        "a history URL that cannot be used exits 2 naming it without its password, for every command",
         arguments: ["run", "extract", "reconcile", "history"])
     func historyURLsNeverShowTheirPassword(command: String) async throws {
         let secret = "s3cr%40et"
         let cases: [(url: String, mentions: [String])] = [
-            // PostgreSQL, until the history can live there: said so, the URL shown with ***
-            (
-                "postgresql://recon:\(secret)@127.0.0.1:5432/recon?sslmode=require",
-                ["postgresql://recon:***@127.0.0.1:5432/recon?sslmode=require", "SQLite file only"]
-            ),
-            ("postgres://recon:\(secret)@db.internal/recon", ["postgresql://recon:***@db.internal/recon"]),
-            // A URL libpq cannot read: what is wrong, still without the password
+            // A URL libpq cannot read: what is wrong, without the password
             ("postgresql://recon:\(secret)@[::1/recon", ["postgresql://recon:***@[::1/recon", "libpq can read"]),
             (
                 "postgresql://recon:\(secret)@host/recon?nosuchoption=1",
@@ -167,6 +161,35 @@ struct BadInputTests {
         // And nothing was created where the URL would be a relative path
         #expect(!FileManager.default.fileExists(atPath: "postgresql:"))
         #expect(!FileManager.default.fileExists(atPath: "mysql:"))
+    }
+
+    @Test(
+        "a PostgreSQL server that cannot be reached exits 1 naming host, port and database, never the password",
+        arguments: ["run", "extract", "reconcile", "history"])
+    func unreachableServer(command: String) async throws {
+        let secret = "s3cr%40et"
+        let cases: [(url: String, shown: String)] = [
+            // Nothing listens on port 1: refused
+            (
+                "postgresql://recon:\(secret)@127.0.0.1:1/recon?sslmode=disable",
+                "postgresql://recon:***@127.0.0.1:1/recon?sslmode=disable"
+            ),
+            ("postgres://recon:\(secret)@db.invalid/recon", "postgresql://recon:***@db.invalid/recon"),
+        ]
+        let folder = try TemporaryFolder()
+        for (url, shown) in cases {
+            let arguments =
+                command == "history"
+                ? ["history", "--db", url]
+                : [command, "--from", "2026-11-20", "--to", "2026-11-21", "--db", url, "--out", folder.path("out")]
+            let result = await CLI.run(arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+            #expect(result.status == 1, "\(url): \(result.error)")
+            #expect(result.error.contains("Cannot connect to the PostgreSQL history \(shown)"), "\(result.error)")
+            #expect(result.error.contains("nothing was written"), "\(result.error)")
+            #expect(!result.error.contains(secret) && !result.output.contains(secret), "\(url): \(result.error)")
+            #expect(!result.error.contains("s3cr@et"), "the decoded password is never shown either")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("out")), "no report folder was started")
+        }
     }
 
     // MARK: - The API base

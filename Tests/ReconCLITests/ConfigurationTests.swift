@@ -1,5 +1,6 @@
 import ConnectReconTestSupport
 import Foundation
+import History
 import Testing
 
 @testable import ReconCLI
@@ -50,7 +51,7 @@ struct ConfigurationTests {
         let flags = ["output.reports_dir": RawSetting(value: .text("from-flag"), source: .flag("--out"))]
         let configuration = try ConfigurationLoader(environment: environment, flags: flags).load(explicitFile: file)
         #expect(configuration.outputDirectory == "from-flag")
-        #expect(configuration.databasePath == "env.sqlite")
+        #expect(configuration.history == .sqliteFile(path: "env.sqlite"))
         #expect(configuration.concurrency == 3)
         #expect(configuration.maxRetries == 6)
         #expect(configuration.filePath == file)

@@ -1,6 +1,7 @@
 import ConnectReconTestSupport
 import Foundation
 import Sandbox
+import TestSupport
 import Testing
 
 @testable import History
@@ -13,8 +14,10 @@ struct RunCommandTests {
     static let from = "2026-11-01"
     static let to = "2026-11-20"
 
-    @Test("--fail-on-findings exits 3 when there are new findings, 0 when they are all open")
-    func failOnFindings() async throws {
+    @Test(
+        "--fail-on-findings exits 3 when there are new findings, 0 when they are all open",
+        arguments: TestHistoryBackend.available)
+    func failOnFindings(backend: TestHistoryBackend) async throws {
         var options = SandboxOptions()
         options.charges = 300
         options.days = 19
@@ -23,8 +26,7 @@ struct RunCommandTests {
         let config = try folder.write("config.yaml", "")
         let arguments = [
             "run", "--fail-on-findings", "--config", config, "--from", Self.from, "--to", Self.to, "--out",
-            folder.url.appendingPathComponent("reports").path, "--db",
-            folder.url.appendingPathComponent("h.sqlite").path,
+            folder.url.appendingPathComponent("reports").path, "--db", try backend.newHistory(in: folder),
             "--api-base", server.baseURL.absoluteString,
         ]
         let first = await CLI.run(arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
@@ -34,18 +36,23 @@ struct RunCommandTests {
         try await server.shutdown()
     }
 
-    @Test("reconcile refuses a range the history never extracted, and a database that does not exist")
-    func reconcileNeedsAnExtraction() async throws {
+    @Test(
+        "reconcile refuses a range the history never extracted, and a database that does not exist",
+        arguments: TestHistoryBackend.available)
+    func reconcileNeedsAnExtraction(backend: TestHistoryBackend) async throws {
         let folder = try TemporaryFolder()
         let config = try folder.write("config.yaml", "")
-        let database = folder.url.appendingPathComponent("h.sqlite").path
+        let database = try backend.newHistory(in: folder)
         let missing = await CLI.run([
             "reconcile", "--config", config, "--db", database, "--from", "2026-11-01", "--to", "2026-11-02",
         ])
         #expect(missing.status == 2)
         #expect(missing.error.contains("There is no history database"))
-        #expect(!FileManager.default.fileExists(atPath: database))
-        _ = try HistoryStore.open(path: database)
+        switch backend {
+        case .sqlite: #expect(!FileManager.default.fileExists(atPath: database))
+        case .postgreSQL: #expect(try TestHistoryBackend.psql(database, "SELECT to_regclass('runs')") == "")
+        }
+        _ = try HistoryStore.open(try HistoryLocation(database))
         let empty = await CLI.run([
             "reconcile", "--config", config, "--db", database, "--from", "2026-11-01", "--to", "2026-11-02",
         ])
@@ -53,15 +60,15 @@ struct RunCommandTests {
         #expect(empty.error.contains("no completed extraction"))
     }
 
-    @Test("history lists runs as a table and as JSON")
-    func historyCommand() async throws {
+    @Test("history lists runs as a table and as JSON", arguments: TestHistoryBackend.available)
+    func historyCommand(backend: TestHistoryBackend) async throws {
         var options = SandboxOptions()
         options.charges = 100
         options.days = 19
         let server = try await SandboxServer.start(options)
         let folder = try TemporaryFolder()
         let config = try folder.write("config.yaml", "")
-        let database = folder.url.appendingPathComponent("h.sqlite").path
+        let database = try backend.newHistory(in: folder)
         let run = await CLI.run(
             [
                 "run", "--config", config, "--from", Self.from, "--to", Self.to, "--db", database, "--out",

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The databases a test's history can live in (SPEC §7): a SQLite file always; PostgreSQL when a test server is
+/// named in `CONNECT_RECON_TEST_POSTGRES_URL` (`.ci/run` starts one and names it, so CI runs every test on both).
+///
+/// Outside CI without a server, ``available`` holds SQLite alone; the PostgreSQL connection suite reports itself
+/// skipped with the reason, and in CI fails without a server.
+public enum TestHistoryBackend: String, Sendable, CustomStringConvertible, CaseIterable {
+    case sqlite
+    case postgreSQL
+
+    /// The throwaway PostgreSQL server's URL (its `postgres` database, with the password).
+    public static let serverURL = ProcessInfo.processInfo.environment["CONNECT_RECON_TEST_POSTGRES_URL"]
+
+    /// The backends this machine can test: both in CI.
+    public static var available: [TestHistoryBackend] { serverURL == nil ? [.sqlite] : [.sqlite, .postgreSQL] }
+
+    public var description: String { rawValue }
+
+    /// A new, empty history: `name` in `folder`, or a new database on the test server (its URL).
+    public func newHistory(in folder: TemporaryFolder, name: String = "history.sqlite") throws -> String {
+        switch self {
+        case .sqlite: return folder.path(name)
+        case .postgreSQL: return try Self.newDatabase()
+        }
+    }
+
+    /// Creates a database with a fresh name on the test server and returns its URL.
+    public static func newDatabase() throws -> String {
+        guard let server = serverURL, var components = URLComponents(string: server) else {
+            throw TestHistoryBackendError(description: "no PostgreSQL test server: set CONNECT_RECON_TEST_POSTGRES_URL")
+        }
+        let name = "recon_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        try psql(server, "CREATE DATABASE \(name)")
+        components.path = "/" + name
+        guard let url = components.string else {
+            throw TestHistoryBackendError(description: "cannot build the URL of database \(name)")
+        }
+        return url
+    }
+
+    /// Runs `sql` with `psql` on the database at `url` and returns what it printed (unaligned, tuples only).
+    @discardableResult
+    public static func psql(_ url: String, _ sql: String) throws -> String {
+        let candidates = ["/usr/lib/postgresql/15/bin/psql", "/usr/bin/psql"]
+        guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw TestHistoryBackendError(description: "psql is not installed (apt-get install postgresql-client)")
+        }
+        return try ExternalProgram.output(
+            of: URL(fileURLWithPath: tool), ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql]
+        ).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// The test server cannot give a test its database.
+public struct TestHistoryBackendError: Error, CustomStringConvertible {
+    public let description: String
+}

@@ -5,6 +5,9 @@ import Foundation
 /// is no lock file to clean up. The connection's `application_name` names the holder, and `pg_stat_activity` says
 /// since when and from where, for the message of a second run.
 enum PostgreSQLHistoryLock {
+    /// How the holder's connection names itself to the server (`application_name`), before its pid and command.
+    static let applicationPrefix = "connect-recon "
+
     /// The advisory lock's key (below 2³¹, so `pg_locks` shows it in `objid` with `classid` 0).
     static let key: Int64 = 0x436F_6E52
 
@@ -14,7 +17,7 @@ enum PostgreSQLHistoryLock {
         let connection = try PostgreSQLConnection(address)
         let deadline = clock.now.advanced(by: wait)
         do {
-            let name = String("connect-recon pid \(getpid()): \(holder)".utf8.prefix(63)) ?? "connect-recon"
+            let name = String("\(applicationPrefix)pid \(getpid()), \(holder)".utf8.prefix(63)) ?? "connect-recon"
             _ = try connection.execute(
                 "SELECT set_config('application_name', ?, false)", [.text(name)], prepared: false)
             while true {
@@ -53,7 +56,8 @@ enum PostgreSQLHistoryLock {
             """, [.integer(key)], prepared: false)
         guard result.count > 0 else { return "holder unknown; it may just have finished" }
         let row = SQLRow(postgreSQL: result, row: 0)
-        let name = (try? row.text(0)).flatMap { $0.isEmpty ? nil : $0 } ?? "a client without a name"
+        var name = (try? row.text(0)).flatMap { $0.isEmpty ? nil : $0 } ?? "a client without a name"
+        if name.hasPrefix(applicationPrefix) { name.removeFirst(applicationPrefix.count) }
         return "\(name), connected from \((try? row.text(1)) ?? "?") since \((try? row.text(2)) ?? "?")"
     }
 }

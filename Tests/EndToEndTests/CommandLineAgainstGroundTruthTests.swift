@@ -142,8 +142,10 @@ struct CommandLineAgainstGroundTruthTests {
         "payout_transactions.csv": 10,
     ]
 
-    @Test("run writes exactly the ground truth; a re-run marks findings open; reconcile reproduces it offline")
-    func runMatchesGroundTruth() async throws {
+    @Test(
+        "run writes exactly the ground truth; a re-run marks findings open; reconcile reproduces it offline",
+        arguments: TestHistoryBackend.available)
+    func runMatchesGroundTruth(backend: TestHistoryBackend) async throws {
         // Given a sandbox world and its ground truth for the range, as of the run's clock
         var options = SandboxOptions()
         options.charges = 800
@@ -157,9 +159,9 @@ struct CommandLineAgainstGroundTruthTests {
             to: Date(timeIntervalSince1970: 1_793_491_200 + 19 * 86_400),
             timeZone: TimeZone(identifier: "UTC")!)
         let truth = server.world.groundTruth(for: range, asOf: CLI.now, skippedTransferGrace: 3_600)
+        let database = try backend.newHistory(in: folder)
         let arguments = [
-            "--config", config, "--from", Self.from, "--to", Self.to, "--out", out.path, "--db",
-            folder.url.appendingPathComponent("history.sqlite").path,
+            "--config", config, "--from", Self.from, "--to", Self.to, "--out", out.path, "--db", database,
         ]
 
         // When connect-recon runs the range
@@ -215,7 +217,7 @@ struct CommandLineAgainstGroundTruthTests {
         for (file, data) in csvAfterRerun {
             #expect(try Data(contentsOf: reportFolder.appendingPathComponent(file)) == data, "\(file) reproduced")
         }
-        let store = try HistoryStore.open(path: folder.url.appendingPathComponent("history.sqlite").path)
+        let store = try HistoryStore.open(try HistoryLocation(database))
         #expect(try store.runs().map(\.command) == ["reconcile", "run", "run"])
         #expect(try store.runs().allSatisfy { $0.status == .completed })
     }

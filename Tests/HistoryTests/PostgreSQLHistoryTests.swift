@@ -87,7 +87,7 @@ struct PostgreSQLHistoryTests {
             _ = try await HistoryLock.acquire(location: location, wait: .milliseconds(300), holder: "second")
         } throws: { error in
             guard case HistoryError.busy(let path, let holder) = error else { return false }
-            return holder.contains("connect-recon pid \(getpid()): run 2026-11-20_2026-11-21")
+            return holder.hasPrefix("pid \(getpid()), run 2026-11-20_2026-11-21, connected from ")
                 && holder.contains("since 20") && path == location.description
         }
         #expect(ContinuousClock.now - started >= .milliseconds(300))

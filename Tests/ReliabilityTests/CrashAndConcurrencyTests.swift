@@ -3,6 +3,7 @@ import Foundation
 import History
 import ReconCore
 import Sandbox
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -57,8 +58,10 @@ struct CrashAndConcurrencyTests {
         }
     }
 
-    @Test("run killed with SIGKILL during extraction and report writing: the next run equals an uninterrupted one")
-    func sigkillDuringRun() async throws {
+    @Test(
+        "run killed with SIGKILL during extraction and report writing: the next run equals an uninterrupted one",
+        arguments: TestHistoryBackend.available)
+    func sigkillDuringRun(backend: TestHistoryBackend) async throws {
         guard Executable.isBuilt else {
             Issue.record("connect-recon was not built next to the tests at \(Executable.url.path)")
             return
@@ -75,7 +78,8 @@ struct CrashAndConcurrencyTests {
 
             // When runs are killed: twice during extraction (once the sandbox has answered the victim's first
             // request, and its tenth), then at growing delays after report writing began
-            let arguments = try SmallWorld.arguments(server: server, folder: folder)
+            let database = try backend.newHistory(in: folder)
+            let arguments = try SmallWorld.arguments(server: server, folder: folder, database: database)
             let out = folder.path("reports")
             let reportFolder = SmallWorld.reportFolder(folder)
             var killedWhileWriting = 0
@@ -110,7 +114,7 @@ struct CrashAndConcurrencyTests {
 
             // A victim killed after recording its run as completed (before the process exited) did report its
             // findings: then `open` is right. Ask the history, not the exit status.
-            if let store = try? HistoryStore.open(path: folder.path("history.sqlite")),
+            if let store = try? HistoryStore.open(try HistoryLocation(database)),
                 (try? store.runs().contains { $0.status == .completed }) == true
             {
                 someVictimCompleted = true
@@ -129,12 +133,12 @@ struct CrashAndConcurrencyTests {
                 let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
                 #expect(Set(lines).count == lines.count, "\(name) has no duplicate rows")
             }
-            let resumed = try HistoryStore.open(path: folder.path("history.sqlite"))
+            let resumed = try HistoryStore.open(try HistoryLocation(database))
             let reference = try HistoryStore.open(path: folder.path("clean.sqlite"))
             for kind in ObjectKind.allCases {
                 #expect(try resumed.rawObjects(of: kind) == reference.rawObjects(of: kind), "\(kind) objects")
             }
-            #expect(try integrityCheck(folder.path("history.sqlite")).map { $0 == "ok" } ?? true)
+            if backend == .sqlite { #expect(try integrityCheck(database).map { $0 == "ok" } ?? true) }
             // A finding no completed report ever showed must still be `new`: unless a victim finished before
             // its kill arrived, the final run's findings files equal the uninterrupted run's, statuses included.
             if !someVictimCompleted {
@@ -145,8 +149,10 @@ struct CrashAndConcurrencyTests {
         }
     }
 
-    @Test("two runs started at once: one proceeds, the other exits 1 naming it; nothing corrupted")
-    func twoRunsAtOnce() async throws {
+    @Test(
+        "two runs started at once: one proceeds, the other exits 1 naming it; nothing corrupted",
+        arguments: TestHistoryBackend.available)
+    func twoRunsAtOnce(backend: TestHistoryBackend) async throws {
         guard Executable.isBuilt else {
             Issue.record("connect-recon was not built next to the tests at \(Executable.url.path)")
             return
@@ -155,8 +161,9 @@ struct CrashAndConcurrencyTests {
         // A world slow enough that one run takes well over the second run's 1-second wait.
         var options = SmallWorld.options(charges: 150)
         options.latency = .milliseconds(150)
+        let database = try backend.newHistory(in: folder)
         try await SandboxServer.with(options) { server in
-            let arguments = try SmallWorld.arguments(server: server, folder: folder)
+            let arguments = try SmallWorld.arguments(server: server, folder: folder, database: database)
             var environment = Self.environment
             environment["CONNECT_RECON_OUTPUT_LOCK_WAIT_SECONDS"] = "1"
             environment["CONNECT_RECON_API_CONCURRENCY"] = "2"
@@ -177,12 +184,12 @@ struct CrashAndConcurrencyTests {
             #expect(results[loser].error.contains("run \(SmallWorld.folderName)"))
 
             // And the database is intact, holds one completed run, and reconcile reproduces the reports
-            let database = folder.path("history.sqlite")
-            #expect(try integrityCheck(database).map { $0 == "ok" } ?? true)
-            let store = try HistoryStore.open(path: database)
+            if backend == .sqlite { #expect(try integrityCheck(database).map { $0 == "ok" } ?? true) }
+            let store = try HistoryStore.open(try HistoryLocation(database))
             #expect(try store.runs().map(\.status) == [.completed])
             let afterRun = csvFiles(SmallWorld.reportFolder(folder))
-            let reconciled = await CLI.run(try SmallWorld.arguments("reconcile", server: nil, folder: folder))
+            let reconciled = await CLI.run(
+                try SmallWorld.arguments("reconcile", server: nil, folder: folder, database: database))
             #expect(reconciled.status == 0, "\(reconciled.error)")
             let afterReconcile = csvFiles(SmallWorld.reportFolder(folder))
             #expect(afterReconcile.count == csvNames.count)

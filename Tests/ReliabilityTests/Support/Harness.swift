@@ -108,7 +108,8 @@ enum SmallWorld {
         return options
     }
 
-    /// `run`'s arguments for `server`, writing to `<folder>/reports` and `<folder>/<database>`.
+    /// `run`'s arguments for `server`, writing to `<folder>/reports` and `<folder>/<database>` (or the database
+    /// `database` names: a path, or a PostgreSQL URL).
     static func arguments(
         _ command: String = "run", server: SandboxServer?, folder: TemporaryFolder, database: String = "history.sqlite",
         out: String = "reports"
@@ -117,7 +118,7 @@ enum SmallWorld {
         if !FileManager.default.fileExists(atPath: config.path) { try folder.write("config.yaml", "") }
         var arguments = [
             command, "--config", config.path, "--from", from, "--to", to, "--out", folder.path(out), "--db",
-            folder.path(database),
+            database.contains("://") || database.hasPrefix("/") ? database : folder.path(database),
         ]
         if let server { arguments += ["--api-base", server.baseURL.absoluteString] }
         return arguments

@@ -1,0 +1,88 @@
+import ConnectReconTestSupport
+import Foundation
+import Sandbox
+import TestSupport
+import Testing
+
+/// SPEC §7: the same reports byte for byte, whichever database holds the history.
+@Suite(
+    "One world, two histories", .serialized,
+    .enabled(
+        if: TestHistoryBackend.serverURL != nil,
+        "no PostgreSQL server: set CONNECT_RECON_TEST_POSTGRES_URL to a postgresql:// URL (.ci/run starts one)"))
+struct HistoryBackendsTests {
+    static let from = "2026-11-03"
+    static let to = "2026-11-10"
+
+    /// Each entry of the workbook at `path` with the SHA-256 of its bytes, less the Run sheet (the run's own
+    /// timings) and the file properties (the time it was written).
+    static func workbookEntries(_ path: String) throws -> [String: String] {
+        let script = """
+            import hashlib, re, sys, zipfile
+            z = zipfile.ZipFile(sys.argv[1])
+            book = z.read('xl/workbook.xml').decode()
+            names = re.findall(r'<sheet name="([^"]+)" sheetId="(\\d+)"', book)
+            run = [i for (n, i) in names if n == 'Run']
+            for name in z.namelist():
+                if name == 'docProps/core.xml' or (run and name == 'xl/worksheets/sheet%s.xml' % run[0]):
+                    continue
+                print(name, hashlib.sha256(z.read(name)).hexdigest())
+            """
+        let output = try ExternalProgram.output(of: URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, path])
+        var entries: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2 { entries[String(parts[0])] = String(parts[1]) }
+        }
+        return entries
+    }
+
+    @Test("a range run into SQLite and into PostgreSQL writes byte-identical CSV files and workbook sheets")
+    func reportsAreByteIdentical() async throws {
+        // Given one world, with history before and after the range (refunds and disputes of older charges in it,
+        // its own charges refunded and disputed after it)
+        var options = SandboxOptions()
+        options.charges = 600
+        options.days = 19
+        let server = try await SandboxServer.start(options)
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", "")
+
+        // When the same range is run into each history, twice (the second run marks findings open)
+        var reports: [TestHistoryBackend: URL] = [:]
+        for backend in TestHistoryBackend.allCases {
+            let database = try backend.newHistory(in: folder)
+            let out = folder.url.appendingPathComponent("reports-\(backend)")
+            let arguments = [
+                "run", "--config", config, "--from", Self.from, "--to", Self.to, "--out", out.path, "--db", database,
+                "--api-base", server.baseURL.absoluteString,
+            ]
+            for _ in 0..<2 {
+                let result = await CLI.run(arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+                #expect(result.status == 0, "\(backend): \(result.error)")
+            }
+            reports[backend] = out.appendingPathComponent("\(Self.from)_\(Self.to)")
+        }
+        try await server.shutdown()
+
+        // Then every CSV file is the same, byte for byte, and so is every sheet of the workbook but Run
+        let sqlite = try #require(reports[.sqlite])
+        let postgreSQL = try #require(reports[.postgreSQL])
+        let names = try FileManager.default.contentsOfDirectory(atPath: sqlite.path).sorted()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: postgreSQL.path).sorted() == names)
+        #expect(names.filter { $0.hasSuffix(".csv") }.count == 9)
+        for name in names where name.hasSuffix(".csv") {
+            let expected = try Data(contentsOf: sqlite.appendingPathComponent(name))
+            #expect(try Data(contentsOf: postgreSQL.appendingPathComponent(name)) == expected, "\(name)")
+            #expect(expected.count > 100, "\(name) holds rows")
+        }
+        let workbook = "reconciliation_\(Self.from)_\(Self.to).xlsx"
+        let sqliteSheets = try Self.workbookEntries(sqlite.appendingPathComponent(workbook).path)
+        #expect(sqliteSheets.keys.filter { $0.hasPrefix("xl/worksheets/sheet") }.count >= 9)
+        let postgreSQLSheets = try Self.workbookEntries(postgreSQL.appendingPathComponent(workbook).path)
+        for (entry, digest) in sqliteSheets where postgreSQLSheets[entry] != digest {
+            Issue.record("\(workbook): \(entry) differs")
+        }
+        #expect(Set(postgreSQLSheets.keys) == Set(sqliteSheets.keys))
+    }
+}

@@ -20,6 +20,10 @@ public enum HistoryError: ActionableError, Equatable {
     /// ``PostgreSQLAddress/description`` shows it (no password); the wrong password, user or database is the
     /// configuration's fault (exit 2), a server down or unreachable is not (exit 1).
     case serverUnavailable(location: String, reason: String, isConfiguration: Bool)
+    /// A copy's target already holds a history (`tables` have rows): copying into it would mix two histories.
+    case targetNotEmpty(path: String, tables: [String])
+    /// A copy's source and target are the same history.
+    case sameHistory(path: String)
 
     public var message: String {
         switch self {
@@ -50,12 +54,20 @@ public enum HistoryError: ActionableError, Equatable {
                     ? "Check the user, the database and the password (in the URL, PGPASSWORD or ~/.pgpass) given "
                         + "with --db (or output.database)."
                     : "Check that the server runs and accepts connections from this machine; nothing was written.")
+        case .targetNotEmpty(let path, let tables):
+            "The history database '\(path)' is not empty (\(tables.prefix(4).joined(separator: ", "))"
+                + (tables.count > 4 ? ", …" : "") + " hold rows): a history is copied only into an empty database, so "
+                + "two histories never mix. Create an empty database (CREATE DATABASE …) and copy into it; nothing "
+                + "was copied."
+        case .sameHistory(let path):
+            "'\(path)' is both the source and the target of the copy: name the history to copy and an empty database "
+                + "to copy it into."
         }
     }
 
     public var isBadInput: Bool {
         switch self {
-        case .corrupt, .newerSchema, .modeMismatch: true
+        case .corrupt, .newerSchema, .modeMismatch, .targetNotEmpty, .sameHistory: true
         case .serverUnavailable(_, _, let isConfiguration): isConfiguration
         case .cannotOpen, .busy, .cancelled, .storage: false
         }

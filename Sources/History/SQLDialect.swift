@@ -62,4 +62,48 @@ enum SQLDialect: Sendable {
         case .postgreSQL: nil
         }
     }
+
+    // MARK: The catalogue, for copying a history
+
+    /// The history's tables (not its views, not the migrations' bookkeeping), by name.
+    var tablesQuery: String {
+        switch self {
+        case .sqlite:
+            """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+              AND name <> 'grdb_migrations' ORDER BY name
+            """
+        case .postgreSQL:
+            """
+            SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'grdb_migrations'
+            ORDER BY tablename
+            """
+        }
+    }
+
+    /// The columns of the table bound as the one parameter, in order: each one's name and declared type.
+    var columnsQuery: String {
+        switch self {
+        case .sqlite: "SELECT name, type FROM pragma_table_info(?) ORDER BY cid"
+        case .postgreSQL:
+            """
+            SELECT column_name, data_type FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
+            """
+        }
+    }
+
+    /// Statements that make a copied history ready for new rows: PostgreSQL's `runs` identity continues after the
+    /// copied ids (SQLite's `AUTOINCREMENT` follows the largest id inserted by itself).
+    var afterCopy: [String] {
+        switch self {
+        case .sqlite: []
+        case .postgreSQL:
+            [
+                """
+                SELECT setval(pg_get_serial_sequence('runs', 'id'), COALESCE((SELECT MAX(id) FROM runs), 0) + 1, false)
+                """
+            ]
+        }
+    }
 }

@@ -17,7 +17,8 @@ public struct ConnectRecon: AsyncParsableCommand {
             """,
         version: VersionInfo.text,
         subcommands: [
-            RunCommand.self, ExtractCommand.self, ReconcileCommand.self, HistoryCommand.self, DemoCommand.self,
+            RunCommand.self, ExtractCommand.self, ReconcileCommand.self, HistoryCommand.self, CopyHistoryCommand.self,
+            DemoCommand.self,
             SandboxCommand.self,
         ]
     )

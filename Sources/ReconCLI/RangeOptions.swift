@@ -48,7 +48,9 @@ public struct CommonOptions: ParsableArguments, Sendable {
             valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp("History database (SQLite; default connect-recon.sqlite).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "History: a SQLite file (default connect-recon.sqlite) or a postgresql:// URL.", valueName: "file-or-url"))
     var db: String?
 
     @Option(

@@ -1,5 +1,7 @@
 import ConnectReconTestSupport
 import Foundation
+import History
+import ReconCore
 import Sandbox
 import TestSupport
 import Testing
@@ -84,5 +86,68 @@ struct HistoryBackendsTests {
             Issue.record("\(workbook): \(entry) differs")
         }
         #expect(Set(postgreSQLSheets.keys) == Set(sqliteSheets.keys))
+    }
+
+    @Test("a SQLite history copied into PostgreSQL reconciles to the same reports; a second copy is refused")
+    func copiedHistoryReconcilesTheSame() async throws {
+        // Given a SQLite history of two runs of a range in a longer world
+        var options = SandboxOptions()
+        options.charges = 400
+        options.days = 19
+        let server = try await SandboxServer.start(options)
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", "")
+        let sqlite = folder.path("history.sqlite")
+        let range = ["--from", Self.from, "--to", Self.to]
+        for _ in 0..<2 {
+            let run = await CLI.run(
+                [
+                    "run", "--config", config, "--db", sqlite, "--out", folder.path("run"), "--api-base",
+                    server.baseURL.absoluteString,
+                ] + range,
+                environment: ["STRIPE_API_KEY": CLI.testKey])
+            #expect(run.status == 0, "\(run.error)")
+        }
+        try await server.shutdown()
+
+        // When it is copied into an empty PostgreSQL database
+        let postgreSQL = try TestHistoryBackend.newDatabase()
+        let copy = await CLI.run(["copy-history", "--config", config, "--db", sqlite, "--to", postgreSQL])
+        #expect(copy.status == 0, "\(copy.error)")
+        let password = try #require(URLComponents(string: postgreSQL)?.password)
+        #expect(copy.output.contains("Copied the history \(sqlite) into postgresql://postgres:***@127.0.0.1:"))
+        #expect(copy.output.contains("2 runs, ") && !copy.output.contains(password) && !copy.error.contains(password))
+
+        // Then it holds the same runs, objects (raw JSON byte for byte) and findings
+        let source = try HistoryStore.open(try HistoryLocation(sqlite))
+        let target = try HistoryStore.open(try HistoryLocation(postgreSQL))
+        #expect(try target.runs() == source.runs())
+        for kind in ObjectKind.allCases {
+            #expect(try target.rawObjects(of: kind) == source.rawObjects(of: kind), "\(kind)")
+        }
+        #expect(try target.count(of: .charge) > 100)
+
+        // And a second copy into it is refused, changing nothing
+        let again = await CLI.run(["copy-history", "--config", config, "--db", sqlite, "--to", postgreSQL])
+        #expect(again.status == 2)
+        #expect(again.error.contains("is not empty") && again.error.contains("nothing was copied"), "\(again.error)")
+        #expect(try target.runs().count == 2)
+
+        // And reconciling the range from either writes the same reports, byte for byte, as run 3 of each
+        var reports: [String: URL] = [:]
+        for (name, database) in [("sqlite", sqlite), ("postgresql", postgreSQL)] {
+            let out = folder.url.appendingPathComponent("reconciled-\(name)")
+            let result = await CLI.run(["reconcile", "--config", config, "--db", database, "--out", out.path] + range)
+            #expect(result.status == 0, "\(name): \(result.error)")
+            reports[name] = out.appendingPathComponent("\(Self.from)_\(Self.to)")
+        }
+        let fromSQLite = try #require(reports["sqlite"])
+        let fromPostgreSQL = try #require(reports["postgresql"])
+        for name in try FileManager.default.contentsOfDirectory(atPath: fromSQLite.path) where name.hasSuffix(".csv") {
+            #expect(
+                try Data(contentsOf: fromPostgreSQL.appendingPathComponent(name))
+                    == Data(contentsOf: fromSQLite.appendingPathComponent(name)), "\(name)")
+        }
+        #expect(try target.runs().map(\.id) == source.runs().map(\.id), "new runs continue the copied ids")
     }
 }

@@ -20,6 +20,7 @@ enum HistoryMigrations {
         migrator.registerMigration("v4-raw-json-apart") { db in try v4RawJSONApart(db) }
         migrator.registerMigration("v5-payouts") { db in try v5Payouts(db) }
         migrator.registerMigration("v6-real-stripe-money") { db in try v6RealStripeMoney(db) }
+        migrator.registerMigration("v7-query-views") { db in try v7QueryViews(db) }
         return migrator
     }
 }

@@ -52,8 +52,10 @@ struct HistoryBackendsTests {
 
         // When the same range is run into each history, twice (the second run marks findings open)
         var reports: [TestHistoryBackend: URL] = [:]
+        var databases: [TestHistoryBackend: String] = [:]
         for backend in TestHistoryBackend.allCases {
             let database = try backend.newHistory(in: folder)
+            databases[backend] = database
             let out = folder.url.appendingPathComponent("reports-\(backend)")
             let arguments = [
                 "run", "--config", config, "--from", Self.from, "--to", Self.to, "--out", out.path, "--db", database,
@@ -81,6 +83,8 @@ struct HistoryBackendsTests {
         let workbook = "reconciliation_\(Self.from)_\(Self.to).xlsx"
         let sqliteSheets = try Self.workbookEntries(sqlite.appendingPathComponent(workbook).path)
         #expect(sqliteSheets.keys.filter { $0.hasPrefix("xl/worksheets/sheet") }.count >= 9)
+        try Self.expectViewsMatch(
+            try #require(databases[.sqlite]), try #require(databases[.postgreSQL]), report: sqlite)
         let postgreSQLSheets = try Self.workbookEntries(postgreSQL.appendingPathComponent(workbook).path)
         for (entry, digest) in sqliteSheets where postgreSQLSheets[entry] != digest {
             Issue.record("\(workbook): \(entry) differs")
@@ -149,5 +153,57 @@ struct HistoryBackendsTests {
                     == Data(contentsOf: fromSQLite.appendingPathComponent(name)), "\(name)")
         }
         #expect(try target.runs().map(\.id) == source.runs().map(\.id), "new runs continue the copied ids")
+    }
+
+    /// The query views (README: "For the people who query it") say what the reports say, on both histories: each
+    /// destination charge's platform fee (where its fee is in the charge's currency) is `platform_fees.csv`'s, the
+    /// findings are the findings files' rows, and the ledger adds up to `ledger.csv`'s transactions.
+    static func expectViewsMatch(_ sqlite: String, _ postgreSQL: String, report: URL) throws {
+        // platform_fees.csv: charge_id → destination_platform_fee in minor units (the CSV writes the exponent's
+        // digits, so removing the point gives them)
+        let csv = try String(contentsOf: report.appendingPathComponent("platform_fees.csv"), encoding: .utf8)
+        let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let header = try #require(lines.first).map(String.init)
+        let dpfColumn = try #require(header.firstIndex(of: "destination_platform_fee"))
+        var expected: [String: Int64] = [:]
+        for fields in lines.dropFirst() {
+            expected[String(fields[0])] = Int64(fields[dpfColumn].replacingOccurrences(of: ".", with: ""))
+        }
+        let from = 1_793_664_000  // 2026-11-03
+        let to = 1_794_268_800  // 2026-11-10
+        var views: [String] = []
+        for database in [sqlite, postgreSQL] {
+            let rows = try TestHistoryBackend.query(
+                database,
+                """
+                SELECT v.charge_id, v.destination_platform_fee FROM platform_fees_per_charge v
+                JOIN charges c ON c.id = v.charge_id WHERE c.created >= \(from) AND c.created < \(to)
+                ORDER BY v.charge_id
+                """)
+            var checked = 0
+            for row in rows.split(separator: "\n") {
+                let fields = row.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+                #expect(expected[fields[0]] != nil, "\(fields[0]) is a destination charge of the report")
+                guard let fee = Int64(fields[1]) else { continue }
+                #expect(expected[fields[0]] == fee, "\(fields[0]): the view's platform fee is the report's")
+                checked += 1
+            }
+            #expect(rows.split(separator: "\n").count == expected.count, "every destination charge, once")
+            #expect(checked > expected.count / 2, "most fees are in the charge's currency")
+            views.append(rows)
+            let open = try TestHistoryBackend.query(
+                database, "SELECT COUNT(*) FROM findings_status WHERE status = 'open' AND reported_run IS NOT NULL")
+            #expect(Int(open) ?? 0 > 0, "the findings were reported")
+            let ledger = try TestHistoryBackend.query(
+                database,
+                "SELECT SUM(transactions) FROM ledger_daily WHERE day >= '2026-11-03' AND day < '2026-11-10'")
+            let ledgerCSV = try String(contentsOf: report.appendingPathComponent("ledger.csv"), encoding: .utf8)
+            let counted = ledgerCSV.split(separator: "\n").dropFirst().compactMap {
+                Int($0.split(separator: ",", omittingEmptySubsequences: false)[3])
+            }
+            #expect(Int(ledger) == counted.reduce(0, +), "the ledger view counts the ledger's transactions")
+            #expect(counted.reduce(0, +) > 0)
+        }
+        #expect(views[0] == views[1], "both histories' views say the same")
     }
 }

@@ -23,7 +23,38 @@ struct ShippedMigrationsTests {
         ("v4-raw-json-apart", "ebf05cfad486cb41"),
         ("v5-payouts", "e0b15fcf3ff18b98"),
         ("v6-real-stripe-money", "f106047724f4d472"),
+        ("v7-query-views", "193457b8c9e5222b"),
     ]
+
+    /// Every shipped PostgreSQL migration (``PostgreSQLMigrations``) in order, with the digest of its SQL.
+    static let shippedPostgreSQL: [(identifier: String, digest: String)] = [
+        ("v1-objects-runs-checkpoints", "9e97473c7903974d"),
+        ("v2-last-seen-indexes", "924d2d340532b0dc"),
+        ("v3-findings-reported-run", "92337c944ee94b73"),
+        ("v4-raw-json-apart", "fc33035660b3c282"),
+        ("v5-payouts", "a968747016161e85"),
+        ("v6-real-stripe-money", "eb0544bd6411bf98"),
+        ("v7-query-views", "1f83ee3e8ebd3518"),
+    ]
+
+    @Test("every PostgreSQL migration is the SQL it shipped with")
+    func postgreSQLMigrationsAreFrozen() {
+        for (index, migration) in PostgreSQLMigrations.migrations.enumerated() {
+            let digest = FNV1aDigest(migration.sql.utf8).hex
+            guard index < Self.shippedPostgreSQL.count else {
+                Issue.record(
+                    """
+                    PostgreSQL migration \(migration.identifier) is not recorded as shipped. Once it is final, append \
+                    this line to ShippedMigrationsTests.shippedPostgreSQL: ("\(migration.identifier)", "\(digest)"),
+                    """)
+                continue
+            }
+            #expect(migration.identifier == Self.shippedPostgreSQL[index].identifier, "migrations are only appended")
+            #expect(
+                digest == Self.shippedPostgreSQL[index].digest,
+                "PostgreSQL migration \(migration.identifier) was edited: undo it and make the change in a new one")
+        }
+    }
 
     @Test("the shipped migrations are still registered, under their names and in their order")
     func shippedMigrationsKeepTheirPlace() {

@@ -4,6 +4,9 @@
 # report themselves skipped without it outside CI, and fail without it in CI).
 #
 #   source .ci/postgres-server.sh && start_throwaway_postgres
+#
+# The tests' server runs with fsync=off (nothing in it outlives the run). For benchmark figures, start it durable,
+# as a real server runs: CONNECT_RECON_DURABLE_POSTGRES=1 start_throwaway_postgres
 pg_bin=/usr/lib/postgresql/15/bin
 
 # Runs a command as the postgres user when this script runs as root (initdb refuses root), else as is.
@@ -22,7 +25,8 @@ start_throwaway_postgres() {
     pg_dir="$(mktemp -d)"
     [ "$(id -u)" = "0" ] && chown postgres "$pg_dir"
     trap stop_throwaway_postgres EXIT
-    local port password
+    local port password durability="-c fsync=off"
+    if [ "${CONNECT_RECON_DURABLE_POSTGRES:-}" = "1" ]; then durability=""; fi
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     password="$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
     as_postgres "umask 077 && echo '$password' > '$pg_dir/password'"
@@ -32,7 +36,7 @@ start_throwaway_postgres() {
         return 1
     }
     as_postgres "'$pg_bin/pg_ctl' -D '$pg_dir/data' -l '$pg_dir/server.log' -w -t 60 \
-        -o \"-c listen_addresses=127.0.0.1 -p $port -k '$pg_dir' -c fsync=off\" start >/dev/null" || {
+        -o \"-c listen_addresses=127.0.0.1 -p $port -k '$pg_dir' $durability\" start >/dev/null" || {
         cat "$pg_dir/server.log" >&2
         echo "error: the throwaway PostgreSQL server did not start" >&2
         return 1

@@ -1,4 +1,5 @@
 import Foundation
+import History
 
 /// `connect-recon-bench`: the performance figures (extraction, storage, reconcile, XLSX), measured side by side in
 /// one run, and the checks at scale that take too long for the test suite (the sandbox with a million charges,
@@ -24,6 +25,9 @@ struct ConnectReconBench {
         var xlsxRows = 1_000_000
         var scaleCharges = 1_000_000
         var only: Set<String> = []
+        /// A PostgreSQL server (`--db postgresql://…`) whose user may create databases: extraction, storage and
+        /// reconcile are then measured with the history there too, beside SQLite.
+        var postgreSQL: PostgreSQLAddress?
         var folder = URL(fileURLWithPath: ".build-bench", isDirectory: true)
 
         static let measurements: Set<String> = [
@@ -44,6 +48,11 @@ struct ConnectReconBench {
                 case "--reconcile-charges": reconcileCharges = try number(flag)
                 case "--xlsx-rows": xlsxRows = try number(flag)
                 case "--scale-charges": scaleCharges = try number(flag)
+                case "--db":
+                    guard case .postgreSQL(let address) = try HistoryLocation(rest.popFirst() ?? "") else {
+                        throw BenchError("--db takes a postgresql:// URL (SQLite is always measured)")
+                    }
+                    postgreSQL = address
                 case "--cache": folder = URL(fileURLWithPath: rest.popFirst() ?? ".build-bench", isDirectory: true)
                 case "--only":
                     only = Set((rest.popFirst() ?? "").split(separator: ",").map(String.init))
@@ -55,7 +64,7 @@ struct ConnectReconBench {
                         """
                         usage: connect-recon-bench [--only extraction,storage,reconcile,xlsx,sandbox-scale,large-sheet]
                                                    [--extraction-charges N] [--reconcile-charges N] [--xlsx-rows N]
-                                                   [--scale-charges N] [--cache DIR]
+                                                   [--scale-charges N] [--cache DIR] [--db postgresql://…]
                         """)
                 default: throw BenchError("unknown option '\(flag)' (try --help)")
                 }
@@ -95,7 +104,8 @@ struct ConnectReconBench {
         if options.runs("extraction") || options.runs("storage") {
             log("extraction: \(Machine.loadAverage)")
             let extraction = try await ExtractionBenchmark(
-                charges: options.extractionCharges, days: options.extractionDays, folder: scratch
+                charges: options.extractionCharges, days: options.extractionDays, folder: scratch,
+                postgreSQL: options.postgreSQL
             ).run(log: log)
             if options.runs("extraction") {
                 sections.append(("(a) extraction against the sandbox at Stripe's limits", extraction.figures))
@@ -103,16 +113,18 @@ struct ConnectReconBench {
             if options.runs("storage") {
                 log("storage: writing the extracted objects into a fresh history")
                 let storage = try await StorageBenchmark(
-                    sourcePath: extraction.databasePath, folder: scratch, from: extraction.from, to: extraction.to
+                    sourcePath: extraction.databasePath, folder: scratch, from: extraction.from, to: extraction.to,
+                    postgreSQL: options.postgreSQL
                 ).run()
-                sections.append(("(d) SQLite write throughput of extraction", storage))
+                sections.append(("(d) the history's write throughput of extraction", storage))
             }
         }
         // (b): offline reconcile and reports of about a million destination charges.
         if options.runs("reconcile") {
             log("reconcile: \(Machine.loadAverage)")
             let figures = try await ReconcileBenchmark(
-                charges: options.reconcileCharges, days: options.reconcileDays, cacheFolder: options.folder
+                charges: options.reconcileCharges, days: options.reconcileDays, cacheFolder: options.folder,
+                postgreSQL: options.postgreSQL
             ).run(log: log)
             sections.append(("(b) offline reconcile + all reports", figures))
         }

@@ -23,6 +23,9 @@ struct ExtractionBenchmark {
     var hours: Int = 4
     /// Where the histories of the runs go (the week's is kept for measurement (d)).
     var folder: URL
+    /// A PostgreSQL server: the week is then extracted into a database there too, beside SQLite (issue 19: at
+    /// most 10 % slower).
+    var postgreSQL: PostgreSQLAddress?
 
     static let latency: Duration = .milliseconds(150)
     /// Stripe warns that deep expansions on lists are slower: each expanded object costs this much.
@@ -91,7 +94,13 @@ struct ExtractionBenchmark {
             let measured = try await measure(
                 scenario, server: server, from: from, to: to, now: now, path: path, log: log)
             figures += measured
-            if scenario.days > 1 { kept = (path, from, to) }
+            if scenario.days > 1 {
+                kept = (path, from, to)
+                if let postgreSQL {
+                    figures += try await compareHistories(
+                        server: server, from: from, to: to, now: now, postgreSQL: postgreSQL, log: log)
+                }
+            }
         }
         try await server.shutdown()
         let history = kept ?? (folder.appendingPathComponent("extraction-0.sqlite").path, start, now)
@@ -186,6 +195,62 @@ struct ExtractionBenchmark {
                 "speed-up against the sequential pager", sequential.seconds / seconds, 5, format: Format.ratio,
                 targetText: "≥ 5× (pager: \(Format.seconds(sequential.seconds)), \(sequential.requests) requests)"),
         ]
+    }
+
+    /// The week extracted into a fresh SQLite file and into a fresh PostgreSQL database, alternately, twice each:
+    /// the fastest of each, and their ratio.
+    private func compareHistories(
+        server: SandboxServer, from: Int64, to: Int64, now: Int64, postgreSQL: PostgreSQLAddress,
+        log: @escaping @Sendable (String) -> Void
+    ) async throws -> [Figure] {
+        var best: [String: Double] = [:]
+        for round in 0..<2 {
+            for name in ["SQLite", "PostgreSQL"] {
+                let location: HistoryLocation
+                if name == "SQLite" {
+                    let path = folder.appendingPathComponent("extraction-compare.sqlite").path
+                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                    location = .sqliteFile(path: path)
+                } else {
+                    location = try BenchmarkDatabases.recreate("connect_recon_bench_extraction", server: postgreSQL)
+                }
+                try await Task.sleep(for: .seconds(1.5))  // let the sandbox's rate windows empty
+                let seconds = try await timedExtraction(server: server, from: from, to: to, now: now, into: location)
+                log("extraction [week into \(name), round \(round + 1)]: \(Format.seconds(seconds))")
+                best[name] = min(best[name] ?? .infinity, seconds)
+            }
+        }
+        let sqlite = best["SQLite"] ?? 0
+        let postgreSQLSeconds = best["PostgreSQL"] ?? 0
+        return [
+            Figure(
+                "the week into SQLite / into PostgreSQL (fastest of 2 each)",
+                "\(Format.seconds(sqlite)) / \(Format.seconds(postgreSQLSeconds))"),
+            Figure.atMost(
+                "PostgreSQL's time against SQLite's", postgreSQLSeconds / sqlite, 1.10, format: Format.ratio,
+                targetText: "≤ 1.10×"),
+        ]
+    }
+
+    /// One extraction of `[from, to)` into a fresh history at `location`, timed.
+    private func timedExtraction(
+        server: SandboxServer, from: Int64, to: Int64, now: Int64, into location: HistoryLocation
+    ) async throws -> Double {
+        let store = try HistoryStore.open(location)
+        let runID = try Self.beginRun(store, from: from, to: to, now: now, apiBase: server.baseURL.absoluteString)
+        let transport = try Self.transport(concurrency: Self.concurrency)
+        let client = try Self.client(
+            server, transport: transport, global: Self.globalLimit, endpoint: Self.endpointLimit)
+        let extractor = Extractor(
+            client: client, store: store,
+            options: Extractor.Options(concurrency: Self.concurrency, settleMargin: 300),
+            logger: Logger(label: "bench.extract"))
+        let watch = Stopwatch()
+        _ = try await extractor.extract(from: from, to: to, runID: runID, now: now)
+        let seconds = watch.seconds
+        transport.shutdown()
+        try store.finishRun(runID, status: .completed, finishedAt: now, message: nil, details: nil)
+        return seconds
     }
 
     // MARK: - Wiring

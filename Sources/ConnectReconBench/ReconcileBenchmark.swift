@@ -21,6 +21,9 @@ struct ReconcileBenchmark {
     var charges: Int
     var days: Int
     var cacheFolder: URL
+    /// A PostgreSQL server: the cached history is then copied into a database there and reconciled from it too
+    /// (issue 19: at most twice SQLite's time, the same reports).
+    var postgreSQL: PostgreSQLAddress?
 
     /// What population took, remembered next to the cached database.
     struct Population: Codable {
@@ -107,7 +110,7 @@ struct ReconcileBenchmark {
         }
         let output = cacheFolder.appendingPathComponent("reports").path
         let child = try ChildReconcile.spawn(
-            database: databasePath, output: output, from: population.from, to: population.to)
+            database: .sqliteFile(path: databasePath), output: output, from: population.from, to: population.to)
         log("reconcile: child finished in \(Format.seconds(child.total)), peak RSS \(Format.bytes(child.peakResident))")
         let peak = max(child.peakResident, Machine.childrenPeakResidentBytes())
         figures += [
@@ -130,7 +133,59 @@ struct ReconcileBenchmark {
                 ["rules", "findings", "reports"].map { Format.bytes(child.phasePeaks[$0] ?? 0) }
                     .joined(separator: " / ")),
         ]
+        if let postgreSQL {
+            figures += try postgreSQLFigures(
+                postgreSQL, population: population, sqlite: child, sqliteReports: output, log: log)
+        }
         return figures
+    }
+
+    /// The cached history copied into PostgreSQL (`copy-history`'s path) and reconciled from there.
+    private func postgreSQLFigures(
+        _ server: PostgreSQLAddress, population: Population, sqlite: ChildReconcile.Measurement,
+        sqliteReports: String, log: @escaping @Sendable (String) -> Void
+    ) throws -> [Figure] {
+        let location = try BenchmarkDatabases.recreate("connect_recon_bench_reconcile", server: server)
+        let copyWatch = Stopwatch()
+        let summary = try HistoryStore.open(.sqliteFile(path: databasePath)).copy(into: try HistoryStore.open(location))
+        let copySeconds = copyWatch.seconds
+        log("reconcile: copied the history into PostgreSQL in \(Format.seconds(copySeconds))")
+        // The SQLite child's reconcile run is in the copy: reconcile from the copy as the same (third) run.
+        let output = cacheFolder.appendingPathComponent("reports-postgresql").path
+        let child = try ChildReconcile.spawn(
+            database: location, output: output, from: population.from, to: population.to)
+        log(
+            "reconcile: from PostgreSQL in \(Format.seconds(child.total)), peak RSS \(Format.bytes(child.peakResident))"
+        )
+        let identical = try Self.sameCSVFiles(sqliteReports, output)
+        return [
+            Figure(
+                "history copied into PostgreSQL (copy-history)",
+                "\(Format.count(summary.totalRows)) rows in \(Format.seconds(copySeconds))",
+                ratio: Format.rate(Double(summary.totalRows) / copySeconds, unit: "rows")),
+            Figure(
+                "PostgreSQL: read the parts / total",
+                "\(Format.seconds(child.read)) / \(Format.seconds(child.total)), peak \(Format.bytes(child.peakResident))"
+            ),
+            Figure.atMost(
+                "PostgreSQL's reconcile time against SQLite's", child.total / sqlite.total, 2, format: Format.ratio,
+                targetText: "≤ 2×"),
+            Figure.check(
+                "the same CSV files from both histories", passed: identical.isEmpty,
+                detail: identical.isEmpty ? "byte-identical" : "differ: " + identical.joined(separator: ", ")),
+        ]
+    }
+
+    /// The CSV files that differ between two report trees (each holds one range folder).
+    static func sameCSVFiles(_ one: String, _ other: String) throws -> [String] {
+        let manager = FileManager.default
+        var differing: [String] = []
+        for path in manager.subpaths(atPath: one) ?? [] where path.hasSuffix(".csv") {
+            if manager.contents(atPath: one + "/" + path) != manager.contents(atPath: other + "/" + path) {
+                differing.append(path)
+            }
+        }
+        return differing
     }
 }
 
@@ -159,6 +214,8 @@ final class PopulationProgress: ExtractionProgress {
 /// The reconcile step in a child process: the same steps as `connect-recon reconcile`, timed one by one.
 enum ChildReconcile {
     static let flag = "--child-reconcile"
+    /// The environment variable that hands the child its history's location.
+    static let databaseVariable = "CONNECT_RECON_BENCH_HISTORY"
 
     /// What the child measured.
     struct Measurement: Codable {
@@ -180,10 +237,14 @@ enum ChildReconcile {
     }
 
     /// Starts this executable again with ``flag`` and reads its measurement from standard output.
-    static func spawn(database: String, output: String, from: Int64, to: Int64) throws -> Measurement {
+    static func spawn(database: HistoryLocation, output: String, from: Int64, to: Int64) throws -> Measurement {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = [flag, database, output, String(from), String(to)]
+        process.arguments = [flag, "-", output, String(from), String(to)]
+        // The location travels in the environment, so a URL's password is never in a process list.
+        var environment = ProcessInfo.processInfo.environment
+        environment[databaseVariable] = database.setting
+        process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -204,10 +265,12 @@ enum ChildReconcile {
         guard arguments.count == 4, let from = Int64(arguments[2]), let to = Int64(arguments[3]) else {
             throw BenchError("usage: \(flag) DATABASE OUTPUT FROM TO")
         }
-        let database = arguments[0]
+        guard let database = ProcessInfo.processInfo.environment[databaseVariable] else {
+            throw BenchError("\(databaseVariable) names no history")
+        }
         let output = URL(fileURLWithPath: arguments[1], isDirectory: true)
         let asOf = to + 30 * 86_400
-        let store = try HistoryStore.open(path: database)
+        let store = try HistoryStore.open(try HistoryLocation(database))
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
             timeZone: TimeZone(secondsFromGMT: 0) ?? .current)

@@ -74,6 +74,8 @@ struct StorageBenchmark {
     var folder: URL
     var from: Int64
     var to: Int64
+    /// A PostgreSQL server: the same pages are then written into a database there too.
+    var postgreSQL: PostgreSQLAddress?
 
     /// What extraction at Stripe's limit can deliver: 100 pages/s of 100 items, plus embedded objects.
     static let neededRate = 20_000.0
@@ -124,24 +126,34 @@ struct StorageBenchmark {
 
         let path = folder.appendingPathComponent("storage.sqlite").path
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let store = try HistoryStore.open(path: path)
-        var seconds: [Double] = []
-        for _ in 0..<2 {
-            let runID = try ExtractionBenchmark.beginRun(
-                store, from: from, to: to, now: to + 30 * 86_400, apiBase: "offline")
-            let watch = Stopwatch()
-            for page in pages { try await store.write(page, run: runID, now: to) }
-            seconds.append(watch.seconds)
-            try store.finishRun(runID, status: .completed, finishedAt: to, message: nil, details: nil)
+        var histories: [(name: String, location: HistoryLocation)] = [("SQLite", .sqliteFile(path: path))]
+        if let postgreSQL {
+            histories.append(
+                ("PostgreSQL", try BenchmarkDatabases.recreate("connect_recon_bench_storage", server: postgreSQL)))
         }
-        return [
-            Figure("objects written (\(Format.count(pages.count)) page transactions)", Format.count(objects)),
-            Figure.atLeast(
-                "first extraction (all new)", Double(objects) / seconds[0], Self.neededRate,
-                format: { Format.rate($0, unit: "objects") }, targetText: "≥ 20,000 objects/s (API's max)"),
-            Figure.atLeast(
-                "re-run (all unchanged)", Double(objects) / seconds[1], Self.neededRate,
-                format: { Format.rate($0, unit: "objects") }, targetText: "≥ 20,000 objects/s (API's max)"),
+        var figures = [
+            Figure("objects written (\(Format.count(pages.count)) page transactions)", Format.count(objects))
         ]
+        for (name, location) in histories {
+            let store = try HistoryStore.open(location)
+            var seconds: [Double] = []
+            for _ in 0..<2 {
+                let runID = try ExtractionBenchmark.beginRun(
+                    store, from: from, to: to, now: to + 30 * 86_400, apiBase: "offline")
+                let watch = Stopwatch()
+                for page in pages { try await store.write(page, run: runID, now: to) }
+                seconds.append(watch.seconds)
+                try store.finishRun(runID, status: .completed, finishedAt: to, message: nil, details: nil)
+            }
+            figures += [
+                Figure.atLeast(
+                    "\(name): first extraction (all new)", Double(objects) / seconds[0], Self.neededRate,
+                    format: { Format.rate($0, unit: "objects") }, targetText: "≥ 20,000 objects/s (API's max)"),
+                Figure.atLeast(
+                    "\(name): re-run (all unchanged)", Double(objects) / seconds[1], Self.neededRate,
+                    format: { Format.rate($0, unit: "objects") }, targetText: "≥ 20,000 objects/s (API's max)"),
+            ]
+        }
+        return figures
     }
 }

@@ -19,6 +19,15 @@ public enum HistoryLocation: Sendable, Equatable, CustomStringConvertible {
         self = .postgreSQL(try PostgreSQLAddress(setting))
     }
 
+    /// The setting as given (a URL with its password): for handing the location to another process of this
+    /// package, never for showing.
+    package var setting: String {
+        switch self {
+        case .sqliteFile(let path): path
+        case .postgreSQL(let address): address.url
+        }
+    }
+
     /// The file's path, or the URL with its password as `***`.
     public var description: String {
         switch self {

@@ -60,6 +60,7 @@ extension HistoryStore {
         _ objects: [StoredObject<Facts>], db: SQLSession, run runID: Int64
     ) throws -> WriteOutcome {
         guard !objects.isEmpty else { return WriteOutcome() }
+        if db.dialect == .postgreSQL { return try PostgreSQLUpsert.upsert(objects, db: db, run: runID) }
         // Arguments are bound by position into one prepared statement per table: no dictionary, encoder or
         // SQL text per object.
         let upsert = upsertSQL(Facts.self)
@@ -106,17 +107,16 @@ extension HistoryStore {
             VALUES (?, ?, ?, ?)
             ON CONFLICT(payout_id, balance_transaction_id) DO UPDATE SET last_seen_run = excluded.last_seen_run
             """
-        for link in links {
-            try db.execute(
-                statement, [.text(link.payoutID), .text(link.balanceTransactionID), .integer(runID), .integer(runID)],
-                prepared: true)
-        }
+        try db.executeEach(
+            statement,
+            links.map { [.text($0.payoutID), .text($0.balanceTransactionID), .integer(runID), .integer(runID)] }
+        ) { _, _ in }
     }
 
     /// The upsert of one object of `Facts`: its columns and runs, returning the row's runs. The last two arguments
     /// say whether the raw JSON changed (then `changed_run` becomes this run). An object this run saw already with
     /// the same JSON is left as it is and returns no row.
-    private static func upsertSQL<Facts: StorableFacts>(_ type: Facts.Type) -> String {
+    static func upsertSQL<Facts: StorableFacts>(_ type: Facts.Type) -> String {
         let table = Facts.table
         let columns = Facts.columns
         let assignments = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")

@@ -57,6 +57,55 @@ final class PostgreSQLConnection: @unchecked Sendable {
         }
     }
 
+    /// Runs the prepared statement `sql` once per element of `rows` (its arguments), in libpq's pipeline mode: the
+    /// statements go to the server without waiting for each answer, so a page of objects costs about one round
+    /// trip instead of one per object. `body` gets each statement's index and result, in order. After a failed
+    /// statement the server skips the rest; the first error is thrown once every answer is read.
+    func pipelined(
+        _ sql: String, _ rows: [[SQLValue]], _ body: (Int, PostgreSQLResult) throws -> Void
+    ) throws {
+        guard let first = rows.first else { return }
+        let name = try statementName(sql, parameters: Int32(first.count))
+        guard PQenterPipelineMode(handle) == 1 else { throw PostgreSQLError(connection: handle, address: address) }
+        defer { _ = PQexitPipelineMode(handle) }
+        // A bounded number in flight: the server's answers must never fill the socket while this side still sends.
+        let chunkSize = 256
+        var start = 0
+        var failure: (any Error)?
+        while start < rows.count {
+            let chunk = rows[start..<min(start + chunkSize, rows.count)]
+            for arguments in chunk {
+                let texts = arguments.map(\.postgreSQLText)
+                let sent = try Self.withCStrings(texts) { (values) throws(PostgreSQLError) -> Int32 in
+                    PQsendQueryPrepared(handle, name, Int32(texts.count), values, nil, nil, 0)
+                }
+                guard sent == 1 else { throw PostgreSQLError(connection: handle, address: address) }
+            }
+            guard PQpipelineSync(handle) == 1 else { throw PostgreSQLError(connection: handle, address: address) }
+            var index = start
+            while true {
+                guard let result = PQgetResult(handle) else { continue }
+                let wrapped = PostgreSQLResult(result)
+                let status = PQresultStatus(result)
+                if status == PGRES_PIPELINE_SYNC { break }
+                switch status {
+                case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
+                    if failure == nil {
+                        do { try body(index, wrapped) } catch { failure = error }
+                    }
+                    index += 1
+                case PGRES_PIPELINE_ABORTED:
+                    index += 1
+                default:
+                    if failure == nil { failure = PostgreSQLError(result: result, address: address) }
+                    index += 1
+                }
+            }
+            if let failure { throw failure }
+            start += chunk.count
+        }
+    }
+
     /// The name of `sql` prepared on this connection, preparing it the first time.
     private func statementName(_ sql: String, parameters: Int32) throws(PostgreSQLError) -> String {
         if let name = prepared[sql] { return name }

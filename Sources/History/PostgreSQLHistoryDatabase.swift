@@ -13,6 +13,9 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase, @unchecked Sendable {
     /// The writing connection: used under `writing`.
     private var writer: PostgreSQLConnection
     private let writing = NSLock()
+    /// Where awaited writes run, one after the other and in the order they were asked for (GRDB's writer queue
+    /// does the same for SQLite); awaited reads run on the global queue.
+    private let writerQueue = DispatchQueue(label: "connect-recon.history.postgresql.writer")
     /// Idle reading connections (under `lock`).
     private var idleReaders: [PostgreSQLConnection] = []
 
@@ -47,11 +50,11 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase, @unchecked Sendable {
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (SQLSession) throws -> T) async throws -> T {
-        try await Self.offThread { try self.write(body) }
+        try await Self.offThread(on: writerQueue) { try self.write(body) }
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (SQLSession) throws -> T) async throws -> T {
-        try await Self.offThread { try self.read(body) }
+        try await Self.offThread(on: .global()) { try self.read(body) }
     }
 
     func historyError(_ error: any Error) -> HistoryError { Self.map(error, address: address) }
@@ -105,10 +108,12 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase, @unchecked Sendable {
         }
     }
 
-    /// Runs the blocking `body` on a dispatch thread, suspending the calling task until it is done.
-    private static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    /// Runs the blocking `body` on `queue`, suspending the calling task until it is done.
+    private static func offThread<T: Sendable>(
+        on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T
+    ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            queue.async {
                 continuation.resume(with: Result { try body() })
             }
         }

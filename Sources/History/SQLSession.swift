@@ -58,6 +58,24 @@ struct SQLSession {
         }
     }
 
+    /// Runs the statement `sql` once per element of `rows` (its arguments), in order, and calls `body` with each
+    /// one's index and first row (`nil` when it returned none). SQLite runs one prepared statement after the other;
+    /// PostgreSQL sends them all before reading the answers (``PostgreSQLConnection/pipelined(_:_:_:)``).
+    func executeEach(_ sql: String, _ rows: [[SQLValue]], _ body: (Int, SQLRow?) throws -> Void) throws {
+        switch connection {
+        case .sqlite(let db):
+            let statement = try db.cachedStatement(sql: sql)
+            for (index, arguments) in rows.enumerated() {
+                let row = try Row.fetchOne(statement, arguments: Self.sqliteArguments(arguments))
+                try body(index, row.map { SQLRow(sqlite: $0) })
+            }
+        case .postgreSQL(let connection):
+            try connection.pipelined(sql, rows) { index, result in
+                try body(index, result.count > 0 ? SQLRow(postgreSQL: result, row: 0) : nil)
+            }
+        }
+    }
+
     /// Every row of `sql`, each made into a `T` by `transform`.
     func all<T>(
         _ sql: String, _ arguments: [SQLValue] = [], prepared: Bool = false, _ transform: (SQLRow) throws -> T

@@ -24,6 +24,8 @@ final class PostgreSQLConnection: @unchecked Sendable {
             throw .serverUnavailable(
                 location: address.description, reason: reason, isConfiguration: Self.isConfiguration(reason))
         }
+        // The server's notices ("relation … already exists, skipping") are not for the person running the job.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
         self.handle = handle
     }
 

@@ -61,11 +61,26 @@ struct HistoryBackendsTests {
                 "run", "--config", config, "--from", Self.from, "--to", Self.to, "--out", out.path, "--db", database,
                 "--api-base", server.baseURL.absoluteString,
             ]
+            let password = URLComponents(string: database)?.password
             for _ in 0..<2 {
-                let result = await CLI.run(arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+                let result = await CLI.run(
+                    arguments + ["--log-level", "debug"], environment: ["STRIPE_API_KEY": CLI.testKey])
                 #expect(result.status == 0, "\(backend): \(result.error)")
+                if let password {
+                    #expect(!result.output.contains(password) && !result.error.contains(password), "never logged")
+                }
             }
             reports[backend] = out.appendingPathComponent("\(Self.from)_\(Self.to)")
+            if let password {
+                // Nor written: not in a report file, not in the run records.
+                for (name, data) in try TemporaryFolder.snapshot(try #require(reports[backend])) {
+                    #expect(data.range(of: Data(password.utf8)) == nil, "\(name) holds no password")
+                }
+                let records = try TestHistoryBackend.query(database, "SELECT * FROM runs")
+                #expect(!records.isEmpty && !records.contains(password), "the run records hold no password")
+                let listed = await CLI.run(["history", "--config", config, "--db", database, "--json"])
+                #expect(listed.status == 0 && !listed.output.contains(password) && !listed.error.contains(password))
+            }
         }
         try await server.shutdown()
 

@@ -41,6 +41,25 @@ struct PostgreSQLConnectionTests {
         #expect(try PostgreSQLConnection(address).rows("SELECT current_user") == [["postgres"]])
     }
 
+    @Test("a password left out of the URL comes from a password file (~/.pgpass, or PGPASSFILE), as libpq reads it")
+    func passwordFromThePasswordFile() throws {
+        let withPassword = try url()
+        let components = try #require(URLComponents(string: withPassword))
+        let password = try #require(components.password)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("pgpass")
+        let line = "\(components.host ?? "*"):\(components.port.map(String.init) ?? "*"):*:postgres:\(password)\n"
+        try Data(line.utf8).write(to: file)
+        // libpq ignores a password file others can read.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        setenv("PGPASSFILE", file.path, 1)
+        defer { unsetenv("PGPASSFILE") }
+        let address = try PostgreSQLAddress(try url { $0.password = nil })
+        #expect(try PostgreSQLConnection(address).rows("SELECT current_user") == [["postgres"]])
+    }
+
     @Test("a wrong password is the configuration's fault, and the message names server and database, not the password")
     func wrongPassword() throws {
         let address = try PostgreSQLAddress(try url { $0.password = "wrong-password-123" })

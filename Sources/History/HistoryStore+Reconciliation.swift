@@ -16,16 +16,21 @@ extension HistoryStore {
                     range_from = excluded.range_from, range_to = excluded.range_to
                 RETURNING reported_run
                 """
-            for key in current {
-                // Open when a completed run reported it before; what only failed runs saw is still new.
-                let reportedRun = try db.value(
-                    Int64.self, upsert,
+            // Open when a completed run reported it before; what only failed runs saw is still new.
+            let keys = Array(current)
+            try db.executeEach(
+                upsert,
+                keys.map {
                     [
-                        .text(key.kind), .text(key.objectID), .integer(runID), .integer(runID), .integer(from),
+                        .text($0.kind), .text($0.objectID), .integer(runID), .integer(runID), .integer(from),
                         .integer(to),
-                    ],
-                    prepared: true)
-                if let reportedRun, reportedRun != runID { open.insert(key) }
+                    ]
+                }
+            ) { index, row in
+                guard let row, let reportedRun = try row.decode(Int64?.self, atIndex: 0), reportedRun != runID else {
+                    return
+                }
+                open.insert(keys[index])
             }
             // Gone: reported, unresolved findings of an overlapping range that this run does not see.
             let candidates = try db.all(
@@ -39,13 +44,11 @@ extension HistoryStore {
                     key: FindingKey(kind: try row.decode(atIndex: 0), objectID: try row.decode(atIndex: 1)),
                     firstRun: try row.decode(atIndex: 2), lastRun: try row.decode(atIndex: 3))
             }
-            var resolved: [ResolvedFinding] = []
-            for candidate in candidates where !current.contains(candidate.key) {
-                resolved.append(candidate)
-                try db.execute(
-                    "UPDATE findings SET resolved_run = ? WHERE kind = ? AND object_id = ?",
-                    [.integer(runID), .text(candidate.key.kind), .text(candidate.key.objectID)], prepared: true)
-            }
+            let resolved = candidates.filter { !current.contains($0.key) }
+            try db.executeEach(
+                "UPDATE findings SET resolved_run = ? WHERE kind = ? AND object_id = ?",
+                resolved.map { [.integer(runID), .text($0.key.kind), .text($0.key.objectID)] }
+            ) { _, _ in }
             return FindingsUpdate(
                 open: open,
                 resolved: resolved.sorted { ($0.key.kind, $0.key.objectID) < ($1.key.kind, $1.key.objectID) })

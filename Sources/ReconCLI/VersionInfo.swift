@@ -8,6 +8,6 @@ enum VersionInfo {
 
     static var text: String {
         "connect-recon \(tool) (libcurl \(CurlLibrary.version), libxlsxwriter \(XLSXLibrary.version), "
-            + "SQLite \(HistoryLibrary.sqliteVersion))"
+            + "SQLite \(HistoryLibrary.sqliteVersion), libpq \(HistoryLibrary.libpqVersion))"
     }
 }

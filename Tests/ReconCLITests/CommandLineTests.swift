@@ -47,6 +47,7 @@ struct CommandLineTests {
         #expect(result.output.hasPrefix("connect-recon 0.1.0 (libcurl 7."))
         #expect(result.output.contains("libxlsxwriter 1."))
         #expect(result.output.contains("SQLite 3."))
+        #expect(result.output.contains("libpq 1"))
     }
 
     /// Options that point a run at a port where nothing listens, with no retries and a temporary database.

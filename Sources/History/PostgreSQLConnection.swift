@@ -1,7 +1,8 @@
 import CPostgreSQL
 import Foundation
 
-/// One libpq connection to a PostgreSQL history, used from one thread at a time (as a GRDB connection is).
+/// One libpq connection to a PostgreSQL history, used from one thread at a time (as a GRDB connection is); hence
+/// `@unchecked Sendable`: the C connection moves between threads, never is shared by two at once.
 ///
 /// libpq reads the URL: its password, else `PGPASSWORD`, else `~/.pgpass`; `sslmode` and the other parameters as
 /// given. Every error names the server and database as ``PostgreSQLAddress/description`` shows them, never the

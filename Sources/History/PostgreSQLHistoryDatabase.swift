@@ -7,6 +7,9 @@ import Foundation
 /// own from a small pool, in a repeatable-read transaction (a snapshot, as a SQLite read transaction is), so a
 /// `history` or a BI tool reading never waits for the nightly job. A connection the server dropped is replaced at
 /// its next use; the transaction it was in failed and rolled back.
+///
+/// `@unchecked Sendable`: its libpq connections are C objects, each used by one thread at a time, the writer under
+/// `writing`, the idle readers under `lock`.
 final class PostgreSQLHistoryDatabase: HistoryDatabase, @unchecked Sendable {
     let address: PostgreSQLAddress
     private let lock = NSLock()

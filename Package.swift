@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "ExtractTests",
             dependencies: [
-                "Extract", "Sandbox", "CurlTransport", "History", "StripeAPI", "ReconCore", "Reconcile",
+                "Extract", "Sandbox", "CurlTransport", "History", "StripeAPI", "ReconCore", "Reconcile", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -6,6 +6,7 @@ import Logging
 import ReconCore
 import Sandbox
 import StripeAPI
+import TestSupport
 
 /// A sandbox, a history in a temporary folder, and a client wired to both.
 final class ExtractionHarness {
@@ -34,6 +35,14 @@ final class ExtractionHarness {
 
     func store(_ name: String = "history") throws -> HistoryStore {
         try HistoryStore.open(path: folder.appendingPathComponent("\(name).sqlite").path)
+    }
+
+    /// A new, empty history of `backend`: a file in the harness's folder, or a database on the test server.
+    func store(_ backend: TestHistoryBackend) throws -> HistoryStore {
+        switch backend {
+        case .sqlite: try store()
+        case .postgreSQL: try HistoryStore.open(try HistoryLocation(try TestHistoryBackend.newDatabase()))
+        }
     }
 
     func client(

@@ -3,6 +3,7 @@ import History
 import ReconCore
 import Reconcile
 import Sandbox
+import TestSupport
 import Testing
 
 /// The reconcile in parts against the reconcile of the whole range, on a history extracted from a
@@ -22,11 +23,13 @@ struct ReconciliationPartsTests {
         (start + 20 * day, start + 21 * day, start + 40 * day),
     ]
 
-    @Test("parts of any size give the whole range's report, and judge every object of the range exactly once")
-    func partsMatchTheWholeRange() async throws {
+    @Test(
+        "parts of any size give the whole range's report, and judge every object of the range exactly once",
+        arguments: TestHistoryBackend.available)
+    func partsMatchTheWholeRange(backend: TestHistoryBackend) async throws {
         // Given a history holding a whole sandbox world, corrupt data families included
         let harness = try await ExtractionHarness { $0.charges = 400 }
-        let store = try harness.store()
+        let store = try harness.store(backend)
         try await harness.extract(store: store, client: try harness.client())
 
         for range in Self.ranges {
@@ -157,8 +160,10 @@ extension ReconciliationPartsTests {
         #expect(long.largestBatch <= 7 && short.largestBatch <= 7, "\(short) \(long)")
     }
 
-    @Test("the ledger added up by the history counts a transaction without balance_type as payments, as the rules do")
-    func ledgerTotalsMatchTheRules() async throws {
+    @Test(
+        "the ledger added up by the history counts a transaction without balance_type as payments, as the rules do",
+        arguments: TestHistoryBackend.available)
+    func ledgerTotalsMatchTheRules(backend: TestHistoryBackend) async throws {
         // Given four balance transactions of the range in one currency and category: two without balance_type,
         // one stored as payments, and one of another balance type
         let balanceTypes: [BalanceType?] = [nil, nil, .payments, "issuing"]
@@ -171,7 +176,7 @@ extension ReconciliationPartsTests {
         }
 
         // When the range is reconciled in parts and at once
-        let (parts, judged, whole) = try await Self.reconcileADay(of: transactions)
+        let (parts, judged, whole) = try await Self.reconcileADay(of: transactions, in: backend)
 
         // Then the history handed over two totals, not the transactions, and the ledger is the rules' own
         #expect(judged.ids[.balanceTransaction] == [])
@@ -184,8 +189,10 @@ extension ReconciliationPartsTests {
         #expect(whole.ledger.map(\.balanceType) == [.payments, "issuing"].sorted { $0.rawValue < $1.rawValue })
     }
 
-    @Test("a ledger whose sum overflows 64 bits names the transaction that does not fit, in parts as at once")
-    func ledgerOverflowIsNamedInParts() async throws {
+    @Test(
+        "a ledger whose sum overflows 64 bits names the transaction that does not fit, in parts as at once",
+        arguments: TestHistoryBackend.available)
+    func ledgerOverflowIsNamedInParts(backend: TestHistoryBackend) async throws {
         // Given two balance transactions of the range whose amounts add up past Int64.max
         let transactions = (1...3).map { index in
             BalanceTransactionFacts(
@@ -195,7 +202,7 @@ extension ReconciliationPartsTests {
         }
 
         // When the range is reconciled in parts and at once
-        let (parts, judged, whole) = try await Self.reconcileADay(of: transactions)
+        let (parts, judged, whole) = try await Self.reconcileADay(of: transactions, in: backend)
 
         // Then the transactions came one by one, and the report is the whole range's: the one that overflows is
         // named and left out of the total
@@ -208,12 +215,10 @@ extension ReconciliationPartsTests {
     /// A history of `transactions` alone, its first day reconciled in parts and at once: the parts' report, what
     /// they judged, and the whole range's report.
     private static func reconcileADay(
-        of transactions: [BalanceTransactionFacts]
+        of transactions: [BalanceTransactionFacts], in backend: TestHistoryBackend
     ) async throws -> (parts: ReconciliationReport, judged: JudgedTally, whole: ReconciliationReport) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parts-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try HistoryStore.open(path: folder.appendingPathComponent("history.sqlite").path)
+        let folder = try TemporaryFolder()
+        let store = try HistoryStore.open(try HistoryLocation(try backend.newHistory(in: folder)))
         let (from, to) = (start, start + day)
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),

@@ -112,24 +112,13 @@ struct ExtractionBenchmark {
         _ scenario: Scenario, server: SandboxServer, from: Int64, to: Int64, now: Int64, path: String,
         log: @escaping @Sendable (String) -> Void
     ) async throws -> [Figure] {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let store = try HistoryStore.open(path: path)
-        let runID = try Self.beginRun(store, from: from, to: to, now: now, apiBase: server.baseURL.absoluteString)
         let transport = try Self.transport(concurrency: Self.concurrency)
         let timeline = TimelineTransport(transport)
-        let client = try Self.client(
-            server, transport: timeline, global: Self.globalLimit, endpoint: Self.endpointLimit)
-        let extractor = Extractor(
-            client: client, store: store,
-            options: Extractor.Options(concurrency: Self.concurrency, settleMargin: 300),
-            logger: Logger(label: "bench.extract"))
         let before = server.requestStats
-        let watch = Stopwatch()
-        let summary = try await extractor.extract(from: from, to: to, runID: runID, now: now)
-        let seconds = watch.seconds
+        let (summary, seconds) = try await timedExtraction(
+            server: server, from: from, to: to, now: now, into: Self.freshSQLiteHistory(path), through: timeline)
         let after = server.requestStats
         transport.shutdown()
-        try store.finishRun(runID, status: .completed, finishedAt: now, message: nil, details: nil)
         var byEndpoint: [String: Int] = [:]
         for (endpoint, count) in after.byEndpoint {
             let made = count - (before.byEndpoint[endpoint] ?? 0)
@@ -206,16 +195,16 @@ struct ExtractionBenchmark {
         var best: [String: Double] = [:]
         for round in 0..<2 {
             for name in ["SQLite", "PostgreSQL"] {
-                let location: HistoryLocation
-                if name == "SQLite" {
-                    let path = folder.appendingPathComponent("extraction-compare.sqlite").path
-                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-                    location = .sqliteFile(path: path)
-                } else {
-                    location = try BenchmarkDatabases.recreate("connect_recon_bench_extraction", server: postgreSQL)
-                }
+                let location =
+                    name == "SQLite"
+                    ? Self.freshSQLiteHistory(folder.appendingPathComponent("extraction-compare.sqlite").path)
+                    : try BenchmarkDatabases.recreate("connect_recon_bench_extraction", server: postgreSQL)
                 try await Task.sleep(for: .seconds(1.5))  // let the sandbox's rate windows empty
-                let seconds = try await timedExtraction(server: server, from: from, to: to, now: now, into: location)
+                let transport = try Self.transport(concurrency: Self.concurrency)
+                let seconds = try await timedExtraction(
+                    server: server, from: from, to: to, now: now, into: location, through: transport
+                ).seconds
+                transport.shutdown()
                 log("extraction [week into \(name), round \(round + 1)]: \(Format.seconds(seconds))")
                 best[name] = min(best[name] ?? .infinity, seconds)
             }
@@ -232,13 +221,14 @@ struct ExtractionBenchmark {
         ]
     }
 
-    /// One extraction of `[from, to)` into a fresh history at `location`, timed.
+    /// One extraction of `[from, to)` into the empty history at `location`, recorded as a completed run, its
+    /// requests through `transport` at Stripe's limits; timed.
     private func timedExtraction(
-        server: SandboxServer, from: Int64, to: Int64, now: Int64, into location: HistoryLocation
-    ) async throws -> Double {
+        server: SandboxServer, from: Int64, to: Int64, now: Int64, into location: HistoryLocation,
+        through transport: any HTTPTransport
+    ) async throws -> (summary: ExtractionSummary, seconds: Double) {
         let store = try HistoryStore.open(location)
         let runID = try Self.beginRun(store, from: from, to: to, now: now, apiBase: server.baseURL.absoluteString)
-        let transport = try Self.transport(concurrency: Self.concurrency)
         let client = try Self.client(
             server, transport: transport, global: Self.globalLimit, endpoint: Self.endpointLimit)
         let extractor = Extractor(
@@ -246,11 +236,16 @@ struct ExtractionBenchmark {
             options: Extractor.Options(concurrency: Self.concurrency, settleMargin: 300),
             logger: Logger(label: "bench.extract"))
         let watch = Stopwatch()
-        _ = try await extractor.extract(from: from, to: to, runID: runID, now: now)
+        let summary = try await extractor.extract(from: from, to: to, runID: runID, now: now)
         let seconds = watch.seconds
-        transport.shutdown()
         try store.finishRun(runID, status: .completed, finishedAt: now, message: nil, details: nil)
-        return seconds
+        return (summary, seconds)
+    }
+
+    /// The SQLite history at `path`, its files removed first so that it starts empty.
+    static func freshSQLiteHistory(_ path: String) -> HistoryLocation {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        return .sqliteFile(path: path)
     }
 
     // MARK: - Wiring

@@ -124,9 +124,9 @@ struct StorageBenchmark {
         pack(input.balanceTransactions, try raws(.balanceTransaction), id: \.id, into: \.balanceTransactions)
         let objects = pages.reduce(0) { $0 + $1.count }
 
-        let path = folder.appendingPathComponent("storage.sqlite").path
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        var histories: [(name: String, location: HistoryLocation)] = [("SQLite", .sqliteFile(path: path))]
+        var histories: [(name: String, location: HistoryLocation)] = [
+            ("SQLite", ExtractionBenchmark.freshSQLiteHistory(folder.appendingPathComponent("storage.sqlite").path))
+        ]
         if let postgreSQL {
             histories.append(
                 ("PostgreSQL", try BenchmarkDatabases.recreate("connect_recon_bench_storage", server: postgreSQL)))

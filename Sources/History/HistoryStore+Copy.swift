@@ -63,55 +63,20 @@ extension HistoryStore {
         }
         var batch: [SQLValue] = []
         batch.reserveCapacity(batchRows * columns.count)
-        var pending = 0
         var copied = 0
         try source.forEachRow("SELECT \(names) FROM \(table)") { row in
             for (index, column) in columns.enumerated() { batch.append(try column.kind.value(row, index)) }
-            pending += 1
             copied += 1
-            if pending == batchRows {
-                try insert(batch, rows: pending)
+            if batch.count == batchRows * columns.count {
+                try insert(batch, rows: batchRows)
                 batch.removeAll(keepingCapacity: true)
-                pending = 0
             }
         }
-        if pending > 0 { try insert(batch, rows: pending) }
+        if !batch.isEmpty { try insert(batch, rows: batch.count / columns.count) }
         let counted = try destination.value(Int.self, "SELECT COUNT(*) FROM \(table)") ?? 0
         guard counted == copied else {
             throw HistoryError.storage(path: targetPath, reason: "\(table): \(copied) rows read but \(counted) written")
         }
         return copied
-    }
-}
-
-/// How a column's values are read for copying, from its declared type (SQLite's or PostgreSQL's name for it).
-enum SQLColumnKind {
-    case integer
-    case real
-    case boolean
-    case text
-
-    init(declaredType: String) {
-        let type = declaredType.uppercased()
-        if type.contains("BOOL") {
-            self = .boolean
-        } else if type.contains("INT") {
-            self = .integer
-        } else if type.contains("DOUB") || type.contains("REAL") || type.contains("FLOAT") || type.contains("NUMERIC") {
-            self = .real
-        } else {
-            self = .text
-        }
-    }
-
-    /// Column `index` of `row` as a value of this kind.
-    func value(_ row: SQLRow, _ index: Int) throws -> SQLValue {
-        guard !row.isNull(index) else { return .null }
-        switch self {
-        case .integer: return .integer(try row.int64(index))
-        case .real: return .real(try row.double(index))
-        case .boolean: return .boolean(try row.bool(index))
-        case .text: return .text(try row.text(index))
-        }
     }
 }

@@ -84,17 +84,12 @@ extension HistoryStore {
                 runs = (try row.decode(atIndex: 0), try row.decode(atIndex: 1))
             }
             guard let runs else { continue }
-            // Each object counts once per run: a later sighting in the same run with other content finds its change
-            // already recorded and counts nothing more.
-            let kind = runs.firstSeen == runID ? "new" : (runs.changed == runID ? "updated" : nil)
-            guard let kind else {
-                outcome.unchanged += 1
-                continue
+            var recorded = false
+            if let kind = WriteOutcome.change(firstSeen: runs.firstSeen, changed: runs.changed, run: runID) {
+                recorded =
+                    try db.execute(change, [run, .text(Facts.kind.rawValue), id, .text(kind)], prepared: true) == 1
             }
-            let recorded = try db.execute(
-                change, [run, .text(Facts.kind.rawValue), id, .text(kind)], prepared: true)
-            guard recorded == 1 else { continue }
-            if kind == "new" { outcome.new += 1 } else { outcome.updated += 1 }
+            outcome.count(firstSeen: runs.firstSeen, changed: runs.changed, run: runID, recorded: recorded)
         }
         return outcome
     }
@@ -116,7 +111,7 @@ extension HistoryStore {
     /// The upsert of one object of `Facts`: its columns and runs, returning the row's runs. The last two arguments
     /// say whether the raw JSON changed (then `changed_run` becomes this run). An object this run saw already with
     /// the same JSON is left as it is and returns no row.
-    static func upsertSQL<Facts: StorableFacts>(_ type: Facts.Type) -> String {
+    private static func upsertSQL<Facts: StorableFacts>(_ type: Facts.Type) -> String {
         let table = Facts.table
         let columns = Facts.columns
         let assignments = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")

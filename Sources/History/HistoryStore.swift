@@ -38,11 +38,8 @@ public final class HistoryStore: Sendable {
         case .sqliteFile(let path):
             return FileManager.default.fileExists(atPath: path)
         case .postgreSQL(let address):
-            let connection = try PostgreSQLConnection(address)
-            do {
-                let rows = try connection.rows("SELECT to_regclass('grdb_migrations') IS NOT NULL")
-                return rows.first?.first == "t"
-            }
+            let rows = try PostgreSQLConnection(address).rows("SELECT to_regclass('grdb_migrations') IS NOT NULL")
+            return rows.first?.first == "t"
         }
     }
 
@@ -88,9 +85,7 @@ public final class HistoryStore: Sendable {
     func readSnapshot<T>(_ body: (SQLSession) throws -> T) throws -> T {
         do {
             return try database.read(body)
-        } catch let error as FactsColumnError {
-            throw database.historyError(error)
-        } catch let error where error is PostgreSQLError || error is DatabaseError {
+        } catch let error where error is FactsColumnError || error is PostgreSQLError || error is DatabaseError {
             throw database.historyError(error)
         }
     }

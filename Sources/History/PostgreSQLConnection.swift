@@ -144,20 +144,16 @@ final class PostgreSQLConnection: @unchecked Sendable {
 
     /// Runs `sql` (one statement, no parameters) and returns its rows, each column as text (`nil` for NULL).
     func rows(_ sql: String) throws(HistoryError) -> [[String?]] {
-        guard let result = PQexec(handle, sql) else {
-            throw .storage(path: address.description, reason: Self.errorText(handle, address))
+        let result: PostgreSQLResult
+        do {
+            result = try execute(sql, [], prepared: false)
+        } catch {
+            throw .storage(path: address.description, reason: error.message)
         }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
-        case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
-            break
-        default:
-            let reason = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw .storage(path: address.description, reason: URLText.scrubbed(reason, of: address.url))
-        }
-        return (0..<PQntuples(result)).map { row in
-            (0..<PQnfields(result)).map { column in
-                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+        return (0..<result.count).map { row in
+            (0..<PQnfields(result.handle)).map { column in
+                PQgetisnull(result.handle, row, column) == 1
+                    ? nil : String(cString: PQgetvalue(result.handle, row, column))
             }
         }
     }

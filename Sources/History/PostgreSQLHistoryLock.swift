@@ -15,19 +15,17 @@ enum PostgreSQLHistoryLock {
         _ address: PostgreSQLAddress, wait: Duration, holder: String, clock: C
     ) async throws(HistoryError) -> HistoryLock {
         let connection = try PostgreSQLConnection(address)
+        let session = SQLSession(postgreSQL: connection)
         let deadline = clock.now.advanced(by: wait)
         do {
             let name = String("\(applicationPrefix)pid \(getpid()), \(holder)".utf8.prefix(63)) ?? "connect-recon"
-            _ = try connection.execute(
-                "SELECT set_config('application_name', ?, false)", [.text(name)], prepared: false)
+            try session.execute("SELECT set_config('application_name', ?, false)", [.text(name)])
             while true {
-                let result = try connection.execute(
-                    "SELECT pg_try_advisory_lock(CAST(? AS BIGINT))", [.integer(key)], prepared: false)
-                var taken = false
-                if result.count > 0 { taken = try SQLRow(postgreSQL: result, row: 0).bool(0) }
-                if taken { return HistoryLock(postgreSQL: connection) }
+                let taken = try session.value(
+                    Bool.self, "SELECT pg_try_advisory_lock(CAST(? AS BIGINT))", [.integer(key)])
+                if taken == true { return HistoryLock(postgreSQL: connection) }
                 guard clock.now < deadline else {
-                    throw HistoryError.busy(path: address.description, holder: try holderDescription(connection))
+                    throw HistoryError.busy(path: address.description, holder: try holderDescription(session))
                 }
                 do {
                     try await clock.sleep(for: .milliseconds(100))
@@ -44,8 +42,8 @@ enum PostgreSQLHistoryLock {
 
     /// Who holds the lock, as the server knows them: the holder's `application_name` (its pid and command), its
     /// address and since when it is connected.
-    private static func holderDescription(_ connection: PostgreSQLConnection) throws -> String {
-        let result = try connection.execute(
+    private static func holderDescription(_ session: SQLSession) throws -> String {
+        let holders = try session.all(
             """
             SELECT a.application_name, COALESCE(host(a.client_addr), 'local socket'),
                    to_char(a.backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
@@ -53,11 +51,16 @@ enum PostgreSQLHistoryLock {
             WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = CAST(? AS BIGINT)
               AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
             LIMIT 1
-            """, [.integer(key)], prepared: false)
-        guard result.count > 0 else { return "holder unknown; it may just have finished" }
-        let row = SQLRow(postgreSQL: result, row: 0)
-        var name = (try? row.text(0)).flatMap { $0.isEmpty ? nil : $0 } ?? "a client without a name"
+            """, [.integer(key)]
+        ) { row in
+            (
+                name: try row.decode(String?.self, atIndex: 0), from: try row.decode(String?.self, atIndex: 1),
+                since: try row.decode(String?.self, atIndex: 2)
+            )
+        }
+        guard let holder = holders.first else { return "holder unknown; it may just have finished" }
+        var name = holder.name.flatMap { $0.isEmpty ? nil : $0 } ?? "a client without a name"
         if name.hasPrefix(applicationPrefix) { name.removeFirst(applicationPrefix.count) }
-        return "\(name), connected from \((try? row.text(1)) ?? "?") since \((try? row.text(2)) ?? "?")"
+        return "\(name), connected from \(holder.from ?? "?") since \(holder.since ?? "?")"
     }
 }

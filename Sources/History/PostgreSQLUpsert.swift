@@ -16,15 +16,10 @@ enum PostgreSQLUpsert {
         try db.executeEach(sql(Facts.self), rows) { _, row in
             // No row: this run saw the object already, with the same content, and nothing was written.
             guard let row else { return }
-            let firstSeen: Int64 = try row.decode(atIndex: 0)
-            let changed: Int64 = try row.decode(atIndex: 1)
-            guard firstSeen == runID || changed == runID else {
-                outcome.unchanged += 1
-                return
-            }
-            // Counted only when this statement recorded the change (a later sighting in the same run did not).
-            guard !row.isNull(2) else { return }
-            if firstSeen == runID { outcome.new += 1 } else { outcome.updated += 1 }
+            // The third column is the change this statement recorded (none for a later sighting in the same run).
+            outcome.count(
+                firstSeen: try row.decode(atIndex: 0), changed: try row.decode(atIndex: 1), run: runID,
+                recorded: !row.isNull(2))
         }
         return outcome
     }

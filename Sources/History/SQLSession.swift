@@ -77,11 +77,9 @@ struct SQLSession {
     }
 
     /// Every row of `sql`, each made into a `T` by `transform`.
-    func all<T>(
-        _ sql: String, _ arguments: [SQLValue] = [], prepared: Bool = false, _ transform: (SQLRow) throws -> T
-    ) throws -> [T] {
+    func all<T>(_ sql: String, _ arguments: [SQLValue] = [], _ transform: (SQLRow) throws -> T) throws -> [T] {
         var values: [T] = []
-        try forEachRow(sql, arguments, prepared: prepared) { values.append(try transform($0)) }
+        try forEachRow(sql, arguments) { values.append(try transform($0)) }
         return values
     }
 
@@ -91,12 +89,10 @@ struct SQLSession {
     }
 
     /// The first column of the first row of `sql`; `nil` when there is no row (or its value is NULL).
-    func value<T: SQLColumnValue>(_ type: T.Type, _ sql: String, _ arguments: [SQLValue] = [], prepared: Bool = false)
-        throws -> T?
-    {
+    func value<T: SQLColumnValue>(_ type: T.Type, _ sql: String, _ arguments: [SQLValue] = []) throws -> T? {
         var value: T?
         var first = true
-        try forEachRow(sql, arguments, prepared: prepared) { row in
+        try forEachRow(sql, arguments) { row in
             guard first else { return }
             first = false
             value = try T?(row: row, at: 0)

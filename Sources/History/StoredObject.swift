@@ -99,6 +99,24 @@ public struct WriteOutcome: Sendable, Equatable {
         self.unchanged = unchanged
     }
 
+    /// The change a write by `run` made to an object whose row now names `firstSeen` and `changed` runs: `new`,
+    /// `updated`, or `nil` (unchanged). Each object counts once per run: a later sighting in the same run with
+    /// other content finds its change already recorded.
+    static func change(firstSeen: Int64, changed: Int64, run: Int64) -> String? {
+        firstSeen == run ? "new" : (changed == run ? "updated" : nil)
+    }
+
+    /// Counts one object written by `run` (see ``change(firstSeen:changed:run:)``); a change counts only when this
+    /// write `recorded` it in `changes`.
+    mutating func count(firstSeen: Int64, changed: Int64, run: Int64, recorded: Bool) {
+        guard let change = Self.change(firstSeen: firstSeen, changed: changed, run: run) else {
+            unchanged += 1
+            return
+        }
+        guard recorded else { return }
+        if change == "new" { new += 1 } else { updated += 1 }
+    }
+
     public static func + (lhs: WriteOutcome, rhs: WriteOutcome) -> WriteOutcome {
         WriteOutcome(
             new: lhs.new + rhs.new, updated: lhs.updated + rhs.updated, unchanged: lhs.unchanged + rhs.unchanged)

@@ -40,16 +40,13 @@ public enum TestHistoryBackend: String, Sendable, CustomStringConvertible, CaseI
     }
 
     /// The rows `sql` selects from the history at `location` (a file's path or a PostgreSQL URL), one a line, columns
-    /// separated by `|`: through `psql`, or Python's sqlite3 module.
+    /// separated by `|`: through `psql`, or ``SQLiteShell``.
     public static func query(_ location: String, _ sql: String) throws -> String {
         if location.contains("://") { return try psql(location, sql) }
-        let script = """
-            import sqlite3, sys
-            c = sqlite3.connect(sys.argv[1])
-            for row in c.execute(sys.argv[2]): print(*['' if v is None else v for v in row], sep='|')
-            """
-        return try ExternalProgram.output(of: URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, location, sql])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let rows = try SQLiteShell.run(location, sql, readOnly: true) else {
+            throw TestHistoryBackendError(description: "neither sqlite3 nor python3 is installed in /usr/bin")
+        }
+        return rows
     }
 
     /// Runs `sql` with `psql` on the database at `url` and returns what it printed (unaligned, tuples only).

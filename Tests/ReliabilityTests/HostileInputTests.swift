@@ -2,6 +2,7 @@ import ConnectReconTestSupport
 import Foundation
 import History
 import ReconCore
+import TestSupport
 import Testing
 
 /// Hostile and broken input: what an API base (or a tampered history) sends, at the command level.
@@ -288,12 +289,15 @@ struct HistoryFileTests {
 
     @Test(
         "a database written by a newer connect-recon: exit 2, upgrade",
-        .enabled(if: hasSQLiteTool, "needs sqlite3 (or python3) in /usr/bin to stage a newer schema; CI installs it"))
+        .enabled(
+            if: SQLiteShell.isAvailable,
+            "needs sqlite3 (or python3) in /usr/bin to stage a newer schema; CI installs it"))
     func newerSchema() async throws {
         let folder = try TemporaryFolder()
         let database = folder.path("history.sqlite")
         _ = try HistoryStore.open(path: database)
-        try #require(try sqlite(database, "INSERT INTO grdb_migrations (identifier) VALUES ('v99-future')") != nil)
+        try #require(
+            try SQLiteShell.run(database, "INSERT INTO grdb_migrations (identifier) VALUES ('v99-future')") != nil)
         let result = try await Self.run(database, folder: folder)
         #expect(result.status == 2)
         #expect(result.error.contains("was written by a newer connect-recon"), "\(result.error)")

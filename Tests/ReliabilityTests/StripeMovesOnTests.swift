@@ -2,6 +2,7 @@ import ConnectReconTestSupport
 import Foundation
 import ReconCore
 import Sandbox
+import TestSupport
 import Testing
 
 /// Two runs of one range with Stripe moving on in between, as a re-run of a past range meets it: the first run sees
@@ -84,7 +85,9 @@ struct StripeMovesOnTests {
             #expect(transactions.count == count)
             // And the refund is a changed object of the second run, and a new finding
             let database = folder.path("history.sqlite")
-            if let changed = try sqlite(database, "SELECT changed_run FROM refunds WHERE id = '\(refund.refundID)'") {
+            if let changed = try SQLiteShell.run(
+                database, "SELECT changed_run FROM refunds WHERE id = '\(refund.refundID)'")
+            {
                 #expect(changed == "2", "the refund changed in the second run")
             }
             let finding = try Self.lines(folder, "exceptions.csv").first {

@@ -2,6 +2,7 @@ import ConnectReconTestSupport
 import Foundation
 import ReconCLI
 import Sandbox
+import TestSupport
 import Testing
 
 // MARK: - Files
@@ -41,39 +42,9 @@ func withoutStatus(_ data: Data, file: String) -> String {
     }.joined(separator: "\n")
 }
 
-/// The sqlite3 shell, else Python (for its sqlite3 module), from /usr/bin.
-private let sqliteTool: (url: URL, isShell: Bool)? = {
-    if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
-        return (URL(fileURLWithPath: "/usr/bin/sqlite3"), true)
-    }
-    if FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") {
-        return (URL(fileURLWithPath: "/usr/bin/python3"), false)
-    }
-    return nil
-}()
-
-/// Whether ``sqlite(_:_:readOnly:)`` has a tool to run (CI installs `sqlite3`).
-let hasSQLiteTool = sqliteTool != nil
-
-/// Runs one SQL statement on an SQLite file with the sqlite3 shell, else Python's sqlite3 module, and returns
-/// what it printed (`nil` when neither is installed); throws with the tool's message when it fails.
-func sqlite(_ database: String, _ statement: String, readOnly: Bool = false) throws -> String? {
-    guard let tool = sqliteTool else { return nil }
-    let arguments =
-        tool.isShell
-        ? (readOnly ? ["-readonly"] : []) + [database, statement]
-        : [
-            "-c",
-            "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
-                + "for row in c.execute(sys.argv[2]): print(*row, sep='|')\nc.commit()",
-            database, statement,
-        ]
-    return try ExternalProgram.output(of: tool.url, arguments).trimmingCharacters(in: .whitespacesAndNewlines)
-}
-
 /// `PRAGMA integrity_check` of an SQLite file (`nil` when no SQLite shell is installed).
 func integrityCheck(_ database: String) throws -> String? {
-    try sqlite(database, "PRAGMA integrity_check;", readOnly: true)
+    try SQLiteShell.run(database, "PRAGMA integrity_check;", readOnly: true)
 }
 
 /// Every entry of a zip file, concatenated as text (through `unzip`, else Python's zipfile).

@@ -23,6 +23,13 @@ public struct ExtractionSummary: Sendable, Equatable {
     public var resumedWindows = 0
     /// `to` after the settle margin, when it moved.
     public var clampedTo: Int64?
+    /// Objects of the look-back window read again because they were not final (SPEC §3, "Late outcomes"), and how
+    /// many of them a read found changed.
+    public var lateReads = 0
+    public var lateOutcomes = 0
+
+    /// The resource that objects read again for late outcomes count under.
+    public static let lateReadsResource = "late outcomes"
 
     public init() {}
 

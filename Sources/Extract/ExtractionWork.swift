@@ -5,6 +5,8 @@ enum ExtractionWork: Sendable {
     case list(ListStream)
     /// One object by id.
     case retrieve(kind: ObjectKind, id: String)
+    /// A late outcome read again by id, with what the rules read of it once its outcome came.
+    case lateRead(kind: ObjectKind, id: String)
     /// Plan the follow-ups while the balance transactions list still pages.
     case planFollowUps
     /// Plan the lists of what each payout of the range paid out, as soon as the payouts list has ended.
@@ -19,6 +21,7 @@ enum ExtractionWork: Sendable {
             "list \(stream.path ?? stream.kind.rawValue) \(stream.filter.map { "\($0.0)=\($0.1)" }) "
                 + (stream.window.map { "\($0.lowerBound)..<\($0.upperBound)" } ?? "")
         case .retrieve(let kind, let id): "get \(kind.rawValue) \(id)"
+        case .lateRead(let kind, let id): "read again \(kind.rawValue) \(id)"
         case .planFollowUps: "plan"
         case .planPayoutLists: "plan payouts"
         case .repaymentSearch(let search): "repayments \(search.destination) \(search.disputeIDs) \(search.since)"

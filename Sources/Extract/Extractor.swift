@@ -21,6 +21,10 @@ import StripeAPI
 ///    of a list where such objects are dense, requests by id or by charge where they are sparse. Each is
 ///    requested once per run; a 404 is recorded for the reconciler, not a crash. The balance transactions each
 ///    automatic payout of the range paid out are one such need: `?payout=` is paged once per payout per run.
+/// 3. Late outcomes (SPEC §3): the objects of the look-back window before the range that the history holds in a
+///    state that can still change are read again beside the lists (``LateReadPlanner``: by id where they are few,
+///    a `created` window of their list where they are many); which of them changed is recorded for the reconcile,
+///    and the follow-ups fetch what the rules read of those.
 public struct Extractor: Sendable {
     public struct Options: Sendable {
         /// Workers: requests in flight at once.
@@ -32,14 +36,23 @@ public struct Extractor: Sendable {
         public var windowSeconds: Int64
         /// A window is split only while longer than this.
         public var minimumSplitSeconds: Int64
+        /// The look-back window before the range whose objects that are not final are read again (SPEC §3, "Late
+        /// outcomes"), in seconds; 0 reads nothing again.
+        public var lookbackSeconds: Int64
+        /// The grace period of asynchronous capture: a charge read while younger than this with a part missing is
+        /// read again.
+        public var skippedTransferGrace: Int64
 
         public init(
-            concurrency: Int, settleMargin: Int64, windowSeconds: Int64 = 7 * 86_400, minimumSplitSeconds: Int64 = 2
+            concurrency: Int, settleMargin: Int64, windowSeconds: Int64 = 7 * 86_400, minimumSplitSeconds: Int64 = 2,
+            lookbackSeconds: Int64 = 0, skippedTransferGrace: Int64 = 3_600
         ) {
             self.concurrency = max(1, concurrency)
             self.settleMargin = settleMargin
             self.windowSeconds = max(1, windowSeconds)
             self.minimumSplitSeconds = max(2, minimumSplitSeconds)
+            self.lookbackSeconds = max(0, lookbackSeconds)
+            self.skippedTransferGrace = skippedTransferGrace
         }
     }
 
@@ -98,14 +111,34 @@ public struct Extractor: Sendable {
         // The balance transactions list is the longest (a transaction for every charge, refund, transfer, fee…), so
         // its rate limit decides the extraction's length: it keeps its rate while the others share the rest.
         await client.prioritize(endpoint: ListKind.balanceTransactions.pathForList)
+        // The objects of the look-back window that are not final, read again beside the range's lists.
+        var lateReads: [ExtractionWork] = []
+        if options.lookbackSeconds > 0 {
+            let plan = try await store.planLateReads(
+                run: runID, window: (from - options.lookbackSeconds)..<from, now: now,
+                grace: options.skippedTransferGrace)
+            summary.lateReads = plan.objects.values.reduce(0) { $0 + $1.count }
+            lateReads = LateReadPlanner.work(for: plan, windowEnd: from)
+            if !lateReads.isEmpty {
+                logger.info(
+                    "late outcomes: reading again what is not final yet",
+                    metadata: ["objects": "\(summary.lateReads)", "requests": "\(lateReads.count)"])
+            }
+        }
         // Interleaved across kinds, so every endpoint has cursors in flight from the first second.
-        var work: [ExtractionWork] = []
+        var work: [ExtractionWork] = lateReads.filter { if case .list = $0 { true } else { false } }
         for index in 0..<(windowsByKind.map(\.count).max() ?? 0) {
             for windows in windowsByKind where index < windows.count { work.append(windows[index]) }
         }
+        work += lateReads.filter { if case .list = $0 { false } else { true } }
         if await context.lists.othersEnded() { work.append(.planFollowUps) }
         if await context.lists.payoutListsDue() { work.append(.planPayoutLists) }
         try await run(work, context)
+        // What the reads found changed: the follow-ups fetch what the rules read of those too.
+        if summary.lateReads > 0 {
+            summary.lateOutcomes = try await store.recordLateOutcomes(
+                run: runID, now: now, grace: options.skippedTransferGrace)
+        }
 
         // Follow-ups until the history holds everything the range refers to.
         var round = await context.planner.rounds
@@ -123,6 +156,10 @@ public struct Extractor: Sendable {
         }
         summary.followUpRounds = round
         summary.followUps = await context.planner.planned
+        if summary.lateReads > 0 {
+            summary.lateOutcomes = try await store.recordLateOutcomes(
+                run: runID, now: now, grace: options.skippedTransferGrace)
+        }
         let totals = await context.tally.snapshot
         summary.objectsByResource = totals.objects
         summary.new = totals.outcome.new
@@ -166,6 +203,8 @@ public struct Extractor: Sendable {
             try await pager.page(stream, dispatcher: dispatcher, context)
         case .retrieve(let kind, let id):
             try await followUps.retrieve(kind, id: id, context)
+        case .lateRead(let kind, let id):
+            try await followUps.retrieve(kind, id: id, lateRead: true, context)
         case .planFollowUps:
             try await followUps.planEarly(dispatcher: dispatcher, context)
         case .planPayoutLists:

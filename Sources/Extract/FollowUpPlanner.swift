@@ -53,6 +53,7 @@ actor FollowUpPlanner {
         work += cheaper(transactions, window: .balanceTransactions, listed: listed) {
             .retrieve(kind: .balanceTransaction, id: $0)
         }
+        work += needs.balanceTransactionsOfLateOutcomes.map { .retrieve(kind: .balanceTransaction, id: $0) }
         work += needs.transferReversalLists.map {
             .list(
                 .init(

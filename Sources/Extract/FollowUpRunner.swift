@@ -34,25 +34,29 @@ struct FollowUpRunner: Sendable {
         for item in items { await dispatcher.add(item) }
     }
 
-    /// Retrieves one object by id and stores it with what it embeds; a 404 is recorded for the reconciler.
-    func retrieve(_ kind: ObjectKind, id: String, _ context: ExtractionContext) async throws {
+    /// Retrieves one object by id and stores it with what it embeds; a 404 is recorded for the reconciler. A late
+    /// outcome read again (`lateRead`) asks for the kind's late-read expansions.
+    func retrieve(_ kind: ObjectKind, id: String, lateRead: Bool = false, _ context: ExtractionContext) async throws {
         let tally = context.tally
         var batch = ObjectBatch()
         // A kind without an endpoint of its own (reversals, fee refunds) is reached through its parent's list.
         guard let listPath = kind.entry.listPath else { return }
+        let expansions = lateRead ? kind.entry.lateReadExpansions : kind.entry.retrieveExpansions
         let found = try await fetch(
             kind.wireModel, path: "\(listPath)/\(id)", endpoint: "\(listPath)/{id}",
-            query: kind.entry.retrieveExpansions.map { ("expand[]", $0) }, into: &batch)
+            query: expansions.map { ("expand[]", $0) }, into: &batch)
         if found {
-            let total = await tally.count(resource: "follow-ups by id", objects: 1)
+            let resource = lateRead ? ExtractionSummary.lateReadsResource : "follow-ups by id"
+            let total = await tally.count(resource: resource, objects: 1)
             let outcome = try await store.write(batch, run: context.runID, now: context.now)
             await tally.record(outcome, pages: 0)
-            await progress?.pageStored(resource: "follow-ups by id", objects: 1, total: total)
+            await progress?.pageStored(resource: resource, objects: 1, total: total)
         } else {
             logger.warning(
                 "referenced object not found (404)", metadata: ["kind": "\(kind.rawValue)", "id": "\(id)"])
             try await store.recordMissing(
-                kind: kind, id: id, referencedBy: "an object of the range", requestID: nil, run: context.runID)
+                kind: kind, id: id, referencedBy: lateRead ? "the look-back window" : "an object of the range",
+                requestID: nil, run: context.runID)
             await tally.missing()
         }
     }

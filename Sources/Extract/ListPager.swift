@@ -121,7 +121,7 @@ struct ListPager: Sendable {
             writes.yield(
                 PageWrite(
                     page: page, checkpoint: checkpoint,
-                    resource: stream.isRange ? stream.kind.rawValue : "follow-up lists", kind: stream.kind))
+                    resource: stream.resource, kind: stream.kind))
             if finished { return }
             stream.cursor = page.lastID
         }

@@ -14,6 +14,8 @@ struct ListStream: Sendable {
     var expansions: [String] = []
     /// One of the range's lists: its windows are checkpointed and counted in ``RangeLists``.
     var isRange = false
+    /// A window of the look-back before the range, read again for late outcomes.
+    var isLateRead = false
     /// Items paged so far, with the window's upper bound: the stream's density.
     var listed = 0
     /// Whether a dense window may be split, and the pages a piece should be expected to hold at least.
@@ -26,6 +28,20 @@ struct ListStream: Sendable {
         self.window = window
         expansions = kind.rangeExpansions
         isRange = true
+    }
+
+    /// A window of the look-back before the range, read again with the range list's expansions: the late outcomes
+    /// of a kind whose objects to read again are more than the window's pages (SPEC §3).
+    init(lateReads kind: ListKind, window: Range<Int64>) {
+        self.kind = kind
+        self.window = window
+        expansions = kind.rangeExpansions
+        isLateRead = true
+    }
+
+    /// The resource its objects count under in the tally and the progress.
+    var resource: String {
+        isRange ? kind.rawValue : isLateRead ? ExtractionSummary.lateReadsResource : "follow-up lists"
     }
 
     /// A follow-up list.

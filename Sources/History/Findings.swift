@@ -4,7 +4,7 @@ import ReconCore
 public struct FindingsUpdate: Sendable {
     /// The findings seen before by an earlier run and still there; every other current finding is new.
     public var open: Set<FindingKey>
-    /// Findings of earlier runs over an overlapping range that are gone now.
+    /// Findings of earlier runs about objects this run judged that are gone now.
     public var resolved: [ResolvedFinding]
 
     public init(open: Set<FindingKey>, resolved: [ResolvedFinding]) {

@@ -21,6 +21,7 @@ enum HistoryMigrations {
         migrator.registerMigration("v5-payouts") { db in try v5Payouts(db) }
         migrator.registerMigration("v6-real-stripe-money") { db in try v6RealStripeMoney(db) }
         migrator.registerMigration("v7-query-views") { db in try v7QueryViews(db) }
+        migrator.registerMigration("v8-late-outcomes") { db in try v8LateOutcomes(db) }
         return migrator
     }
 }

@@ -91,7 +91,10 @@ extension HistoryStore {
         try await readDatabase { db in
             let seen = "(" + chain.map(String.init).joined(separator: ",") + ")"
             let missing = "(SELECT object_id FROM missing_objects WHERE run_id IN \(seen))"
-            let scope = "scope_charges(id) AS (\(HistoryScope.charges(from: from, to: to)))"
+            // Late outcomes (SPEC §3): the charges of the look-back window whose outcome this chain's reads found
+            // changed are judged too, so what the rules read of them is needed as of the range's charges.
+            let lateCharges = Self.lateOutcomeIDs(.charge, seen: seen)
+            let scope = "scope_charges(id) AS (\(HistoryScope.charges(from: from, to: to)) UNION \(lateCharges))"
 
             /// The ids `sql` selects, in order; `sql` may read `scope_charges` and the expressions in `with`.
             func ids(_ sql: String, with expressions: [String] = []) throws -> [String] {
@@ -118,7 +121,11 @@ extension HistoryStore {
                 "payment_intents", "SELECT payment_intent_id FROM charges WHERE id IN (SELECT id FROM scope_charges)")
             gaps.transfers = try unseen(
                 "transfers", "SELECT transfer_id FROM charges WHERE id IN (SELECT id FROM scope_charges)")
-            gaps.applicationFees = try unseen("application_fees", rangeFees)
+            gaps.applicationFees = try unseen(
+                "application_fees",
+                "\(rangeFees) UNION SELECT application_fee_id FROM charges WHERE id IN (\(lateCharges))")
+            gaps.balanceTransactionsOfLateOutcomes = try unseen(
+                "balance_transactions", "SELECT balance_transaction_id FROM charges WHERE id IN (\(lateCharges))")
 
             let scopeTransfers = """
                 SELECT id FROM transfers WHERE (created >= \(from) AND created < \(to))
@@ -176,7 +183,8 @@ extension HistoryStore {
                 SELECT d.id, t.destination FROM disputes d
                 JOIN charges c ON c.id = d.charge_id
                 JOIN transfers t ON t.id = c.transfer_id
-                WHERE d.created >= \(from) AND d.created < \(to) AND d.status = 'won' AND t.destination IS NOT NULL
+                WHERE ((d.created >= \(from) AND d.created < \(to)) OR d.id IN (\(Self.lateOutcomeIDs(.dispute, seen: seen))))
+                  AND d.status = 'won' AND t.destination IS NOT NULL
                   AND EXISTS (SELECT 1 FROM transfer_reversals r WHERE r.transfer_id = t.id
                               AND r.source_refund_id IS NULL AND r.created >= d.created)
                   AND NOT EXISTS (SELECT 1 FROM transfers p WHERE p.dispute_id_metadata = d.id
@@ -202,11 +210,18 @@ extension HistoryStore {
         try db.values(
             String.self,
             """
-            SELECT p.id FROM payouts p WHERE p.created >= \(from) AND p.created < \(to) AND p.automatic
+            SELECT p.id FROM payouts p
+            WHERE ((p.created >= \(from) AND p.created < \(to)) OR p.id IN (\(lateOutcomeIDs(.payout, seen: seen))))
+              AND p.automatic
               AND p.last_seen_run IN \(seen) AND COALESCE(p.reconciliation_status, 'completed') = 'completed'
               AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
                               AND f.search = 'payout_transactions ' || p.id)
             ORDER BY 1
             """)
+    }
+
+    /// The `SELECT` of the objects of `kind` whose late outcome the runs `seen` (`(1,2)`) read and found changed.
+    static func lateOutcomeIDs(_ kind: LateOutcomeKind, seen: String) -> String {
+        "SELECT object_id FROM late_reads WHERE run_id IN \(seen) AND changed AND kind = '\(kind.rawValue)'"
     }
 }

@@ -314,5 +314,39 @@ enum PostgreSQLMigrations {
             GROUP BY 1, 2, 3, 4;
             """
         ),
+        // v8: late outcomes: the objects of the look-back window read again and what became of them, and the object
+        // whose judging raised each finding (filled in for the findings already stored).
+        (
+            identifier: "v8-late-outcomes",
+            sql: """
+            CREATE TABLE "late_reads" ("run_id" BIGINT NOT NULL REFERENCES "runs"("id") ON DELETE CASCADE, \
+            "kind" TEXT COLLATE "C" NOT NULL, "object_id" TEXT COLLATE "C" NOT NULL, "created" BIGINT NOT NULL, \
+            "state_before" TEXT COLLATE "C" NOT NULL, "changed" BOOLEAN, "judged_run" BIGINT REFERENCES "runs"("id"), \
+            PRIMARY KEY ("run_id", "kind", "object_id"));
+            CREATE INDEX "late_reads_on_created" ON "late_reads"("created");
+
+            ALTER TABLE "findings" ADD COLUMN "subject_id" TEXT COLLATE "C";
+            ALTER TABLE "findings" ADD COLUMN "subject_created" BIGINT;
+            UPDATE findings SET subject_id =
+                (SELECT c.id FROM charges c WHERE c.application_fee_id = findings.object_id)
+            WHERE kind IN ('application_fee_amount_mismatch', 'fee_currency_unconvertible');
+            UPDATE findings SET subject_id =
+                (SELECT MIN(c.id) FROM charges c WHERE c.transfer_id = findings.object_id)
+            WHERE kind IN ('transfer_amount_mismatch', 'transfer_currency_mismatch',
+                           'transfer_destination_mismatch', 'transfer_of_another_charge');
+            UPDATE findings SET subject_id = object_id WHERE subject_id IS NULL AND kind <> 'missing_object';
+            UPDATE findings SET subject_created = COALESCE(
+                (SELECT created FROM charges WHERE id = findings.subject_id),
+                (SELECT created FROM refunds WHERE id = findings.subject_id),
+                (SELECT created FROM disputes WHERE id = findings.subject_id),
+                (SELECT created FROM transfers WHERE id = findings.subject_id),
+                (SELECT created FROM application_fees WHERE id = findings.subject_id),
+                (SELECT created FROM payouts WHERE id = findings.subject_id),
+                (SELECT created FROM balance_transactions WHERE id = findings.subject_id))
+            WHERE subject_id IS NOT NULL;
+            UPDATE findings SET subject_id = NULL WHERE subject_created IS NULL;
+            CREATE INDEX "findings_on_subject_created" ON "findings"("subject_created");
+            """
+        ),
     ]
 }

@@ -13,6 +13,8 @@ public struct RangeGaps: Sendable, Equatable {
     /// which the range's balance transactions list brings as it pages, and those of objects created after it.
     public var balanceTransactionsOfRangeObjects: [String] = []
     public var balanceTransactionsOfLaterObjects: [String] = []
+    /// Balance transactions of the late outcomes' charges (created before the range: fetched by id).
+    public var balanceTransactionsOfLateOutcomes: [String] = []
     /// Transfers whose stored reversals do not add up to `amount_reversed` (more than the 10 embedded).
     public var transferReversalLists: [String] = []
     /// Application fees whose stored refunds do not add up to `amount_refunded`.

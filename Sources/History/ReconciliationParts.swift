@@ -11,18 +11,21 @@ extension HistoryStore {
     /// 1. the range's charges by creation time, then id, with the transfers, application fees, refunds and
     ///    disputes of the range that belong to them: `platform_fees` rows come out sorted;
     /// 2. the range's transfers, fees, refunds and disputes whose charge is not one of the range's;
+    /// 2b. the late outcomes `late` selects (SPEC §4: objects of the look-back window whose outcome a read found
+    ///    changed): charges, refunds and disputes with their charges as context, then payouts;
     /// 3. the range's payouts, with what `?payout=` listed for them and those balance transactions, in parts of at
     ///    most `chargesPerPart` balance transactions (a payout that paid out more continues over several parts);
     /// 4. the range's ledger: its totals, added up by SQLite in one part, or (when a total might not fit in 64
     ///    bits, so the rules must name the transaction that does not) the range's balance transactions in pages of
     ///    `chargesPerPart` by creation time;
-    /// 5. the objects Stripe answered 404 for.
+    /// 5. the objects Stripe answered 404 for, and the charges of the look-back window still pending (the
+    ///    Summary's `pending_charges`), when `late` is given.
     ///
     /// All parts are read in one read transaction: a snapshot, whatever a concurrent writer does. `body` runs on
     /// the calling thread; its errors are rethrown as they are.
     public func forEachReconciliationPart(
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
-        _ body: (ReconciliationInput) throws -> Void
+        late: LateOutcomeSelection? = nil, _ body: (ReconciliationInput) throws -> Void
     ) throws {
         precondition(chargesPerPart > 0, "a part holds at least one object")
         try readSnapshot { db in
@@ -30,9 +33,11 @@ extension HistoryStore {
             if let cache = db.dialect.largeReadCache { try db.execute(cache.set) }
             defer { if let cache = db.dialect.largeReadCache { _ = try? db.execute(cache.reset) } }
             let loader = PartLoader(
-                db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart)
+                db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart,
+                late: late)
             try loader.chargeParts(body)
             try loader.orphanParts(body)
+            if let late { try loader.lateParts(try HistoryStore.lateOutcomes(db, late), body) }
             try loader.payoutParts(body)
             try loader.ledgerParts(body)
             try body(try loader.missingObjectsPart())
@@ -49,6 +54,8 @@ private struct PartLoader {
     let asOf: Int64
     let grace: Int64
     let size: Int
+    /// The late outcomes to judge, and the look-back window of the pending charges; `nil`: none.
+    let late: LateOutcomeSelection?
 
     private var inRange: String { "t.created >= \(from) AND t.created < \(to)" }
 
@@ -171,16 +178,59 @@ private struct PartLoader {
             let judged = try page(Facts.self, after: after, condition: condition)
             guard let last = judged.last else { return }
             after = (last.created, last.id)
-            var judgedIDs = JudgedObjects()
-            judgedIDs[keyPath: set] = Set(judged.map(\.id))
-            var part = input(judged: judgedIDs)
-            part[keyPath: list] = judged
-            let charges = try facts(ChargeFacts.self, "id", judged.compactMap(owner))
+            try body(try partWithCharges(judged, owner: owner, into: list, judged: set))
+            if judged.count < size { return }
+        }
+    }
+
+    /// A part judging `judged`, with their charges (`owner`) and what those refer to as context.
+    private func partWithCharges<Facts: StorableFacts>(
+        _ judged: [Facts], owner: (Facts) -> String?, into list: WritableKeyPath<ReconciliationInput, [Facts]>,
+        judged set: WritableKeyPath<JudgedObjects, Set<String>>
+    ) throws -> ReconciliationInput {
+        var judgedIDs = JudgedObjects()
+        judgedIDs[keyPath: set] = Set(judged.map(\.id))
+        var part = input(judged: judgedIDs)
+        part[keyPath: list] = judged
+        let charges = try facts(ChargeFacts.self, "id", judged.compactMap(owner))
+        part.charges = charges
+        try addContext(of: charges, to: &part)
+        return part
+    }
+
+    // MARK: 2b. Late outcomes
+
+    /// The late outcomes, a part size at a time: charges (judged with what they refer to), refunds and disputes
+    /// (with their charges as context), then payouts (with what `?payout=` listed for them).
+    func lateParts(_ outcomes: LateOutcomes, _ body: (ReconciliationInput) throws -> Void) throws {
+        for ids in Self.chunks(outcomes.charges, of: size) {
+            let charges = try facts(ChargeFacts.self, "id", ids).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+            var part = input(judged: JudgedObjects(charges: Set(charges.map(\.id))))
             part.charges = charges
             try addContext(of: charges, to: &part)
             try body(part)
-            if judged.count < size { return }
         }
+        for ids in Self.chunks(outcomes.refunds, of: size) {
+            try body(
+                try partWithCharges(
+                    try facts(RefundFacts.self, "id", ids), owner: \.chargeID, into: \.refunds, judged: \.refunds))
+        }
+        for ids in Self.chunks(outcomes.disputes, of: size) {
+            try body(
+                try partWithCharges(
+                    try facts(DisputeFacts.self, "id", ids), owner: { Optional($0.chargeID) }, into: \.disputes,
+                    judged: \.disputes))
+        }
+        for ids in Self.chunks(outcomes.payouts, of: size) {
+            let payouts = try facts(PayoutFacts.self, "id", ids).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+            try payoutGroupParts(payouts, body)
+        }
+    }
+
+    /// `ids` sorted, in chunks of at most `size`.
+    private static func chunks(_ ids: Set<String>, of size: Int) -> [[String]] {
+        let sorted = ids.sorted()
+        return stride(from: 0, to: sorted.count, by: size).map { Array(sorted[$0..<min($0 + size, sorted.count)]) }
     }
 
     // MARK: 3. Payouts
@@ -193,20 +243,25 @@ private struct PartLoader {
             let payouts = try page(PayoutFacts.self, after: after, condition: "TRUE")
             guard let last = payouts.last else { return }
             after = (last.created, last.id)
-            for (group, links) in try groupedByLinks(payouts) {
-                if group.count == 1, let payout = group.first, links > size {
-                    try chunkedPayoutParts(payout, body)
-                    continue
-                }
-                var part = input(judged: JudgedObjects(payouts: Set(group.map(\.id))))
-                part.payouts = group
-                part.payoutTransactions = try HistoryStore.payoutLinks(
-                    db, "payout_id IN \(db.dialect.idSet)", [.text(IDList.json(group.map(\.id)))])
-                part.balanceTransactions = try facts(
-                    BalanceTransactionFacts.self, "id", part.payoutTransactions.map(\.balanceTransactionID))
-                try body(part)
-            }
+            try payoutGroupParts(payouts, body)
             if payouts.count < size { return }
+        }
+    }
+
+    /// `payouts` (in order) judged in parts of about the part size in balance transactions paid out.
+    private func payoutGroupParts(_ payouts: [PayoutFacts], _ body: (ReconciliationInput) throws -> Void) throws {
+        for (group, links) in try groupedByLinks(payouts) {
+            if group.count == 1, let payout = group.first, links > size {
+                try chunkedPayoutParts(payout, body)
+                continue
+            }
+            var part = input(judged: JudgedObjects(payouts: Set(group.map(\.id))))
+            part.payouts = group
+            part.payoutTransactions = try HistoryStore.payoutLinks(
+                db, "payout_id IN \(db.dialect.idSet)", [.text(IDList.json(group.map(\.id)))])
+            part.balanceTransactions = try facts(
+                BalanceTransactionFacts.self, "id", part.payoutTransactions.map(\.balanceTransactionID))
+            try body(part)
         }
     }
 
@@ -366,6 +421,7 @@ private struct PartLoader {
     func missingObjectsPart() throws -> ReconciliationInput {
         var part = input(judged: JudgedObjects(missingObjects: true))
         part.missingObjects = try HistoryStore.missingObjects(db, from: from, to: to)
+        if let late { part.pendingCharges = try HistoryStore.pendingCharges(db, window: late.window) }
         return part
     }
 

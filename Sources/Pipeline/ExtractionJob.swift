@@ -51,7 +51,9 @@ public struct ExtractionJob {
             transport: transport, budget: budget, logger: logger)
         let extractor = Extractor(
             client: client, store: recorder.store,
-            options: Extractor.Options(concurrency: settings.concurrency, settleMargin: settings.settleMargin),
+            options: Extractor.Options(
+                concurrency: settings.concurrency, settleMargin: settings.settleMargin,
+                lookbackSeconds: run.lookbackSeconds, skippedTransferGrace: run.skippedTransferGrace),
             logger: logger, progress: progress)
         let (from, to) = range.unixSeconds
         let summary = try await extractor.extract(from: from, to: to, runID: recorder.runID, now: recorder.unixNow)
@@ -65,7 +67,8 @@ public struct ExtractionJob {
         return [
             "objects": summary.objectsByResource, "new": summary.new, "updated": summary.updated,
             "unchanged": summary.unchanged, "pages": summary.pages, "follow_ups": summary.followUps,
-            "missing": summary.missing, "requests": statistics.requests, "retries": statistics.retries,
+            "missing": summary.missing, "late_reads": summary.lateReads, "late_outcomes_seen": summary.lateOutcomes,
+            "requests": statistics.requests, "retries": statistics.retries,
             "rate_limited": statistics.rateLimited, "extract_seconds": outcome.seconds.roundedToMilliseconds,
         ]
     }

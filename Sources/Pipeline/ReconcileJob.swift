@@ -29,15 +29,20 @@ public struct ReconcileJob {
         public let newFindings: Int
         public let openFindings: Int
         public let resolved: [ResolvedFinding]
+        /// Late outcomes the rules judged (objects of earlier days whose outcome came since).
+        public let lateOutcomes: Int
+        /// Earlier ranges whose reports are out of date because one of their objects' outcome changed.
+        public let outOfDateRanges: [ReportingRange]
         public let seconds: Double
     }
 
     /// Reconciles the range as part of `recorder`'s run, for `command`. `extraCounts` join the Run sheet's counts.
     public func run(recorder: RunRecorder, command: String, extraCounts: [String: Int] = [:]) async throws -> Outcome {
         let now = recorder.unixNow
-        let pipeline = ReconcilePipeline(
+        var pipeline = ReconcilePipeline(
             store: recorder.store, range: range, asOf: now, skippedTransferGrace: settings.skippedTransferGrace,
             outputDirectory: settings.outputDirectory)
+        pipeline.lookbackSeconds = settings.lookbackSeconds
         let outcome = try await pipeline.run(runID: recorder.runID) { findings in
             metadata(findings, recorder: recorder, now: now, command: command, extraCounts: extraCounts)
         }
@@ -51,6 +56,7 @@ public struct ReconcileJob {
         return Outcome(
             report: findings.report, platformFeeRows: findings.platformFeeRows, files: outcome.files,
             newFindings: findings.newFindings, openFindings: findings.openFindings, resolved: findings.resolved,
+            lateOutcomes: findings.lateOutcomes, outOfDateRanges: Self.ranges(findings.outOfDateRanges),
             seconds: timings.total)
     }
 
@@ -65,12 +71,24 @@ public struct ReconcileJob {
         counts["findings new"] = findings.newFindings
         counts["findings open"] = findings.openFindings
         counts["findings resolved"] = findings.resolved.count
+        if settings.lookbackSeconds > 0 { counts["late outcomes judged"] = findings.lateOutcomes }
         return ReportMetadata(
             range: range, runID: recorder.runID, startedAt: now - Int64(recorder.elapsed), finishedAt: now,
             command: command, toolVersion: settings.toolVersion, stripeVersion: settings.stripeVersion,
             mode: mode, apiBase: settings.apiBaseURL.absoluteString,
             counts: counts, timings: ["before reports": recorder.elapsed], resolvedFindings: findings.resolved,
+            outOfDateRanges: Self.ranges(findings.outOfDateRanges),
             parameters: settings.reportParameters.map { ReportMetadata.Parameter($0.name, $0.value) })
+    }
+
+    /// The history's out-of-date ranges as reporting ranges (a time zone the system does not know reads as UTC).
+    static func ranges(_ ranges: [OutOfDateRange]) -> [ReportingRange] {
+        ranges.compactMap {
+            try? ReportingRange(
+                from: Date(timeIntervalSince1970: TimeInterval($0.from)),
+                to: Date(timeIntervalSince1970: TimeInterval($0.to)),
+                timeZone: TimeZone(identifier: $0.timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current)
+        }
     }
 
     /// The run's details: counts and totals per currency.
@@ -81,6 +99,7 @@ public struct ReconcileJob {
                 "destination_charges": Int64(row.destinationCharges), "gross": row.gross,
                 "destination_platform_fee": row.destinationPlatformFee, "stripe_fee": row.stripeFee,
                 "amount_owed": row.amountOwed, "unrecovered": row.unrecovered,
+                "pending_charges": Int64(row.pendingCharges), "pending_amount": row.pendingAmount,
             ]
         }
         return [
@@ -89,6 +108,14 @@ public struct ReconcileJob {
             "unreversed_disputes": outcome.report.unreversedDisputes.count,
             "exceptions": outcome.report.exceptions.count, "findings_new": outcome.newFindings,
             "findings_open": outcome.openFindings, "findings_resolved": outcome.resolved.count,
+            "late_outcomes": outcome.lateOutcomes,
+            "out_of_date_ranges": outcome.outOfDateRanges.map { range -> [String: String] in
+                [
+                    "from": RFC3339.string(range.from, in: range.timeZone),
+                    "to": RFC3339.string(range.to, in: range.timeZone), "report_folder": range.folderName,
+                    "action": range.rerunAdvice,
+                ]
+            },
             "totals": totals, "reconcile_seconds": outcome.seconds.roundedToMilliseconds,
             "report_folder": outcome.files.folder.path,
         ]

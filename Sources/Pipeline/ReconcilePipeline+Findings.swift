@@ -2,15 +2,24 @@ import History
 import ReconCore
 
 extension ReconcilePipeline {
-    /// The findings of a report: skipped transfers, unreversed disputes and exceptions.
-    static func findingKeys(_ report: ReconciliationReport) -> [FindingKey] {
-        var keys: [FindingKey] = []
-        keys += report.skippedTransfers.map { FindingKey(kind: SkippedTransferRow.findingKind, objectID: $0.chargeID) }
-        keys += report.unreversedDisputes.map {
-            FindingKey(kind: UnreversedDisputeRow.findingKind, objectID: $0.disputeID)
+    /// The findings of a report: skipped transfers, unreversed disputes and exceptions, each with the object whose
+    /// judging raised it.
+    static func findings(_ report: ReconciliationReport) -> [Finding] {
+        var findings: [Finding] = []
+        findings += report.skippedTransfers.map {
+            Finding(
+                key: FindingKey(kind: SkippedTransferRow.findingKind, objectID: $0.chargeID),
+                subject: FindingSubject(id: $0.chargeID, created: $0.created))
         }
-        keys += report.exceptions.map { FindingKey(kind: $0.kind.rawValue, objectID: $0.objectID) }
-        return keys
+        findings += report.unreversedDisputes.map {
+            Finding(
+                key: FindingKey(kind: UnreversedDisputeRow.findingKind, objectID: $0.disputeID),
+                subject: FindingSubject(id: $0.disputeID, created: $0.created))
+        }
+        findings += report.exceptions.map {
+            Finding(key: FindingKey(kind: $0.kind.rawValue, objectID: $0.objectID), subject: $0.subject)
+        }
+        return findings
     }
 
     /// Sets the status of the findings in `open` to `open`; returns how many they are.

@@ -22,6 +22,8 @@ package struct ReconcilePipeline {
     /// The run's "now" (Unix seconds).
     package var asOf: Int64
     package var skippedTransferGrace: Int64
+    /// The look-back window's length in seconds (SPEC §3, "Late outcomes"); 0: no late outcomes, no pending charges.
+    package var lookbackSeconds: Int64 = 0
     package var outputDirectory: URL
     package var chargesPerPart = 5_000
     package var writeOptions = WriteOptions()
@@ -43,6 +45,10 @@ package struct ReconcilePipeline {
         package var newFindings: Int
         package var openFindings: Int
         package var resolved: [ResolvedFinding]
+        /// How many late outcomes the rules judged.
+        package var lateOutcomes: Int
+        /// Earlier ranges whose reports a late outcome put out of date.
+        package var outOfDateRanges: [OutOfDateRange]
         package var objectsRead: Int
         package var parts: Int
     }
@@ -89,8 +95,9 @@ package struct ReconcilePipeline {
         let findings: Findings
         var finishStarted = clock.now
         do {
+            let late = try lateOutcomeSelection(runID: runID)
             phase("rules")
-            let rules = try await applyRules(writer: writer)
+            let rules = try await applyRules(writer: writer, late: late)
             timings.rules = rules.rulesTime.inSeconds
             timings.read = (clock.now - began).inSeconds - timings.rules
 
@@ -98,16 +105,18 @@ package struct ReconcilePipeline {
             phase("findings")
             let findingsStarted = clock.now
             var report = rules.session.report()
-            let keys = Self.findingKeys(report)
+            let current = Self.findings(report)
+            // Before the findings mark the late outcomes judged: the reports made before their change.
+            let outOfDate = try late.map { try store.outOfDateRanges($0, run: runID) } ?? []
             let update = try await store.recordFindings(
-                keys, run: runID, from: range.unixSeconds.from, to: range.unixSeconds.to)
+                current, run: runID, from: range.unixSeconds.from, to: range.unixSeconds.to, late: late)
             let openCount = Self.markOpen(&report, open: update.open)
             report.findingCounts = FindingCounts.rows(of: report, resolvedKinds: update.resolved.map(\.key.kind))
             timings.findings = (clock.now - findingsStarted).inSeconds
             findings = Findings(
-                report: report, platformFeeRows: rules.platformFeeRows, newFindings: keys.count - openCount,
-                openFindings: openCount, resolved: update.resolved, objectsRead: rules.objectsRead,
-                parts: rules.parts)
+                report: report, platformFeeRows: rules.platformFeeRows, newFindings: current.count - openCount,
+                openFindings: openCount, resolved: update.resolved, lateOutcomes: rules.lateOutcomes,
+                outOfDateRanges: outOfDate, objectsRead: rules.objectsRead, parts: rules.parts)
             phase("reports")
             finishStarted = clock.now
             try await writer.finish(report, metadata: metadata(findings))
@@ -130,10 +139,20 @@ package struct ReconcilePipeline {
         return Outcome(findings: findings, files: outcome.files, timings: timings)
     }
 
+    /// The late outcomes this run judges (see ``LateOutcomeSelection``), `nil` when the look-back is off.
+    private func lateOutcomeSelection(runID: Int64) throws -> LateOutcomeSelection? {
+        guard lookbackSeconds > 0 else { return nil }
+        let (from, to) = range.unixSeconds
+        return LateOutcomeSelection(
+            window: (from - lookbackSeconds)..<from,
+            source: try store.lateOutcomeSource(from: from, to: to, run: runID))
+    }
+
     /// What applying the rules to every part left: the session (for the report's other tables) and counts.
     private struct RulesPass: Sendable {
         var session: ReconciliationSession
         var platformFeeRows = 0
+        var lateOutcomes = 0
         var objectsRead = 0
         var parts = 0
         var rulesTime = Duration.zero
@@ -141,7 +160,7 @@ package struct ReconcilePipeline {
 
     /// Reads the parts on one thread while another applies the rules to them, handing each part's `platform_fees`
     /// and `payout_transactions` rows to `writer`; returns when both threads are done.
-    private func applyRules(writer: ReportWriterStage) async throws -> RulesPass {
+    private func applyRules(writer: ReportWriterStage, late: LateOutcomeSelection?) async throws -> RulesPass {
         let parts = BlockingQueue<ReconciliationInput>(capacity: 3)
         let (store, from, to, asOf, grace, size) = (
             store, range.unixSeconds.from, range.unixSeconds.to, asOf, skippedTransferGrace, chargesPerPart
@@ -149,7 +168,7 @@ package struct ReconcilePipeline {
         // The reader's error ends the queue, so the rules throw it.
         async let reading = Self.fill(parts, thread: "connect-recon.history-reader") { push in
             try store.forEachReconciliationPart(
-                from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size, push)
+                from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size, late: late, push)
         }
         // The Summary's per-day series counts the days of the configured time zone.
         let session = ReconciliationSession(
@@ -204,6 +223,7 @@ package struct ReconcilePipeline {
             let transactions = pass.session.takePayoutTransactions()
             pass.rulesTime += clock.now - started
             pass.objectsRead += part.objectCount
+            pass.lateOutcomes += part.lateOutcomeCount
             pass.parts += 1
             pass.platformFeeRows += fees.count
             if !fees.isEmpty { try writer.append(platformFees: fees) }

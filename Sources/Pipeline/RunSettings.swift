@@ -18,12 +18,16 @@ public struct RunSettings: Sendable {
     public var outputDirectory: URL
     /// Seconds after which an unpaid destination charge counts as a skipped transfer.
     public var skippedTransferGrace: Int64
+    /// The look-back window before the range (SPEC §3, "Late outcomes"), in seconds: what is not final in it is read
+    /// again by every run that reads Stripe and judged when it changed; 0 turns it off.
+    public var lookbackSeconds: Int64
     /// Lines for the Run sheet's parameters block (time zone, configuration file, …), in order.
     public var reportParameters: [(name: String, value: String)]
 
     public init(
         history: HistoryLocation, lockWait: Duration, toolVersion: String, stripeVersion: String, apiBaseURL: URL,
-        outputDirectory: URL, skippedTransferGrace: Int64, reportParameters: [(name: String, value: String)] = []
+        outputDirectory: URL, skippedTransferGrace: Int64, lookbackSeconds: Int64 = 0,
+        reportParameters: [(name: String, value: String)] = []
     ) {
         self.history = history
         self.lockWait = lockWait
@@ -32,6 +36,7 @@ public struct RunSettings: Sendable {
         self.apiBaseURL = apiBaseURL
         self.outputDirectory = outputDirectory
         self.skippedTransferGrace = skippedTransferGrace
+        self.lookbackSeconds = lookbackSeconds
         self.reportParameters = reportParameters
     }
 }

@@ -8,10 +8,11 @@ extension Configuration {
             history: history, lockWait: .seconds(lockWait), toolVersion: VersionInfo.tool,
             stripeVersion: stripeVersion, apiBaseURL: apiBaseURL,
             outputDirectory: URL(fileURLWithPath: outputDirectory, isDirectory: true),
-            skippedTransferGrace: Int64(skippedTransferGrace),
+            skippedTransferGrace: Int64(skippedTransferGrace), lookbackSeconds: Int64(lookbackDays) * 86_400,
             reportParameters: [
                 ("time zone", timeZoneName),
                 ("skipped-transfer grace (s)", String(Int(skippedTransferGrace))),
+                ("look-back for late outcomes (days)", String(lookbackDays)),
                 ("configuration file", filePath ?? "none"),
             ])
     }

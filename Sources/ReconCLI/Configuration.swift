@@ -25,6 +25,8 @@ public struct Configuration: Sendable, Equatable {
     public var maxRangeDays: Int
     public var settleMargin: TimeInterval
     public var skippedTransferGrace: TimeInterval
+    /// `reconcile.lookback_days`: days before the range whose objects that are not final are read again (0: off).
+    public var lookbackDays: Int
     public var outputDirectory: String
     /// Where the history lives (`output.database`, `--db`): a SQLite file or a PostgreSQL URL.
     public var history: HistoryLocation

@@ -45,6 +45,7 @@ struct ConfigurationBuilder {
             maxRangeDays: try integer(.maxDays),
             settleMargin: TimeInterval(try integer(.settleMargin)),
             skippedTransferGrace: TimeInterval(try integer(.skippedTransferGrace)),
+            lookbackDays: try integer(.lookbackDays),
             outputDirectory: outputDirectory,
             history: history,
             lockWait: TimeInterval(try integer(.lockWait)),

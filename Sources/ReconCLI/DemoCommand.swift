@@ -9,8 +9,10 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Start the built-in Stripe sandbox, run the whole job on it and show where the workbook is.",
         discussion: """
             Needs no Stripe account or key: the sandbox serves a seeded, made-up Connect platform covering the \
-            last 30 days, on a free port of 127.0.0.1. The demo's history is kept in <out>/demo-history.sqlite, so \
-            running it twice shows findings as open the second time.
+            last 30 days, on a free port of 127.0.0.1. Two nightly runs: the month up to yesterday as the world \
+            stood then, and yesterday as it stands now, whose report holds the outcomes that arrived in between \
+            (a late skipped transfer, a refund that failed, a dispute decided, a payout that failed). The demo's \
+            history is kept in <out>/demo-history.sqlite, so running it twice shows findings as open the second time.
             """)
 
     @Option(help: ArgumentHelp("Folder for the demo's reports (default Reports).", valueName: "dir"))
@@ -29,19 +31,41 @@ struct DemoCommand: AsyncParsableCommand {
         calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? .current
         let today = calendar.startOfDay(for: context.now())
         let start = today.addingTimeInterval(-30 * 86_400)
+        let yesterday = today.addingTimeInterval(-86_400)
         var options = SandboxOptions()
         options.port = 0
         options.charges = charges
         options.start = start
         options.days = 30
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        // Last night's run: the month up to yesterday, as the world stood then (its bank debits of the day before
+        // still pending, a refund not yet failed, a dispute not yet decided, a payout not yet failed).
+        options.asOf = yesterday
+        try await runNight(options, from: start, to: yesterday, context: context, calendar: calendar)
+        // Tonight's run: yesterday, as the world stands now; its look-back reads again what last night left pending
+        // and reports the outcomes that arrived since (a late skipped transfer, the failed refund, …), naming last
+        // night's report as out of date.
+        options.asOf = nil
+        try await runNight(options, from: yesterday, to: today, context: context, calendar: calendar)
+        context.console.writeOutput(
+            "\nDemo complete: two nightly runs, the second reporting the outcomes that arrived after the first "
+                + "(see its Run sheet). Open the workbooks above in Excel, LibreOffice or Google Sheets; see the runs "
+                + "with:\n  connect-recon history --db \((out as NSString).appendingPathComponent("demo-history.sqlite"))\n"
+        )
+    }
+
+    /// Serves the world of `options`, runs `run` over `[from, to)` as of a few minutes after the moment it is
+    /// served as of, as a nightly run would (its youngest charges still inside the grace period), and stops it.
+    private func runNight(
+        _ options: SandboxOptions, from: Date, to: Date, context: CommandContext, calendar: Calendar
+    ) async throws {
         let server = try await SandboxServer.start(options)
         context.console.writeOutput("Sandbox listening on \(server.baseURL.absoluteString) (\(server.summary))\n")
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
         formatter.timeZone = calendar.timeZone
         let arguments = [
-            "run", "--from", formatter.string(from: start), "--to", formatter.string(from: today), "--api-base",
+            "run", "--from", formatter.string(from: from), "--to", formatter.string(from: to), "--api-base",
             server.baseURL.absoluteString, "--out", out, "--db",
             (out as NSString).appendingPathComponent("demo-history.sqlite"),
             "--config", Self.emptyConfigPath(),
@@ -52,8 +76,6 @@ struct DemoCommand: AsyncParsableCommand {
         // The sandbox has no rate limits: let the demo use live mode's 100 requests/s.
         environment["CONNECT_RECON_API_RATE_LIMIT"] = "100"
         environment["CONNECT_RECON_API_ENDPOINT_RATE_LIMIT"] = "50"
-        // The run reconciles as of the world's "now" (its end, today at midnight) plus a few minutes, as a nightly
-        // run would: its youngest charges are still inside the grace period, their later parts not there yet.
         let worldNow = server.world.end.addingTimeInterval(Self.minutesAfterTheWorldsEnd * 60)
         let demoContext = CommandContext(environment: environment, console: context.console, now: { worldNow })
         let status = await CommandContext.$current.withValue(demoContext) { await CommandLineEntry.run(arguments) }
@@ -61,9 +83,6 @@ struct DemoCommand: AsyncParsableCommand {
         guard status == ExitStatus.completed.rawValue else {
             throw CompletedWithStatus(status: ExitStatus(rawValue: status) ?? .failed)
         }
-        context.console.writeOutput(
-            "\nDemo complete. Open the workbook above in Excel, LibreOffice or Google Sheets; see the runs with:\n"
-                + "  connect-recon history --db \((out as NSString).appendingPathComponent("demo-history.sqlite"))\n")
     }
 
     /// How long after the world's end the demo's run reconciles: more than the settle margin (5 minutes), well

@@ -31,6 +31,14 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "Hours the world spans beyond its days (0 to 23), so that its end, its \"now\", falls mid-day.")
     var hours: Int = 0
 
+    @Option(
+        name: .customLong("as-of"),
+        help: ArgumentHelp(
+            "Serve the world as Stripe would have served it at this moment (YYYY-MM-DD, midnight UTC, or RFC 3339), "
+                + "after its start and at or before its end: later objects do not exist yet, the others are in their "
+                + "state then. Default: its end.", valueName: "date"))
+    var asOf: String?
+
     @Option(name: .customLong("latency-ms"), help: "Delay added to every response, in milliseconds.")
     var latencyMilliseconds: Int = 0
 
@@ -78,28 +86,45 @@ struct SandboxCommand: AsyncParsableCommand {
                 throw ValidationError("\(name) must be a positive number of requests per second.")
             }
         }
-        _ = try startDate()
+        let options = try worldOptions()
+        do {
+            try options.checkAsOf()
+        } catch {
+            throw ValidationError("--as-of: " + error.message)
+        }
     }
 
     /// `--start` as midnight UTC.
-    func startDate() throws -> Date {
+    func startDate() throws -> Date { try parse(start, option: "--start") }
+
+    /// `--as-of` as an instant: midnight UTC of a date, or an RFC 3339 timestamp.
+    func asOfDate() throws -> Date? { try asOf.map { try parse($0, option: "--as-of") } }
+
+    private func parse(_ text: String, option: String) throws -> Date {
         guard let utc = TimeZone(identifier: "UTC") else { throw ValidationError("the UTC time zone is missing") }
         let resolver = RangeResolver(timeZone: utc, maximumDays: 3_660, now: Date())
         do {
-            return try resolver.parse(start, option: "--start")
+            return try resolver.parse(text, option: option)
         } catch {
             throw ValidationError(error.message)
         }
     }
 
-    func run() async throws {
+    /// The options that shape the world: seed, charges, start, days, hours and the moment it is served as of.
+    private func worldOptions() throws -> SandboxOptions {
         var options = SandboxOptions()
-        options.port = port
         options.seed = seed
         options.charges = charges
         options.start = try startDate()
         options.days = days
         options.hours = hours
+        options.asOf = try asOfDate()
+        return options
+    }
+
+    func run() async throws {
+        var options = try worldOptions()
+        options.port = port
         options.latency = .milliseconds(latencyMilliseconds)
         options.expansionLatency = .microseconds(expansionLatencyMicroseconds)
         options.failRate = failRate

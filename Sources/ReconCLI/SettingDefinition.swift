@@ -1,4 +1,5 @@
 import Foundation
+import ReconCore
 
 /// One configuration setting: its key in the file, its environment variables, its type and default.
 ///
@@ -88,6 +89,10 @@ extension SettingDefinition {
     static let skippedTransferGrace = SettingDefinition(
         "reconcile.skipped_transfer_grace_seconds", .integer(0...2_592_000), default: "3600",
         "A charge younger than this is not yet called a skipped transfer (Stripe's asynchronous capture).")
+    static let lookbackDays = SettingDefinition(
+        "reconcile.lookback_days", .integer(0...366), default: String(LateOutcomePolicy.defaultLookbackDays),
+        "Days before the range whose pending charges, refunds, open disputes and payouts each run reads again, "
+            + "reporting the outcomes that arrived since (0 turns it off).")
     static let outputDirectory = SettingDefinition(
         "output.reports_dir", .text, default: "Reports", "Folder that receives one report folder per range.")
     static let databasePath = SettingDefinition(
@@ -103,7 +108,8 @@ extension SettingDefinition {
     /// Every setting, in the order the documentation lists them.
     static let all: [SettingDefinition] = [
         apiBaseURL, stripeVersion, keyFile, rateLimit, endpointRateLimit, concurrency, requestTimeout,
-        connectTimeout, maxRetries, timeZone, maxDays, settleMargin, skippedTransferGrace, outputDirectory,
+        connectTimeout, maxRetries, timeZone, maxDays, settleMargin, skippedTransferGrace, lookbackDays,
+        outputDirectory,
         databasePath, lockWait, logLevel,
     ]
 

@@ -67,3 +67,21 @@ public enum RangeError: ActionableError, Equatable {
 
     public var isBadInput: Bool { true }
 }
+
+extension ReportingRange {
+    /// What to do about a report of this range that an outcome put out of date: `re-run 2026-11-18 to update its
+    /// report` for one whole day, `re-run --from 2026-11-01 --to 2026-12-01 to update its report` otherwise.
+    public var rerunAdvice: String {
+        let fromText = RFC3339.folderComponent(from, in: timeZone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        if calendar.startOfDay(for: from) == from, calendar.date(byAdding: .day, value: 1, to: from) == to {
+            return "re-run \(fromText) to update its report"
+        }
+        let start = calendar.startOfDay(for: from) == from ? fromText : RFC3339.string(from, in: timeZone)
+        let end =
+            calendar.startOfDay(for: to) == to
+            ? RFC3339.folderComponent(to, in: timeZone) : RFC3339.string(to, in: timeZone)
+        return "re-run --from \(start) --to \(end) to update its report"
+    }
+}

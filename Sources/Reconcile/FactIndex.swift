@@ -5,8 +5,10 @@ import ReconCore
 struct FactIndex {
     let from: Int64
     let to: Int64
-    /// What this part reports on; `nil`: everything created in the range.
+    /// What this part reports on; `nil`: everything created in the range, and `lateOutcomes`.
     let judged: JudgedObjects?
+    /// The late outcomes a whole-range input judges (a part names them in `judged`).
+    let lateOutcomes: LateOutcomes
 
     let charges: [ChargeFacts]
     let transfers: [TransferFacts]
@@ -51,6 +53,7 @@ struct FactIndex {
         from = input.from
         to = input.to
         judged = input.judged
+        lateOutcomes = input.lateOutcomes
         // The lookups by id keep the first of duplicated ids; the lists are filtered only when there are any.
         chargeByID = FactLookup(input.charges)
         transferByID = FactLookup(input.transfers)
@@ -109,11 +112,19 @@ struct FactIndex {
         judged?.payoutsContinued.contains(payout.id) ?? false
     }
 
-    /// Whether the object `id` of the kind `set` names is created in the range and judged by this part.
+    /// Whether the object `id` of the kind `set` names is judged by this part: created in the range, or a late
+    /// outcome (SPEC §4, "Late outcomes are judged in the run that sees them"). A part names exactly the objects
+    /// it judges; the whole range judges its own objects and its late outcomes.
     func judges(_ id: String, _ set: KeyPath<JudgedObjects, Set<String>>, created: Int64) -> Bool {
-        guard isInRange(created) else { return false }
-        guard let judged else { return true }
-        return judged[keyPath: set].contains(id)
+        if let judged { return judged[keyPath: set].contains(id) }
+        if isInRange(created) { return true }
+        switch set {
+        case \JudgedObjects.charges: return lateOutcomes.charges.contains(id)
+        case \JudgedObjects.refunds: return lateOutcomes.refunds.contains(id)
+        case \JudgedObjects.disputes: return lateOutcomes.disputes.contains(id)
+        case \JudgedObjects.payouts: return lateOutcomes.payouts.contains(id)
+        default: return false
+        }
     }
 
     func paymentIntent(of charge: ChargeFacts) -> PaymentIntentFacts? {

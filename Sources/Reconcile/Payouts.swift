@@ -37,13 +37,16 @@ extension ReportBuilder {
         carried.absent += paid.absent
         carried.listed = carried.listed || paid.listed
         payoutCarry[payout.id] = carried
-        payoutTransactionRows += Self.rows(payout, paid.transactions)
+        if index.isInRange(payout.created) { payoutTransactionRows += Self.rows(payout, paid.transactions) }
     }
 
+    /// A payout of an earlier day judged as a late outcome (it failed, or Stripe finished reconciling it) gets its
+    /// findings, not a row: `payouts` and `payout_transactions` stay the range's.
     private mutating func reconcile(_ payout: PayoutFacts) {
+        let ownsRows = index.isInRange(payout.created)
         if payout.didNotArrive { payoutFailed(payout) }
         guard payout.isReconciled else {
-            payoutRows.append(row(payout, figures: nil))
+            if ownsRows { payoutRows.append(row(payout, figures: nil)) }
             return
         }
         let paid = Self.paidOut(payout, index)
@@ -57,8 +60,10 @@ extension ReportBuilder {
         let count = carried.count
         let absent = carried.absent + paid.absent
         let listed = carried.listed || paid.listed
-        payoutRows.append(row(payout, figures: (count, net, difference)))
-        payoutTransactionRows += Self.rows(payout, paid.transactions)
+        if ownsRows {
+            payoutRows.append(row(payout, figures: (count, net, difference)))
+            payoutTransactionRows += Self.rows(payout, paid.transactions)
+        }
 
         if difference != 0 {
             exception(

@@ -4,13 +4,15 @@ import ReconCore
 
 extension ReportBuilder {
     /// Every succeeded, captured destination charge created in the range: its `platform_fees` row, its skipped
-    /// transfer if any, and the checks of its application fee and transfer against what it asked for.
+    /// transfer if any, and the checks of its application fee and transfer against what it asked for. A late
+    /// outcome (a charge of an earlier day that settled since) gets its findings, not a row: `platform_fees` stays
+    /// one row per charge created in the range.
     mutating func destinationCharges() {
         for charge in index.charges
         where index.judges(charge.id, \.charges, created: charge.created) && charge.isSucceededAndCaptured
             && index.isDestinationCharge(charge)
         {
-            platformFee(charge)
+            if index.isInRange(charge.created) { platformFee(charge) }
             skippedTransfer(charge)
             applicationFeeChecks(charge)
             transferChecks(charge)
@@ -101,7 +103,7 @@ extension ReportBuilder {
         guard let asked, fee.amount > 0 else {
             exception(
                 .feeCurrencyUnconvertible, fee.id, related: charge.id, currency: fee.currency,
-                created: charge.created, actual: .amount(keptInFeeCurrency),
+                created: charge.created, subject: charge.id, actual: .amount(keptInFeeCurrency),
                 message: "Application fee \(fee.id) of \(describe(keptInFeeCurrency, fee.currency)) is in "
                     + "\(fee.currency), charge \(charge.id) is in \(charge.currency), and no application_fee_amount "
                     + "gives Stripe's rate, so the fee counts as zero in the destination platform fee; convert it "
@@ -214,7 +216,7 @@ extension ReportBuilder {
         guard fee.currency == charge.currency, fee.amount != requested else { return }
         exception(
             .applicationFeeAmountMismatch, fee.id, related: charge.id, currency: charge.currency,
-            created: charge.created, expected: .amount(requested), actual: .amount(fee.amount),
+            created: charge.created, subject: charge.id, expected: .amount(requested), actual: .amount(fee.amount),
             message: "Application fee \(fee.id) is \(describe(fee.amount, fee.currency)) but charge \(charge.id) "
                 + "asked for \(describe(requested, charge.currency)); refund or collect the difference.")
     }
@@ -231,7 +233,8 @@ extension ReportBuilder {
         if transfer.amount != expected {
             exception(
                 .transferAmountMismatch, transfer.id, related: charge.id, currency: charge.currency,
-                created: charge.created, expected: .amount(expected), actual: .amount(transfer.amount),
+                created: charge.created, subject: charge.id, expected: .amount(expected),
+                actual: .amount(transfer.amount),
                 message: "Transfer \(transfer.id) sent \(describe(transfer.amount, transfer.currency)) but charge "
                     + "\(charge.id) asked for \(describe(expected, charge.currency)); "
                     + "transfer or reverse the difference."
@@ -240,7 +243,7 @@ extension ReportBuilder {
         if transfer.currency != charge.currency {
             exception(
                 .transferCurrencyMismatch, transfer.id, related: charge.id, currency: charge.currency,
-                created: charge.created, expected: .text(charge.currency.rawValue),
+                created: charge.created, subject: charge.id, expected: .text(charge.currency.rawValue),
                 actual: .text(transfer.currency.rawValue),
                 message: "Transfer \(transfer.id) is in \(transfer.currency) but charge \(charge.id) is in "
                     + "\(charge.currency), so the charge's platform fee mixes currencies; "
@@ -250,7 +253,7 @@ extension ReportBuilder {
         if let source = transfer.sourceTransactionID, source != charge.id {
             exception(
                 .transferOfAnotherCharge, transfer.id, related: charge.id, currency: charge.currency,
-                created: charge.created, expected: .text(charge.id), actual: .text(source),
+                created: charge.created, subject: charge.id, expected: .text(charge.id), actual: .text(source),
                 message: "Charge \(charge.id) names transfer \(transfer.id), but that transfer was funded by charge "
                     + "\(source), so this charge's platform fee counts another charge's transfer; ask Stripe support "
                     + "which transfer belongs to \(charge.id).")
@@ -258,7 +261,7 @@ extension ReportBuilder {
         if let destination = charge.destinationAccountID, transfer.destinationAccountID != destination {
             exception(
                 .transferDestinationMismatch, transfer.id, related: charge.id, currency: charge.currency,
-                created: charge.created, expected: .text(destination),
+                created: charge.created, subject: charge.id, expected: .text(destination),
                 actual: transfer.destinationAccountID.map { .text($0) },
                 message: "Transfer \(transfer.id) went to \(transfer.destinationAccountID ?? "no account") but charge "
                     + "\(charge.id) asked for \(destination); reverse it and transfer the funds to the right account.")

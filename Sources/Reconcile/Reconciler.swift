@@ -55,6 +55,7 @@ public struct ReconciliationSession: Sendable {
         builder.payouts()
         if part.judged?.missingObjects ?? true { builder.missingObjects(part.missingObjects) }
         builder.ledger(part.ledgerTotals)
+        builder.pendingCharges(part.pendingCharges)
         builder.index = FactIndex.empty
     }
 
@@ -122,18 +123,21 @@ struct ReportBuilder {
 
     // MARK: Exceptions
 
+    /// Records an exception about `objectID`, raised by judging the object `subject` (default: `objectID` itself)
+    /// created at `created`. A `missing_object` is about no judged object.
     mutating func exception(
         _ kind: ExceptionKind, _ objectID: String, related: String?, currency: Currency?, created: Int64,
-        expected: ExceptionValue? = nil, actual: ExceptionValue? = nil, message: String
+        subject: String? = nil, expected: ExceptionValue? = nil, actual: ExceptionValue? = nil, message: String
     ) {
         let key = "\(kind.rawValue)\u{0}\(objectID)\u{0}\(related ?? "")"
         guard exceptionKeys.insert(key).inserted else { return }
+        let judged = kind == .missingObject ? nil : FindingSubject(id: subject ?? objectID, created: created)
         exceptions.append(
             (
                 created,
                 ExceptionRow(
                     kind: kind, objectID: objectID, relatedID: related, currency: currency, expected: expected,
-                    actual: actual, message: message, status: .new)
+                    actual: actual, message: message, status: .new, subject: judged)
             ))
     }
 
@@ -159,6 +163,23 @@ struct ReportBuilder {
         }
         row[keyPath: field] = total
         summary[currency] = row
+    }
+
+    /// The charges of the look-back window that are still pending (SPEC §5, `pending_charges` and
+    /// `pending_amount`), added to their currency's summary row.
+    mutating func pendingCharges(_ totals: [PendingChargeTotal]) {
+        for total in totals {
+            var row = summaryRow(total.currency)
+            guard let amount = Checked.add(row.pendingAmount, total.amount) else {
+                overflow(
+                    "pending charges", currency: total.currency, created: .max,
+                    what: "pending amount total in \(total.currency)")
+                continue
+            }
+            row.pendingCharges += total.count
+            row.pendingAmount = amount
+            summary[total.currency] = row
+        }
     }
 
     mutating func countInSummary(_ currency: Currency, _ field: WritableKeyPath<SummaryRow, Int>) {

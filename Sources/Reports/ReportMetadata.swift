@@ -38,15 +38,19 @@ public struct ReportMetadata: Sendable, Hashable {
     public var counts: [String: Int]
     /// Seconds per phase (`extract` → 12.5, …), listed sorted by phase.
     public var timings: [String: Double]
-    /// Findings of earlier runs of an overlapping range that are gone now.
+    /// Findings of earlier runs about objects this run judged that are gone now.
     public var resolvedFindings: [ResolvedFinding]
+    /// Earlier ranges whose reports are out of date because an outcome of one of their objects arrived since
+    /// (SPEC §4, "Late outcomes"): re-run them to update their reports.
+    public var outOfDateRanges: [ReportingRange]
     /// Anything else the Run sheet should show, in order.
     public var parameters: [Parameter]
 
     public init(
         range: ReportingRange, runID: Int64, startedAt: Int64, finishedAt: Int64, command: String,
         toolVersion: String, stripeVersion: String, mode: StripeMode, apiBase: String, counts: [String: Int] = [:],
-        timings: [String: Double] = [:], resolvedFindings: [ResolvedFinding] = [], parameters: [Parameter] = []
+        timings: [String: Double] = [:], resolvedFindings: [ResolvedFinding] = [],
+        outOfDateRanges: [ReportingRange] = [], parameters: [Parameter] = []
     ) {
         self.range = range
         self.runID = runID
@@ -60,6 +64,7 @@ public struct ReportMetadata: Sendable, Hashable {
         self.counts = counts
         self.timings = timings
         self.resolvedFindings = resolvedFindings
+        self.outOfDateRanges = outOfDateRanges
         self.parameters = parameters
     }
 }

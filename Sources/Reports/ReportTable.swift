@@ -341,6 +341,8 @@ struct ReportTable {
             cells.append(.amount(row.amountOwed, row.currency))
             cells.append(.count(row.unreversedDisputes))
             cells.append(.amount(row.unrecovered, row.currency))
+            cells.append(.count(row.pendingCharges))
+            cells.append(.amount(row.pendingAmount, row.currency))
         }
     }
 
@@ -348,6 +350,6 @@ struct ReportTable {
         Column("currency", .text), Column("destination_charges", .count), Column("gross", .amount),
         Column("refunded", .amount), Column("destination_platform_fee", .amount), Column("stripe_fee", .amount),
         Column("skipped_transfers", .count), Column("amount_owed", .amount), Column("unreversed_disputes", .count),
-        Column("unrecovered", .amount),
+        Column("unrecovered", .amount), Column("pending_charges", .count), Column("pending_amount", .amount),
     ]
 }

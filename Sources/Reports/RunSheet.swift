@@ -57,13 +57,22 @@ enum RunSheet {
             rows.append(row("timing (s)", phase, .seconds(seconds)))
         }
         if metadata.resolvedFindings.isEmpty {
-            rows.append(row("resolved finding", "none", .empty, "no finding of an earlier overlapping run is gone"))
+            rows.append(
+                row(
+                    "resolved finding", "none", .empty,
+                    "no finding of an earlier run about an object this run judged is gone"))
         }
         for finding in metadata.resolvedFindings {
             rows.append(
                 row(
                     "resolved finding", finding.key.kind, text(finding.key.objectID),
                     "first seen in run \(finding.firstRun)"))
+        }
+        for stale in metadata.outOfDateRanges {
+            rows.append(
+                row(
+                    "out of date", stale.folderName, text(stale.rerunAdvice),
+                    "an outcome of an object of this range arrived since its report was written"))
         }
         for file in csvFiles {
             rows.append(

@@ -5,9 +5,15 @@ import Sandbox
 extension SandboxWorld {
     /// What each report must contain for `range`, reconciled at `asOf`, following SPEC §4 and §5.
     ///
-    /// The objects' state is the world's snapshot at its end (refunds, reversals, disputes and refund failures created
-    /// after the range count, as the job sees them when it fetches the objects). An object `x` is young when
+    /// The objects' state is the world's as served, at its ``SandboxWorld/end`` (refunds, reversals, disputes and
+    /// refund failures created after the range count, as the job sees them when it fetches the objects; for a world
+    /// served as of an earlier moment, the state as of that moment). An object `x` is young when
     /// `asOf − x.created < skippedTransferGrace`.
+    ///
+    /// Each currency's summary row also counts the charges of the look-back window, `[from − lookbackDays days,
+    /// from)`, that are still `pending` as served (all charges, destination or not): `pendingCharges` and
+    /// `pendingAmount`, the sum of their `amount` in the charge's currency. A currency with only such charges has a
+    /// row of zeros with these two set.
     ///
     /// Figures of a succeeded destination charge `c` created in the range, with transfer `t` and application fee `f`
     /// (a missing one counts 0):
@@ -57,11 +63,12 @@ extension SandboxWorld {
     /// and no `payout_transactions` rows. The ledger groups the range's balance transactions by currency,
     /// `balance_type` and reporting category.
     public func groundTruth(
-        for range: ReportingRange, asOf: Date, skippedTransferGrace: TimeInterval
+        for range: ReportingRange, asOf: Date, skippedTransferGrace: TimeInterval, lookbackDays: Int = 14
     ) -> GroundTruth {
         var builder = GroundTruthBuilder(
             storage: storage, from: range.unixSeconds.from, to: range.unixSeconds.to,
-            asOf: Int64(asOf.timeIntervalSince1970.rounded(.down)), grace: Int64(skippedTransferGrace.rounded(.up)))
+            asOf: Int64(asOf.timeIntervalSince1970.rounded(.down)), grace: Int64(skippedTransferGrace.rounded(.up)),
+            lookbackDays: lookbackDays)
         return builder.build()
     }
 }
@@ -73,6 +80,7 @@ struct GroundTruthBuilder {
     let to: Int64
     let asOf: Int64
     let grace: Int64
+    let lookbackDays: Int
 
     var truth: GroundTruth
     /// Summary rows by currency, filled as the rows are found.
@@ -80,12 +88,13 @@ struct GroundTruthBuilder {
     /// Connected-account rows by `account/currency`, filled as the rows are found.
     private var accounts: [String: ConnectedAccountRow] = [:]
 
-    init(storage: WorldStorage, from: Int64, to: Int64, asOf: Int64, grace: Int64) {
+    init(storage: WorldStorage, from: Int64, to: Int64, asOf: Int64, grace: Int64, lookbackDays: Int) {
         self.storage = storage
         self.from = from
         self.to = to
         self.asOf = asOf
         self.grace = grace
+        self.lookbackDays = lookbackDays
         truth = GroundTruth(
             from: from, to: to, asOf: asOf, skippedTransferGrace: grace, platformFees: [], skippedTransfers: [],
             unreversedDisputes: [], exceptions: [], ledger: [], summary: [])
@@ -95,7 +104,10 @@ struct GroundTruthBuilder {
     func id(_ kind: StripeIDKind, _ index: Int32) -> String? { index >= 0 ? storage.ids.id(kind, Int(index)) : nil }
 
     /// Indexes of a created-sorted table inside `[from, to)`.
-    func inRange(_ created: [Int64]) -> Range<Int> {
+    func inRange(_ created: [Int64]) -> Range<Int> { inRange(created, from: from, to: to) }
+
+    /// Indexes of a created-sorted table inside `[from, to)`.
+    func inRange(_ created: [Int64], from: Int64, to: Int64) -> Range<Int> {
         func first(_ bound: Int64) -> Int {
             var low = 0
             var high = created.count
@@ -119,6 +131,7 @@ struct GroundTruthBuilder {
 
     mutating func build() -> GroundTruth {
         for c in inRange(storage.charges.created) { addCharge(c) }
+        addPendingCharges()
         addTransfersAndFees()
         addRefunds()
         addDisputes()
@@ -156,6 +169,19 @@ struct GroundTruthBuilder {
     }
 
     // MARK: Other objects created in the range
+
+    /// The charges of the look-back window before the range that are still `pending` as served.
+    private mutating func addPendingCharges() {
+        let charges = storage.charges
+        let lookback = Int64(max(lookbackDays, 0)) * 86_400
+        for c in inRange(charges.created, from: from - lookback, to: from) where charges.status[c] == .pending {
+            let amount = charges.amount[c]
+            add(charges.currency[c].currency) {
+                $0.pendingCharges += 1
+                $0.pendingAmount += amount
+            }
+        }
+    }
 
     private mutating func addTransfersAndFees() {
         let charges = storage.charges

@@ -245,8 +245,10 @@ struct HistoryStoreTests {
 
 @Suite("Findings across runs")
 struct FindingsTests {
-    let key = FindingKey(kind: "skipped_transfer", objectID: "ch_1")
-    let other = FindingKey(kind: "unreversed_dispute", objectID: "dp_1")
+    let key = Finding(
+        key: FindingKey(kind: "skipped_transfer", objectID: "ch_1"), subject: FindingSubject(id: "ch_1", created: 5))
+    let other = Finding(
+        key: FindingKey(kind: "unreversed_dispute", objectID: "dp_1"), subject: FindingSubject(id: "dp_1", created: 5))
 
     @Test(
         "a finding is new until a completed run has reported it, then open; gone ones are resolved",
@@ -269,8 +271,8 @@ struct FindingsTests {
         // Then a third run calls the one it still sees open and the other resolved
         let third = try store.beginRun(start("run")).runID
         let update = try await store.recordFindings([key], run: third, from: 0, to: 10)
-        #expect(update.open == [key])
-        #expect(update.resolved.map(\.key) == [other])
+        #expect(update.open == [key.key])
+        #expect(update.resolved.map(\.key) == [other.key])
     }
 
     @Test(
@@ -283,12 +285,13 @@ struct FindingsTests {
         _ = try await store.recordFindings([key, other], run: reported, from: 0, to: 10)
         try store.finishRun(reported, status: .completed, finishedAt: 1, message: nil, details: nil)
         let failed = try store.beginRun(start("run")).runID
-        #expect(try await store.recordFindings([key], run: failed, from: 0, to: 10).resolved.map(\.key) == [other])
+        #expect(
+            try await store.recordFindings([key], run: failed, from: 0, to: 10).resolved.map(\.key) == [other.key])
         try store.finishRun(failed, status: .failed, finishedAt: 2, message: "killed", details: nil)
         let next = try store.beginRun(start("run")).runID
         let update = try await store.recordFindings([key], run: next, from: 0, to: 10)
-        #expect(update.resolved.map(\.key) == [other])
-        #expect(update.open == [key])
+        #expect(update.resolved.map(\.key) == [other.key])
+        #expect(update.open == [key.key])
     }
 
     @Test("findings of a range that does not overlap are never resolved by it", arguments: TestHistoryBackend.available)
@@ -300,5 +303,52 @@ struct FindingsTests {
         try store.finishRun(run, status: .completed, finishedAt: 1, message: nil, details: nil)
         let later = try store.beginRun(start("run", from: 1_795_219_200, to: 1_795_305_600)).runID
         #expect(try await store.recordFindings([], run: later, from: 10, to: 20).resolved.isEmpty)
+    }
+
+    @Test(
+        "a shorter run inside a longer one resolves only findings about objects it judged, and re-opens nothing",
+        arguments: TestHistoryBackend.available)
+    func shorterRunResolvesOnlyItsOwnObjects(backend: TestHistoryBackend) async throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
+        // Given a 30-unit run that reports a finding about an object of unit 5 and one about an object of unit 25
+        let early = Finding(
+            key: FindingKey(kind: "skipped_transfer", objectID: "ch_early"),
+            subject: FindingSubject(id: "ch_early", created: 5))
+        let lateInRange = Finding(
+            key: FindingKey(kind: "application_fee_amount_mismatch", objectID: "fee_late"),
+            subject: FindingSubject(id: "ch_late", created: 25))
+        let long = try store.beginRun(start("run")).runID
+        _ = try await store.recordFindings([early, lateInRange], run: long, from: 0, to: 30)
+        try store.finishRun(long, status: .completed, finishedAt: 1, message: nil, details: nil)
+
+        // When a run of units 20–30 finds neither, it resolves only the one whose charge it judged
+        let short = try store.beginRun(start("run")).runID
+        let update = try await store.recordFindings([], run: short, from: 20, to: 30)
+        try store.finishRun(short, status: .completed, finishedAt: 2, message: nil, details: nil)
+        #expect(update.resolved.map(\.key) == [lateInRange.key])
+
+        // And the 30-unit run again finds the early one still open: untouched by the short run
+        let again = try store.beginRun(start("run")).runID
+        let last = try await store.recordFindings([early], run: again, from: 0, to: 30)
+        #expect(last.open == [early.key])
+        #expect(last.resolved.isEmpty)
+    }
+
+    @Test(
+        "a finding about no judged object is resolved only by a run whose range covers the one that reported it",
+        arguments: TestHistoryBackend.available)
+    func findingWithoutSubject(backend: TestHistoryBackend) async throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
+        let missing = Finding(key: FindingKey(kind: "missing_object", objectID: "tr_gone"), subject: nil)
+        let run = try store.beginRun(start("run")).runID
+        _ = try await store.recordFindings([missing], run: run, from: 0, to: 30)
+        try store.finishRun(run, status: .completed, finishedAt: 1, message: nil, details: nil)
+        let inside = try store.beginRun(start("run")).runID
+        #expect(try await store.recordFindings([], run: inside, from: 10, to: 20).resolved.isEmpty)
+        try store.finishRun(inside, status: .completed, finishedAt: 2, message: nil, details: nil)
+        let covering = try store.beginRun(start("run")).runID
+        #expect(try await store.recordFindings([], run: covering, from: 0, to: 30).resolved.map(\.key) == [missing.key])
     }
 }

@@ -24,6 +24,7 @@ struct ShippedMigrationsTests {
         ("v5-payouts", "e0b15fcf3ff18b98"),
         ("v6-real-stripe-money", "f106047724f4d472"),
         ("v7-query-views", "193457b8c9e5222b"),
+        ("v8-late-outcomes", "62c3c05cce8d40be"),
     ]
 
     /// Every shipped PostgreSQL migration (``PostgreSQLMigrations``) in order, with the digest of its SQL.
@@ -35,6 +36,7 @@ struct ShippedMigrationsTests {
         ("v5-payouts", "a968747016161e85"),
         ("v6-real-stripe-money", "eb0544bd6411bf98"),
         ("v7-query-views", "1f83ee3e8ebd3518"),
+        ("v8-late-outcomes", "f0601ae59f397660"),
     ]
 
     @Test("every PostgreSQL migration is the SQL it shipped with")

@@ -1,6 +1,7 @@
 import ConnectReconTestSupport
 import Foundation
 import ReconCore
+import TestSupport
 import Testing
 
 @testable import History
@@ -16,7 +17,9 @@ struct PreviousReleaseUpgradeTests {
     static let range = ["--from", "2026-11-03", "--to", "2026-11-06"]
     /// The columns this release added to the reports (SPEC §5): the rest must be byte for byte the previous
     /// release's.
-    static let addedColumns: Set<String> = ["application_fee_currency", "balance_type", "reconciliation_status"]
+    static let addedColumns: Set<String> = [
+        "application_fee_currency", "balance_type", "reconciliation_status", "pending_charges", "pending_amount",
+    ]
     static let findingFiles: Set<String> = ["skipped_transfers.csv", "unreversed_disputes.csv", "exceptions.csv"]
 
     static func fixture(_ path: String) throws -> URL {
@@ -47,6 +50,18 @@ struct PreviousReleaseUpgradeTests {
         let payouts = try store.facts(PayoutFacts.self, createdFrom: 0, to: .max)
         #expect(!payouts.isEmpty)
         #expect(payouts.allSatisfy { $0.reconciliationStatus == "completed" })
+
+        // And its stored findings kept their status (none resolved, each still reported by the earlier run) and
+        // got the object whose judging raised them, one of the range's
+        if SQLiteShell.isAvailable {
+            let findings = try #require(
+                try SQLiteShell.run(
+                    database,
+                    "SELECT COUNT(*), SUM(resolved_run IS NULL), SUM(reported_run IS NOT NULL), "
+                        + "SUM(subject_created >= 1793664000 AND subject_created < 1793923200) FROM findings",
+                    readOnly: true))
+            #expect(findings.trimmingCharacters(in: .whitespacesAndNewlines) == "19|19|19|19")
+        }
 
         // And every report holds the previous release's rows: the same bytes once this release's added columns
         // are left out, with the findings `open` (the previous release's run saw them first)

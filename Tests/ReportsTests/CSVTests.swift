@@ -61,10 +61,10 @@ struct CSVTests {
             "summary.csv",
             """
             currency,destination_charges,gross,refunded,destination_platform_fee,stripe_fee,skipped_transfers,\
-            amount_owed,unreversed_disputes,unrecovered
-            bhd,1,10.000,0.000,8.770,0.000,0,0.000,0,0.000
-            jpy,1,1234567,0,877,4321,0,0,0,0
-            usd,2,20.00,10.00,-7.54,1.09,1,18.00,1,7.50
+            amount_owed,unreversed_disputes,unrecovered,pending_charges,pending_amount
+            bhd,1,10.000,0.000,8.770,0.000,0,0.000,0,0.000,0,0.000
+            jpy,1,1234567,0,877,4321,0,0,0,0,2,1500
+            usd,2,20.00,10.00,-7.54,1.09,1,18.00,1,7.50,1,12.34
 
             """
         ),

@@ -97,10 +97,12 @@ enum Fixture {
                     stripeFee: 0, skippedTransfers: 0, amountOwed: 0, unreversedDisputes: 0, unrecovered: 0),
                 SummaryRow(
                     currency: .jpy, destinationCharges: 1, gross: 1_234_567, refunded: 0, destinationPlatformFee: 877,
-                    stripeFee: 4321, skippedTransfers: 0, amountOwed: 0, unreversedDisputes: 0, unrecovered: 0),
+                    stripeFee: 4321, skippedTransfers: 0, amountOwed: 0, unreversedDisputes: 0, unrecovered: 0,
+                    pendingCharges: 2, pendingAmount: 1500),
                 SummaryRow(
                     currency: .usd, destinationCharges: 2, gross: 2000, refunded: 1000, destinationPlatformFee: -754,
-                    stripeFee: 109, skippedTransfers: 1, amountOwed: 1800, unreversedDisputes: 1, unrecovered: 750),
+                    stripeFee: 109, skippedTransfers: 1, amountOwed: 1800, unreversedDisputes: 1, unrecovered: 750,
+                    pendingCharges: 1, pendingAmount: 1234),
             ],
             connectedAccounts: [
                 ConnectedAccountRow(

@@ -93,7 +93,7 @@ import Testing
 
             // Skipped transfer, from the JSON alone.
             if charge.string("status") == "succeeded", intent?.object("transfer_data")?.string("destination") != nil,
-                charge["transfer_data"] is NSNull, charge["transfer"] == nil,
+                charge["transfer_data"] is NSNull, charge["transfer"] == nil || charge["transfer"] is NSNull,
                 (charge.int("created") ?? 0) <= Int64(world.end.timeIntervalSince1970) - 3600
             {
                 skippedFromJSON.insert(row.chargeID)

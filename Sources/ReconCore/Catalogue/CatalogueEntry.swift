@@ -21,6 +21,9 @@ public struct CatalogueEntry: Sendable {
     public let rangeExpansions: [String]
     /// `expand[]` of a retrieve by id.
     public let retrieveExpansions: [String]
+    /// `expand[]` of a late outcome read again by id (SPEC §3): what the rules read of it once its outcome came
+    /// (a charge that settled: its transfer, application fee and balance transaction).
+    public let lateReadExpansions: [String]
 
     /// A member naming another object.
     public struct Reference: Sendable {
@@ -55,7 +58,8 @@ public struct CatalogueEntry: Sendable {
 
     public init(
         listPath: String?, table: String, references: [Reference], lists: [NestedList] = [],
-        arrays: [Reference] = [], rangeExpansions: [String] = [], retrieveExpansions: [String] = []
+        arrays: [Reference] = [], rangeExpansions: [String] = [], retrieveExpansions: [String] = [],
+        lateReadExpansions: [String] = []
     ) {
         self.listPath = listPath
         self.table = table
@@ -64,6 +68,7 @@ public struct CatalogueEntry: Sendable {
         self.arrays = arrays
         self.rangeExpansions = rangeExpansions
         self.retrieveExpansions = retrieveExpansions
+        self.lateReadExpansions = lateReadExpansions
     }
 
     /// The references whose objects the history stores, with the kind they name.

@@ -46,7 +46,8 @@ extension CatalogueEntry {
             "data.application_fee.balance_transaction", "data.refunds", "data.refunds.data.balance_transaction",
             "data.refunds.data.failure_balance_transaction",
         ],
-        retrieveExpansions: ["payment_intent"])
+        retrieveExpansions: ["payment_intent"],
+        lateReadExpansions: ["payment_intent", "transfer", "application_fee", "balance_transaction"])
 
     /// https://docs.stripe.com/api/payment_intents/object: read only inside charges (expanded) or by id.
     fileprivate static let paymentIntent = CatalogueEntry(
@@ -142,7 +143,8 @@ extension CatalogueEntry {
         ],
         rangeExpansions: [
             "data.charge", "data.charge.payment_intent", "data.charge.transfer", "data.failure_balance_transaction",
-        ])
+        ],
+        lateReadExpansions: ["failure_balance_transaction"])
 
     /// https://docs.stripe.com/api/payouts/object: `?payout=` and the range's balance transactions list what a
     /// payout paid out, so its list needs no expansion.

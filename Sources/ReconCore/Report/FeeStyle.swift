@@ -8,7 +8,7 @@ public enum FeeStyle: String, Sendable, Codable, CaseIterable {
     case fullTransfer = "full_transfer"
 }
 
-/// Whether a finding is new in this run or was already reported by an earlier run of an overlapping range.
+/// Whether a finding is new in this run or was already reported by an earlier run.
 public enum FindingStatus: String, Sendable, Codable {
     case new
     case open

@@ -11,7 +11,7 @@ public struct FindingKey: Sendable, Hashable, Codable {
     }
 }
 
-/// A finding an earlier run of an overlapping range reported that this run no longer finds.
+/// A finding an earlier run reported about an object this run judged, that this run no longer finds.
 public struct ResolvedFinding: Sendable, Hashable, Codable {
     public var key: FindingKey
     /// The run that first reported it.
@@ -23,5 +23,32 @@ public struct ResolvedFinding: Sendable, Hashable, Codable {
         self.key = key
         self.firstRun = firstRun
         self.lastRun = lastRun
+    }
+}
+
+/// The object whose judging raised a finding: the charge whose application fee or transfer is wrong, the refund,
+/// the dispute, the payout. A run resolves an earlier finding only when it judged that object again (SPEC §5):
+/// created in its range, or read again as a late outcome.
+public struct FindingSubject: Sendable, Hashable, Codable {
+    /// `ch_…`, `re_…`, `dp_…`, `po_…`, …
+    public var id: String
+    /// When Stripe created it, Unix seconds.
+    public var created: Int64
+
+    public init(id: String, created: Int64) {
+        self.id = id
+        self.created = created
+    }
+}
+
+/// A finding of a run, with the object whose judging raised it.
+public struct Finding: Sendable, Hashable {
+    public var key: FindingKey
+    /// `nil` for a finding about no judged object (an object Stripe answered 404 for).
+    public var subject: FindingSubject?
+
+    public init(key: FindingKey, subject: FindingSubject?) {
+        self.key = key
+        self.subject = subject
     }
 }

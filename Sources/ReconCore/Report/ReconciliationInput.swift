@@ -28,6 +28,12 @@ public struct ReconciliationInput: Sendable {
     /// The range's ledger, added up by the history instead of handed over transaction by transaction: one row per
     /// currency, ledger balance type and reporting category, each once, none of whose totals overflowed.
     public var ledgerTotals: [LedgerRow] = []
+    /// The charges of the look-back window before the range that are still pending, per currency (one part holds
+    /// them: the ledger's).
+    public var pendingCharges: [PendingChargeTotal] = []
+    /// The objects of the look-back window judged as late outcomes. When the input is the whole range
+    /// (`judged == nil`), the rules judge these beside the range's objects; a part names them in `judged`.
+    public var lateOutcomes = LateOutcomes.none
     /// When the input is one part of a range: the objects this part reports on. `nil`: the input is the whole
     /// range, and every object created in it is reported on.
     public var judged: JudgedObjects?
@@ -66,7 +72,18 @@ public struct ReconciliationInput: Sendable {
             + feeRefunds.count + refunds.count + disputes.count + balanceTransactions.count + payouts.count
     }
 
+    /// How many late outcomes the input judges: objects it judges that were created before the range.
+    public var lateOutcomeCount: Int {
+        guard let judged else { return lateOutcomes.count }
+        func count<Facts: ObjectFacts>(_ facts: [Facts], _ ids: Set<String>) -> Int {
+            ids.isEmpty ? 0 : facts.count { $0.created < from && ids.contains($0.id) }
+        }
+        return count(charges, judged.charges) + count(refunds, judged.refunds) + count(disputes, judged.disputes)
+            + count(payouts, judged.payouts)
+    }
+
     /// Whether the input holds nothing but balance transactions, or the ledger's totals: a ledger part.
+    /// (Its pending charges are totals, not facts.)
     public var isLedgerOnly: Bool {
         charges.isEmpty && paymentIntents.isEmpty && transfers.isEmpty && transferReversals.isEmpty
             && applicationFees.isEmpty && feeRefunds.isEmpty && refunds.isEmpty && disputes.isEmpty && payouts.isEmpty

@@ -177,10 +177,12 @@ public struct ExceptionRow: Sendable, Hashable, Codable {
     /// One sentence a finance person can act on.
     public var message: String
     public var status: FindingStatus
+    /// The object whose judging raised it (the charge, for a check of its fee or transfer); not a column.
+    public var subject: FindingSubject?
 
     public init(
         kind: ExceptionKind, objectID: String, relatedID: String?, currency: Currency?, expected: ExceptionValue?,
-        actual: ExceptionValue?, message: String, status: FindingStatus = .new
+        actual: ExceptionValue?, message: String, status: FindingStatus = .new, subject: FindingSubject? = nil
     ) {
         self.kind = kind
         self.objectID = objectID
@@ -190,6 +192,7 @@ public struct ExceptionRow: Sendable, Hashable, Codable {
         self.actual = actual
         self.message = message
         self.status = status
+        self.subject = subject
     }
 }
 
@@ -231,10 +234,16 @@ public struct SummaryRow: Sendable, Hashable, Codable {
     public var amountOwed: Int64
     public var unreversedDisputes: Int
     public var unrecovered: Int64
+    /// Charges of earlier days in the look-back window (SPEC §3, "Late outcomes") that are not final yet as of the
+    /// run: still `pending`, so their outcome (succeeded, skipped, failed) will reach a later run.
+    public var pendingCharges: Int
+    /// The sum of those charges' `amount`, minor units of `currency`.
+    public var pendingAmount: Int64
 
     public init(
         currency: Currency, destinationCharges: Int, gross: Int64, refunded: Int64, destinationPlatformFee: Int64,
-        stripeFee: Int64, skippedTransfers: Int, amountOwed: Int64, unreversedDisputes: Int, unrecovered: Int64
+        stripeFee: Int64, skippedTransfers: Int, amountOwed: Int64, unreversedDisputes: Int, unrecovered: Int64,
+        pendingCharges: Int = 0, pendingAmount: Int64 = 0
     ) {
         self.currency = currency
         self.destinationCharges = destinationCharges
@@ -246,6 +255,8 @@ public struct SummaryRow: Sendable, Hashable, Codable {
         self.amountOwed = amountOwed
         self.unreversedDisputes = unreversedDisputes
         self.unrecovered = unrecovered
+        self.pendingCharges = pendingCharges
+        self.pendingAmount = pendingAmount
     }
 }
 

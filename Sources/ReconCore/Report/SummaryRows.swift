@@ -18,8 +18,8 @@ public struct DailyPlatformFeeRow: Sendable, Hashable, Codable {
     }
 }
 
-/// How many findings of one kind the report holds, by status, and how many of that kind an earlier run of an
-/// overlapping range reported that are gone now.
+/// How many findings of one kind the report holds, by status, and how many of that kind an earlier run reported
+/// about objects this run judged that are gone now.
 public struct FindingCountRow: Sendable, Hashable, Codable {
     /// `skipped_transfer`, `unreversed_dispute`, or an exception kind such as `application_fee_missing`.
     public var kind: String
@@ -27,7 +27,7 @@ public struct FindingCountRow: Sendable, Hashable, Codable {
     public var new: Int
     /// Seen in an earlier run and still there.
     public var open: Int
-    /// Reported by an earlier run of an overlapping range, gone now.
+    /// Reported by an earlier run about an object this run judged, gone now.
     public var resolved: Int
 
     public init(kind: String, new: Int = 0, open: Int = 0, resolved: Int = 0) {

@@ -13,6 +13,9 @@ public struct SandboxOptions: Sendable {
     public var days: Int = 30
     /// Hours beyond ``days`` (0…23), so that the world's end, its "now", can fall in the middle of a day.
     public var hours: Int = 0
+    /// Serve the world as of this moment instead of its end (`start < asOf <= end`): the same world, as Stripe would
+    /// have served it then (``SandboxWorld/init(seed:charges:start:end:asOf:)``); `nil` for its end.
+    public var asOf: Date?
     /// Address to listen on: loopback only (`127.0.0.1`, `::1` or `localhost`).
     public var host: String = "127.0.0.1"
     /// Port to listen on; 0 picks a free one.
@@ -43,6 +46,18 @@ public struct SandboxOptions: Sendable {
     public var restrictedKeyForbiddenResources: Set<String> = []
 
     public init() {}
+
+    /// The world's end: ``start`` plus ``days`` and ``hours``.
+    public var end: Date { start.addingTimeInterval(Double(days * 86_400 + hours * 3_600)) }
+
+    /// Checks that ``asOf``, if set, is inside the world: after its start, at or before its end.
+    public func checkAsOf() throws(SandboxError) {
+        guard let asOf, !(asOf > start && asOf <= end) else { return }
+        throw SandboxError(
+            message: "The moment to serve the world as of (\(RFC3339.utcString(asOf))) must be inside the world: "
+                + "after its start (\(RFC3339.utcString(start))) and at or before its end (\(RFC3339.utcString(end))).",
+            isBadInput: true)
+    }
 }
 
 /// Why the sandbox could not start.

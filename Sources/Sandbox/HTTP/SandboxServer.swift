@@ -68,8 +68,9 @@ public final class SandboxServer: Sendable {
         ] where !(0...1).contains(rate) {
             throw SandboxError(message: "The \(name) is a share between 0 and 1, not \(rate).", isBadInput: true)
         }
-        let end = options.start.addingTimeInterval(Double(options.days * 86_400 + options.hours * 3_600))
-        let world = SandboxWorld(seed: options.seed, charges: options.charges, start: options.start, end: end)
+        try options.checkAsOf()
+        let world = SandboxWorld(
+            seed: options.seed, charges: options.charges, start: options.start, end: options.end, asOf: options.asOf)
         let router = Router(
             storage: world.storage, restrictedKeyForbiddenResources: options.restrictedKeyForbiddenResources)
         let core = ServerCore(router: router, faults: FaultState(options: options, clock: clock))
@@ -106,13 +107,15 @@ public final class SandboxServer: Sendable {
     }
 
     /// `seed 42, 2000 charges, 2026-11-01..2026-12-01, 9876 objects` plus the active faults; with extra hours the
-    /// end is a time (`2026-11-01..2026-12-01T05:00:00Z`).
+    /// end is a time (`2026-11-01..2026-12-01T05:00:00Z`); served as of an earlier moment, `as of` that moment
+    /// follows the range.
     public var summary: String {
         let from = RFC3339.utcString(world.start).prefix(10)
-        let to = options.hours > 0 ? Substring(RFC3339.utcString(world.end)) : RFC3339.utcString(world.end).prefix(10)
-        var parts = [
-            "seed \(options.seed)", "\(options.charges) charges", "\(from)..\(to)", "\(world.objectCount) objects",
-        ]
+        let planned = RFC3339.utcString(world.plannedEnd)
+        let to = options.hours > 0 ? Substring(planned) : planned.prefix(10)
+        var parts = ["seed \(options.seed)", "\(options.charges) charges", "\(from)..\(to)"]
+        if options.asOf != nil { parts.append("as of \(RFC3339.utcString(world.end))") }
+        parts.append("\(world.objectCount) objects")
         if options.latency > .zero { parts.append("latency \(options.latency)") }
         if options.expansionLatency > .zero { parts.append("\(options.expansionLatency) per expanded object") }
         if options.failRate > 0 { parts.append("fail rate \(options.failRate)") }

@@ -32,6 +32,12 @@ struct ChargePlan {
         /// The refund fails hours or days later (the card expired): only for the charge's last refund, one that
         /// leaves the application fee alone.
         var fails = false
+        /// Seconds from the refund to its failure.
+        var failureDelay: ClosedRange<Int64> = 21_600...(3 * 86_400)
+        /// The refund is `pending` until it fails (else `succeeded`, as card refunds that fail later show).
+        var pendingUntilFailure = false
+        /// The scenario the refund shows once it failed, naming the refund.
+        var tag: SandboxScenario?
     }
 
     struct Dispute {
@@ -44,10 +50,19 @@ struct ChargePlan {
         var decision: ClosedRange<Int64> = (3 * 86_400)...(10 * 86_400)
         /// Seconds from the dispute to the transfer reversal that recovers its funds from the connected account.
         var recoveryDelay: ClosedRange<Int64> = 3_600...(2 * 86_400)
+        /// The status a won dispute shows until its decision (`under_review` when `nil`).
+        var beforeDecision: WorldDisputeStatus?
+        /// An inquiry (`warning_under_review`) first that escalates into this chargeback this many seconds later,
+        /// when its funds are withdrawn; `nil` for a dispute that is a chargeback from the start.
+        var escalation: ClosedRange<Int64>?
+        /// The scenario the dispute shows, naming the dispute.
+        var tag: SandboxScenario?
     }
 
     var method = PaymentMethodKind.card
     var outcome = Outcome.succeeded
+    /// Seconds from a bank debit to its settlement; `nil` for the usual 1 to 4 days.
+    var settleDelay: ClosedRange<Int64>?
     /// How the destination charge pays the platform; `nil` for a plain charge (no destination).
     var style: FeeStyle?
     var account = Account.domestic

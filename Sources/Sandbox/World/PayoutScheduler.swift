@@ -6,11 +6,14 @@
 /// wait for the next. Deterministically about one payout in 40 fails (`account_closed`, its funds come back a day
 /// later) and one in 50 is paid out for a little more than its transactions add up to (a deliberate mismatch). A payout
 /// created less than ``reconciliationLag`` before the world's end is still being reconciled (`in_progress`) and is
-/// never a deliberate mismatch, which only a final list shows.
+/// never a deliberate mismatch, which only a final list shows. One payout that arrived by a day before the world's end
+/// fails during its last day (a late outcome, ``SandboxScenario/latePayoutFailed``).
 struct PayoutScheduler {
     let seed: UInt64
     let start: Int64
     let end: Int64
+    /// Whether one payout fails late (``SandboxScenario/latePayoutFailed``), as worlds of 200 charges or more have.
+    var failsOneLate = true
 
     /// Seconds after midnight UTC at which the day's payouts are created.
     static let hour: Int64 = 6 * 3_600
@@ -26,6 +29,8 @@ struct PayoutScheduler {
         var paidOutBy: [Int32] = []
         var failed: [Int] = []
         var mismatched: [Int] = []
+        /// The payout that was `paid` a day before the world's end and failed during its last day.
+        var failedLate: [Int] = []
     }
 
     /// Creates the payouts over the draft (unsorted) table `bts` and appends their balance transactions to it.
@@ -54,6 +59,10 @@ struct PayoutScheduler {
         let day: Int64 = 86_400
         var midnight = start - ((start % day) + day) % day + 2 * day
         var payouts = PayoutTable()
+        // The day whose first payout that neither fails nor is a mismatch arrives by `end − 1 day` and fails during
+        // the world's last day (a world of five days or more and, as the late charges, of 200 charges or more).
+        let lateMidnight = end - 3 * day - ((end - 3 * day) % day + day) % day
+        var lateFailurePending = failsOneLate && lateMidnight >= midnight
         while midnight + Self.hour < end {
             let created = midnight + Self.hour
             for currency in currencies {
@@ -84,7 +93,17 @@ struct PayoutScheduler {
                     bts.append(created, .payout, amount: -amount, currency: currency, source: .payout, payout))
                 var status: WorldPayoutStatus = arrival <= end ? .paid : .inTransit
                 var failure: Int32 = -1
-                if fails {
+                if lateFailurePending, midnight == lateMidnight, !fails, !mismatched {
+                    // Paid on its arrival date, then returned by the bank two hours into the world's last day: Stripe
+                    // says that some payouts that fail might initially show as paid, then change to failed.
+                    lateFailurePending = false
+                    failure = bts.append(
+                        end - day + 2 * 3_600, .payoutFailure, amount: amount, currency: currency, source: .payout,
+                        payout)
+                    status = .failed
+                    result.failed.append(payout)
+                    result.failedLate.append(payout)
+                } else if fails {
                     // The bank returns it the next day; until then (or if that is after the world's end) it travels.
                     status = .inTransit
                     let returned = created + day

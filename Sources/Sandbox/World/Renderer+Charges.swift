@@ -93,11 +93,13 @@ extension Renderer {
             writer.nullField("statement_descriptor")
             writer.nullField("statement_descriptor_suffix")
             writer.field("status", status.name)
-            // Absent without a transfer, except while Stripe has yet to create the transfer of a succeeded charge
-            // (asynchronous capture): then null.
+            // Absent without a transfer, except on a succeeded charge that asked for one: null while Stripe has yet to
+            // create it (asynchronous capture), and when Stripe skipped it.
             if charges.transfer[index] >= 0 {
                 reference("transfer", writer, expand, "transfer", .transfer(Int(charges.transfer[index])))
-            } else if status == .succeeded && charges.has(ChargeTable.hasTransferData, index) {
+            } else if status == .succeeded
+                && (charges.has(ChargeTable.hasTransferData, index) || charges.intentDestination[index] >= 0)
+            {
                 writer.nullField("transfer")
             }
             writer.key("transfer_data")

@@ -43,7 +43,7 @@ extension Renderer {
             writer.field("reason", "requested_by_customer")
             writer.nullField("receipt_number")
             writer.nullField("source_transfer_reversal")
-            writer.field("status", failed ? "failed" : "succeeded")
+            writer.field("status", r.statusName(index))
             reference(
                 "transfer_reversal", writer, expand, "transfer_reversal",
                 optional(r.transferReversal[index], ObjectRef.transferReversal))

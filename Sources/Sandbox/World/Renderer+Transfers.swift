@@ -17,7 +17,7 @@ extension Renderer {
             writer.field("destination", id: .account, Int(t.destination[index]))
             writer.field(
                 "destination_payment", id: .connectedPayment,
-                t.role[index] == .destination ? source : storage.charges.count + index)
+                t.role[index] == .destination ? source : storage.plannedChargeCount + index)
             writer.field("id", idString)
             writer.field("livemode", false)
             writer.field("metadata") {

@@ -1,6 +1,8 @@
 /// The situations of SPEC §4 the world is built to contain. ``SandboxWorld/ids(for:)`` names the objects
 /// that show each one (charge ids, except ``separateTransfer`` which names transfers, the payout scenarios which
-/// name payouts and ``issuingTransaction`` which names balance transactions), so tests can find them.
+/// name payouts, ``issuingTransaction`` which names balance transactions, ``lateFailedRefund`` which names refunds
+/// and ``lateDisputeWon`` and ``lateDisputeLost`` which name disputes), so tests can find them. A scenario is what
+/// the object shows by the end the world was generated up to, also in a world served as of an earlier moment.
 public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     // Fee styles and plain charges
     case applicationFee = "application_fee"
@@ -84,6 +86,32 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     /// A payout created less than a day and a half before the world's end: `reconciliation_status: in_progress`, and
     /// `?payout=` lists only the older half of what it paid out.
     case payoutInProgress = "payout_in_progress"
+    // Late outcomes: objects created in the day before the world's last day whose state changes during its last
+    // day, between ``SandboxWorld/earlierMoment`` and the world's end (worlds of 200 charges and three days or more;
+    // the payout, five days or more).
+    /// A bank-debit destination charge `pending` at the earlier moment that succeeded before the end with its
+    /// transfer skipped: the charge's `transfer_data` and `transfer` are null, its PaymentIntent keeps
+    /// `transfer_data.destination` (charge ids).
+    case lateSkippedTransfer = "late_skipped_transfer"
+    /// A bank-debit destination charge `pending` at the earlier moment that succeeded before the end, its transfer and
+    /// application fee made at settlement (charge ids).
+    case lateSucceeded = "late_succeeded"
+    /// A bank-debit destination charge `pending` at the earlier moment that failed before the end: `status: failed`,
+    /// `failure_balance_transaction`, a `payment_failure_refund` balance transaction; no transfer was ever made
+    /// (charge ids).
+    case lateFailedCharge = "late_failed_charge"
+    /// A refund that reversed the transfer, `pending` at the earlier moment, `failed` by the end (its
+    /// `refund_failure` balance transaction created at failure; the reversal stays) (refund ids).
+    case lateFailedRefund = "late_failed_refund"
+    /// A dispute on a destination charge, `needs_response` (funds withdrawn, not recovered) at the earlier moment,
+    /// `won` by the end (its `dispute_reversal` reinstatement created at the decision) (dispute ids).
+    case lateDisputeWon = "late_dispute_won"
+    /// A dispute that was an inquiry (`warning_under_review`, nothing withdrawn) at the earlier moment, escalated
+    /// after it (its withdrawal created then) and was `lost` by the end, not recovered (dispute ids).
+    case lateDisputeLost = "late_dispute_lost"
+    /// An automatic payout `paid` at the earlier moment (its arrival date passed) that is `failed` by the end
+    /// (`account_closed`, a `payout_failure` balance transaction created at failure) (payout ids).
+    case latePayoutFailed = "late_payout_failed"
     // Deliberate inconsistencies, one family per exception kind
     case applicationFeeMissing = "application_fee_missing"
     case applicationFeeAmountMismatch = "application_fee_amount_mismatch"

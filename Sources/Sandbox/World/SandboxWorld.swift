@@ -8,6 +8,9 @@ import Foundation
 /// so a charge near the world's end is refunded or disputed only after it, as the world's "now" has not reached
 /// those events yet.
 ///
+/// The same world can be served as of an earlier moment (``init(seed:charges:start:end:asOf:)``,
+/// ``served(asOf:)``): what Stripe would have served then, with the same ids.
+///
 /// The same seed and options always give the same objects and byte-identical JSON. The world is generated
 /// compactly (about 100 bytes per object) and rendered per request, so a million charges fit in memory.
 public struct SandboxWorld: Sendable {
@@ -15,26 +18,56 @@ public struct SandboxWorld: Sendable {
     package let storage: WorldStorage
 
     /// Generates the world over `[start, start + days × 86400 s)`. `charges` is the number of platform charges;
-    /// related objects come on top.
-    public init(seed: UInt64, charges: Int, start: Date, days: Int) {
+    /// related objects come on top. `asOf`: serve it as of that moment (see ``init(seed:charges:start:end:asOf:)``).
+    public init(seed: UInt64, charges: Int, start: Date, days: Int, asOf: Date? = nil) {
         let end = start.addingTimeInterval(Double(max(days, 1)) * 86_400)
-        self.init(seed: seed, charges: charges, start: start, end: end)
+        self.init(seed: seed, charges: charges, start: start, end: end, asOf: asOf)
     }
 
     /// Generates the world over `[start, end)`; `end`, the world's "now", need not be a midnight. An `end` less than
     /// two hours after `start` is moved to two hours after it.
-    public init(seed: UInt64, charges: Int, start: Date, end: Date) {
+    ///
+    /// With `asOf` (`start < asOf <= end`, else moved into that interval), the same world is served as Stripe would
+    /// have served it at that moment: every random draw is that of the whole world, objects created at or after
+    /// `asOf` do not exist, and the others are in their state as of it (a bank debit not settled yet is `pending`, a
+    /// refund that fails later is in its earlier status, a dispute decided later shows the status it had, a payout
+    /// that fails later is `paid` or still travelling, `amount_refunded` and the nested lists count only what came
+    /// before). An object created before `asOf` has the same id in both and the same JSON unless its state changed
+    /// since. ``end`` is then `asOf`, and ``plannedEnd`` the end the world was generated up to. `nil` serves it as of
+    /// its end.
+    public init(seed: UInt64, charges: Int, start: Date, end: Date, asOf: Date? = nil) {
         let startSeconds = Int64(start.timeIntervalSince1970.rounded(.down))
         let endSeconds = max(Int64(end.timeIntervalSince1970.rounded(.down)), startSeconds + 7_200)
-        storage = WorldBuilder(seed: seed, chargeCount: max(charges, 0), start: startSeconds, end: endSeconds)
+        let world = WorldBuilder(seed: seed, chargeCount: max(charges, 0), start: startSeconds, end: endSeconds)
             .build()
+        storage = asOf.map { world.servedAsOf(Self.moment($0, inside: world)) } ?? world
+    }
+
+    private init(storage: WorldStorage) { self.storage = storage }
+
+    /// The same world served as of `moment`, moved into `(start, end]` (an earlier moment than this world's own
+    /// ``end``; nothing is generated again).
+    public func served(asOf moment: Date) -> SandboxWorld {
+        SandboxWorld(storage: storage.servedAsOf(Self.moment(moment, inside: storage)))
+    }
+
+    /// `moment` in whole seconds, moved into `(start, end]`.
+    private static func moment(_ moment: Date, inside storage: WorldStorage) -> Int64 {
+        min(max(Int64(moment.timeIntervalSince1970.rounded(.down)), storage.start + 1), storage.end)
     }
 
     public var seed: UInt64 { storage.seed }
     /// The first instant of the world.
     public var start: Date { Date(timeIntervalSince1970: TimeInterval(storage.start)) }
-    /// The end of the world (exclusive): every object was created before it; it is the world's "now".
+    /// The end of the world as served (exclusive): every object served was created before it; it is the world's
+    /// "now". For a world served as of an earlier moment, that moment.
     public var end: Date { Date(timeIntervalSince1970: TimeInterval(storage.end)) }
+    /// The end the world was generated up to: ``end``, unless the world is served as of an earlier moment.
+    public var plannedEnd: Date { Date(timeIntervalSince1970: TimeInterval(storage.plannedEnd)) }
+    /// A day before ``plannedEnd``: the world served as of this moment shows the late-outcome scenarios
+    /// (``SandboxScenario/lateSkippedTransfer`` …) in their earlier state, the world served as of its end in the
+    /// later one.
+    public var earlierMoment: Date { plannedEnd.addingTimeInterval(-86_400) }
 
     /// Number of objects per list endpoint resource, plus the nested kinds.
     public var counts: [String: Int] {
@@ -50,9 +83,9 @@ public struct SandboxWorld: Sendable {
     /// All objects, every kind counted once.
     public var objectCount: Int { counts.values.reduce(0, +) }
 
-    /// The ids of the objects that show `scenario`, oldest first (charge ids; transfer ids for
-    /// ``SandboxScenario/separateTransfer``; payout ids for ``SandboxScenario/payoutFailed`` and
-    /// ``SandboxScenario/payoutMismatch``).
+    /// The ids of the objects that show `scenario`, oldest first (charge ids, except where ``SandboxScenario`` says
+    /// otherwise). In a world served as of an earlier moment, those created before it, which show the scenario by
+    /// ``plannedEnd``.
     public func ids(for scenario: SandboxScenario) -> [String] {
         (storage.scenarios[scenario] ?? []).map { storage.ids.id($0.kind, Int($0.index)) }
     }

@@ -86,7 +86,7 @@ extension WorldBuilder {
         var outcome = plan.outcome
         var settledAt = t
         if plan.method == .bankDebit {
-            settledAt = t + rng.int(86_400...(4 * 86_400))
+            settledAt = t + rng.int(plan.settleDelay ?? 86_400...(4 * 86_400))
             if settledAt >= end { outcome = .pending }
         }
         // A connected account that settles in another currency: the fee is converted into it at the day's rate
@@ -120,6 +120,7 @@ extension WorldBuilder {
         charges.status.append(
             terms.outcome == .succeeded ? .succeeded : terms.outcome == .pending ? .pending : .failed)
         charges.method.append(plan.method)
+        charges.settledAt.append(terms.settledAt)
         charges.style.append(plan.style)
         charges.intentDestination.append(terms.destination)
         charges.intentTransferAmount.append(plan.style == .transferAmount ? terms.amount - terms.retained : -1)
@@ -257,8 +258,13 @@ extension WorldBuilder {
                 }
             }
             refunds.transferReversal.append(reversal)
-            if refundPlan.fails, failRefund(refund, terms, amount: refundAmount, after: created, rng: &rng) {
+            refunds.pendingUntilFailure[refund] = refundPlan.fails && refundPlan.pendingUntilFailure
+            if refundPlan.fails,
+                failRefund(
+                    refund, terms, amount: refundAmount, after: created, delay: refundPlan.failureDelay, rng: &rng)
+            {
                 failed += refundAmount
+                if let scenario = refundPlan.tag { tag(scenario, .refund, refund) }
             }
             // The fee's share refunded on its own, hours or days after a refund that left it alone.
             if let delay = refundPlan.feeRefundDelay, !refundPlan.refundApplicationFee, links.fee >= 0 {
@@ -272,13 +278,14 @@ extension WorldBuilder {
         return (refunded - failed, last)
     }
 
-    /// Fails refund `refund` hours to days after it was made, when that comes before the world's end: a
+    /// Fails refund `refund` `delay` seconds (hours to days) after it was made, when that comes before the world's end: a
     /// `refund_failure` balance transaction returns its amount to the balance it came from. Returns whether it
     /// failed.
     private func failRefund(
-        _ refund: Int, _ terms: ChargeTerms, amount: Int64, after created: Int64, rng: inout SplitMix64
+        _ refund: Int, _ terms: ChargeTerms, amount: Int64, after created: Int64, delay: ClosedRange<Int64>,
+        rng: inout SplitMix64
     ) -> Bool {
-        let at = created + rng.int(21_600...(3 * 86_400))
+        let at = created + rng.int(delay)
         let reason = UInt8(rng.int(0...(RefundTable.failureReasons.count - 1)))
         guard at < end else { return false }
         refunds.failureBalanceTransaction[refund] = addBT(
@@ -302,6 +309,7 @@ extension WorldBuilder {
                 source: .refund, refund, balance: terms.plan.prefunding ? .refundAndDisputePrefunding : .payments))
         refunds.failureBalanceTransaction.append(-1)
         refunds.failureReason.append(0)
+        refunds.pendingUntilFailure.append(false)
         return refund
     }
 }

@@ -17,15 +17,29 @@ extension WorldBuilder {
             after = created
             disputed = true
             var status = disputePlan.status
+            var earlierStatus = status
+            var changedAt = Int64.max
             var reinstatedAt: Int64 = -1
+            var withdrawnAt = created
             if status == .won {
                 reinstatedAt = created + rng.int(disputePlan.decision)
+                earlierStatus = disputePlan.beforeDecision ?? .underReview
                 // A decision the world's "now" has not reached yet.
-                if reinstatedAt >= end { status = .underReview }
+                if reinstatedAt >= end { status = earlierStatus } else { changedAt = reinstatedAt }
+            }
+            if let escalation = disputePlan.escalation {
+                // An inquiry first; the chargeback (and its withdrawal) when it escalates, if the world reaches it.
+                withdrawnAt = created + rng.int(escalation)
+                earlierStatus = .warningUnderReview
+                if withdrawnAt >= end { status = earlierStatus } else { changedAt = withdrawnAt }
             }
             let disputeAmount = terms.amount - refunded
             let dispute = appendDispute(
-                terms, amount: disputeAmount, status: status, at: created, reinstatedAt: reinstatedAt, rng: &rng)
+                terms, amount: disputeAmount, status: status, at: created, withdrawnAt: withdrawnAt,
+                reinstatedAt: reinstatedAt, rng: &rng)
+            disputes.earlierStatus.append(earlierStatus)
+            disputes.statusChangedAt.append(changedAt)
+            if let scenario = disputePlan.tag, changedAt < end { tag(scenario, .dispute, dispute) }
             var repayment: Int32 = -1
             if disputePlan.recovery != .none, links.transfer >= 0, status.withdrawsFunds {
                 repayment = recoverDispute(
@@ -37,10 +51,11 @@ extension WorldBuilder {
         return disputed
     }
 
-    /// A dispute's columns and its withdrawal and reinstatement balance transactions; returns its index.
+    /// A dispute's columns (but its earlier status) and its withdrawal and reinstatement balance transactions;
+    /// returns its index.
     private func appendDispute(
-        _ terms: ChargeTerms, amount: Int64, status: WorldDisputeStatus, at created: Int64, reinstatedAt: Int64,
-        rng: inout SplitMix64
+        _ terms: ChargeTerms, amount: Int64, status: WorldDisputeStatus, at created: Int64, withdrawnAt: Int64,
+        reinstatedAt: Int64, rng: inout SplitMix64
     ) -> Int {
         let dispute = disputes.count
         let rate = terms.rate
@@ -54,7 +69,7 @@ extension WorldBuilder {
         var reinstatement: Int32 = -1
         if status.withdrawsFunds {
             withdrawal = addBT(
-                created, .disputeWithdrawal, amount: -convert(amount, rate: rate), fee: settlement.disputeFee,
+                withdrawnAt, .disputeWithdrawal, amount: -convert(amount, rate: rate), fee: settlement.disputeFee,
                 currency: settlement, rate: rate, source: .dispute, dispute,
                 balance: terms.plan.prefunding ? .refundAndDisputePrefunding : .payments)
         }

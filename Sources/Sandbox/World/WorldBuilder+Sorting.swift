@@ -77,6 +77,7 @@ extension WorldBuilder {
         p.transactions = Adjacency(ownerCount: p.count, owner: bMap.permute(payoutSchedule.paidOutBy))
         for payout in payoutSchedule.failed { tag(.payoutFailed, .payout, payout) }
         for payout in payoutSchedule.mismatched { tag(.payoutMismatch, .payout, payout) }
+        for payout in payoutSchedule.failedLate { tag(.latePayoutFailed, .payout, payout) }
         for payout in 0..<p.count where p.reconciliation[payout] == .inProgress {
             tag(.payoutInProgress, .payout, payout)
         }
@@ -89,6 +90,8 @@ extension WorldBuilder {
                 case .transfer: ScenarioObject(kind: .transfer, index: o.transfers.newIndex[Int(object.index)])
                 case .balanceTransaction:
                     ScenarioObject(kind: .balanceTransaction, index: bMap.newIndex[Int(object.index)])
+                case .refund: ScenarioObject(kind: .refund, index: o.refunds.newIndex[Int(object.index)])
+                case .dispute: ScenarioObject(kind: .dispute, index: o.disputes.newIndex[Int(object.index)])
                 default: object
                 }
             }.sorted { $0.index < $1.index }.uniqued()
@@ -160,6 +163,7 @@ extension WorldBuilder {
         r.transferReversal = order.permute(o.reversals.remap(refunds.transferReversal))
         r.failureBalanceTransaction = order.permute(o.balanceTransactions.remap(refunds.failureBalanceTransaction))
         r.failureReason = order.permute(refunds.failureReason)
+        r.pendingUntilFailure = order.permute(refunds.pendingUntilFailure)
         return r
     }
 
@@ -171,6 +175,8 @@ extension WorldBuilder {
         d.charge = order.permute(disputes.charge)
         d.amount = order.permute(disputes.amount)
         d.status = order.permute(disputes.status)
+        d.earlierStatus = order.permute(disputes.earlierStatus)
+        d.statusChangedAt = order.permute(disputes.statusChangedAt)
         d.reason = order.permute(disputes.reason)
         d.withdrawal = order.permute(bMap.remap(disputes.withdrawal))
         d.reinstatement = order.permute(bMap.remap(disputes.reinstatement))

@@ -43,8 +43,9 @@ final class WorldBuilder {
 
     func build() -> WorldStorage {
         var rng = SplitMix64(seed: seed)
-        let times = creationTimes(&rng)
-        let plannedAt = guaranteedPlanSlots(&rng)
+        var times = creationTimes(&rng)
+        var plannedAt = guaranteedPlanSlots(&rng)
+        plannedAt.merge(lateOutcomeSlots(&times, avoiding: plannedAt)) { guaranteed, _ in guaranteed }
         charges.created.reserveCapacity(chargeCount)
         for index in 0..<chargeCount {
             var planRNG = SplitMix64(seed: SplitMix64.mix(seed ^ 0xC4A2_6E00) &+ UInt64(index))
@@ -53,7 +54,8 @@ final class WorldBuilder {
         }
         generateSeparateTransfers(&rng)
         generateIssuingTransactions(&rng)
-        payoutSchedule = PayoutScheduler(seed: seed, start: start, end: end).schedule(&bts)
+        payoutSchedule = PayoutScheduler(seed: seed, start: start, end: end, failsOneLate: chargeCount >= 200)
+            .schedule(&bts)
         return finish()
     }
 
@@ -81,6 +83,30 @@ final class WorldBuilder {
             }
         }
         return plannedAt
+    }
+
+    /// Charge index → late-outcome plan (``ChargePlan/late()``): the charges created just before `end − 1 day − 2 h`
+    /// that no guaranteed plan takes, moved into `[end − 2 days + 1 h, end − 1 day − 2 h)` if they were created
+    /// before it (only in a sparse world; times stay sorted). None in a world of fewer than 200 charges or of less
+    /// than three days. Draws nothing, so the rest of the world keeps its random values.
+    private func lateOutcomeSlots(_ times: inout [Int64], avoiding plannedAt: [Int: ChargePlan]) -> [Int: ChargePlan] {
+        let day: Int64 = 86_400
+        let plans = ChargePlan.late()
+        let regular = chargeCount - youngCount
+        let earliest = end - 2 * day + 3_600
+        let latest = end - day - 7_200
+        guard chargeCount >= 200, end - start >= 3 * day else { return [:] }
+        var chosen: [Int] = []
+        var index = (times[..<regular].firstIndex { $0 >= latest } ?? regular) - 1
+        while chosen.count < plans.count, index >= 0 {
+            if plannedAt[index] == nil { chosen.append(index) }
+            index -= 1
+        }
+        guard let first = chosen.last, let last = chosen.first, chosen.count == plans.count else { return [:] }
+        for moved in first...last { times[moved] = max(times[moved], earliest + Int64(moved - first) * 60) }
+        var slots: [Int: ChargePlan] = [:]
+        for (plan, slot) in zip(plans, chosen.reversed()) { slots[slot] = plan }
+        return slots
     }
 
     /// The plan of charge `index`: young, guaranteed or drawn at random.

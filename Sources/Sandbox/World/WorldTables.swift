@@ -228,6 +228,14 @@ package struct Adjacency: Sendable {
     package func items(of owner: Int) -> ArraySlice<Int32> {
         items[Int(offsets[owner])..<Int(offsets[owner + 1])]
     }
+
+    /// The links of the first `owners` owners only.
+    func prefix(owners: Int) -> Adjacency {
+        var result = Adjacency()
+        result.offsets = Array(offsets.prefix(owners + 1))
+        result.items = Array(items.prefix(Int(offsets[owners])))
+        return result
+    }
 }
 
 package struct ChargeTable: Sendable {
@@ -236,6 +244,9 @@ package struct ChargeTable: Sendable {
     package var currency: [WorldCurrency] = []
     package var status: [WorldChargeStatus] = []
     var method: [PaymentMethodKind] = []
+    /// When the payment settled (succeeded or failed): at once for a card, days later for a bank debit, which is
+    /// `pending` until then. A bank debit's transfer, application fee and failure come at this moment.
+    package var settledAt: [Int64] = []
     /// The fee style of a destination charge, `nil` for a plain charge.
     package var style: [FeeStyle?] = []
     /// The PaymentIntent's `transfer_data.destination` (account index), `-1` for none.
@@ -341,10 +352,17 @@ package struct RefundTable: Sendable {
     package var failureBalanceTransaction: [Int32] = []
     /// Index into ``failureReasons`` of a failed refund's `failure_reason`.
     var failureReason: [UInt8] = []
+    /// The refund is `pending` until it fails (a refund the bank has not confirmed yet), rather than `succeeded`.
+    package var pendingUntilFailure: [Bool] = []
 
     var count: Int { created.count }
 
     package func failed(_ index: Int) -> Bool { failureBalanceTransaction[index] >= 0 }
+
+    /// Stripe's `status`: `failed`, else `pending` for a refund that is to fail and has not yet, else `succeeded`.
+    package func statusName(_ index: Int) -> String {
+        failed(index) ? "failed" : pendingUntilFailure[index] ? "pending" : "succeeded"
+    }
 
     /// `failure_reason` values Stripe gives card refunds that fail.
     static let failureReasons = ["expired_or_canceled_card", "lost_or_stolen_card", "unknown"]
@@ -354,7 +372,13 @@ package struct DisputeTable: Sendable {
     package var created: [Int64] = []
     package var charge: [Int32] = []
     package var amount: [Int64] = []
+    /// The status as served: the last one reached by the world's "now".
     package var status: [WorldDisputeStatus] = []
+    /// The status before ``statusChangedAt`` (the same as ``status`` for a dispute whose status never changed).
+    package var earlierStatus: [WorldDisputeStatus] = []
+    /// When the dispute moved from ``earlierStatus`` to ``status`` (a won dispute's decision, an inquiry's
+    /// escalation into a chargeback), `Int64.max` when it did not by the world's "now".
+    package var statusChangedAt: [Int64] = []
     var reason: [UInt8] = []
     package var withdrawal: [Int32] = []
     package var reinstatement: [Int32] = []
@@ -389,7 +413,12 @@ package struct BalanceTransactionTable: Sendable {
 package final class WorldStorage: Sendable {
     let seed: UInt64
     let start: Int64
+    /// The moment the world is served as of (its "now"): every object was created before it.
     let end: Int64
+    /// The end the world was generated up to: ``end``, or a later moment for a world served as of an earlier one.
+    let plannedEnd: Int64
+    /// The number of charges the world was generated with (some ids are numbered after them).
+    let plannedChargeCount: Int
     let accountCount: Int
     package let ids: StripeIDCodec
     package let charges: ChargeTable
@@ -405,7 +434,8 @@ package final class WorldStorage: Sendable {
     let scenarios: [SandboxScenario: [ScenarioObject]]
 
     init(
-        seed: UInt64, start: Int64, end: Int64, accountCount: Int, charges: ChargeTable, transfers: TransferTable,
+        seed: UInt64, start: Int64, end: Int64, plannedEnd: Int64? = nil, plannedChargeCount: Int? = nil,
+        accountCount: Int, charges: ChargeTable, transfers: TransferTable,
         reversals: ReversalTable, fees: FeeTable, feeRefunds: FeeRefundTable, refunds: RefundTable,
         disputes: DisputeTable, balanceTransactions: BalanceTransactionTable, payouts: PayoutTable,
         scenarios: [SandboxScenario: [ScenarioObject]]
@@ -413,6 +443,8 @@ package final class WorldStorage: Sendable {
         self.seed = seed
         self.start = start
         self.end = end
+        self.plannedEnd = plannedEnd ?? end
+        self.plannedChargeCount = plannedChargeCount ?? charges.count
         self.accountCount = accountCount
         self.ids = StripeIDCodec(seed: seed)
         self.charges = charges

@@ -38,7 +38,8 @@ NUMERIC_COLUMNS = {
     "Payout transactions": {"gross", "fee", "net"},
     "Summary": {
         "destination_charges", "gross", "refunded", "destination_platform_fee", "stripe_fee",
-        "skipped_transfers", "amount_owed", "unreversed_disputes", "unrecovered",
+        "skipped_transfers", "amount_owed", "unreversed_disputes", "unrecovered", "pending_charges",
+        "pending_amount",
     },
 }
 

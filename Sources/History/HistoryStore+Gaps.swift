@@ -94,7 +94,15 @@ extension HistoryStore {
             // Late outcomes (SPEC §3): the charges of the look-back window whose outcome this chain's reads found
             // changed are judged too, so what the rules read of them is needed as of the range's charges.
             let lateCharges = Self.lateOutcomeIDs(.charge, seen: seen)
-            let scope = "scope_charges(id) AS (\(HistoryScope.charges(from: from, to: to)) UNION \(lateCharges))"
+            // A refund that failed or a dispute that closed changed its charge too (`amount_refunded`): read again.
+            let lateChildrensCharges = """
+                SELECT charge_id FROM refunds WHERE id IN (\(Self.lateOutcomeIDs(.refund, seen: seen)))
+                UNION SELECT charge_id FROM disputes WHERE id IN (\(Self.lateOutcomeIDs(.dispute, seen: seen)))
+                """
+            let scope = """
+                scope_charges(id) AS (\(HistoryScope.charges(from: from, to: to)) UNION \(lateCharges)
+                                      UNION \(lateChildrensCharges))
+                """
 
             /// The ids `sql` selects, in order; `sql` may read `scope_charges` and the expressions in `with`.
             func ids(_ sql: String, with expressions: [String] = []) throws -> [String] {

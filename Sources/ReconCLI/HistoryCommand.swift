@@ -60,9 +60,14 @@ struct HistoryCommand: AsyncParsableCommand {
         guard !runs.isEmpty else { return "No runs recorded yet.\n" }
         let header = ["run", "command", "range", "status", "started (UTC)", "seconds", "objects", "findings", "totals"]
         var rows: [[String]] = [header]
+        var notes: [String] = []
         for run in runs {
             let details =
                 run.details.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
+            for stale in details["out_of_date_ranges"] as? [[String: String]] ?? [] {
+                guard let folder = stale["report_folder"], let action = stale["action"] else { continue }
+                notes.append("run \(run.id) found a late outcome: the report \(folder) is out of date; \(action)")
+            }
             let objects = (details["objects"] as? [String: Int]).map { String($0.values.reduce(0, +)) } ?? ""
             let findings: String = {
                 guard let new = details["findings_new"] as? Int, let open = details["findings_open"] as? Int else {
@@ -89,10 +94,11 @@ struct HistoryCommand: AsyncParsableCommand {
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
+        let table = rows.map { row in
             row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
                 .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
         }.joined(separator: "\n") + "\n"
+        return notes.isEmpty ? table : table + "\n" + notes.joined(separator: "\n") + "\n"
     }
 
     private static func range(_ run: RunRecord) -> String {

@@ -64,6 +64,21 @@ struct BadInputTests {
             mentions: ["range.time_zone", "CONNECT_RECON_RANGE_TIME_ZONE"])
     }
 
+    @Test(
+        "a look-back that is not a whole number of days from 0 to 366, in the file or the environment",
+        arguments: ["-1", "367", "two weeks", "14.5"])
+    func badLookback(value: String) async throws {
+        try await runExpectingBadInput(
+            [], configText: "reconcile:\n  lookback_days: \(value)\n",
+            mentions: ["reconcile.lookback_days", "config.yaml:2", "0 to 366"])
+        try await runExpectingBadInput(
+            [], environment: ["STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_RECONCILE_LOOKBACK_DAYS": value],
+            mentions: ["reconcile.lookback_days", "CONNECT_RECON_RECONCILE_LOOKBACK_DAYS"])
+        try await runExpectingBadInput(
+            [], environment: ["CONNECT_RECON_RECONCILE_LOOKBACK_DAYS": value], command: "reconcile",
+            mentions: ["reconcile.lookback_days"])
+    }
+
     @Test("a range longer than the default maximum of 366 days, and than a configured one")
     func rangeTooLong() async throws {
         try await runExpectingBadInput(

@@ -136,7 +136,12 @@ struct WorkbookTests {
         #expect(summary.cell(1, "gross")?.value == .number(1_234_567))
         #expect(summary.cell(0, "destination_platform_fee")?.format == "#,##0.000;[Red]-#,##0.000")
         #expect(summary.cell(2, "destination_charges")?.value == .number(2))
-        #expect(summary.filter == "A1:J4")
+        #expect(summary.filter == "A1:L4")
+        // The look-back window's pending charges, the last two columns: usd 1 pending of 12.34, jpy 2 of 1,500
+        #expect(Array(summary.header.suffix(2)) == ["Pending charges", "Pending amount"])
+        #expect(summary.cell(2, "pending_charges")?.value == .number(1))
+        #expect(summary.cell(2, "pending_amount")?.value == .number(12.34))
+        #expect(summary.cell(1, "pending_amount")?.value == .number(1_500))
         // Then, after a blank row, the findings by kind: new, open, resolved
         #expect(summary.rows[5].map(\.value.string).prefix(6) == ["Findings", nil, nil, "New", "Open", "Resolved"])
         #expect(summary.rows[7][0].value == .string("skipped_transfer"))

@@ -47,7 +47,10 @@ extension CatalogueEntry {
             "data.refunds.data.failure_balance_transaction",
         ],
         retrieveExpansions: ["payment_intent"],
-        lateReadExpansions: ["payment_intent", "transfer", "application_fee", "balance_transaction"])
+        lateReadExpansions: [
+            "payment_intent", "transfer.balance_transaction", "application_fee.balance_transaction",
+            "balance_transaction",
+        ])
 
     /// https://docs.stripe.com/api/payment_intents/object: read only inside charges (expanded) or by id.
     fileprivate static let paymentIntent = CatalogueEntry(

@@ -94,10 +94,11 @@ struct HistoryCommand: AsyncParsableCommand {
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        let table = rows.map { row in
-            row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }.joined(separator: "\n") + "\n"
+        let table =
+            rows.map { row in
+                row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                    .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "\n") + "\n"
         return notes.isEmpty ? table : table + "\n" + notes.joined(separator: "\n") + "\n"
     }
 

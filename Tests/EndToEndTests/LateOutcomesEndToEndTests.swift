@@ -141,7 +141,8 @@ struct LateOutcomesEndToEndTests {
         let listing = try await Executable.run(["history", "--db", database], environment: environment, logs: folder)
         #expect(
             listing.output.contains(
-                "the report \(Self.dateText(dayD))_\(Self.dateText(moment)) is out of date; re-run \(Self.dateText(dayD))"),
+                "the report \(Self.dateText(dayD))_\(Self.dateText(moment)) is out of date; re-run \(Self.dateText(dayD))"
+            ),
             "\(listing.output)")
 
         // When D is reconciled again offline, the sandbox gone

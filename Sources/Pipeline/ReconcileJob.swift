@@ -51,7 +51,9 @@ public struct ReconcileJob {
         let message =
             "reconcile: \(findings.parts) parts, \(findings.objectsRead) objects read; "
             + "read \(timings.read.roundedToMilliseconds) s, rules \(timings.rules.roundedToMilliseconds) s, "
-            + "reports finished \(timings.finish.roundedToMilliseconds) s after the rules"
+            + "reports finished \(timings.finish.roundedToMilliseconds) s after the rules; workbook zipped at "
+            + (outcome.files.workbookZipLevel.map { "zlib level \($0)" }
+                ?? "zlib's default level (the zip-level override is not active here)")
         logger.info("\(message)")
         return Outcome(
             report: findings.report, platformFeeRows: findings.platformFeeRows, files: outcome.files,

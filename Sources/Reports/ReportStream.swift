@@ -268,7 +268,7 @@ public final class ReportStream {
         let sheetNames = writer.sheetNames
         timings.workbookRows += clock.lap()
         let workbookPath = temporary + "/" + workbookName
-        try writer.close()
+        let zipLevelApplied = try writer.close()
         try syncPath(workbookPath)
         timings.workbookClose += clock.lap()
         try options.faultInjection?(.afterWorkbook)
@@ -294,7 +294,7 @@ public final class ReportStream {
                 return file
             },
             workbook: folder.appendingPathComponent(workbookName), sheetNames: sheetNames,
-            amountsWithUnknownDecimals: unknownDecimals)
+            amountsWithUnknownDecimals: unknownDecimals, workbookZipLevel: zipLevelApplied ? Workbook.zipLevel : nil)
     }
 
     /// Drops the unfinished report: closes what is open and removes the hidden folder; the previous report of

@@ -68,10 +68,12 @@ struct Workbook: ~Copyable {
     /// takes 10 s for a file 30 % larger (see `CDeflateLevel`).
     static let zipLevel: Int32 = 1
 
-    /// Assembles the `.xlsx` file (the zip of every sheet, at ``zipLevel``) and frees the workbook.
-    consuming func close() throws(ReportError) {
+    /// Assembles the `.xlsx` file (the zip of every sheet, at ``zipLevel`` where `CDeflateLevel`'s override is active,
+    /// else at zlib's default) and frees the workbook. Returns whether the override set the level.
+    @discardableResult
+    consuming func close() throws(ReportError) -> Bool {
         let path = self.path
-        let (result, code) = owned.close()
+        let (result, code, zipLevelApplied) = owned.close()
         guard result == LXW_NO_ERROR else {
             if code == ENOSPC || code == EDQUOT { throw .diskFull(path: path) }
             if result == LXW_ERROR_CREATING_XLSX_FILE, code != 0 {
@@ -79,6 +81,7 @@ struct Workbook: ~Copyable {
             }
             throw .workbook(path: path, operation: "close", reason: Self.describe(result))
         }
+        return zipLevelApplied
     }
 
     static func describe(_ error: lxw_error) -> String {
@@ -91,16 +94,16 @@ struct Workbook: ~Copyable {
         let handle: UnsafeMutablePointer<lxw_workbook>
         let temporaryDirectory: UnsafeMutablePointer<CChar>
 
-        /// `workbook_close`'s result and the `errno` right after it.
-        consuming func close() -> (lxw_error, Int32) {
+        /// `workbook_close`'s result, the `errno` right after it, and whether the zip got ``Workbook/zipLevel``.
+        consuming func close() -> (lxw_error, Int32, Bool) {
             errno = 0
             deflate_level_begin(Workbook.zipLevel)
             let result = workbook_close(handle)
             let code = errno
-            deflate_level_end()
+            let applied = deflate_level_end() > 0
             free(temporaryDirectory)
             discard self
-            return (result, code)
+            return (result, code, applied)
         }
 
         deinit {

@@ -271,8 +271,9 @@ struct WorkbookWriter: ~Copyable {
 
     // MARK: Closing
 
-    /// Writes the `.xlsx` file.
-    consuming func close() throws(ReportError) {
+    /// Writes the `.xlsx` file; returns whether it was zipped at ``Workbook/zipLevel`` (see `CDeflateLevel`).
+    @discardableResult
+    consuming func close() throws(ReportError) -> Bool {
         try workbook.close()
     }
 

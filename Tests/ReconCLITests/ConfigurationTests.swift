@@ -40,6 +40,25 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("docs/CONFIGURATION.md lists every setting once, with its variables and its default")
+    func documentationListsEverySetting() throws {
+        let documentation = URL(fileURLWithPath: Self.exampleFile).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/CONFIGURATION.md")
+        let rows = try String(contentsOf: documentation, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("| `") }
+        #expect(rows.count == SettingDefinition.all.count, "one row per setting")
+        for definition in SettingDefinition.all {
+            let row = rows.first { $0.hasPrefix("| `\(definition.path)` |") }
+            #expect(row != nil, "\(definition.path) has a row")
+            guard let row else { continue }
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            for variable in definition.environment {
+                #expect(cells[1].contains("`\(variable)`"), "\(definition.path) names \(variable)")
+            }
+            #expect(cells[2] == (definition.defaultValue.map { "`\($0)`" } ?? "none"), "\(definition.path) default")
+        }
+    }
+
     @Test("layers: flag over environment over file over default")
     func layering() throws {
         let folder = try TemporaryFolder()

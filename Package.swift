@@ -57,7 +57,9 @@ let package = Package(
         /// The history database (the only module importing GRDB).
         .target(
             name: "History",
-            dependencies: ["ReconCore", "CPostgreSQL", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ReconCore", "CPostgreSQL", "WorkerThreads", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         /// Windows, concurrent paging under the rate budget, follow-ups by id; wire models → history.
         .target(
@@ -102,7 +104,7 @@ let package = Package(
             name: "ReconCLI",
             dependencies: [
                 "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reports", "Sandbox", "Pipeline",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WorkerThreads", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ]

@@ -60,6 +60,40 @@ final class PostgreSQLConnection: @unchecked Sendable {
         }
     }
 
+    /// Runs one query with `arguments` in libpq's single-row mode and calls `body` with each row as it arrives
+    /// (`PostgreSQLResult` of one row): a result of millions of rows never sits in memory whole, so a part's memory is
+    /// bounded by the part on PostgreSQL as on SQLite. libpq wants every result read, so after an error (the server's
+    /// or `body`'s) the rest is read and dropped, then the first error is thrown.
+    func forEachRow(
+        _ sql: String, _ arguments: [SQLValue], prepared: Bool, _ body: (PostgreSQLResult) throws -> Void
+    ) throws {
+        let texts = arguments.map(\.postgreSQLText)
+        let sent = try Self.withCStrings(texts) { (values) throws(PostgreSQLError) -> Int32 in
+            if prepared {
+                let name = try statementName(sql, parameters: Int32(texts.count))
+                return PQsendQueryPrepared(handle, name, Int32(texts.count), values, nil, nil, 0)
+            }
+            let text = PostgreSQLPlaceholders.numbered(sql)
+            return PQsendQueryParams(handle, text, Int32(texts.count), nil, values, nil, nil, 0)
+        }
+        guard sent == 1 else { throw PostgreSQLError(connection: handle, address: address) }
+        var failure: (any Error)? =
+            PQsetSingleRowMode(handle) == 1 ? nil : PostgreSQLError(connection: handle, address: address)
+        while let result = PQgetResult(handle) {
+            let wrapped = PostgreSQLResult(result)
+            switch PQresultStatus(result) {
+            case PGRES_SINGLE_TUPLE:
+                guard failure == nil else { continue }
+                do { try body(wrapped) } catch { failure = error }
+            case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
+                continue
+            default:
+                if failure == nil { failure = PostgreSQLError(result: result, address: address) }
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// Runs the prepared statement `sql` once per element of `rows` (its arguments), in libpq's pipeline mode: the
     /// statements go to the server without waiting for each answer, so a page of objects costs about one round
     /// trip instead of one per object. `body` gets each statement's index and result, in order. After a failed

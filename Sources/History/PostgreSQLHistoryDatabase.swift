@@ -1,5 +1,6 @@
-import Dispatch
 import Foundation
+import Synchronization
+import WorkerThreads
 
 /// The history in a PostgreSQL database (SPEC §7): the same tables as SQLite's, built by ``PostgreSQLMigrations``.
 ///
@@ -8,19 +9,15 @@ import Foundation
 /// `history` or a BI tool reading never waits for the nightly job. A connection the server dropped is replaced at
 /// its next use; the transaction it was in failed and rolled back.
 ///
-/// `@unchecked Sendable`: its libpq connections are C objects, each used by one thread at a time, the writer under
-/// `writing`, the idle readers under `lock`.
-final class PostgreSQLHistoryDatabase: HistoryDatabase, @unchecked Sendable {
+/// Its libpq connections are C objects, each used by one thread at a time: the writer inside `writer`'s lock, an
+/// idle reader only while it is out of the pool. Awaited reads and writes run on a thread of their own
+/// (``OwnThread``), so no caller blocks one of Swift concurrency's few threads on the network.
+final class PostgreSQLHistoryDatabase: HistoryDatabase {
     let address: PostgreSQLAddress
-    private let lock = NSLock()
-    /// The writing connection: used under `writing`.
-    private var writer: PostgreSQLConnection
-    private let writing = NSLock()
-    /// Where awaited writes run, one after the other and in the order they were asked for (GRDB's writer queue
-    /// does the same for SQLite); awaited reads run on the global queue.
-    private let writerQueue = DispatchQueue(label: "connect-recon.history.postgresql.writer")
-    /// Idle reading connections (under `lock`).
-    private var idleReaders: [PostgreSQLConnection] = []
+    /// The writing connection, held for a whole transaction: one writer at a time, as SQLite has.
+    private let writer: Mutex<PostgreSQLConnection>
+    /// Idle reading connections.
+    private let idleReaders = Mutex<[PostgreSQLConnection]>([])
 
     var location: HistoryLocation { .postgreSQL(address) }
 
@@ -28,21 +25,29 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase, @unchecked Sendable {
     /// migrated by a newer connect-recon.
     init(address: PostgreSQLAddress) throws(HistoryError) {
         self.address = address
-        writer = try PostgreSQLConnection(address)
+        let connection = try PostgreSQLConnection(address)
         do {
-            try Self.transaction(writer, readOnly: false) { session in
+            try Self.transaction(connection, readOnly: false) { session in
                 try PostgreSQLMigrator.migrate(session, address: address)
             }
         } catch {
             throw Self.map(error, address: address)
         }
+        writer = Mutex(connection)
     }
 
     func write<T>(_ body: (SQLSession) throws -> T) throws -> T {
-        writing.lock()
-        defer { writing.unlock() }
-        if !writer.isHealthy { writer = try PostgreSQLConnection(address) }
-        return try Self.transaction(writer, readOnly: false, body)
+        let address = address
+        // The result leaves the lock through a local: it is the caller's, never the lock's.
+        var outcome: Result<T, any Error>?
+        writer.withLock { connection in
+            outcome = Result {
+                if !connection.isHealthy { connection = try PostgreSQLConnection(address) }
+                return try Self.transaction(connection, readOnly: false, body)
+            }
+        }
+        guard let outcome else { preconditionFailure("the locked write ran") }
+        return try outcome.get()
     }
 
     func read<T>(_ body: (SQLSession) throws -> T) throws -> T {
@@ -53,11 +58,11 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase, @unchecked Sendable {
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (SQLSession) throws -> T) async throws -> T {
-        try await Self.offThread(on: writerQueue) { try self.write(body) }
+        try await OwnThread.run(name: "connect-recon.history.postgresql.write") { try self.write(body) }
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (SQLSession) throws -> T) async throws -> T {
-        try await Self.offThread(on: .global()) { try self.read(body) }
+        try await OwnThread.run(name: "connect-recon.history.postgresql.read") { try self.read(body) }
     }
 
     func historyError(_ error: any Error) -> HistoryError { Self.map(error, address: address) }
@@ -81,18 +86,16 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase, @unchecked Sendable {
     // MARK: Connections
 
     private func takeReader() throws(HistoryError) -> PostgreSQLConnection {
-        lock.lock()
-        let idle = idleReaders.popLast()
-        lock.unlock()
+        let idle = idleReaders.withLock { $0.popLast() }
         if let idle, idle.isHealthy { return idle }
         return try PostgreSQLConnection(address)
     }
 
     private func giveBack(_ connection: PostgreSQLConnection) {
         guard connection.isHealthy, !connection.isInTransaction else { return }
-        lock.lock()
-        if idleReaders.count < 4 { idleReaders.append(connection) }
-        lock.unlock()
+        idleReaders.withLock { idle in
+            if idle.count < 4 { idle.append(connection) }
+        }
     }
 
     /// Runs `body` in a transaction on `connection`: committed when it returns, rolled back when it throws.
@@ -108,17 +111,6 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase, @unchecked Sendable {
         } catch {
             _ = try? connection.execute("ROLLBACK", [], prepared: false)
             throw error
-        }
-    }
-
-    /// Runs the blocking `body` on `queue`, suspending the calling task until it is done.
-    private static func offThread<T: Sendable>(
-        on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T
-    ) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try body() })
-            }
         }
     }
 }

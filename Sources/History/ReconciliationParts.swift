@@ -365,8 +365,8 @@ private struct PartLoader {
     private func ledgerTotals() throws -> [LedgerRow]? {
         let groups: [(row: LedgerRow, magnitude: [Int64])]
         do {
-            // SQLite's SUM stops with "integer overflow" rather than wrap; PostgreSQL's is a `numeric` that reads as
-            // an overflow when it does not fit.
+            // A sum that does not fit stops the query (SQLite's SUM never wraps; PostgreSQL's is a `numeric` that
+            // does not read as 64 bits): whether one could have is told below by checked arithmetic, not the error.
             groups = try db.all(
                 """
                 SELECT currency, balance_type, reporting_category, COUNT(*), SUM(amount), SUM(fee), SUM(net),
@@ -387,8 +387,9 @@ private struct PartLoader {
                 ]
                 return (row, magnitude)
             }
-        } catch is SQLIntegerOverflow {
-            return nil
+        } catch {
+            if try sumsMightOverflow() { return nil }
+            throw error
         }
         var totals: [LedgerTotalsKey: (row: LedgerRow, magnitude: [Int64])] = [:]
         for (row, magnitude) in groups {
@@ -414,6 +415,24 @@ private struct PartLoader {
             totals[key] = (merged, sums)
         }
         return totals.values.map(\.row)
+    }
+
+    /// Whether some group of the range's balance transactions might add up past 64 bits in some order: the count
+    /// times the largest magnitude (of `amount`, `fee` or `net`) does not fit, by checked arithmetic. `MIN` and `MAX`
+    /// never overflow, so this query answers whatever the sums do.
+    private func sumsMightOverflow() throws -> Bool {
+        let bounds = try db.all(
+            """
+            SELECT COUNT(*), MIN(amount), MAX(amount), MIN(fee), MAX(fee), MIN(net), MAX(net)
+            FROM balance_transactions WHERE created >= ? AND created < ?
+            """, [.integer(from), .integer(to)]
+        ) { row -> (count: Int64, extremes: [Int64?]) in
+            (try row.decode(atIndex: 0), try (1...6).map { index in try row.decode(Int64?.self, atIndex: index) })
+        }
+        guard let range = bounds.first, range.count > 0 else { return false }
+        let largest = range.extremes.compactMap { $0?.magnitude }.max() ?? 0
+        let (product, overflowed) = UInt64(range.count).multipliedReportingOverflow(by: largest)
+        return overflowed || product > UInt64(Int64.max)
     }
 
     // MARK: 5. Objects Stripe answered 404 for

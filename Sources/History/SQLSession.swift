@@ -47,14 +47,10 @@ struct SQLSession {
         case .sqlite(let db):
             let statement = prepared ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
             let cursor = try Row.fetchCursor(statement, arguments: Self.sqliteArguments(arguments))
-            do {
-                while let row = try cursor.next() { try body(SQLRow(sqlite: row)) }
-            } catch let error as DatabaseError where error.message?.contains("integer overflow") == true {
-                throw SQLIntegerOverflow()
-            }
+            while let row = try cursor.next() { try body(SQLRow(sqlite: row)) }
         case .postgreSQL(let connection):
-            let result = try connection.execute(sql, arguments, prepared: prepared)
-            for index in 0..<result.count { try body(SQLRow(postgreSQL: result, row: index)) }
+            // Row by row (libpq's single-row mode), as SQLite's cursor: memory bounded by what `body` keeps.
+            try connection.forEachRow(sql, arguments, prepared: prepared) { try body(SQLRow(postgreSQL: $0, row: 0)) }
         }
     }
 

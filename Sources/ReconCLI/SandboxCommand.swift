@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReconCore
 import Sandbox
+import WorkerThreads
 
 /// `connect-recon sandbox`: serve a seeded, made-up Stripe Connect platform on this machine.
 struct SandboxCommand: AsyncParsableCommand {

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// `@unchecked Sendable`: every stored `var` is read and written only while holding `condition` (a condition
 /// variable, which `Synchronization` does not offer: the threads that use the queue sleep in it).
-public final class BlockingQueue<Element>: @unchecked Sendable {
+public final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     /// Thrown by ``push(_:)`` once the queue was closed or finished.
     public struct Closed: Error, Equatable {
         public init() {}

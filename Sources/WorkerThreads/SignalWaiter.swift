@@ -7,9 +7,10 @@ import Synchronization
 #endif
 
 /// Suspends until the process receives SIGINT or SIGTERM (Ctrl-C, `kill`), for commands that serve until
-/// stopped.
-enum SignalWaiter {
-    static func waitForInterrupt() async {
+/// stopped. The signals are delivered on a dispatch queue: with the worker threads, one of the few places work runs
+/// outside Swift concurrency's threads.
+public enum SignalWaiter {
+    public static func waitForInterrupt() async {
         // The sources live until a signal came: then they are cancelled.
         var sources: [any DispatchSourceSignal] = []
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -15,7 +15,8 @@ import Synchronization
 /// The world spans `days` days and `hours` hours (its end is "now"): refunds come up to 30 days after their
 /// charges, disputes up to 75, so every range meets objects of older charges and its charges get refunded and
 /// disputed after it. Three ranges: the nightly run (the last whole day, a few hours before now), a week in the
-/// middle, and a month-old day run again.
+/// middle, and a month-old day run again. The nightly run and the week are measured again with the look-back of
+/// late outcomes on, over a history that already holds the window before them (`ExtractionBenchmark+Lookback`).
 struct ExtractionBenchmark {
     /// Platform charges in the sandbox's world.
     var charges: Int
@@ -35,6 +36,9 @@ struct ExtractionBenchmark {
     static let concurrency = 48
     static let key = "sk_test_connectReconBench0000000000"
     static let stripeVersion = "2026-07-29.dahlia"
+    /// The CLI's defaults: `reconcile.lookback_days` 14, `reconcile.skipped_transfer_grace_seconds` 3600.
+    static let lookback: Int64 = 14 * 86_400
+    static let grace: Int64 = 3_600
     static let listPaths = [
         "/v1/charges", "/v1/transfers", "/v1/application_fees", "/v1/balance_transactions", "/v1/disputes",
         "/v1/refunds", "/v1/payouts",
@@ -45,6 +49,8 @@ struct ExtractionBenchmark {
         var name: String
         var firstDay: Int
         var days: Int
+        /// The states of the look-back window it is measured with again, the look-back on; none: not measured.
+        var lookback: [LookbackState] = []
     }
 
     struct Result {
@@ -57,8 +63,10 @@ struct ExtractionBenchmark {
 
     var scenarios: [Scenario] {
         [
-            Scenario(name: "nightly: the last whole day, \(hours) h before now", firstDay: days - 1, days: 1),
-            Scenario(name: "a week in the middle", firstDay: days / 2 - 4, days: 7),
+            Scenario(
+                name: "nightly: the last whole day, \(hours) h before now", firstDay: days - 1, days: 1,
+                lookback: [.nothingPending, .tenthOfChargesPending, .asExtracted]),
+            Scenario(name: "a week in the middle", firstDay: days / 2 - 4, days: 7, lookback: [.nothingPending]),
             Scenario(name: "a month-old day, run again", firstDay: days - 31, days: 1),
         ]
     }
@@ -86,6 +94,13 @@ struct ExtractionBenchmark {
                 target: "latency 150 ms + \(Int(Self.expansionLatency.inSeconds * 1e6)) µs per expanded object, "
                     + "100/s, 25/s per endpoint")
         ]
+        // The look-back's windows are filled from a second sandbox of the same world, without latency or limits.
+        var fillOptions = options
+        fillOptions.latency = .zero
+        fillOptions.expansionLatency = .zero
+        fillOptions.rateLimit = nil
+        fillOptions.endpointRateLimit = nil
+        let fillServer = try await SandboxServer.start(fillOptions)
         var kept: (path: String, from: Int64, to: Int64)?
         for (index, scenario) in scenarios.enumerated() {
             let from = start + Int64(scenario.firstDay) * 86_400
@@ -93,7 +108,12 @@ struct ExtractionBenchmark {
             let path = folder.appendingPathComponent("extraction-\(index).sqlite").path
             let measured = try await measure(
                 scenario, server: server, from: from, to: to, now: now, path: path, log: log)
-            figures += measured
+            figures += measured.figures
+            if !scenario.lookback.isEmpty {
+                figures += try await measureLookback(
+                    scenario, index: index, servers: (server, fillServer), range: from..<to, start: start, now: now,
+                    today: measured.today, listed: measured.listed, log: log)
+            }
             if scenario.days > 1 {
                 kept = (path, from, to)
                 if let postgreSQL {
@@ -102,43 +122,36 @@ struct ExtractionBenchmark {
                 }
             }
         }
+        try await fillServer.shutdown()
         try await server.shutdown()
         let history = kept ?? (folder.appendingPathComponent("extraction-0.sqlite").path, start, now)
         return Result(figures: figures, databasePath: history.path, from: history.from, to: history.to)
     }
 
-    /// One scenario: the extractor, then the sequential pager, on the same sandbox.
+    /// One scenario: the extractor, then the sequential pager, on the same sandbox. Returns its figures, the
+    /// extraction (today's figures for the look-back's) and how many objects the range's lists hold.
     private func measure(
         _ scenario: Scenario, server: SandboxServer, from: Int64, to: Int64, now: Int64, path: String,
         log: @escaping @Sendable (String) -> Void
-    ) async throws -> [Figure] {
-        let transport = try Self.transport(concurrency: Self.concurrency)
-        let timeline = TimelineTransport(transport)
-        let before = server.requestStats
-        let (summary, seconds) = try await timedExtraction(
-            server: server, from: from, to: to, now: now, into: Self.freshSQLiteHistory(path), through: timeline)
-        let after = server.requestStats
-        transport.shutdown()
-        var byEndpoint: [String: Int] = [:]
-        for (endpoint, count) in after.byEndpoint {
-            let made = count - (before.byEndpoint[endpoint] ?? 0)
-            if made > 0 { byEndpoint[endpoint] = made }
-        }
-        let requests = after.total - before.total
-        let rateLimited = after.rateLimited - before.rateLimited
-        let expanded = after.expandedObjects - before.expandedObjects
-        let busiest = byEndpoint.max { $0.value < $1.value } ?? (key: "none", value: 0)
+    ) async throws -> (figures: [Figure], today: Observation, listed: Int) {
+        let observed = try await observedExtraction(
+            server: server, range: from..<to, now: now, into: Self.freshSQLiteHistory(path), options: Self.options())
+        let seconds = observed.seconds
+        let requests = observed.requests
+        let summary = observed.summary
+        let timeline = observed.timeline
+        let busiest = observed.byEndpoint.max { $0.value < $1.value } ?? (key: "none", value: 0)
         let roundTrip = Self.latency.inSeconds
         let bound = max(Double(requests) / Self.globalLimit, Double(busiest.value) / Self.endpointLimit) + roundTrip
         let phases = timeline.phases(listPaths: Set(Self.listPaths))
-        let endpoints = byEndpoint.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-            .map { "\($0.key.replacingOccurrences(of: "GET ", with: "")) \($0.value)" }.joined(separator: ", ")
+        let endpoints = observed.endpoints
         log(
             "extraction [\(scenario.name)]: \(requests) requests in \(Format.seconds(seconds)), bound "
                 + "\(Format.seconds(bound)); lists' last answer at \(Format.seconds(phases.lastListEnd)), "
                 + "\(phases.followUps) other requests, last answer at "
                 + "\(Format.seconds(timeline.histogram(path: "").lastEnd)); "
-                + "\(summary.followUps) follow-ups in \(summary.followUpRounds) rounds; \(expanded) expanded objects")
+                + "\(summary.followUps) follow-ups in \(summary.followUpRounds) rounds; \(observed.expanded) expanded "
+                + "objects")
         log("extraction [\(scenario.name)]: by endpoint: \(endpoints)")
         let spans = timeline.spans { Self.listPaths.contains($0) ? $0 : "by id and by parent" }
         for span in spans {
@@ -166,7 +179,8 @@ struct ExtractionBenchmark {
         let range =
             "\(RFC3339.utcString(Date(timeIntervalSince1970: TimeInterval(from))).prefix(10))"
             + "..\(RFC3339.utcString(Date(timeIntervalSince1970: TimeInterval(to))).prefix(10))"
-        return [
+        let rateLimited = observed.rateLimited
+        let figures = [
             Figure("**\(scenario.name)**", "\(range), lists hold \(Format.count(sequential.items)) objects"),
             Figure.atMost(
                 "requests per 100 listed objects", perHundred, 1.3, format: { String(format: "%.2f", $0) },
@@ -184,6 +198,57 @@ struct ExtractionBenchmark {
                 "speed-up against the sequential pager", sequential.seconds / seconds, 5, format: Format.ratio,
                 targetText: "≥ 5× (pager: \(Format.seconds(sequential.seconds)), \(sequential.requests) requests)"),
         ]
+        return (figures, observed, listed)
+    }
+
+    /// One extraction, timed and observed: the requests the sandbox answered while it ran, and their timeline.
+    struct Observation {
+        var summary: ExtractionSummary
+        var runID: Int64
+        var seconds: Double
+        var requests: Int
+        var byEndpoint: [String: Int]
+        var rateLimited: Int
+        var expanded: Int
+        var timeline: TimelineTransport
+
+        /// `path count` per endpoint, the busiest first.
+        var endpoints: String {
+            byEndpoint.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+                .map { "\($0.key.replacingOccurrences(of: "GET ", with: "")) \($0.value)" }.joined(separator: ", ")
+        }
+    }
+
+    /// Extracts `range` into the history at `location` at Stripe's limits, through a timeline of its requests.
+    func observedExtraction(
+        server: SandboxServer, range: Range<Int64>, now: Int64, into location: HistoryLocation,
+        options: Extractor.Options
+    ) async throws -> Observation {
+        let transport = try Self.transport(concurrency: Self.concurrency)
+        let timeline = TimelineTransport(transport)
+        let before = server.requestStats
+        let extraction = try await timedExtraction(
+            server: server, from: range.lowerBound, to: range.upperBound, now: now, into: location,
+            through: timeline, options: options)
+        let after = server.requestStats
+        transport.shutdown()
+        var byEndpoint: [String: Int] = [:]
+        for (endpoint, count) in after.byEndpoint {
+            let made = count - (before.byEndpoint[endpoint] ?? 0)
+            if made > 0 { byEndpoint[endpoint] = made }
+        }
+        return Observation(
+            summary: extraction.summary, runID: extraction.runID, seconds: extraction.seconds,
+            requests: after.total - before.total, byEndpoint: byEndpoint,
+            rateLimited: after.rateLimited - before.rateLimited,
+            expanded: after.expandedObjects - before.expandedObjects, timeline: timeline)
+    }
+
+    /// The extractor's options: the benchmark's concurrency, the look-back off unless `lookback` is given (with
+    /// the CLI's default grace period).
+    static func options(lookback: Int64 = 0) -> Extractor.Options {
+        Extractor.Options(
+            concurrency: concurrency, settleMargin: 300, lookbackSeconds: lookback, skippedTransferGrace: grace)
     }
 
     /// The week extracted into a fresh SQLite file and into a fresh PostgreSQL database, alternately, twice each:
@@ -202,7 +267,8 @@ struct ExtractionBenchmark {
                 try await Task.sleep(for: .seconds(1.5))  // let the sandbox's rate windows empty
                 let transport = try Self.transport(concurrency: Self.concurrency)
                 let seconds = try await timedExtraction(
-                    server: server, from: from, to: to, now: now, into: location, through: transport
+                    server: server, from: from, to: to, now: now, into: location, through: transport,
+                    options: Self.options()
                 ).seconds
                 transport.shutdown()
                 log("extraction [week into \(name), round \(round + 1)]: \(Format.seconds(seconds))")
@@ -221,25 +287,24 @@ struct ExtractionBenchmark {
         ]
     }
 
-    /// One extraction of `[from, to)` into the empty history at `location`, recorded as a completed run, its
-    /// requests through `transport` at Stripe's limits; timed.
-    private func timedExtraction(
+    /// One extraction of `[from, to)` into the history at `location` (empty, or as earlier runs left it), recorded
+    /// as a completed run, its requests through `transport` at Stripe's limits (unlimited unless `limited`); timed.
+    func timedExtraction(
         server: SandboxServer, from: Int64, to: Int64, now: Int64, into location: HistoryLocation,
-        through transport: any HTTPTransport
-    ) async throws -> (summary: ExtractionSummary, seconds: Double) {
+        through transport: any HTTPTransport, options: Extractor.Options, limited: Bool = true
+    ) async throws -> (summary: ExtractionSummary, seconds: Double, runID: Int64) {
         let store = try HistoryStore.open(location)
         let runID = try Self.beginRun(store, from: from, to: to, now: now, apiBase: server.baseURL.absoluteString)
         let client = try Self.client(
-            server, transport: transport, global: Self.globalLimit, endpoint: Self.endpointLimit)
+            server, transport: transport, global: limited ? Self.globalLimit : 1e9,
+            endpoint: limited ? Self.endpointLimit : 1e9)
         let extractor = Extractor(
-            client: client, store: store,
-            options: Extractor.Options(concurrency: Self.concurrency, settleMargin: 300),
-            logger: Logger(label: "bench.extract"))
+            client: client, store: store, options: options, logger: Logger(label: "bench.extract"))
         let watch = Stopwatch()
         let summary = try await extractor.extract(from: from, to: to, runID: runID, now: now)
         let seconds = watch.seconds
         try store.finishRun(runID, status: .completed, finishedAt: now, message: nil, details: nil)
-        return (summary, seconds)
+        return (summary, seconds, runID)
     }
 
     /// The SQLite history at `path`, its files removed first so that it starts empty.
@@ -348,7 +413,7 @@ struct SequentialPager {
 final class TimelineTransport: HTTPTransport {
     private let inner: any HTTPTransport
     private let started = ContinuousClock.now
-    private let events = Mutex<[(path: String, start: Double, end: Double)]>([])
+    private let events = Mutex<[(path: String, url: URL, start: Double, end: Double)]>([])
 
     init(_ inner: any HTTPTransport) { self.inner = inner }
 
@@ -357,7 +422,7 @@ final class TimelineTransport: HTTPTransport {
         defer {
             let end = (ContinuousClock.now - started).inSeconds
             let path = request.url.path
-            events.withLock { $0.append((path, start, end)) }
+            events.withLock { $0.append((path, request.url, start, end)) }
         }
         return try await inner.get(request)
     }
@@ -369,6 +434,13 @@ final class TimelineTransport: HTTPTransport {
         var buckets = [Int](repeating: 0, count: Int((all.map(\.end).max() ?? 0).rounded(.up)) + 1)
         for event in matching { buckets[Int(event.start)] += 1 }
         return (buckets, all.map(\.end).max() ?? 0, all.map(\.start).min() ?? 0)
+    }
+
+    /// How many requests `isCounted` picks, by their path and query.
+    func count(where isCounted: (_ path: String, _ query: [URLQueryItem]) -> Bool) -> Int {
+        events.withLock { $0 }.count { event in
+            isCounted(event.path, URLComponents(url: event.url, resolvingAgainstBaseURL: false)?.queryItems ?? [])
+        }
     }
 
     /// One path's requests: how many, when the first started and the last ended, and the mean round trip.

@@ -132,8 +132,16 @@ extension HistoryStore {
             gaps.applicationFees = try unseen(
                 "application_fees",
                 "\(rangeFees) UNION SELECT application_fee_id FROM charges WHERE id IN (\(lateCharges))")
-            gaps.balanceTransactionsOfLateOutcomes = try unseen(
-                "balance_transactions", "SELECT balance_transaction_id FROM charges WHERE id IN (\(lateCharges))")
+            // A late charge's own balance transaction is needed only when the history lacks it: its amounts never
+            // change, and most were stored by the range that listed the charge (reading each again cost a request
+            // a charge).
+            gaps.balanceTransactionsOfLateOutcomes = try ids(
+                """
+                SELECT DISTINCT c.balance_transaction_id FROM charges c
+                WHERE c.id IN (\(lateCharges)) AND c.balance_transaction_id IS NOT NULL
+                  AND c.balance_transaction_id NOT IN (SELECT id FROM balance_transactions)
+                  AND c.balance_transaction_id NOT IN \(missing)
+                """)
 
             let scopeTransfers = """
                 SELECT id FROM transfers WHERE (created >= \(from) AND created < \(to))

@@ -90,13 +90,10 @@ extension HistoryStore {
                 """, [.integer(runID), .integer(window.lowerBound), .integer(window.upperBound)])
             var plan = LateReadPlan()
             for kind in LateOutcomeKind.allCases {
-                let youngBefore =
-                    "t.created > COALESCE((SELECT r.started_at FROM runs r WHERE r.id = t.last_seen_run), 0) "
-                    + "- CAST(? AS BIGINT)"
                 try db.execute(
                     """
                     INSERT INTO late_reads (run_id, kind, object_id, created, state_before)
-                    SELECT CAST(? AS BIGINT), '\(kind.rawValue)', t.id, t.created, \(kind.state(youngWhen: youngBefore))
+                    SELECT CAST(? AS BIGINT), '\(kind.rawValue)', t.id, t.created, \(kind.state(youngWhen: LateOutcomeKind.youngAtLastRead))
                     FROM \(kind.table) AS t
                     WHERE t.created >= ? AND t.created < ? AND \(kind.notFinal)
                     ON CONFLICT DO NOTHING

@@ -33,6 +33,11 @@ public enum LateOutcomeKind: String, CaseIterable, Sendable {
          OR (t.application_fee_amount IS NOT NULL AND t.application_fee_id IS NULL))
         """
 
+    /// Whether the object `t` was younger than the grace period (the `?` parameter) when the run that last read it
+    /// started.
+    static let youngAtLastRead =
+        "t.created > COALESCE((SELECT r.started_at FROM runs r WHERE r.id = t.last_seen_run), 0) - CAST(? AS BIGINT)"
+
     /// The condition (on the kind's table as `t`) of an object that is not final. `?` parameters, in order:
     /// the grace period of asynchronous capture (charges); the run's "now" (payouts).
     var notFinal: String {
@@ -40,8 +45,7 @@ public enum LateOutcomeKind: String, CaseIterable, Sendable {
         case .charge:
             """
             (t.status NOT IN \(Self.list(LateOutcomePolicy.finalChargeStatuses.map(\.rawValue)))
-             OR (t.status = 'succeeded' AND \(Self.chargePartMissing)
-                 AND t.created > COALESCE((SELECT r.started_at FROM runs r WHERE r.id = t.last_seen_run), 0) - CAST(? AS BIGINT)))
+             OR (t.status = 'succeeded' AND \(Self.chargePartMissing) AND \(Self.youngAtLastRead)))
             """
         case .refund:
             "COALESCE(t.status, 'succeeded') NOT IN \(Self.list(LateOutcomePolicy.finalRefundStatuses.map(\.rawValue)))"

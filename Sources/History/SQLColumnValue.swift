@@ -57,3 +57,9 @@ extension BalanceTransactionType: SQLColumnValue {}
 extension BalanceTransactionStatus: SQLColumnValue {}
 extension BalanceType: SQLColumnValue {}
 extension ReportingCategory: SQLColumnValue {}
+
+// A currency column holds Stripe's lower-case code; a value that is not a three-letter code is an error.
+extension Currency: SQLColumnValue {
+    var sqlValue: SQLValue { .text(rawValue) }
+    init(row: SQLRow, at index: Int) throws { self = try FactsColumn.currency(row, index) }
+}

@@ -3,265 +3,304 @@ import ReconCore
 
 /// A facts type the history keeps in a table of its own, one row per object id.
 ///
-/// The one place facts map to and from rows: ``columns`` names the table's fact columns (the facts' coding keys),
-/// ``sqlValues`` gives them in that order for binding, and ``init(row:)`` reads them back by index from a
-/// `SELECT` of ``selection``. Positional, not Codable: the history stores and loads millions of rows, and a
-/// dictionary or a decoder per row was most of the time they took.
+/// The one place facts map to and from rows is each kind's ``mapping``: one ``FactColumn`` per column, its name
+/// beside the property it holds, `id` first. ``columns``, ``sqlValues`` and ``init(row:)`` are derived from it, so a
+/// column is added with one line, in any place, and nothing is renumbered. Positional underneath, not Codable: the
+/// history stores and loads millions of rows, and a dictionary or a decoder per row was most of the time they took.
 protocol StorableFacts: ObjectFacts {
-    /// The fact columns, `id` first, in the order of ``sqlValues`` and ``init(row:)``.
-    static var columns: [String] { get }
-    /// The values of ``columns``, in order.
-    var sqlValues: [SQLValue] { get }
-    /// Reads the facts from a row whose first columns are ``columns``, in order.
-    init(row: SQLRow) throws
+    /// The fact columns, `id` first, each with the property it holds.
+    static var mapping: [FactColumn<Self>] { get }
+    /// The facts every read starts from before its columns are set (each property is set by one column).
+    static var blank: Self { get }
 }
 
 extension StorableFacts {
     /// The kind's table (its catalogue entry's).
     static var table: String { kind.entry.table }
+    /// The fact columns, `id` first, in the order of ``sqlValues`` and ``init(row:)``.
+    static var columns: [String] { mapping.map(\.name) }
     /// `id, created, …`: the `SELECT` list that ``init(row:)`` reads.
     static var selection: String { columns.joined(separator: ", ") }
     /// `t.id, t.created, …`: ``selection`` for a query that names the table `t`.
     static var qualifiedSelection: String { columns.map { "t.\($0)" }.joined(separator: ", ") }
+
+    /// The values of ``columns``, in order.
+    var sqlValues: [SQLValue] {
+        let mapping = Self.mapping
+        var values: [SQLValue] = []
+        values.reserveCapacity(mapping.count)
+        for column in mapping { values.append(column.value(self)) }
+        return values
+    }
+
+    /// Reads the facts from a row whose first columns are ``columns``, in order.
+    init(row: SQLRow) throws {
+        var facts = Self.blank
+        for (index, column) in Self.mapping.enumerated() { try column.read(&facts, row, index) }
+        self = facts
+    }
+}
+
+/// One column of a kind's table and the facts property it holds: how to bind it, and how to set it from a row.
+/// Each kind's closures are written against its concrete property types, so the compiler specialises them: reading
+/// a million rows costs what the hand-written positional code cost.
+struct FactColumn<Facts>: Sendable {
+    let name: String
+    let value: @Sendable (Facts) -> SQLValue
+    let read: @Sendable (inout Facts, SQLRow, Int) throws -> Void
+
+    /// The column `name`: `value` gives what to bind, `read` sets the property from column `index` of `row`.
+    init(
+        _ name: String, _ value: @escaping @Sendable (Facts) -> SQLValue,
+        _ read: @escaping @Sendable (inout Facts, SQLRow, Int) throws -> Void
+    ) {
+        self.name = name
+        self.value = value
+        self.read = read
+    }
 }
 
 extension ChargeFacts: StorableFacts {
-    static let columns = [
-        "id", "created", "currency", "amount", "amount_captured", "amount_refunded", "status", "captured",
-        "payment_intent_id", "transfer_id", "application_fee_id", "application_fee_amount", "transfer_destination",
-        "transfer_data_amount", "balance_transaction_id", "livemode",
+    static let mapping: [FactColumn<ChargeFacts>] = [
+        .init("id", { $0.id.sqlValue }, { $0.id = try .init(row: $1, at: $2) }),
+        .init("created", { $0.created.sqlValue }, { $0.created = try .init(row: $1, at: $2) }),
+        .init("currency", { $0.currency.sqlValue }, { $0.currency = try .init(row: $1, at: $2) }),
+        .init("amount", { $0.amount.sqlValue }, { $0.amount = try .init(row: $1, at: $2) }),
+        .init("amount_captured", { $0.amountCaptured.sqlValue }, { $0.amountCaptured = try .init(row: $1, at: $2) }),
+        .init("amount_refunded", { $0.amountRefunded.sqlValue }, { $0.amountRefunded = try .init(row: $1, at: $2) }),
+        .init("status", { $0.status.sqlValue }, { $0.status = try .init(row: $1, at: $2) }),
+        .init("captured", { $0.captured.sqlValue }, { $0.captured = try .init(row: $1, at: $2) }),
+        .init(
+            "payment_intent_id", { $0.paymentIntentID.sqlValue }, { $0.paymentIntentID = try .init(row: $1, at: $2) }),
+        .init("transfer_id", { $0.transferID.sqlValue }, { $0.transferID = try .init(row: $1, at: $2) }),
+        .init(
+            "application_fee_id", { $0.applicationFeeID.sqlValue }, { $0.applicationFeeID = try .init(row: $1, at: $2) }
+        ),
+        .init(
+            "application_fee_amount", { $0.applicationFeeAmount.sqlValue },
+            { $0.applicationFeeAmount = try .init(row: $1, at: $2) }),
+        .init(
+            "transfer_destination", { $0.destinationAccountID.sqlValue },
+            { $0.destinationAccountID = try .init(row: $1, at: $2) }),
+        .init(
+            "transfer_data_amount", { $0.transferDataAmount.sqlValue },
+            { $0.transferDataAmount = try .init(row: $1, at: $2) }),
+        .init(
+            "balance_transaction_id", { $0.balanceTransactionID.sqlValue },
+            { $0.balanceTransactionID = try .init(row: $1, at: $2) }),
+        .init("livemode", { $0.livemode.sqlValue }, { $0.livemode = try .init(row: $1, at: $2) }),
     ]
 
-    var sqlValues: [SQLValue] {
-        [
-            id.sqlValue, created.sqlValue, currency.rawValue.sqlValue, amount.sqlValue,
-            amountCaptured.sqlValue, amountRefunded.sqlValue, status.sqlValue, captured.sqlValue,
-            paymentIntentID.sqlValue, transferID.sqlValue, applicationFeeID.sqlValue,
-            applicationFeeAmount.sqlValue, destinationAccountID.sqlValue, transferDataAmount.sqlValue,
-            balanceTransactionID.sqlValue, livemode.sqlValue,
-        ]
-    }
-
-    init(row: SQLRow) throws {
-        self.init(
-            id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
-            currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
-            amountCaptured: try row.decode(atIndex: 4), amountRefunded: try row.decode(atIndex: 5),
-            status: try row.decode(atIndex: 6), captured: try row.decode(atIndex: 7),
-            paymentIntentID: try row.decode(atIndex: 8), transferID: try row.decode(atIndex: 9),
-            applicationFeeID: try row.decode(atIndex: 10), applicationFeeAmount: try row.decode(atIndex: 11),
-            destinationAccountID: try row.decode(atIndex: 12), transferDataAmount: try row.decode(atIndex: 13),
-            balanceTransactionID: try row.decode(atIndex: 14), livemode: try row.decode(atIndex: 15))
-    }
+    static let blank = ChargeFacts(
+        id: "", created: 0, currency: .usd, amount: 0, amountCaptured: 0, amountRefunded: 0, status: .succeeded,
+        captured: false, paymentIntentID: nil, transferID: nil, applicationFeeID: nil, applicationFeeAmount: nil,
+        destinationAccountID: nil, transferDataAmount: nil, balanceTransactionID: nil, livemode: false)
 }
 
 extension PaymentIntentFacts: StorableFacts {
-    static let columns = [
-        "id", "created", "currency", "amount", "application_fee_amount", "transfer_destination",
-        "transfer_data_amount", "status", "latest_charge_id", "livemode",
+    static let mapping: [FactColumn<PaymentIntentFacts>] = [
+        .init("id", { $0.id.sqlValue }, { $0.id = try .init(row: $1, at: $2) }),
+        .init("created", { $0.created.sqlValue }, { $0.created = try .init(row: $1, at: $2) }),
+        .init("currency", { $0.currency.sqlValue }, { $0.currency = try .init(row: $1, at: $2) }),
+        .init("amount", { $0.amount.sqlValue }, { $0.amount = try .init(row: $1, at: $2) }),
+        .init(
+            "application_fee_amount", { $0.applicationFeeAmount.sqlValue },
+            { $0.applicationFeeAmount = try .init(row: $1, at: $2) }),
+        .init(
+            "transfer_destination", { $0.destinationAccountID.sqlValue },
+            { $0.destinationAccountID = try .init(row: $1, at: $2) }),
+        .init(
+            "transfer_data_amount", { $0.transferDataAmount.sqlValue },
+            { $0.transferDataAmount = try .init(row: $1, at: $2) }),
+        .init("status", { $0.status.sqlValue }, { $0.status = try .init(row: $1, at: $2) }),
+        .init("latest_charge_id", { $0.latestChargeID.sqlValue }, { $0.latestChargeID = try .init(row: $1, at: $2) }),
+        .init("livemode", { $0.livemode.sqlValue }, { $0.livemode = try .init(row: $1, at: $2) }),
     ]
 
-    var sqlValues: [SQLValue] {
-        [
-            id.sqlValue, created.sqlValue, currency.rawValue.sqlValue, amount.sqlValue,
-            applicationFeeAmount.sqlValue, destinationAccountID.sqlValue, transferDataAmount.sqlValue,
-            status.sqlValue, latestChargeID.sqlValue, livemode.sqlValue,
-        ]
-    }
-
-    init(row: SQLRow) throws {
-        self.init(
-            id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
-            currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
-            applicationFeeAmount: try row.decode(atIndex: 4), destinationAccountID: try row.decode(atIndex: 5),
-            transferDataAmount: try row.decode(atIndex: 6), status: try row.decode(atIndex: 7),
-            latestChargeID: try row.decode(atIndex: 8), livemode: try row.decode(atIndex: 9))
-    }
+    static let blank = PaymentIntentFacts(
+        id: "", created: 0, currency: .usd, amount: 0, applicationFeeAmount: nil, destinationAccountID: nil,
+        transferDataAmount: nil, status: .succeeded, latestChargeID: nil, livemode: false)
 }
 
 extension TransferFacts: StorableFacts {
-    static let columns = [
-        "id", "created", "currency", "amount", "amount_reversed", "destination", "source_transaction_id",
-        "balance_transaction_id", "transfer_group", "dispute_id_metadata", "livemode",
+    static let mapping: [FactColumn<TransferFacts>] = [
+        .init("id", { $0.id.sqlValue }, { $0.id = try .init(row: $1, at: $2) }),
+        .init("created", { $0.created.sqlValue }, { $0.created = try .init(row: $1, at: $2) }),
+        .init("currency", { $0.currency.sqlValue }, { $0.currency = try .init(row: $1, at: $2) }),
+        .init("amount", { $0.amount.sqlValue }, { $0.amount = try .init(row: $1, at: $2) }),
+        .init("amount_reversed", { $0.amountReversed.sqlValue }, { $0.amountReversed = try .init(row: $1, at: $2) }),
+        .init(
+            "destination", { $0.destinationAccountID.sqlValue },
+            { $0.destinationAccountID = try .init(row: $1, at: $2) }),
+        .init(
+            "source_transaction_id", { $0.sourceTransactionID.sqlValue },
+            { $0.sourceTransactionID = try .init(row: $1, at: $2) }),
+        .init(
+            "balance_transaction_id", { $0.balanceTransactionID.sqlValue },
+            { $0.balanceTransactionID = try .init(row: $1, at: $2) }),
+        .init("transfer_group", { $0.transferGroup.sqlValue }, { $0.transferGroup = try .init(row: $1, at: $2) }),
+        .init(
+            "dispute_id_metadata", { $0.disputeIDMetadata.sqlValue },
+            { $0.disputeIDMetadata = try .init(row: $1, at: $2) }),
+        .init("livemode", { $0.livemode.sqlValue }, { $0.livemode = try .init(row: $1, at: $2) }),
     ]
 
-    var sqlValues: [SQLValue] {
-        [
-            id.sqlValue, created.sqlValue, currency.rawValue.sqlValue, amount.sqlValue,
-            amountReversed.sqlValue, destinationAccountID.sqlValue, sourceTransactionID.sqlValue,
-            balanceTransactionID.sqlValue, transferGroup.sqlValue, disputeIDMetadata.sqlValue,
-            livemode.sqlValue,
-        ]
-    }
-
-    init(row: SQLRow) throws {
-        self.init(
-            id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
-            currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
-            amountReversed: try row.decode(atIndex: 4), destinationAccountID: try row.decode(atIndex: 5),
-            sourceTransactionID: try row.decode(atIndex: 6), balanceTransactionID: try row.decode(atIndex: 7),
-            transferGroup: try row.decode(atIndex: 8), disputeIDMetadata: try row.decode(atIndex: 9),
-            livemode: try row.decode(atIndex: 10))
-    }
+    static let blank = TransferFacts(
+        id: "", created: 0, currency: .usd, amount: 0, amountReversed: 0, destinationAccountID: nil,
+        sourceTransactionID: nil, balanceTransactionID: nil, transferGroup: nil, disputeIDMetadata: nil, livemode: false
+    )
 }
 
 extension TransferReversalFacts: StorableFacts {
-    static let columns = [
-        "id", "transfer_id", "created", "currency", "amount", "source_refund_id", "balance_transaction_id",
-        "dispute_id_metadata",
+    static let mapping: [FactColumn<TransferReversalFacts>] = [
+        .init("id", { $0.id.sqlValue }, { $0.id = try .init(row: $1, at: $2) }),
+        .init("transfer_id", { $0.transferID.sqlValue }, { $0.transferID = try .init(row: $1, at: $2) }),
+        .init("created", { $0.created.sqlValue }, { $0.created = try .init(row: $1, at: $2) }),
+        .init("currency", { $0.currency.sqlValue }, { $0.currency = try .init(row: $1, at: $2) }),
+        .init("amount", { $0.amount.sqlValue }, { $0.amount = try .init(row: $1, at: $2) }),
+        .init("source_refund_id", { $0.sourceRefundID.sqlValue }, { $0.sourceRefundID = try .init(row: $1, at: $2) }),
+        .init(
+            "balance_transaction_id", { $0.balanceTransactionID.sqlValue },
+            { $0.balanceTransactionID = try .init(row: $1, at: $2) }),
+        .init(
+            "dispute_id_metadata", { $0.disputeIDMetadata.sqlValue },
+            { $0.disputeIDMetadata = try .init(row: $1, at: $2) }),
     ]
 
-    var sqlValues: [SQLValue] {
-        [
-            id.sqlValue, transferID.sqlValue, created.sqlValue, currency.rawValue.sqlValue,
-            amount.sqlValue, sourceRefundID.sqlValue, balanceTransactionID.sqlValue,
-            disputeIDMetadata.sqlValue,
-        ]
-    }
-
-    init(row: SQLRow) throws {
-        self.init(
-            id: try row.decode(atIndex: 0), transferID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
-            currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
-            sourceRefundID: try row.decode(atIndex: 5), balanceTransactionID: try row.decode(atIndex: 6),
-            disputeIDMetadata: try row.decode(atIndex: 7))
-    }
+    static let blank = TransferReversalFacts(
+        id: "", transferID: "", created: 0, currency: .usd, amount: 0, sourceRefundID: nil, balanceTransactionID: nil,
+        disputeIDMetadata: nil)
 }
 
 extension ApplicationFeeFacts: StorableFacts {
-    static let columns = [
-        "id", "created", "currency", "amount", "amount_refunded", "originating_charge_id", "account_id",
-        "balance_transaction_id", "livemode",
+    static let mapping: [FactColumn<ApplicationFeeFacts>] = [
+        .init("id", { $0.id.sqlValue }, { $0.id = try .init(row: $1, at: $2) }),
+        .init("created", { $0.created.sqlValue }, { $0.created = try .init(row: $1, at: $2) }),
+        .init("currency", { $0.currency.sqlValue }, { $0.currency = try .init(row: $1, at: $2) }),
+        .init("amount", { $0.amount.sqlValue }, { $0.amount = try .init(row: $1, at: $2) }),
+        .init("amount_refunded", { $0.amountRefunded.sqlValue }, { $0.amountRefunded = try .init(row: $1, at: $2) }),
+        .init(
+            "originating_charge_id", { $0.originatingChargeID.sqlValue },
+            { $0.originatingChargeID = try .init(row: $1, at: $2) }),
+        .init("account_id", { $0.accountID.sqlValue }, { $0.accountID = try .init(row: $1, at: $2) }),
+        .init(
+            "balance_transaction_id", { $0.balanceTransactionID.sqlValue },
+            { $0.balanceTransactionID = try .init(row: $1, at: $2) }),
+        .init("livemode", { $0.livemode.sqlValue }, { $0.livemode = try .init(row: $1, at: $2) }),
     ]
 
-    var sqlValues: [SQLValue] {
-        [
-            id.sqlValue, created.sqlValue, currency.rawValue.sqlValue, amount.sqlValue,
-            amountRefunded.sqlValue, originatingChargeID.sqlValue, accountID.sqlValue,
-            balanceTransactionID.sqlValue, livemode.sqlValue,
-        ]
-    }
-
-    init(row: SQLRow) throws {
-        self.init(
-            id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
-            currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
-            amountRefunded: try row.decode(atIndex: 4), originatingChargeID: try row.decode(atIndex: 5),
-            accountID: try row.decode(atIndex: 6), balanceTransactionID: try row.decode(atIndex: 7),
-            livemode: try row.decode(atIndex: 8))
-    }
+    static let blank = ApplicationFeeFacts(
+        id: "", created: 0, currency: .usd, amount: 0, amountRefunded: 0, originatingChargeID: nil, accountID: nil,
+        balanceTransactionID: nil, livemode: false)
 }
 
 extension FeeRefundFacts: StorableFacts {
-    static let columns = ["id", "fee_id", "created", "currency", "amount", "balance_transaction_id"]
+    static let mapping: [FactColumn<FeeRefundFacts>] = [
+        .init("id", { $0.id.sqlValue }, { $0.id = try .init(row: $1, at: $2) }),
+        .init("fee_id", { $0.feeID.sqlValue }, { $0.feeID = try .init(row: $1, at: $2) }),
+        .init("created", { $0.created.sqlValue }, { $0.created = try .init(row: $1, at: $2) }),
+        .init("currency", { $0.currency.sqlValue }, { $0.currency = try .init(row: $1, at: $2) }),
+        .init("amount", { $0.amount.sqlValue }, { $0.amount = try .init(row: $1, at: $2) }),
+        .init(
+            "balance_transaction_id", { $0.balanceTransactionID.sqlValue },
+            { $0.balanceTransactionID = try .init(row: $1, at: $2) }),
+    ]
 
-    var sqlValues: [SQLValue] {
-        [
-            id.sqlValue, feeID.sqlValue, created.sqlValue, currency.rawValue.sqlValue,
-            amount.sqlValue, balanceTransactionID.sqlValue,
-        ]
-    }
-
-    init(row: SQLRow) throws {
-        self.init(
-            id: try row.decode(atIndex: 0), feeID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
-            currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
-            balanceTransactionID: try row.decode(atIndex: 5))
-    }
+    static let blank = FeeRefundFacts(
+        id: "", feeID: "", created: 0, currency: .usd, amount: 0, balanceTransactionID: nil)
 }
 
 extension RefundFacts: StorableFacts {
-    static let columns = [
-        "id", "charge_id", "created", "currency", "amount", "status", "transfer_reversal_id", "balance_transaction_id",
-        "failure_balance_transaction_id", "failure_reason",
+    static let mapping: [FactColumn<RefundFacts>] = [
+        .init("id", { $0.id.sqlValue }, { $0.id = try .init(row: $1, at: $2) }),
+        .init("charge_id", { $0.chargeID.sqlValue }, { $0.chargeID = try .init(row: $1, at: $2) }),
+        .init("created", { $0.created.sqlValue }, { $0.created = try .init(row: $1, at: $2) }),
+        .init("currency", { $0.currency.sqlValue }, { $0.currency = try .init(row: $1, at: $2) }),
+        .init("amount", { $0.amount.sqlValue }, { $0.amount = try .init(row: $1, at: $2) }),
+        .init("status", { $0.status.sqlValue }, { $0.status = try .init(row: $1, at: $2) }),
+        .init(
+            "transfer_reversal_id", { $0.transferReversalID.sqlValue },
+            { $0.transferReversalID = try .init(row: $1, at: $2) }),
+        .init(
+            "balance_transaction_id", { $0.balanceTransactionID.sqlValue },
+            { $0.balanceTransactionID = try .init(row: $1, at: $2) }),
+        .init(
+            "failure_balance_transaction_id", { $0.failureBalanceTransactionID.sqlValue },
+            { $0.failureBalanceTransactionID = try .init(row: $1, at: $2) }),
+        .init("failure_reason", { $0.failureReason.sqlValue }, { $0.failureReason = try .init(row: $1, at: $2) }),
     ]
 
-    var sqlValues: [SQLValue] {
-        [
-            id.sqlValue, chargeID.sqlValue, created.sqlValue, currency.rawValue.sqlValue,
-            amount.sqlValue, status.sqlValue, transferReversalID.sqlValue,
-            balanceTransactionID.sqlValue, failureBalanceTransactionID.sqlValue, failureReason.sqlValue,
-        ]
-    }
-
-    init(row: SQLRow) throws {
-        self.init(
-            id: try row.decode(atIndex: 0), chargeID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
-            currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
-            status: try row.decode(atIndex: 5), transferReversalID: try row.decode(atIndex: 6),
-            balanceTransactionID: try row.decode(atIndex: 7), failureBalanceTransactionID: try row.decode(atIndex: 8),
-            failureReason: try row.decode(atIndex: 9))
-    }
+    static let blank = RefundFacts(
+        id: "", chargeID: nil, created: 0, currency: .usd, amount: 0, status: nil, transferReversalID: nil,
+        balanceTransactionID: nil)
 }
 
 extension DisputeFacts: StorableFacts {
-    static let columns = ["id", "charge_id", "created", "currency", "amount", "status", "balance_transaction_ids"]
+    static let mapping: [FactColumn<DisputeFacts>] = [
+        .init("id", { $0.id.sqlValue }, { $0.id = try .init(row: $1, at: $2) }),
+        .init("charge_id", { $0.chargeID.sqlValue }, { $0.chargeID = try .init(row: $1, at: $2) }),
+        .init("created", { $0.created.sqlValue }, { $0.created = try .init(row: $1, at: $2) }),
+        .init("currency", { $0.currency.sqlValue }, { $0.currency = try .init(row: $1, at: $2) }),
+        .init("amount", { $0.amount.sqlValue }, { $0.amount = try .init(row: $1, at: $2) }),
+        .init("status", { $0.status.sqlValue }, { $0.status = try .init(row: $1, at: $2) }),
+        .init(
+            "balance_transaction_ids", { IDList.json($0.balanceTransactionIDs).sqlValue },
+            { $0.balanceTransactionIDs = try IDList.ids(try String(row: $1, at: $2)) }),
+    ]
 
-    var sqlValues: [SQLValue] {
-        [
-            id.sqlValue, chargeID.sqlValue, created.sqlValue, currency.rawValue.sqlValue,
-            amount.sqlValue, status.sqlValue, IDList.json(balanceTransactionIDs).sqlValue,
-        ]
-    }
-
-    init(row: SQLRow) throws {
-        self.init(
-            id: try row.decode(atIndex: 0), chargeID: try row.decode(atIndex: 1), created: try row.decode(atIndex: 2),
-            currency: try FactsColumn.currency(row, 3), amount: try row.decode(atIndex: 4),
-            status: try row.decode(atIndex: 5), balanceTransactionIDs: try IDList.ids(try row.decode(atIndex: 6)))
-    }
+    static let blank = DisputeFacts(
+        id: "", chargeID: "", created: 0, currency: .usd, amount: 0, status: .needsResponse, balanceTransactionIDs: [])
 }
 
 extension BalanceTransactionFacts: StorableFacts {
-    static let columns = [
-        "id", "created", "currency", "amount", "fee", "net", "type", "reporting_category", "source_id",
-        "exchange_rate", "status", "available_on", "balance_type",
+    static let mapping: [FactColumn<BalanceTransactionFacts>] = [
+        .init("id", { $0.id.sqlValue }, { $0.id = try .init(row: $1, at: $2) }),
+        .init("created", { $0.created.sqlValue }, { $0.created = try .init(row: $1, at: $2) }),
+        .init("currency", { $0.currency.sqlValue }, { $0.currency = try .init(row: $1, at: $2) }),
+        .init("amount", { $0.amount.sqlValue }, { $0.amount = try .init(row: $1, at: $2) }),
+        .init("fee", { $0.fee.sqlValue }, { $0.fee = try .init(row: $1, at: $2) }),
+        .init("net", { $0.net.sqlValue }, { $0.net = try .init(row: $1, at: $2) }),
+        .init("type", { $0.type.sqlValue }, { $0.type = try .init(row: $1, at: $2) }),
+        .init(
+            "reporting_category", { $0.reportingCategory.sqlValue },
+            { $0.reportingCategory = try .init(row: $1, at: $2) }),
+        .init("source_id", { $0.sourceID.sqlValue }, { $0.sourceID = try .init(row: $1, at: $2) }),
+        .init("exchange_rate", { $0.exchangeRate.sqlValue }, { $0.exchangeRate = try .init(row: $1, at: $2) }),
+        .init("status", { $0.status.sqlValue }, { $0.status = try .init(row: $1, at: $2) }),
+        .init("available_on", { $0.availableOn.sqlValue }, { $0.availableOn = try .init(row: $1, at: $2) }),
+        .init("balance_type", { $0.balanceType.sqlValue }, { $0.balanceType = try .init(row: $1, at: $2) }),
     ]
 
-    var sqlValues: [SQLValue] {
-        [
-            id.sqlValue, created.sqlValue, currency.rawValue.sqlValue, amount.sqlValue,
-            fee.sqlValue, net.sqlValue, type.sqlValue, reportingCategory.sqlValue,
-            sourceID.sqlValue, exchangeRate.sqlValue, status.sqlValue, availableOn.sqlValue,
-            balanceType.sqlValue,
-        ]
-    }
-
-    init(row: SQLRow) throws {
-        self.init(
-            id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
-            currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
-            fee: try row.decode(atIndex: 4), net: try row.decode(atIndex: 5), type: try row.decode(atIndex: 6),
-            reportingCategory: try row.decode(atIndex: 7), sourceID: try row.decode(atIndex: 8),
-            exchangeRate: try row.decode(atIndex: 9), status: try row.decode(atIndex: 10),
-            availableOn: try row.decode(atIndex: 11), balanceType: try row.decode(atIndex: 12))
-    }
+    static let blank = BalanceTransactionFacts(
+        id: "", created: 0, currency: .usd, amount: 0, fee: 0, net: 0, type: .charge, reportingCategory: .charge,
+        sourceID: nil, exchangeRate: nil, status: .available)
 }
 
 extension PayoutFacts: StorableFacts {
-    static let columns = [
-        "id", "created", "currency", "amount", "arrival_date", "status", "automatic", "balance_transaction_id",
-        "failure_balance_transaction_id", "failure_code", "livemode", "reconciliation_status",
+    static let mapping: [FactColumn<PayoutFacts>] = [
+        .init("id", { $0.id.sqlValue }, { $0.id = try .init(row: $1, at: $2) }),
+        .init("created", { $0.created.sqlValue }, { $0.created = try .init(row: $1, at: $2) }),
+        .init("currency", { $0.currency.sqlValue }, { $0.currency = try .init(row: $1, at: $2) }),
+        .init("amount", { $0.amount.sqlValue }, { $0.amount = try .init(row: $1, at: $2) }),
+        .init("arrival_date", { $0.arrivalDate.sqlValue }, { $0.arrivalDate = try .init(row: $1, at: $2) }),
+        .init("status", { $0.status.sqlValue }, { $0.status = try .init(row: $1, at: $2) }),
+        .init("automatic", { $0.automatic.sqlValue }, { $0.automatic = try .init(row: $1, at: $2) }),
+        .init(
+            "balance_transaction_id", { $0.balanceTransactionID.sqlValue },
+            { $0.balanceTransactionID = try .init(row: $1, at: $2) }),
+        .init(
+            "failure_balance_transaction_id", { $0.failureBalanceTransactionID.sqlValue },
+            { $0.failureBalanceTransactionID = try .init(row: $1, at: $2) }),
+        .init("failure_code", { $0.failureCode.sqlValue }, { $0.failureCode = try .init(row: $1, at: $2) }),
+        .init("livemode", { $0.livemode.sqlValue }, { $0.livemode = try .init(row: $1, at: $2) }),
+        .init(
+            "reconciliation_status", { $0.reconciliationStatus.sqlValue },
+            { $0.reconciliationStatus = try .init(row: $1, at: $2) }),
     ]
 
-    var sqlValues: [SQLValue] {
-        [
-            id.sqlValue, created.sqlValue, currency.rawValue.sqlValue, amount.sqlValue,
-            arrivalDate.sqlValue, status.sqlValue, automatic.sqlValue,
-            balanceTransactionID.sqlValue, failureBalanceTransactionID.sqlValue, failureCode.sqlValue,
-            livemode.sqlValue, reconciliationStatus.sqlValue,
-        ]
-    }
-
-    init(row: SQLRow) throws {
-        self.init(
-            id: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
-            currency: try FactsColumn.currency(row, 2), amount: try row.decode(atIndex: 3),
-            arrivalDate: try row.decode(atIndex: 4), status: try row.decode(atIndex: 5),
-            automatic: try row.decode(atIndex: 6), balanceTransactionID: try row.decode(atIndex: 7),
-            failureBalanceTransactionID: try row.decode(atIndex: 8), failureCode: try row.decode(atIndex: 9),
-            livemode: try row.decode(atIndex: 10), reconciliationStatus: try row.decode(atIndex: 11))
-    }
+    static let blank = PayoutFacts(
+        id: "", created: 0, currency: .usd, amount: 0, arrivalDate: 0, status: .paid, automatic: false,
+        balanceTransactionID: nil, failureBalanceTransactionID: nil, failureCode: nil, livemode: false)
 }
 
 // MARK: - Column helpers

@@ -18,4 +18,13 @@ protocol HistoryDatabase: Sendable {
 
     /// `error`, thrown by this database or by a body, as a person reads it.
     func historyError(_ error: any Error) -> HistoryError
+
+    /// Whether `error` is this database's (or a stored value that does not read back), not a body's own.
+    func isStorageError(_ error: any Error) -> Bool
+
+    /// Stores `objects` in the transaction `db`, each with its raw JSON and its change: new, updated or unchanged,
+    /// counted once per run by ``WriteOutcome``'s rule, however the database writes them.
+    func upsert<Facts: StorableFacts>(
+        _ objects: [StoredObject<Facts>], db: SQLSession, run runID: Int64
+    ) throws -> WriteOutcome
 }

@@ -12,7 +12,7 @@ import ReconCore
 public final class HistoryStore: Sendable {
     /// Where the history lives.
     public let location: HistoryLocation
-    private let database: any HistoryDatabase
+    let database: any HistoryDatabase
 
     private init(database: any HistoryDatabase) {
         self.location = database.location
@@ -35,11 +35,8 @@ public final class HistoryStore: Sendable {
     /// one: for the commands that only read it.
     public static func exists(_ location: HistoryLocation) throws(HistoryError) -> Bool {
         switch location {
-        case .sqliteFile(let path):
-            return FileManager.default.fileExists(atPath: path)
-        case .postgreSQL(let address):
-            let rows = try PostgreSQLConnection(address).rows("SELECT to_regclass('grdb_migrations') IS NOT NULL")
-            return rows.first?.first == "t"
+        case .sqliteFile(let path): SQLiteHistoryDatabase.exists(path: path)
+        case .postgreSQL(let address): try PostgreSQLHistoryDatabase.exists(address: address)
         }
     }
 
@@ -85,7 +82,7 @@ public final class HistoryStore: Sendable {
     func readSnapshot<T>(_ body: (SQLSession) throws -> T) throws -> T {
         do {
             return try database.read(body)
-        } catch let error where error is FactsColumnError || error is PostgreSQLError || error is DatabaseError {
+        } catch let error where database.isStorageError(error) {
             throw database.historyError(error)
         }
     }

@@ -67,6 +67,20 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase {
 
     func historyError(_ error: any Error) -> HistoryError { Self.map(error, address: address) }
 
+    func isStorageError(_ error: any Error) -> Bool { error is PostgreSQLError || error is FactsColumnError }
+
+    func upsert<Facts: StorableFacts>(
+        _ objects: [StoredObject<Facts>], db: SQLSession, run runID: Int64
+    ) throws -> WriteOutcome {
+        try PostgreSQLUpsert.upsert(objects, db: db, run: runID)
+    }
+
+    /// Whether the database at `address` holds a history (its migrations table), without creating one.
+    static func exists(address: PostgreSQLAddress) throws(HistoryError) -> Bool {
+        let rows = try PostgreSQLConnection(address).rows("SELECT to_regclass('grdb_migrations') IS NOT NULL")
+        return rows.first?.first == "t"
+    }
+
     static func map(_ error: any Error, address: PostgreSQLAddress) -> HistoryError {
         if let error = error as? HistoryError { return error }
         guard let error = error as? PostgreSQLError else {

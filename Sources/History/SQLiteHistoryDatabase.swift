@@ -63,6 +63,17 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
         return Self.map(error, path: path)
     }
 
+    func isStorageError(_ error: any Error) -> Bool { error is DatabaseError || error is FactsColumnError }
+
+    func upsert<Facts: StorableFacts>(
+        _ objects: [StoredObject<Facts>], db: SQLSession, run runID: Int64
+    ) throws -> WriteOutcome {
+        try SQLiteUpsert.upsert(objects, db: db, run: runID)
+    }
+
+    /// Whether a history file exists at `path`, without creating one.
+    static func exists(path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
     static func map(_ error: any Error, path: String) -> HistoryError {
         guard let databaseError = error as? DatabaseError else {
             return .storage(path: path, reason: String(describing: error))

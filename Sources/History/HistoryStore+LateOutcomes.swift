@@ -141,8 +141,8 @@ extension HistoryStore {
 
     /// The run whose reads of Stripe a reconcile of `[from, to)` by run `runID` takes its late outcomes from: `runID`
     /// itself when it read Stripe, else the latest completed `run` or `extract` of exactly that range.
-    public func lateOutcomeSource(from: Int64, to: Int64, run runID: Int64) throws(HistoryError) -> Int64? {
-        try read { db in
+    public func lateOutcomeSource(from: Int64, to: Int64, run runID: Int64) async throws(HistoryError) -> Int64? {
+        try await readDatabase { db in
             try db.value(
                 Int64.self,
                 """
@@ -189,8 +189,8 @@ extension HistoryStore {
     /// `selection` judges, made before the read that found the change: they are out of date until re-run.
     public func outOfDateRanges(
         _ selection: LateOutcomeSelection, run runID: Int64
-    ) throws(HistoryError) -> [OutOfDateRange] {
-        try read { db in
+    ) async throws(HistoryError) -> [OutOfDateRange] {
+        try await readDatabase { db in
             try db.all(
                 """
                 SELECT DISTINCT r.range_from, r.range_to, r.time_zone FROM runs r

@@ -95,7 +95,7 @@ package struct ReconcilePipeline {
         let findings: Findings
         var finishStarted = clock.now
         do {
-            let late = try lateOutcomeSelection(runID: runID)
+            let late = try await lateOutcomeSelection(runID: runID)
             phase("rules")
             let rules = try await applyRules(writer: writer, late: late)
             timings.rules = rules.rulesTime.inSeconds
@@ -107,7 +107,8 @@ package struct ReconcilePipeline {
             var report = rules.session.report()
             let current = Self.findings(report)
             // Before the findings mark the late outcomes judged: the reports made before their change.
-            let outOfDate = try late.map { try store.outOfDateRanges($0, run: runID) } ?? []
+            var outOfDate: [OutOfDateRange] = []
+            if let late { outOfDate = try await store.outOfDateRanges(late, run: runID) }
             let update = try await store.recordFindings(
                 current, run: runID, from: range.unixSeconds.from, to: range.unixSeconds.to, late: late)
             let openCount = Self.markOpen(&report, open: update.open)
@@ -140,12 +141,12 @@ package struct ReconcilePipeline {
     }
 
     /// The late outcomes this run judges (see ``LateOutcomeSelection``), `nil` when the look-back is off.
-    private func lateOutcomeSelection(runID: Int64) throws -> LateOutcomeSelection? {
+    private func lateOutcomeSelection(runID: Int64) async throws -> LateOutcomeSelection? {
         guard lookbackSeconds > 0 else { return nil }
         let (from, to) = range.unixSeconds
         return LateOutcomeSelection(
             window: (from - lookbackSeconds)..<from,
-            source: try store.lateOutcomeSource(from: from, to: to, run: runID))
+            source: try await store.lateOutcomeSource(from: from, to: to, run: runID))
     }
 
     /// What applying the rules to every part left: the session (for the report's other tables) and counts.

@@ -73,12 +73,12 @@ struct LateOutcomeHistoryTests {
 
         // Then one late outcome is recorded, and the reconcile of tonight's range judges it
         #expect(changed == 1)
-        let source = try store.lateOutcomeSource(from: Self.from, to: Self.to, run: tonight)
+        let source = try await store.lateOutcomeSource(from: Self.from, to: Self.to, run: tonight)
         #expect(source == tonight)
         let selection = LateOutcomeSelection(window: Self.window, source: source)
         #expect(try store.lateOutcomes(selection) == LateOutcomes(charges: ["ch_pending"]))
         // and the nightly report of the day before is out of date
-        let outOfDate = try store.outOfDateRanges(selection, run: tonight)
+        let outOfDate = try await store.outOfDateRanges(selection, run: tonight)
         #expect(outOfDate.map(\.from) == [Self.from - 86_400])
         #expect(outOfDate.map(\.to) == [Self.from])
 
@@ -91,11 +91,12 @@ struct LateOutcomeHistoryTests {
         let next = try store.beginRun(start("run", from: Self.to, to: Self.to + 86_400)).runID
         let nextWindow = (Self.to - 14 * 86_400)..<Self.to
         let nextSelection = LateOutcomeSelection(
-            window: nextWindow, source: try store.lateOutcomeSource(from: Self.to, to: Self.to + 86_400, run: next))
+            window: nextWindow,
+            source: try await store.lateOutcomeSource(from: Self.to, to: Self.to + 86_400, run: next))
         #expect(try store.lateOutcomes(nextSelection).isEmpty)
         try store.finishRun(next, status: .completed, finishedAt: Self.to + 86_400, message: nil, details: nil)
         let offline = try store.beginRun(start("reconcile", from: Self.from, to: Self.to), resume: false).runID
-        #expect(try store.lateOutcomeSource(from: Self.from, to: Self.to, run: offline) == tonight)
+        #expect(try await store.lateOutcomeSource(from: Self.from, to: Self.to, run: offline) == tonight)
         #expect(
             try store.lateOutcomes(LateOutcomeSelection(window: Self.window, source: tonight))
                 == LateOutcomes(charges: ["ch_pending"]))

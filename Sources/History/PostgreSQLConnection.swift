@@ -1,5 +1,6 @@
 import CPostgreSQL
 import Foundation
+import Synchronization
 
 /// One libpq connection to a PostgreSQL history, used from one thread at a time (as a GRDB connection is); hence
 /// `@unchecked Sendable`: the C connection moves between threads, never is shared by two at once.
@@ -32,6 +33,27 @@ final class PostgreSQLConnection: @unchecked Sendable {
 
     deinit { PQfinish(handle) }
 
+    /// Watches the results a task's queries hold in memory (for tests): set with `$resultWatch.withValue`.
+    @TaskLocal static var resultWatch: ResultWatch?
+
+    /// The most rows one result held at once, while watched: what a part's memory on PostgreSQL is bounded by.
+    /// Queries read row by row hold one.
+    final class ResultWatch: Sendable {
+        private let largest = Atomic<Int>(0)
+
+        var largestResultRows: Int { largest.load(ordering: .relaxed) }
+
+        fileprivate func held(rows: Int32) {
+            var seen = largest.load(ordering: .relaxed)
+            while Int(rows) > seen {
+                let (exchanged, actual) = largest.compareExchange(
+                    expected: seen, desired: Int(rows), ordering: .relaxed)
+                if exchanged { return }
+                seen = actual
+            }
+        }
+    }
+
     /// The names of the statements prepared on this connection, by their SQL.
     private var prepared: [String: String] = [:]
 
@@ -54,6 +76,7 @@ final class PostgreSQLConnection: @unchecked Sendable {
         }
         guard let result else { throw PostgreSQLError(connection: handle, address: address) }
         let wrapped = PostgreSQLResult(result)
+        Self.resultWatch?.held(rows: wrapped.count)
         switch PQresultStatus(result) {
         case PGRES_TUPLES_OK, PGRES_COMMAND_OK: return wrapped
         default: throw PostgreSQLError(result: result, address: address)
@@ -83,6 +106,7 @@ final class PostgreSQLConnection: @unchecked Sendable {
             let wrapped = PostgreSQLResult(result)
             switch PQresultStatus(result) {
             case PGRES_SINGLE_TUPLE:
+                Self.resultWatch?.held(rows: wrapped.count)
                 guard failure == nil else { continue }
                 do { try body(wrapped) } catch { failure = error }
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK:

@@ -143,4 +143,52 @@ struct PayoutHistoryTests {
         let stored = try store.facts(PayoutFacts.self, createdFrom: Self.from, to: Self.to)
         #expect(stored.map(\.reconciliationStatus) == ["completed"])
     }
+
+    @Test(
+        "on PostgreSQL the parts hold at most a part of rows at once, at two range lengths, a long payout included",
+        .enabled(if: TestHistoryBackend.available.contains(.postgreSQL)))
+    func postgreSQLReadsRowByRow() async throws {
+        // Given a PostgreSQL history with a payout a day, each of which paid out 60 balance transactions
+        let database = try TemporaryDatabase(.postgreSQL)
+        let store = try database.open()
+        let run = try store.beginRun(start(from: Self.from, to: Self.to + 86_400)).runID
+        for day in 0..<2 {
+            let created = Self.from + Int64(day) * 86_400 + 6 * 3_600
+            var batch = ObjectBatch()
+            let payout = "po_\(day)"
+            var facts = Self.payout
+            facts.id = payout
+            facts.created = created
+            facts.status = "paid"
+            facts.reconciliationStatus = "completed"
+            facts.balanceTransactionID = nil
+            batch.payouts = [StoredObject(facts: facts, rawJSON: #"{"id":"\#(payout)"}"#)]
+            let paidOut = (0..<60).map {
+                Self.transaction("txn_\(day)_\($0)", created: created - 3_600 + Int64($0), net: 10, source: "ch_\($0)")
+            }
+            batch.balanceTransactions = paidOut.map { StoredObject(facts: $0, rawJSON: #"{"id":"\#($0.id)"}"#) }
+            batch.payoutTransactions = paidOut.map {
+                PayoutTransactionLink(payoutID: payout, balanceTransactionID: $0.id)
+            }
+            try await store.write(batch, run: run, now: Self.to + 86_400)
+        }
+
+        // When one day, then both, are read in parts of 7
+        for days in [1, 2] {
+            let watch = PostgreSQLConnection.ResultWatch()
+            var transactions = 0
+            try PostgreSQLConnection.$resultWatch.withValue(watch) {
+                try store.forEachReconciliationPart(
+                    from: Self.from, to: Self.from + Int64(days) * 86_400, asOf: Self.to + 86_400,
+                    skippedTransferGrace: 0, chargesPerPart: 7
+                ) { part in
+                    if !part.payouts.isEmpty { transactions += part.balanceTransactions.count }
+                }
+            }
+
+            // Then every paid-out transaction was read, yet no result held more rows than a part (one at a time)
+            #expect(transactions == 60 * days)
+            #expect((1...7).contains(watch.largestResultRows), "\(days) days: \(watch.largestResultRows) rows at once")
+        }
+    }
 }

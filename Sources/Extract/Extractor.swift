@@ -134,7 +134,8 @@ public struct Extractor: Sendable {
         if await context.lists.othersEnded() { work.append(.planFollowUps) }
         if await context.lists.payoutListsDue() { work.append(.planPayoutLists) }
         try await run(work, context)
-        // What the reads found changed: the follow-ups fetch what the rules read of those too.
+        // What the reads found changed: the follow-ups fetch what the rules read of those too (they never change a
+        // late object's own state: its charge, balance transactions and payout list are other objects).
         if summary.lateReads > 0 {
             summary.lateOutcomes = try await store.recordLateOutcomes(
                 run: runID, now: now, grace: options.skippedTransferGrace)
@@ -156,10 +157,6 @@ public struct Extractor: Sendable {
         }
         summary.followUpRounds = round
         summary.followUps = await context.planner.planned
-        if summary.lateReads > 0 {
-            summary.lateOutcomes = try await store.recordLateOutcomes(
-                run: runID, now: now, grace: options.skippedTransferGrace)
-        }
         let totals = await context.tally.snapshot
         summary.objectsByResource = totals.objects
         summary.new = totals.outcome.new

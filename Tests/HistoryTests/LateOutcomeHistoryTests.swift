@@ -157,4 +157,38 @@ struct LateOutcomeHistoryTests {
         #expect(plan.objects[.charge]?.map(\.id) == ["ch_pending"])
         #expect(try await store.recordLateOutcomes(run: retry, now: Self.to + 900, grace: 3_600) == 1)
     }
+
+    @Test(
+        "a paid payout is read again until 10 days after its arrival (Stripe: it may still fail), and not after",
+        arguments: TestHistoryBackend.available)
+    func paidPayoutsAreReadAgainForTenDays(backend: TestHistoryBackend) async throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
+        // Given three automatic payouts of the window: paid, arrived 3 days before tonight; paid, arrived 12 days
+        // before; failed
+        let nightly = try store.beginRun(start("run", from: Self.from - 86_400, to: Self.from)).runID
+        func payout(_ id: String, status: PayoutStatus, arrival: Int64) -> StoredObject<PayoutFacts> {
+            StoredObject(
+                facts: PayoutFacts(
+                    id: id, created: arrival - 2 * 86_400, currency: .usd, amount: 1_000, arrivalDate: arrival,
+                    status: status, automatic: true, balanceTransactionID: nil, failureBalanceTransactionID: nil,
+                    failureCode: nil, livemode: false, reconciliationStatus: .completed),
+                rawJSON: #"{"id":"\#(id)"}"#)
+        }
+        var batch = ObjectBatch()
+        batch.payouts = [
+            payout("po_recent", status: .paid, arrival: Self.to - 3 * 86_400),
+            payout("po_old", status: .paid, arrival: Self.to - 12 * 86_400),
+            payout("po_failed", status: .failed, arrival: Self.to - 3 * 86_400),
+        ]
+        try await store.write(batch, run: nightly, now: Self.from)
+        try store.finishRun(nightly, status: .completed, finishedAt: Self.from, message: nil, details: nil)
+
+        // When tonight's run plans its reads
+        let tonight = try store.beginRun(start("run", from: Self.from, to: Self.to)).runID
+        let plan = try await store.planLateReads(run: tonight, window: Self.window, now: Self.to, grace: 3_600)
+
+        // Then only the payout paid 3 days ago is read again
+        #expect(plan.objects[.payout]?.map(\.id) == ["po_recent"])
+    }
 }

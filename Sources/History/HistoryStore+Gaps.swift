@@ -158,12 +158,15 @@ extension HistoryStore {
                 SELECT f.id FROM application_fees f WHERE f.id IN (\(rangeFees)) AND f.last_seen_run IN \(seen)
                   AND f.amount_refunded > (SELECT COALESCE(SUM(amount), 0) FROM fee_refunds r WHERE r.fee_id = f.id)
                 """)
+            // A refund counts in its charge's amount_refunded as `RefundFacts.movedMoney` says.
+            let refundMovedMoney =
+                "COALESCE(r.status, 'succeeded') NOT IN ("
+                + RefundStatus.movedNoMoney.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
             gaps.chargeRefundLists = try ids(
                 """
                 SELECT c.id FROM charges c WHERE c.id IN (\(rangeCharges)) AND c.last_seen_run IN \(seen)
                   AND c.amount_refunded > (SELECT COALESCE(SUM(amount), 0) FROM refunds r
-                                           WHERE r.charge_id = c.id AND COALESCE(r.status, 'succeeded')
-                                                 IN ('succeeded', 'pending', 'requires_action'))
+                                           WHERE r.charge_id = c.id AND \(refundMovedMoney))
                 """)
             gaps.chargeDisputeLists = try ids(
                 """

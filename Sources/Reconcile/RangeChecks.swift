@@ -60,7 +60,7 @@ extension ReportBuilder {
     mutating func refundsInRange() {
         for refund in index.refunds
         where index.judges(refund.id, \.refunds, created: refund.created) && refund.transferReversalID == nil
-            && refund.status != .failed && refund.status != .canceled
+            && refund.movedMoney
         {
             guard let chargeID = refund.chargeID, let charge = index.chargeByID[chargeID],
                 index.isDestinationCharge(charge), charge.transferID != nil

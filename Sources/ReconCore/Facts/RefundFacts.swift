@@ -36,4 +36,8 @@ public struct RefundFacts: ObjectFacts, Hashable {
 
     /// Whether the refund failed (`status: failed`): no money reached the customer.
     public var hasFailed: Bool { status == .failed }
+
+    /// Whether the refund moved money, so that its charge's `amount_refunded` counts it: not failed or canceled
+    /// (``RefundStatus/movedNoMoney``); a refund without a status (older API versions) did.
+    public var movedMoney: Bool { status.map { !RefundStatus.movedNoMoney.contains($0) } ?? true }
 }

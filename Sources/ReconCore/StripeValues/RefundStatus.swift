@@ -25,4 +25,8 @@ public struct RefundStatus: StripeEnum {
     public static let knownValues: [RefundStatus] = [
         pending, requiresAction, succeeded, failed, canceled,
     ]
+
+    /// The statuses of a refund that moved no money: its amount is back on the platform and Stripe no longer counts
+    /// it in the charge's `amount_refunded`. Every other status, one this code does not know included, counts.
+    public static let movedNoMoney: [RefundStatus] = [failed, canceled]
 }

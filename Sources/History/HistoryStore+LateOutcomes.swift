@@ -153,12 +153,12 @@ extension HistoryStore {
     }
 
     /// The late outcomes `selection` judges, by kind.
-    public func lateOutcomes(_ selection: LateOutcomeSelection) throws(HistoryError) -> LateOutcomes {
+    public func lateOutcomes(_ selection: LateOutcomeSelection) throws(HistoryError) -> JudgedObjects {
         try read { db in try Self.lateOutcomes(db, selection) }
     }
 
-    static func lateOutcomes(_ db: SQLSession, _ selection: LateOutcomeSelection) throws -> LateOutcomes {
-        var outcomes = LateOutcomes()
+    static func lateOutcomes(_ db: SQLSession, _ selection: LateOutcomeSelection) throws -> JudgedObjects {
+        var outcomes = JudgedObjects()
         try db.forEachRow(
             "SELECT DISTINCT l.kind, l.object_id FROM late_reads l WHERE \(selection.condition)"
         ) { row in

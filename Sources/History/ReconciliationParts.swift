@@ -202,7 +202,7 @@ private struct PartLoader {
 
     /// The late outcomes, a part size at a time: charges (judged with what they refer to), refunds and disputes
     /// (with their charges as context), then payouts (with what `?payout=` listed for them).
-    func lateParts(_ outcomes: LateOutcomes, _ body: (ReconciliationInput) throws -> Void) throws {
+    func lateParts(_ outcomes: JudgedObjects, _ body: (ReconciliationInput) throws -> Void) throws {
         for ids in Self.chunks(outcomes.charges, of: size) {
             let charges = try facts(ChargeFacts.self, "id", ids).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
             var part = input(judged: JudgedObjects(charges: Set(charges.map(\.id))))

@@ -8,7 +8,7 @@ struct FactIndex {
     /// What this part reports on; `nil`: everything created in the range, and `lateOutcomes`.
     let judged: JudgedObjects?
     /// The late outcomes a whole-range input judges (a part names them in `judged`).
-    let lateOutcomes: LateOutcomes
+    let lateOutcomes: JudgedObjects
 
     let charges: [ChargeFacts]
     let transfers: [TransferFacts]
@@ -117,14 +117,7 @@ struct FactIndex {
     /// it judges; the whole range judges its own objects and its late outcomes.
     func judges(_ id: String, _ set: KeyPath<JudgedObjects, Set<String>>, created: Int64) -> Bool {
         if let judged { return judged[keyPath: set].contains(id) }
-        if isInRange(created) { return true }
-        switch set {
-        case \JudgedObjects.charges: return lateOutcomes.charges.contains(id)
-        case \JudgedObjects.refunds: return lateOutcomes.refunds.contains(id)
-        case \JudgedObjects.disputes: return lateOutcomes.disputes.contains(id)
-        case \JudgedObjects.payouts: return lateOutcomes.payouts.contains(id)
-        default: return false
-        }
+        return isInRange(created) || lateOutcomes[keyPath: set].contains(id)
     }
 
     func paymentIntent(of charge: ChargeFacts) -> PaymentIntentFacts? {

@@ -76,7 +76,7 @@ struct LateOutcomeHistoryTests {
         let source = try await store.lateOutcomeSource(from: Self.from, to: Self.to, run: tonight)
         #expect(source == tonight)
         let selection = LateOutcomeSelection(window: Self.window, source: source)
-        #expect(try store.lateOutcomes(selection) == LateOutcomes(charges: ["ch_pending"]))
+        #expect(try store.lateOutcomes(selection) == JudgedObjects(charges: ["ch_pending"]))
         // and the nightly report of the day before is out of date
         let outOfDate = try await store.outOfDateRanges(selection, run: tonight)
         #expect(outOfDate.map(\.from) == [Self.from - 86_400])
@@ -93,13 +93,13 @@ struct LateOutcomeHistoryTests {
         let nextSelection = LateOutcomeSelection(
             window: nextWindow,
             source: try await store.lateOutcomeSource(from: Self.to, to: Self.to + 86_400, run: next))
-        #expect(try store.lateOutcomes(nextSelection).isEmpty)
+        #expect(try store.lateOutcomes(nextSelection) == JudgedObjects())
         try store.finishRun(next, status: .completed, finishedAt: Self.to + 86_400, message: nil, details: nil)
         let offline = try store.beginRun(start("reconcile", from: Self.from, to: Self.to), resume: false).runID
         #expect(try await store.lateOutcomeSource(from: Self.from, to: Self.to, run: offline) == tonight)
         #expect(
             try store.lateOutcomes(LateOutcomeSelection(window: Self.window, source: tonight))
-                == LateOutcomes(charges: ["ch_pending"]))
+                == JudgedObjects(charges: ["ch_pending"]))
     }
 
     @Test(

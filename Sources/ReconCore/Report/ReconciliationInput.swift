@@ -31,9 +31,10 @@ public struct ReconciliationInput: Sendable {
     /// The charges of the look-back window before the range that are still pending, per currency (one part holds
     /// them: the ledger's).
     public var pendingCharges: [PendingChargeTotal] = []
-    /// The objects of the look-back window judged as late outcomes. When the input is the whole range
+    /// The objects of the look-back window judged as late outcomes (SPEC §4: their outcome arrived since the history
+    /// last held them; they get findings, not `platform_fees` or `payouts` rows). When the input is the whole range
     /// (`judged == nil`), the rules judge these beside the range's objects; a part names them in `judged`.
-    public var lateOutcomes = LateOutcomes.none
+    public var lateOutcomes = JudgedObjects()
     /// When the input is one part of a range: the objects this part reports on. `nil`: the input is the whole
     /// range, and every object created in it is reported on.
     public var judged: JudgedObjects?
@@ -74,7 +75,10 @@ public struct ReconciliationInput: Sendable {
 
     /// How many late outcomes the input judges: objects it judges that were created before the range.
     public var lateOutcomeCount: Int {
-        guard let judged else { return lateOutcomes.count }
+        guard let judged else {
+            return lateOutcomes.charges.count + lateOutcomes.refunds.count + lateOutcomes.disputes.count
+                + lateOutcomes.payouts.count
+        }
         func count<Facts: ObjectFacts>(_ facts: [Facts], _ ids: Set<String>) -> Int {
             ids.isEmpty ? 0 : facts.count { $0.created < from && ids.contains($0.id) }
         }
@@ -97,7 +101,9 @@ public struct ReconciliationInput: Sendable {
 /// part. Objects of the context are looked up, never reported on, so an object two parts both need is read
 /// twice but counted once.
 public struct JudgedObjects: Sendable, Equatable {
-    /// Charges created in the range: their `platform_fees` row, skipped transfer and checks.
+    /// Charges created in the range: their `platform_fees` row, skipped transfer and checks; or, as late outcomes
+    /// (``ReconciliationInput/lateOutcomes``, a late part), charges of earlier days: their findings only. So for
+    /// refunds, disputes and payouts.
     public var charges: Set<String>
     /// Transfers, application fees, refunds and disputes created in the range: their checks and findings.
     public var transfers: Set<String>

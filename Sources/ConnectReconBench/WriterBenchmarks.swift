@@ -82,20 +82,20 @@ struct StorageBenchmark {
 
     func run() async throws -> [Figure] {
         let source = try HistoryStore.open(path: sourcePath)
-        let input = try await source.reconciliationInput(from: from, to: to, asOf: to, skippedTransferGrace: 0)
+        var parts: [ReconciliationInput] = []
+        try source.forEachReconciliationPart(from: from, to: to, asOf: to, skippedTransferGrace: 0) { parts.append($0) }
+        let input = ReconciliationInput(merging: parts)
+        parts = []
         func raws(_ kind: ObjectKind) throws -> [String: String] { try source.rawObjects(of: kind) }
         let chargeRaw = try raws(.charge)
         let intentRaw = try raws(.paymentIntent)
-        var pages: [ObjectBatch] = []
-        func pack<Facts>(
-            _ facts: [Facts], _ raw: [String: String], id: (Facts) -> String,
-            into: WritableKeyPath<ObjectBatch, [StoredObject<Facts>]>
-        ) {
+        var pages: [ObjectLists] = []
+        func pack<Facts: ObjectFacts>(_ facts: [Facts], _ raw: [String: String]) {
             var index = 0
             while index < facts.count {
-                var batch = ObjectBatch()
+                var batch = ObjectLists()
                 for item in facts[index..<min(index + 100, facts.count)] {
-                    batch[keyPath: into].append(StoredObject(facts: item, rawJSON: raw[id(item)] ?? "{}"))
+                    batch[stored: Facts.self].append(StoredObject(facts: item, rawJSON: raw[item.id] ?? "{}"))
                 }
                 pages.append(batch)
                 index += 100
@@ -105,23 +105,25 @@ struct StorageBenchmark {
         let intents = Dictionary(input.paymentIntents.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var index = 0
         while index < input.charges.count {
-            var batch = ObjectBatch()
+            var batch = ObjectLists()
             for charge in input.charges[index..<min(index + 100, input.charges.count)] {
-                batch.charges.append(StoredObject(facts: charge, rawJSON: chargeRaw[charge.id] ?? "{}"))
+                batch[stored: ChargeFacts.self].append(
+                    StoredObject(facts: charge, rawJSON: chargeRaw[charge.id] ?? "{}"))
                 if let id = charge.paymentIntentID, let intent = intents[id] {
-                    batch.paymentIntents.append(StoredObject(facts: intent, rawJSON: intentRaw[id] ?? "{}"))
+                    batch[stored: PaymentIntentFacts.self].append(
+                        StoredObject(facts: intent, rawJSON: intentRaw[id] ?? "{}"))
                 }
             }
             pages.append(batch)
             index += 100
         }
-        pack(input.transfers, try raws(.transfer), id: \.id, into: \.transfers)
-        pack(input.transferReversals, try raws(.transferReversal), id: \.id, into: \.transferReversals)
-        pack(input.applicationFees, try raws(.applicationFee), id: \.id, into: \.applicationFees)
-        pack(input.feeRefunds, try raws(.feeRefund), id: \.id, into: \.feeRefunds)
-        pack(input.refunds, try raws(.refund), id: \.id, into: \.refunds)
-        pack(input.disputes, try raws(.dispute), id: \.id, into: \.disputes)
-        pack(input.balanceTransactions, try raws(.balanceTransaction), id: \.id, into: \.balanceTransactions)
+        pack(input.transfers, try raws(.transfer))
+        pack(input.transferReversals, try raws(.transferReversal))
+        pack(input.applicationFees, try raws(.applicationFee))
+        pack(input.feeRefunds, try raws(.feeRefund))
+        pack(input.refunds, try raws(.refund))
+        pack(input.disputes, try raws(.dispute))
+        pack(input.balanceTransactions, try raws(.balanceTransaction))
         let objects = pages.reduce(0) { $0 + $1.count }
 
         var histories: [(name: String, location: HistoryLocation)] = [

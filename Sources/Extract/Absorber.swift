@@ -3,7 +3,7 @@ import History
 import ReconCore
 import StripeAPI
 
-/// Turns decoded Stripe objects, with their exact JSON, into an ``ObjectBatch`` — including every object
+/// Turns decoded Stripe objects, with their exact JSON, into an ``ObjectLists`` of stored objects — including every object
 /// embedded in them, because Stripe embeds it (a transfer's reversals, a fee's refunds, a dispute's balance
 /// transactions) or because the request expanded it (a charge's PaymentIntent, transfer and refunds, a refund's
 /// charge, a reversal's balance transaction…), each stored under its own id with its own JSON.
@@ -16,10 +16,10 @@ enum Absorber {
     /// Absorbs `object`, whose JSON is `json`, and everything embedded in it, decoding embedded objects with
     /// `decoder` (one per page: a decoder is costly to make, and embedded objects are many).
     static func absorb<Object: CatalogueObject>(
-        _ object: Object, json: String, into batch: inout ObjectBatch, decoder: JSONDecoder = StripeJSON.decoder()
+        _ object: Object, json: String, into batch: inout ObjectLists, decoder: JSONDecoder = StripeJSON.decoder()
     ) throws(EmbeddedObjectError) {
         let kind = Object.Facts.kind
-        batch[keyPath: Object.batchList].append(
+        batch[stored: Object.Facts.self].append(
             StoredObject(facts: object.facts, rawJSON: ExpansionFolding.of(kind).fold(json)))
         let entry = kind.entry
         let members = entry.storedReferences.map(\.member) + entry.lists.map(\.member) + entry.arrays.map(\.member)
@@ -45,14 +45,14 @@ enum Absorber {
 
     /// Decodes the object of `kind` embedded at `member` of object `parentID`, and absorbs it.
     private static func absorb(
-        _ kind: ObjectKind, json: String, member: String, of parentID: String, into batch: inout ObjectBatch,
+        _ kind: ObjectKind, json: String, member: String, of parentID: String, into batch: inout ObjectLists,
         decoder: JSONDecoder
     ) throws(EmbeddedObjectError) {
         try decodeAndAbsorb(kind.wireModel, json: json, member: member, of: parentID, into: &batch, decoder: decoder)
     }
 
     private static func decodeAndAbsorb<Object: CatalogueObject>(
-        _ type: Object.Type, json: String, member: String, of parentID: String, into batch: inout ObjectBatch,
+        _ type: Object.Type, json: String, member: String, of parentID: String, into batch: inout ObjectLists,
         decoder: JSONDecoder
     ) throws(EmbeddedObjectError) {
         let object: Object

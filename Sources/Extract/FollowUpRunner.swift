@@ -38,7 +38,7 @@ struct FollowUpRunner: Sendable {
     /// outcome read again (`lateRead`) asks for the kind's late-read expansions.
     func retrieve(_ kind: ObjectKind, id: String, lateRead: Bool = false, _ context: ExtractionContext) async throws {
         let tally = context.tally
-        var batch = ObjectBatch()
+        var batch = ObjectLists()
         // A kind without an endpoint of its own (reversals, fee refunds) is reached through its parent's list.
         guard let listPath = kind.entry.listPath else { return }
         let expansions = lateRead ? kind.entry.lateReadExpansions : kind.entry.retrieveExpansions
@@ -64,7 +64,7 @@ struct FollowUpRunner: Sendable {
     /// Retrieves one object by id into `batch`; `false` when Stripe answered 404.
     func fetch<Object: CatalogueObject>(
         _ type: Object.Type, path: String, endpoint: String, query: [(String, String)],
-        into batch: inout ObjectBatch
+        into batch: inout ObjectLists
     ) async throws -> Bool {
         guard let (object, raw) = try await client.retrieve(type, path: path, query: query, endpoint: endpoint) else {
             return false

@@ -66,7 +66,7 @@ enum ListKind: String, Sendable, CaseIterable {
         _ type: Item.Type, _ client: StripeClient, _ path: String, _ endpoint: String, _ query: [(String, String)]
     ) async throws(StripeClientError) -> PageResult {
         let page = try await client.listPage(type, path: path, query: query, endpoint: endpoint)
-        var batch = ObjectBatch()
+        var batch = ObjectLists()
         let decoder = StripeJSON.decoder()
         do {
             for (item, raw) in page.items { try Absorber.absorb(item, json: raw, into: &batch, decoder: decoder) }
@@ -81,7 +81,7 @@ enum ListKind: String, Sendable, CaseIterable {
 
 /// One fetched page, ready to store.
 struct PageResult: Sendable {
-    var batch: ObjectBatch
+    var batch: ObjectLists
     var ids: [String]
     var lastCreated: Int64?
     var hasMore: Bool

@@ -1,30 +1,29 @@
+import Foundation
 import ReconCore
 
 /// The one definition of a range's scope (SPEC §3), shared by the follow-ups that complete it and by the
 /// reconciliation that reads it, so the two can never disagree about which objects a range covers.
 enum HistoryScope {
-    /// Fills the temporary table `scope_charges` with the range's charges and the charges of its refunds,
-    /// disputes, transfers (their funding charge) and application fees (their originating charge).
-    static func createScopeCharges(_ db: SQLSession, from: Int64, to: Int64) throws {
-        try db.execute("DROP TABLE IF EXISTS \(db.dialect.temporaryTable("scope_charges"))")
-        try db.execute("CREATE TEMP TABLE scope_charges (id TEXT PRIMARY KEY)")
-        try db.execute(
-            "INSERT INTO scope_charges SELECT * FROM (\(charges(from: from, to: to))) AS s WHERE TRUE "
-                + "ON CONFLICT DO NOTHING")
+    /// The `SELECT` of the range's scope charges: the range's charges, and the charges the range's objects belong
+    /// to by an edge to a charge (``ObjectGraph/rootChildren``: its refunds', disputes', transfers' funding charge,
+    /// application fees' originating charge), each id that names a charge.
+    static func charges(from: Int64, to: Int64) -> String {
+        let inRange = "created >= \(from) AND created < \(to)"
+        var selects = ["SELECT id FROM \(ObjectGraph.root.entry.table) WHERE \(inRange)"]
+        for (kind, edge) in ObjectGraph.rootChildren {
+            let prefix =
+                edge.parentIDPrefix.map { " AND \(edge.column) LIKE '\(likePattern(prefix: $0))' ESCAPE '\\'" } ?? ""
+            selects.append(
+                "SELECT \(edge.column) FROM \(kind.entry.table) WHERE \(inRange) AND \(edge.column) IS NOT NULL\(prefix)"
+            )
+        }
+        return selects.joined(separator: "\nUNION ")
     }
 
-    /// The `SELECT` of the range's scope charges (see ``createScopeCharges(_:from:to:)``), for a query that reads
-    /// them as a common table expression instead of a temporary table (a read transaction cannot create one).
-    static func charges(from: Int64, to: Int64) -> String {
-        """
-        SELECT id FROM charges WHERE created >= \(from) AND created < \(to)
-        UNION SELECT charge_id FROM refunds WHERE created >= \(from) AND created < \(to) AND charge_id IS NOT NULL
-        UNION SELECT charge_id FROM disputes WHERE created >= \(from) AND created < \(to)
-        UNION SELECT source_transaction_id FROM transfers
-            WHERE created >= \(from) AND created < \(to) AND source_transaction_id LIKE 'ch\\_%' ESCAPE '\\'
-        UNION SELECT originating_charge_id FROM application_fees
-            WHERE created >= \(from) AND created < \(to) AND originating_charge_id IS NOT NULL
-        """
+    /// A `LIKE` pattern matching the text starting with `prefix`, its `_` and `%` escaped with `\`.
+    private static func likePattern(prefix: String) -> String {
+        prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "'", with: "''") + "%"
     }
 
     /// The balance transactions that the objects of each kind in `owners` name, as the catalogue says which columns

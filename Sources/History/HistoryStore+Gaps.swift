@@ -66,10 +66,10 @@ extension HistoryStore {
     public func repaidDisputes(_ disputeIDs: [String]) async throws(HistoryError) -> Set<String> {
         try await readDatabase { db in
             let marks = Array(repeating: "?", count: disputeIDs.count).joined(separator: ",")
+            let repaid = GraphColumns.repaymentDispute
             return Set(
                 try db.values(
-                    String.self,
-                    "SELECT DISTINCT dispute_id_metadata FROM transfers WHERE dispute_id_metadata IN (\(marks))",
+                    String.self, "SELECT DISTINCT \(repaid) FROM transfers WHERE \(repaid) IN (\(marks))",
                     disputeIDs.map(\.sqlValue)))
         }
     }
@@ -96,8 +96,9 @@ extension HistoryStore {
             let lateCharges = Self.lateOutcomeIDs(.charge, seen: seen)
             // A refund that failed or a dispute that closed changed its charge too (`amount_refunded`): read again.
             let lateChildrensCharges = """
-                SELECT charge_id FROM refunds WHERE id IN (\(Self.lateOutcomeIDs(.refund, seen: seen)))
-                UNION SELECT charge_id FROM disputes WHERE id IN (\(Self.lateOutcomeIDs(.dispute, seen: seen)))
+                SELECT \(GraphColumns.refundCharge) FROM refunds WHERE id IN (\(Self.lateOutcomeIDs(.refund, seen: seen)))
+                UNION SELECT \(GraphColumns.disputeCharge) FROM disputes
+                    WHERE id IN (\(Self.lateOutcomeIDs(.dispute, seen: seen)))
                 """
             let scope = """
                 scope_charges(id) AS (\(HistoryScope.charges(from: from, to: to)) UNION \(lateCharges)
@@ -121,17 +122,19 @@ extension HistoryStore {
             }
 
             let rangeCharges = "SELECT id FROM charges WHERE created >= \(from) AND created < \(to)"
-            let rangeTransfers = "SELECT transfer_id FROM charges WHERE created >= \(from) AND created < \(to)"
-            let rangeFees = "SELECT application_fee_id FROM charges WHERE created >= \(from) AND created < \(to)"
+            let chargeTransfer = GraphColumns.chargeTransfer
+            let chargeFee = GraphColumns.chargeFee
+            let rangeTransfers = "SELECT \(chargeTransfer) FROM charges WHERE created >= \(from) AND created < \(to)"
+            let rangeFees = "SELECT \(chargeFee) FROM charges WHERE created >= \(from) AND created < \(to)"
             var gaps = RangeGaps()
             gaps.charges = try unseen("charges", "SELECT id FROM scope_charges")
             gaps.paymentIntents = try unseen(
                 "payment_intents", "SELECT payment_intent_id FROM charges WHERE id IN (SELECT id FROM scope_charges)")
             gaps.transfers = try unseen(
-                "transfers", "SELECT transfer_id FROM charges WHERE id IN (SELECT id FROM scope_charges)")
+                "transfers", "SELECT \(chargeTransfer) FROM charges WHERE id IN (SELECT id FROM scope_charges)")
             gaps.applicationFees = try unseen(
                 "application_fees",
-                "\(rangeFees) UNION SELECT application_fee_id FROM charges WHERE id IN (\(lateCharges))")
+                "\(rangeFees) UNION SELECT \(chargeFee) FROM charges WHERE id IN (\(lateCharges))")
             // A late charge's own balance transaction is needed only when the history lacks it: its amounts never
             // change, and most were stored by the range that listed the charge (reading each again cost a request
             // a charge).
@@ -145,18 +148,20 @@ extension HistoryStore {
 
             let scopeTransfers = """
                 SELECT id FROM transfers WHERE (created >= \(from) AND created < \(to))
-                    OR id IN (SELECT transfer_id FROM charges WHERE id IN (SELECT id FROM scope_charges))
+                    OR id IN (SELECT \(chargeTransfer) FROM charges WHERE id IN (SELECT id FROM scope_charges))
                 """
             gaps.transferReversalLists = try ids(
                 """
                 SELECT t.id FROM transfers t WHERE t.id IN (\(scopeTransfers)) AND t.last_seen_run IN \(seen)
                   AND t.amount_reversed > (
-                    SELECT COALESCE(SUM(amount), 0) FROM transfer_reversals r WHERE r.transfer_id = t.id)
+                    SELECT COALESCE(SUM(amount), 0) FROM transfer_reversals r
+                    WHERE r.\(GraphColumns.reversalTransfer) = t.id)
                 """)
             gaps.feeRefundLists = try ids(
                 """
                 SELECT f.id FROM application_fees f WHERE f.id IN (\(rangeFees)) AND f.last_seen_run IN \(seen)
-                  AND f.amount_refunded > (SELECT COALESCE(SUM(amount), 0) FROM fee_refunds r WHERE r.fee_id = f.id)
+                  AND f.amount_refunded > (SELECT COALESCE(SUM(amount), 0) FROM fee_refunds r
+                                           WHERE r.\(GraphColumns.feeRefundFee) = f.id)
                 """)
             // A refund counts in its charge's amount_refunded as `RefundFacts.movedMoney` says.
             let refundMovedMoney =
@@ -166,13 +171,13 @@ extension HistoryStore {
                 """
                 SELECT c.id FROM charges c WHERE c.id IN (\(rangeCharges)) AND c.last_seen_run IN \(seen)
                   AND c.amount_refunded > (SELECT COALESCE(SUM(amount), 0) FROM refunds r
-                                           WHERE r.charge_id = c.id AND \(refundMovedMoney))
+                                           WHERE r.\(GraphColumns.refundCharge) = c.id AND \(refundMovedMoney))
                 """)
             gaps.chargeDisputeLists = try ids(
                 """
                 SELECT c.id FROM charges c WHERE c.id IN (SELECT id FROM scope_charges) AND c.last_seen_run IN \(seen)
                   AND \(db.dialect.jsonFieldIsTrue("(SELECT r.raw FROM charges_raw r WHERE r.id = c.id)", "disputed"))
-                  AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.charge_id = c.id)
+                  AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.\(GraphColumns.disputeCharge) = c.id)
                 """)
             // Platform net (SPEC §4) of the range's charges: the balance transactions of the charge, its refunds
             // (and a failed refund's `refund_failure` one), its transfer and the transfer's reversals, its fee and the fee's refunds, and its disputes.
@@ -182,38 +187,63 @@ extension HistoryStore {
                     HistoryScope.balanceTransactionsNamed(
                         by: [
                             (.charge, "t.id IN (\(rangeCharges)) AND \(owners)"),
-                            (.refund, "t.charge_id IN (\(rangeCharges)) AND \(owners)"),
+                            (.refund, "t.\(GraphColumns.refundCharge) IN (\(rangeCharges)) AND \(owners)"),
                             (.transfer, "t.id IN (\(rangeTransfers)) AND \(owners)"),
-                            (.transferReversal, "t.transfer_id IN (\(rangeTransfers)) AND \(owners)"),
+                            (
+                                .transferReversal,
+                                "t.\(GraphColumns.reversalTransfer) IN (\(rangeTransfers)) AND \(owners)"
+                            ),
                             (.applicationFee, "t.id IN (\(rangeFees)) AND \(owners)"),
-                            (.feeRefund, "t.fee_id IN (\(rangeFees)) AND \(owners)"),
-                            (.dispute, "t.charge_id IN (\(rangeCharges)) AND \(owners)"),
+                            (.feeRefund, "t.\(GraphColumns.feeRefundFee) IN (\(rangeFees)) AND \(owners)"),
+                            (.dispute, "t.\(GraphColumns.disputeCharge) IN (\(rangeCharges)) AND \(owners)"),
                         ], dialect: db.dialect))
             }
             gaps.balanceTransactionsOfRangeObjects = try transactions(ownedBy: "t.created < \(to)")
             gaps.balanceTransactionsOfLaterObjects = try transactions(ownedBy: "t.created >= \(to)")
             gaps.payoutTransactionLists = try Self.unlistedPayouts(db, from: from, to: to, seen: seen)
-            // Won disputes of the range (the rules judge those) the platform recovered (a reversal without a refund,
-            // after the dispute) with no repayment transfer seen in this chain: the repayment may postdate the
-            // range, and only its metadata[dispute_id] links it, so search the destination's transfers after it
-            // (the range's own transfers were listed).
-            gaps.unrepaidDisputes = try db.all(
-                """
-                SELECT d.id, t.destination FROM disputes d
-                JOIN charges c ON c.id = d.charge_id
-                JOIN transfers t ON t.id = c.transfer_id
-                WHERE ((d.created >= \(from) AND d.created < \(to)) OR d.id IN (\(Self.lateOutcomeIDs(.dispute, seen: seen))))
-                  AND d.status = 'won' AND t.destination IS NOT NULL
-                  AND EXISTS (SELECT 1 FROM transfer_reversals r WHERE r.transfer_id = t.id
-                              AND r.source_refund_id IS NULL AND r.created >= d.created)
-                  AND NOT EXISTS (SELECT 1 FROM transfers p WHERE p.dispute_id_metadata = d.id
-                                  AND p.last_seen_run IN \(seen))
-                  AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
-                                  AND f.search = 'repayment ' || d.id)
-                ORDER BY d.id
-                """
-            ) { UnrepaidDispute(disputeID: try $0.decode(atIndex: 0), destination: try $0.decode(atIndex: 1)) }
+            // Won disputes of the range (the rules judge those) the platform recovered (`recoveryReversals`: the rule's
+            // own definition) with no repayment transfer seen in this chain: the repayment may postdate the range,
+            // and only its metadata[dispute_id] links it, so search the destination's transfers after it (the
+            // range's own transfers were listed).
+            gaps.unrepaidDisputes = try Self.unrepaidDisputes(db, from: from, to: to, seen: seen)
             return gaps
+        }
+    }
+
+    /// The won disputes of `[from, to)` and of the late outcomes of the runs `seen` whose funds the platform
+    /// recovered from the connected account, with no repayment seen and no search for one made.
+    private static func unrepaidDisputes(
+        _ db: SQLSession, from: Int64, to: Int64, seen: String
+    ) throws -> [UnrepaidDispute] {
+        let candidates = try db.all(
+            """
+            SELECT d.id, t.id, t.destination FROM disputes d
+            JOIN charges c ON c.id = d.\(GraphColumns.disputeCharge)
+            JOIN transfers t ON t.id = c.\(GraphColumns.chargeTransfer)
+            WHERE ((d.created >= \(from) AND d.created < \(to)) OR d.id IN (\(lateOutcomeIDs(.dispute, seen: seen))))
+              AND d.status = '\(DisputeStatus.won.rawValue)' AND t.destination IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM transfers p WHERE p.\(GraphColumns.repaymentDispute) = d.id
+                              AND p.last_seen_run IN \(seen))
+              AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
+                              AND f.search = 'repayment ' || d.id)
+            ORDER BY d.id
+            """
+        ) { row -> (dispute: String, transfer: String, destination: String) in
+            (try row.decode(atIndex: 0), try row.decode(atIndex: 1), try row.decode(atIndex: 2))
+        }
+        return try candidates.compactMap { candidate in
+            let disputes = try fetchFacts(
+                DisputeFacts.self, db: db,
+                condition:
+                    "\(GraphColumns.disputeCharge) = (SELECT \(GraphColumns.disputeCharge) FROM disputes WHERE id = ?)",
+                arguments: [.text(candidate.dispute)])
+            let reversals = try fetchFacts(
+                TransferReversalFacts.self, db: db, condition: "\(GraphColumns.reversalTransfer) = ?",
+                arguments: [.text(candidate.transfer)])
+            guard let dispute = disputes.first(where: { $0.id == candidate.dispute }),
+                !dispute.recoveryReversals(of: reversals, chargeDisputes: disputes).isEmpty
+            else { return nil }
+            return UnrepaidDispute(disputeID: candidate.dispute, destination: candidate.destination)
         }
     }
 
@@ -243,4 +273,15 @@ extension HistoryStore {
     static func lateOutcomeIDs(_ kind: LateOutcomeKind, seen: String) -> String {
         "SELECT object_id FROM late_reads WHERE run_id IN \(seen) AND changed AND kind = '\(kind.rawValue)'"
     }
+}
+
+/// The columns of the object graph the gaps' SQL follows, as the catalogue declares them.
+private enum GraphColumns {
+    static let refundCharge = ObjectKind.refund.entry.edge(to: .charge).column
+    static let disputeCharge = ObjectKind.dispute.entry.edge(to: .charge).column
+    static let reversalTransfer = ObjectKind.transferReversal.entry.edge(to: .transfer).column
+    static let feeRefundFee = ObjectKind.feeRefund.entry.edge(to: .applicationFee).column
+    static let repaymentDispute = ObjectKind.transfer.entry.edge(to: .dispute).column
+    static let chargeTransfer = ObjectKind.charge.entry.column(of: "transfer")
+    static let chargeFee = ObjectKind.charge.entry.column(of: "application_fee")
 }

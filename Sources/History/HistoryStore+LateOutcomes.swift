@@ -162,14 +162,8 @@ extension HistoryStore {
         try db.forEachRow(
             "SELECT DISTINCT l.kind, l.object_id FROM late_reads l WHERE \(selection.condition)"
         ) { row in
-            let id: String = try row.decode(atIndex: 1)
-            switch LateOutcomeKind(rawValue: try row.decode(atIndex: 0)) {
-            case .charge: outcomes.charges.insert(id)
-            case .refund: outcomes.refunds.insert(id)
-            case .dispute: outcomes.disputes.insert(id)
-            case .payout: outcomes.payouts.insert(id)
-            case nil: break
-            }
+            guard let kind = LateOutcomeKind(rawValue: try row.decode(atIndex: 0))?.objectKind else { return }
+            outcomes[kind].insert(try row.decode(atIndex: 1))
         }
         return outcomes
     }

@@ -2,14 +2,14 @@ import ReconCore
 
 /// Storing extracted objects: one upsert per object into its fact and raw tables, with its change recorded.
 extension HistoryStore {
-    /// Stores `batch` in one transaction: new objects are inserted, known ones updated in place (never
+    /// Stores `batch` (stored objects, ``ObjectLists/subscript(stored:)``) in one transaction: new objects are inserted, known ones updated in place (never
     /// duplicated), and content changes are recorded against `runID`. With `completing`, the window's
     /// checkpoint commits in the same transaction, so a crash never marks a window done without its objects.
     ///
     /// Runs on the database's writing thread: the calling task suspends, no cooperative thread blocks on it.
     @discardableResult
     public func write(
-        _ batch: ObjectBatch, run runID: Int64, completing window: ExtractionWindow? = nil, windowObjects: Int = 0,
+        _ batch: ObjectLists, run runID: Int64, completing window: ExtractionWindow? = nil, windowObjects: Int = 0,
         now: Int64
     ) async throws(HistoryError) -> WriteOutcome {
         let database = database
@@ -20,14 +20,17 @@ extension HistoryStore {
     }
 
     private static func store(
-        _ batch: ObjectBatch, into database: any HistoryDatabase, db: SQLSession, run runID: Int64,
+        _ batch: ObjectLists, into database: any HistoryDatabase, db: SQLSession, run runID: Int64,
         completing window: ExtractionWindow?,
         windowObjects: Int,
         now: Int64
     ) throws -> WriteOutcome {
-        var upserts = Upserts(database: database, batch: batch, db: db, runID: runID)
-        try batch.visitKinds(&upserts)
-        let outcome = upserts.outcome
+        func upsert<Facts: StorableFacts>(_ type: Facts.Type) throws -> WriteOutcome {
+            let objects = batch[stored: type]
+            return objects.isEmpty ? WriteOutcome() : try database.upsert(objects, db: db, run: runID)
+        }
+        var outcome = WriteOutcome()
+        for type in StorableKinds.all { outcome = outcome + (try upsert(type)) }
         try Self.link(batch.payoutTransactions, db: db, run: runID)
         if let window {
             try db.execute(
@@ -43,21 +46,6 @@ extension HistoryStore {
                 ])
         }
         return outcome
-    }
-
-    /// Upserts each kind's objects of a batch in turn, adding up what the writes did.
-    private struct Upserts: ObjectBatchVisitor {
-        let database: any HistoryDatabase
-        let batch: ObjectBatch
-        let db: SQLSession
-        let runID: Int64
-        var outcome = WriteOutcome()
-
-        mutating func visit<Facts: StorableFacts>(
-            _ kind: WritableKeyPath<ObjectBatch, [StoredObject<Facts>]>
-        ) throws {
-            outcome = outcome + (try database.upsert(batch[keyPath: kind], db: db, run: runID))
-        }
     }
 
     /// Records which payout's `?payout=` list held each balance transaction (seen again: its `last_seen_run`).

@@ -25,13 +25,18 @@ public enum LateOutcomeKind: String, CaseIterable, Sendable {
     /// Whether the charge `t` succeeded with a part the rules read still missing: its balance transaction, the
     /// transfer a destination charge asked for, or the application fee it asked for (Stripe attaches them later
     /// under asynchronous capture).
-    private static let chargePartMissing = """
-        (t.balance_transaction_id IS NULL
-         OR (t.transfer_id IS NULL AND (t.transfer_destination IS NOT NULL
-             OR EXISTS (SELECT 1 FROM payment_intents p WHERE p.id = t.payment_intent_id
-                        AND p.transfer_destination IS NOT NULL)))
-         OR (t.application_fee_amount IS NOT NULL AND t.application_fee_id IS NULL))
-        """
+    private static let chargePartMissing: String = {
+        let charge = ObjectKind.charge.entry
+        let transfer = charge.column(of: "transfer")
+        let fee = charge.column(of: "application_fee")
+        return """
+            (t.balance_transaction_id IS NULL
+             OR (t.\(transfer) IS NULL AND (t.transfer_destination IS NOT NULL
+                 OR EXISTS (SELECT 1 FROM payment_intents p WHERE p.id = t.payment_intent_id
+                            AND p.transfer_destination IS NOT NULL)))
+             OR (t.application_fee_amount IS NOT NULL AND t.\(fee) IS NULL))
+            """
+    }()
 
     /// Whether the object `t` was younger than the grace period (the `?` parameter) when the run that last read it
     /// started.

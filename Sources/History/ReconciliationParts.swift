@@ -5,12 +5,13 @@ extension HistoryStore {
     /// grow with the range (a million destination charges in well under a gibibyte).
     ///
     /// Every object created in the range is judged in exactly one part (see ``JudgedObjects``); each part also
-    /// holds what its judged objects refer to, as ``reconciliationInput(from:to:asOf:skippedTransferGrace:)``
-    /// would, so ``ReconciliationSession`` fed every part makes the same report as ``Reconciler`` fed the whole
-    /// range. The parts come in this order:
-    /// 1. the range's charges by creation time, then id, with the transfers, application fees, refunds and
-    ///    disputes of the range that belong to them: `platform_fees` rows come out sorted;
-    /// 2. the range's transfers, fees, refunds and disputes whose charge is not one of the range's;
+    /// holds what its judged objects lead to in the object graph (``ObjectGraph``, `PartLoader+Context.swift`), so
+    /// ``ReconciliationSession`` fed every part makes the same report as ``Reconciler`` fed the parts merged
+    /// (`ReconciliationInput(merging:)`). The parts come in this order:
+    /// 1. the range's charges by creation time, then id, with the range's objects that belong to them by an edge
+    ///    (``ObjectGraph/rootChildren``: application fees, transfers, disputes, refunds): `platform_fees` rows come
+    ///    out sorted;
+    /// 2. the range's objects of those kinds whose charge is not one of the range's, kind by kind;
     /// 2b. the late outcomes `late` selects (SPEC §4: objects of the look-back window whose outcome a read found
     ///    changed): charges, refunds and disputes with their charges as context, then payouts;
     /// 3. the range's payouts, with what `?payout=` listed for them and those balance transactions, in parts of at
@@ -45,9 +46,10 @@ extension HistoryStore {
     }
 }
 
-/// Reads the parts of one range inside one read transaction. Ids travel to the database as JSON arrays
+/// Reads the parts of one range inside one read transaction (what a part holds beside what it judges:
+/// `PartLoader+Context.swift`). Ids travel to the database as JSON arrays
 /// (``SQLDialect/tableJoinedToIDs(_:on:)``), joined first, so every lookup is an index probe.
-private struct PartLoader {
+struct PartLoader {
     let db: SQLSession
     let from: Int64
     let to: Int64
@@ -57,10 +59,11 @@ private struct PartLoader {
     /// The late outcomes to judge, and the look-back window of the pending charges; `nil`: none.
     let late: LateOutcomeSelection?
 
-    private var inRange: String { "t.created >= \(from) AND t.created < \(to)" }
+    var inRange: String { "t.created >= \(from) AND t.created < \(to)" }
 
-    private func input(judged: JudgedObjects) -> ReconciliationInput {
-        ReconciliationInput(from: from, to: to, asOf: asOf, skippedTransferGrace: grace, judged: judged)
+    func input(_ objects: ObjectLists = ObjectLists(), judged: JudgedObjects) -> ReconciliationInput {
+        ReconciliationInput(
+            from: from, to: to, asOf: asOf, skippedTransferGrace: grace, objects: objects, judged: judged)
     }
 
     // MARK: 1. Charges of the range
@@ -76,155 +79,88 @@ private struct PartLoader {
         }
     }
 
+    /// A part judging `charges` and the range's objects that belong to them (by an edge to the charge).
     private func chargePart(_ charges: [ChargeFacts]) throws -> ReconciliationInput {
-        // The charges, and the range's objects that belong to them, are judged here.
         let owned = Set(charges.map(\.id))
-        var part = input(judged: JudgedObjects(charges: owned))
-        part.charges = charges
-        try addContext(of: charges, to: &part)
-        part.judged?.transfers = Set(
-            part.transfers.filter { isInRange($0.created) && owned.contains($0.sourceTransactionID ?? "") }.map(\.id))
-        part.judged?.applicationFees = Set(
-            part.applicationFees.filter { isInRange($0.created) && owned.contains($0.originatingChargeID ?? "") }
-                .map(\.id))
-        part.judged?.refunds = Set(
-            part.refunds.filter { isInRange($0.created) && owned.contains($0.chargeID ?? "") }.map(\.id))
-        part.judged?.disputes = Set(part.disputes.filter { isInRange($0.created) }.map(\.id))
-        return part
-    }
-
-    /// What `charges` refer to, as the whole range's scope has it: PaymentIntents, transfers (named, funded by
-    /// them, or paying back their disputes) and the transfers' reversals, application fees (named, or of the
-    /// range and originating from them) and their refunds, refunds, disputes, and the balance transactions all
-    /// of these name or, created in the range, have as source.
-    private func addContext(of charges: [ChargeFacts], to part: inout ReconciliationInput) throws {
-        let chargeIDs = charges.map(\.id)
-        part.paymentIntents = try facts(PaymentIntentFacts.self, "id", charges.compactMap(\.paymentIntentID))
-        part.disputes = Self.merged(part.disputes, try facts(DisputeFacts.self, "charge_id", chargeIDs))
-        let disputeIDs = part.disputes.map(\.id)
-        // Each query leaves out what the part already holds, so no row is decoded twice; the query by the charges
-        // comes before the one by the ids they name, as it finds most of those too.
-        var transfers = Self.merged(
-            part.transfers, try facts(TransferFacts.self, "source_transaction_id", chargeIDs))
-        transfers += try facts(TransferFacts.self, "id", Self.notIn(transfers, charges.compactMap(\.transferID)))
-        transfers += try facts(TransferFacts.self, "dispute_id_metadata", disputeIDs, excluding: transfers.map(\.id))
-        part.transfers = transfers
-        part.transferReversals = try facts(TransferReversalFacts.self, "transfer_id", part.transfers.map(\.id))
-        var fees = Self.merged(
-            part.applicationFees, try facts(ApplicationFeeFacts.self, "originating_charge_id", chargeIDs, and: inRange))
-        fees += try facts(ApplicationFeeFacts.self, "id", Self.notIn(fees, charges.compactMap(\.applicationFeeID)))
-        part.applicationFees = fees
-        part.feeRefunds = try facts(FeeRefundFacts.self, "fee_id", part.applicationFees.map(\.id))
-        part.refunds = Self.merged(part.refunds, try facts(RefundFacts.self, "charge_id", chargeIDs))
-        try addBalanceTransactions(to: &part)
-    }
-
-    /// The balance transactions the part's objects name (a failed refund's `failure_balance_transaction` too), and
-    /// those created in the range whose source is one of them (a failure or a reinstatement the object does not
-    /// name).
-    private func addBalanceTransactions(to part: inout ReconciliationInput) throws {
-        var named: [String] = []
-        named += Self.namedBalanceTransactions(part.charges)
-        named += Self.namedBalanceTransactions(part.transfers)
-        named += Self.namedBalanceTransactions(part.transferReversals)
-        named += Self.namedBalanceTransactions(part.applicationFees)
-        named += Self.namedBalanceTransactions(part.feeRefunds)
-        named += Self.namedBalanceTransactions(part.refunds)
-        named += Self.namedBalanceTransactions(part.disputes)
-        var sources: [String] = part.charges.map(\.id)
-        sources += part.transfers.map(\.id)
-        sources += part.transferReversals.map(\.id)
-        sources += part.applicationFees.map(\.id)
-        sources += part.feeRefunds.map(\.id)
-        sources += part.refunds.map(\.id)
-        sources += part.disputes.map(\.id)
-        // By source first: it finds most of the named ones too (a charge's, a refund's), each read once; then the
-        // named ones it did not find, by id.
-        var transactions = try facts(BalanceTransactionFacts.self, "source_id", sources, and: inRange)
-        transactions += try facts(BalanceTransactionFacts.self, "id", Self.notIn(transactions, named))
-        part.balanceTransactions = transactions
+        var objects = ObjectLists()
+        objects.charges = charges
+        try addContext(to: &objects)
+        var judged = JudgedObjects(ObjectGraph.root, owned)
+        for (kind, edge) in ObjectGraph.rootChildren {
+            judged[kind] = try StorableKinds.type(of: kind).ids(in: objects, withParentIn: owned, by: edge) {
+                isInRange($0)
+            }
+        }
+        return input(objects, judged: judged)
     }
 
     // MARK: 2. The range's objects whose charge is not one of the range's
 
     func orphanParts(_ body: (ReconciliationInput) throws -> Void) throws {
-        // Owned by a charge of the range: judged in that charge's part.
-        func notOwned(_ column: String) -> String {
-            "NOT EXISTS (SELECT 1 FROM charges c "
-                + "WHERE c.id = t.\(column) AND c.created >= \(from) AND c.created < \(to))"
+        for (kind, edge) in ObjectGraph.rootChildren {
+            // Owned by a charge of the range: judged in that charge's part.
+            let notOwned = """
+                NOT EXISTS (SELECT 1 FROM \(ObjectGraph.root.entry.table) c
+                            WHERE c.id = t.\(edge.column) AND c.created >= \(from) AND c.created < \(to))
+                """
+            try orphans(StorableKinds.type(of: kind), notOwned, edge: edge, body)
         }
-        try orphans(
-            TransferFacts.self, notOwned("source_transaction_id"), owner: \.sourceTransactionID, into: \.transfers,
-            judged: \.transfers, body)
-        try orphans(
-            ApplicationFeeFacts.self, notOwned("originating_charge_id"), owner: \.originatingChargeID,
-            into: \.applicationFees, judged: \.applicationFees, body)
-        try orphans(
-            RefundFacts.self, notOwned("charge_id"), owner: \.chargeID, into: \.refunds, judged: \.refunds, body)
-        try orphans(
-            DisputeFacts.self, notOwned("charge_id"), owner: { Optional($0.chargeID) }, into: \.disputes,
-            judged: \.disputes, body)
     }
 
     /// Pages through the range's `Facts` matching `condition`; each page is judged with its charges as context.
     private func orphans<Facts: StorableFacts>(
-        _ type: Facts.Type, _ condition: String, owner: (Facts) -> String?,
-        into list: WritableKeyPath<ReconciliationInput, [Facts]>,
-        judged set: WritableKeyPath<JudgedObjects, Set<String>>,
-        _ body: (ReconciliationInput) throws -> Void
+        _ type: Facts.Type, _ condition: String, edge: ParentEdge, _ body: (ReconciliationInput) throws -> Void
     ) throws {
         var after: (created: Int64, id: String)?
         while true {
             let judged = try page(Facts.self, after: after, condition: condition)
             guard let last = judged.last else { return }
             after = (last.created, last.id)
-            try body(try partWithCharges(judged, owner: owner, into: list, judged: set))
+            try body(try partWithCharges(judged, edge: edge))
             if judged.count < size { return }
         }
     }
 
-    /// A part judging `judged`, with their charges (`owner`) and what those refer to as context.
+    /// A part judging `judged`, with their charges (by `edge`) and what those lead to as context.
     private func partWithCharges<Facts: StorableFacts>(
-        _ judged: [Facts], owner: (Facts) -> String?, into list: WritableKeyPath<ReconciliationInput, [Facts]>,
-        judged set: WritableKeyPath<JudgedObjects, Set<String>>
+        _ judged: [Facts], edge: ParentEdge
     ) throws -> ReconciliationInput {
-        var judgedIDs = JudgedObjects()
-        judgedIDs[keyPath: set] = Set(judged.map(\.id))
-        var part = input(judged: judgedIDs)
-        part[keyPath: list] = judged
-        let charges = try facts(ChargeFacts.self, "id", judged.compactMap(owner))
-        part.charges = charges
-        try addContext(of: charges, to: &part)
-        return part
+        var objects = ObjectLists()
+        objects[Facts.self] = judged
+        let parent = Facts.textColumn(edge.column)
+        objects.charges = try facts(ChargeFacts.self, "id", judged.compactMap(parent))
+        try addContext(to: &objects)
+        return input(objects, judged: JudgedObjects(Facts.kind, Set(judged.map(\.id))))
     }
 
     // MARK: 2b. Late outcomes
 
-    /// The late outcomes, a part size at a time: charges (judged with what they refer to), refunds and disputes
-    /// (with their charges as context), then payouts (with what `?payout=` listed for them).
+    /// The late outcomes, a part size at a time, kind by kind: charges (judged with what they lead to), the kinds
+    /// that belong to a charge (with their charges as context), then payouts (with what `?payout=` listed for
+    /// them).
     func lateParts(_ outcomes: JudgedObjects, _ body: (ReconciliationInput) throws -> Void) throws {
-        for ids in Self.chunks(outcomes.charges, of: size) {
+        for ids in Self.chunks(outcomes[ObjectGraph.root], of: size) {
             let charges = try facts(ChargeFacts.self, "id", ids).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
-            var part = input(judged: JudgedObjects(charges: Set(charges.map(\.id))))
-            part.charges = charges
-            try addContext(of: charges, to: &part)
-            try body(part)
+            var objects = ObjectLists()
+            objects.charges = charges
+            try addContext(to: &objects)
+            try body(input(objects, judged: JudgedObjects(ObjectGraph.root, Set(charges.map(\.id)))))
         }
-        for ids in Self.chunks(outcomes.refunds, of: size) {
-            try body(
-                try partWithCharges(
-                    try facts(RefundFacts.self, "id", ids), owner: \.chargeID, into: \.refunds, judged: \.refunds))
+        for (kind, edge) in ObjectGraph.rootChildren {
+            for ids in Self.chunks(outcomes[kind], of: size) {
+                try body(try latePart(StorableKinds.type(of: kind), ids, edge))
+            }
         }
-        for ids in Self.chunks(outcomes.disputes, of: size) {
-            try body(
-                try partWithCharges(
-                    try facts(DisputeFacts.self, "id", ids), owner: { Optional($0.chargeID) }, into: \.disputes,
-                    judged: \.disputes))
-        }
-        for ids in Self.chunks(outcomes.payouts, of: size) {
+        for ids in Self.chunks(outcomes[.payout], of: size) {
             let payouts = try facts(PayoutFacts.self, "id", ids).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
             try payoutGroupParts(payouts, body)
         }
+    }
+
+    private func latePart<Facts: StorableFacts>(
+        _ type: Facts.Type, _ ids: [String], _ edge: ParentEdge
+    ) throws -> ReconciliationInput {
+        try partWithCharges(try facts(Facts.self, "id", ids), edge: edge)
     }
 
     /// `ids` sorted, in chunks of at most `size`.
@@ -255,7 +191,7 @@ private struct PartLoader {
                 try chunkedPayoutParts(payout, body)
                 continue
             }
-            var part = input(judged: JudgedObjects(payouts: Set(group.map(\.id))))
+            var part = input(judged: JudgedObjects(.payout, Set(group.map(\.id))))
             part.payouts = group
             part.payoutTransactions = try HistoryStore.payoutLinks(
                 db, "payout_id IN \(db.dialect.idSet)", [.text(IDList.json(group.map(\.id)))])
@@ -270,7 +206,7 @@ private struct PartLoader {
     /// the last judges it, with the links whose transaction the history lacks.
     private func chunkedPayoutParts(_ payout: PayoutFacts, _ body: (ReconciliationInput) throws -> Void) throws {
         func emit(_ transactions: [BalanceTransactionFacts], isLast: Bool) throws {
-            var part = input(judged: JudgedObjects(payouts: isLast ? [payout.id] : []))
+            var part = input(judged: JudgedObjects(.payout, isLast ? [payout.id] : []))
             if !isLast { part.judged?.payoutsContinued = [payout.id] }
             part.payouts = [payout]
             part.balanceTransactions = transactions
@@ -351,7 +287,7 @@ private struct PartLoader {
             let transactions = try page(BalanceTransactionFacts.self, after: after, condition: "TRUE", limit: pageSize)
             guard let last = transactions.last else { return }
             after = (last.created, last.id)
-            var part = input(judged: JudgedObjects(balanceTransactions: Set(transactions.map(\.id))))
+            var part = input(judged: JudgedObjects(.balanceTransaction, Set(transactions.map(\.id))))
             part.balanceTransactions = transactions
             try body(part)
             if transactions.count < pageSize { return }
@@ -446,7 +382,7 @@ private struct PartLoader {
 
     // MARK: Queries
 
-    private func isInRange(_ created: Int64) -> Bool { from <= created && created < to }
+    func isInRange(_ created: Int64) -> Bool { from <= created && created < to }
 
     /// Up to `limit` (default: the part size) objects of `Facts.table` created in the range after `after`
     /// (creation time, then id) and matching `condition` (on the table as `t`), in that order.
@@ -470,7 +406,7 @@ private struct PartLoader {
 
     /// The objects of `Facts.table` whose `column` is one of `values`, that match `condition` and whose id is not
     /// in `excluded`, in no particular order: the rules order what they need themselves.
-    private func facts<Facts: StorableFacts>(
+    func facts<Facts: StorableFacts>(
         _ type: Facts.Type, _ column: String, _ values: [String], and condition: String = "TRUE",
         excluding excluded: [String] = []
     ) throws -> [Facts] {
@@ -489,46 +425,6 @@ private struct PartLoader {
                 WHERE \(condition)\(exclusion)
                 """,
             arguments: arguments)
-    }
-
-    /// The balance transactions `facts` name, in the columns the catalogue says name one (a refund's own and its
-    /// failure's, a dispute's list).
-    private static func namedBalanceTransactions<Facts: StorableFacts>(_ facts: [Facts]) -> [String] {
-        let entry = Facts.kind.entry
-        let single = entry.balanceTransactionColumns.compactMap { Facts.columns.firstIndex(of: $0) }
-        let lists = entry.arrays.filter { $0.kind == .balanceTransaction }.compactMap(\.column)
-            .compactMap { Facts.columns.firstIndex(of: $0) }
-        guard !single.isEmpty || !lists.isEmpty else { return [] }
-        var ids: [String] = []
-        for object in facts {
-            let values = object.sqlValues
-            for index in single {
-                if let id = values[index].text { ids.append(id) }
-            }
-            for index in lists {
-                if let json = values[index].text, let list = try? IDList.ids(json) { ids += list }
-            }
-        }
-        return ids
-    }
-
-    /// The `ids` that none of `held` has.
-    private static func notIn<Facts: StorableFacts>(_ held: [Facts], _ ids: [String]) -> [String] {
-        guard !held.isEmpty else { return ids }
-        let found = Set(held.map(\.id))
-        return ids.filter { !found.contains($0) }
-    }
-
-    /// The objects of several lists, each id once.
-    private static func merged<Facts: StorableFacts>(_ lists: [Facts]...) -> [Facts] {
-        let nonEmpty = lists.filter { !$0.isEmpty }
-        if nonEmpty.count <= 1 { return nonEmpty.first ?? [] }
-        var seen: Set<String> = []
-        var all: [Facts] = []
-        for list in nonEmpty {
-            for facts in list where seen.insert(facts.id).inserted { all.append(facts) }
-        }
-        return all
     }
 }
 

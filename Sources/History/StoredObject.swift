@@ -13,76 +13,36 @@ public struct StoredObject<Facts: Sendable>: Sendable {
     }
 }
 
-/// Objects to store in one transaction.
-public struct ObjectBatch: Sendable {
-    public var charges: [StoredObject<ChargeFacts>] = []
-    public var paymentIntents: [StoredObject<PaymentIntentFacts>] = []
-    public var transfers: [StoredObject<TransferFacts>] = []
-    public var transferReversals: [StoredObject<TransferReversalFacts>] = []
-    public var applicationFees: [StoredObject<ApplicationFeeFacts>] = []
-    public var feeRefunds: [StoredObject<FeeRefundFacts>] = []
-    public var refunds: [StoredObject<RefundFacts>] = []
-    public var disputes: [StoredObject<DisputeFacts>] = []
-    public var balanceTransactions: [StoredObject<BalanceTransactionFacts>] = []
-    public var payouts: [StoredObject<PayoutFacts>] = []
-    /// Which payout's `?payout=` list held each balance transaction (stored after the transactions; links are not
-    /// objects and are not counted).
-    public var payoutTransactions: [PayoutTransactionLink] = []
+extension StoredObject: KindObject where Facts: ObjectFacts {
+    public static var kind: ObjectKind { Facts.kind }
+    public var id: String { facts.id }
+    public var created: Int64 { facts.created }
+}
 
-    public init() {}
-
-    /// Every kind's objects, in the order the history stores them: the one list of the kinds a batch holds, which
-    /// everything that goes through all of them (counting, appending, storing) reads.
-    func visitKinds<Visitor: ObjectBatchVisitor>(_ visitor: inout Visitor) throws {
-        try visitor.visit(\.charges)
-        try visitor.visit(\.paymentIntents)
-        try visitor.visit(\.transfers)
-        try visitor.visit(\.transferReversals)
-        try visitor.visit(\.applicationFees)
-        try visitor.visit(\.feeRefunds)
-        try visitor.visit(\.refunds)
-        try visitor.visit(\.disputes)
-        try visitor.visit(\.balanceTransactions)
-        try visitor.visit(\.payouts)
-    }
-
-    /// Number of objects in the batch.
-    public var count: Int {
-        var counter = Counter(batch: self)
-        try? visitKinds(&counter)
-        return counter.total
-    }
-
-    public var isEmpty: Bool { count == 0 && payoutTransactions.isEmpty }
-
-    /// Appends another batch's objects.
-    public mutating func append(contentsOf other: ObjectBatch) {
-        var appender = Appender(batch: self, other: other)
-        try? other.visitKinds(&appender)
-        self = appender.batch
-        payoutTransactions += other.payoutTransactions
-    }
-
-    private struct Counter: ObjectBatchVisitor {
-        let batch: ObjectBatch
-        var total = 0
-        mutating func visit<Facts: StorableFacts>(_ kind: WritableKeyPath<ObjectBatch, [StoredObject<Facts>]>) {
-            total += batch[keyPath: kind].count
-        }
-    }
-
-    private struct Appender: ObjectBatchVisitor {
-        var batch: ObjectBatch
-        let other: ObjectBatch
-        mutating func visit<Facts: StorableFacts>(_ kind: WritableKeyPath<ObjectBatch, [StoredObject<Facts>]>) {
-            batch[keyPath: kind] += other[keyPath: kind]
-        }
+extension ObjectLists {
+    /// The stored objects of `type`'s kind: what a batch the extraction stores holds (`batch[stored: ChargeFacts.self]`).
+    public subscript<Facts: ObjectFacts>(stored type: Facts.Type) -> [StoredObject<Facts>] {
+        get { self[StoredObject<Facts>.self] }
+        _modify { yield &self[StoredObject<Facts>.self] }
     }
 }
 
-/// Something done with each kind's objects of an ``ObjectBatch`` in turn (see ``ObjectBatch/visitKinds(_:)``).
-protocol ObjectBatchVisitor {
-    mutating func visit<Facts: StorableFacts>(_ kind: WritableKeyPath<ObjectBatch, [StoredObject<Facts>]>) throws
+/// The storable facts type of each kind, in the catalogue's order: what goes through every kind the history stores.
+enum StorableKinds {
+    /// Each kind's facts type as the history stores it.
+    static let all: [any StorableFacts.Type] = ObjectKind.allCases.map(storable)
+
+    private static let byKind = Dictionary(uniqueKeysWithValues: ObjectKind.allCases.map { ($0, storable($0)) })
+
+    /// The facts type of `kind`.
+    static func type(of kind: ObjectKind) -> any StorableFacts.Type { byKind[kind] ?? storable(kind) }
+
+    private static func storable(_ kind: ObjectKind) -> any StorableFacts.Type {
+        guard let type = kind.entry.facts as? any StorableFacts.Type else {
+            preconditionFailure("\(kind.entry.facts) has no mapping to the history's columns (StorableFacts.swift)")
+        }
+        return type
+    }
 }
 
 /// What a write did: objects seen for the first time, objects whose content changed, objects unchanged since an

@@ -5,13 +5,10 @@ import ReconCore
 extension ReportBuilder {
     /// Statuses whose funds Stripe withdrew from the platform and has not returned (SPEC §4).
     static let fundsStillWithdrawn: Set<DisputeStatus> = [.needsResponse, .underReview, .lost]
-    /// Statuses whose funds were withdrawn at some point (`won`: and later reinstated). Inquiries (`warning_*`)
-    /// and `prevented` disputes never withdraw anything.
-    static let fundsWithdrawn: Set<DisputeStatus> = fundsStillWithdrawn.union([.won])
 
     /// Every dispute created in the range on a destination charge.
     mutating func disputes() {
-        for dispute in index.disputes where index.judges(dispute.id, \.disputes, created: dispute.created) {
+        for dispute in index.disputes where index.judges(dispute) {
             guard let charge = index.chargeByID[dispute.chargeID], index.isDestinationCharge(charge) else { continue }
             let transfer = index.transfer(of: charge)
             if Self.fundsStillWithdrawn.contains(dispute.status) {
@@ -22,23 +19,12 @@ extension ReportBuilder {
         }
     }
 
-    /// The transfer reversals that recovered `dispute`'s funds: not linked to a refund and created at or after the
-    /// dispute (SPEC §4). When a charge has more than one dispute that withdrew funds, a reversal counts for one
-    /// dispute only, so nothing is recovered twice: the dispute its `metadata[dispute_id]` names, else the latest
-    /// withdrawing dispute created at or before it. With a single withdrawing dispute (the sandbox's "multiple
-    /// disputes" are an inquiry, which withdraws nothing, then a real dispute) this is exactly SPEC's rule.
+    /// The transfer reversals that recovered `dispute`'s funds (``DisputeFacts/recoveryReversals(of:chargeDisputes:)``).
     func recoveryReversals(
         of dispute: DisputeFacts, charge: ChargeFacts, transfer: TransferFacts
     ) -> [TransferReversalFacts] {
-        let chargeDisputes = index.disputesByCharge[charge.id] ?? []
-        let disputeIDs = Set(chargeDisputes.map(\.id))
-        let withdrawing = chargeDisputes.filter { Self.fundsWithdrawn.contains($0.status) }
-        return index.reversals(of: transfer).filter { reversal in
-            guard reversal.sourceRefundID == nil, reversal.created >= dispute.created else { return false }
-            if let tag = reversal.disputeIDMetadata, disputeIDs.contains(tag) { return tag == dispute.id }
-            guard let owner = withdrawing.last(where: { $0.created <= reversal.created }) else { return true }
-            return owner.id == dispute.id
-        }
+        dispute.recoveryReversals(
+            of: index.reversals(of: transfer), chargeDisputes: index.disputesByCharge[charge.id] ?? [])
     }
 
     /// `recoverable = min(d.amount, t.amount − t's refund-linked reversals)`, `recovered` = its recovery

@@ -112,12 +112,12 @@ struct FactIndex {
         judged?.payoutsContinued.contains(payout.id) ?? false
     }
 
-    /// Whether the object `id` of the kind `set` names is judged by this part: created in the range, or a late
-    /// outcome (SPEC §4, "Late outcomes are judged in the run that sees them"). A part names exactly the objects
-    /// it judges; the whole range judges its own objects and its late outcomes.
-    func judges(_ id: String, _ set: KeyPath<JudgedObjects, Set<String>>, created: Int64) -> Bool {
-        if let judged { return judged[keyPath: set].contains(id) }
-        return isInRange(created) || lateOutcomes[keyPath: set].contains(id)
+    /// Whether `object` is judged by this part: created in the range, or a late outcome (SPEC §4, "Late outcomes are
+    /// judged in the run that sees them"). A part names exactly the objects it judges; the whole range judges its
+    /// own objects and its late outcomes.
+    func judges<Object: KindObject>(_ object: Object) -> Bool {
+        if let judged { return judged.contains(object) }
+        return isInRange(object.created) || lateOutcomes.contains(object)
     }
 
     func paymentIntent(of charge: ChargeFacts) -> PaymentIntentFacts? {

@@ -17,7 +17,7 @@ extension ReportBuilder {
                 what: "\(total.reportingCategory) ledger total")
         }
         let judged = index.balanceTransactions.filter {
-            index.judges($0.id, \.balanceTransactions, created: $0.created)
+            index.judges($0)
         }
         for bt in judged.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
             let one = LedgerRow(

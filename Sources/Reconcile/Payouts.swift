@@ -22,7 +22,7 @@ extension ReportBuilder {
         for payout in index.payouts.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) where payout.automatic {
             if payout.isReconciled && index.continues(payout) {
                 carry(payout)
-            } else if index.judges(payout.id, \.payouts, created: payout.created) {
+            } else if index.judges(payout) {
                 reconcile(payout)
             }
         }

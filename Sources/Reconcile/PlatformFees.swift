@@ -9,7 +9,7 @@ extension ReportBuilder {
     /// one row per charge created in the range.
     mutating func destinationCharges() {
         for charge in index.charges
-        where index.judges(charge.id, \.charges, created: charge.created) && charge.isSucceededAndCaptured
+        where index.judges(charge) && charge.isSucceededAndCaptured
             && index.isDestinationCharge(charge)
         {
             if index.isInRange(charge.created) { platformFee(charge) }

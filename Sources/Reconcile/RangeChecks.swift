@@ -8,7 +8,7 @@ extension ReportBuilder {
     /// the grace period of asynchronous capture, whose balance transaction Stripe attaches a little later.
     mutating func chargesInRange() {
         for charge in index.charges
-        where index.judges(charge.id, \.charges, created: charge.created) && charge.isSucceededAndCaptured
+        where index.judges(charge) && charge.isSucceededAndCaptured
             && !isYoung(charge)
         {
             missingBalanceTransaction(
@@ -20,7 +20,7 @@ extension ReportBuilder {
     /// Transfers in the range: each needs a balance transaction (unless it or its charge is still inside the grace
     /// period: Stripe attaches it later), and a `source_transaction` must be a destination charge.
     mutating func transfersInRange() {
-        for transfer in index.transfers where index.judges(transfer.id, \.transfers, created: transfer.created) {
+        for transfer in index.transfers where index.judges(transfer) {
             if !isPartYoung(created: transfer.created, chargeID: transfer.sourceTransactionID) {
                 missingBalanceTransaction(
                     transfer.balanceTransactionID, of: "Transfer", transfer.id, related: transfer.sourceTransactionID,
@@ -45,7 +45,7 @@ extension ReportBuilder {
     /// grace period.
     mutating func applicationFeesInRange() {
         for fee in index.applicationFees
-        where index.judges(fee.id, \.applicationFees, created: fee.created)
+        where index.judges(fee)
             && !isPartYoung(created: fee.created, chargeID: fee.originatingChargeID)
         {
             missingBalanceTransaction(
@@ -59,7 +59,7 @@ extension ReportBuilder {
     /// are refunds of a charge without a transfer (a skipped transfer leaves nothing to reverse).
     mutating func refundsInRange() {
         for refund in index.refunds
-        where index.judges(refund.id, \.refunds, created: refund.created) && refund.transferReversalID == nil
+        where index.judges(refund) && refund.transferReversalID == nil
             && refund.movedMoney
         {
             guard let chargeID = refund.chargeID, let charge = index.chargeByID[chargeID],
@@ -81,7 +81,7 @@ extension ReportBuilder {
     mutating func failedRefunds() {
         for refund in index.refunds
         where refund.hasFailed && refund.transferReversalID != nil
-            && index.judges(refund.id, \.refunds, created: refund.created)
+            && index.judges(refund)
         {
             guard let reversalID = refund.transferReversalID else { continue }
             let reversal = index.reversalByID[reversalID]

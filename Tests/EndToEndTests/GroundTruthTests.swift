@@ -69,7 +69,7 @@ import Testing
     /// Compares the reconciler's report for `facts` with the world's ground truth, row by row. `withPayouts`: the
     /// range must hold payouts (`nil`: it may not, a slice early in a world whose balance was not positive yet).
     private func compare(
-        world: SandboxWorld, facts: SandboxFacts, range: ReportingRange, asOf: Date, withPayouts: Bool? = nil
+        world: SandboxWorld, facts: ObjectLists, range: ReportingRange, asOf: Date, withPayouts: Bool? = nil
     ) throws {
         let truth = world.groundTruth(for: range, asOf: asOf, skippedTransferGrace: TimeInterval(Self.grace))
         let input = facts.input(

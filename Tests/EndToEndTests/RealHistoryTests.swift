@@ -7,6 +7,7 @@ import Reconcile
 import Sandbox
 import SandboxTruth
 import StripeAPI
+import TestSupport
 import Testing
 
 @testable import History
@@ -47,7 +48,7 @@ struct RealHistoryTests {
         let (store, folder) = try await Self.extract(sandbox, from: from, to: to)
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = Reconciler.reconcile(
-            try await store.reconciliationInput(
+            try store.wholeRange(
                 from: from, to: to, asOf: sandbox.now, skippedTransferGrace: Self.grace))
         // Then every report is the ground truth's
         let truth = try Self.truth(sandbox, from: from, to: to)
@@ -56,7 +57,7 @@ struct RealHistoryTests {
         // (the nightly range's payouts are all still being reconciled)
         let inProgress = Set(report.payouts.filter { $0.reconciliationStatus == "in_progress" }.map(\.payoutID))
         #expect(report.payouts.filter { inProgress.contains($0.payoutID) }.allSatisfy { $0.difference == nil })
-        let links = try await store.reconciliationInput(
+        let links = try store.wholeRange(
             from: from, to: to, asOf: sandbox.now, skippedTransferGrace: Self.grace
         ).payoutTransactions
         #expect(!links.contains { inProgress.contains($0.payoutID) })
@@ -87,7 +88,7 @@ struct RealHistoryTests {
         let (store, folder) = try await Self.extract(sandbox, from: from, to: to)
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = Reconciler.reconcile(
-            try await store.reconciliationInput(
+            try store.wholeRange(
                 from: from, to: to, asOf: sandbox.now, skippedTransferGrace: Self.grace))
         // Then the range's charges had disputes (and maybe refunds) only after it, and the reports are the truth's
         let disputes = try store.facts(DisputeFacts.self, createdFrom: 0, to: .max)

@@ -20,9 +20,9 @@ struct AbsorberTests {
         String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
     }
 
-    static func absorb<Object: CatalogueObject>(_ type: Object.Type, _ json: [String: Any]) throws -> ObjectBatch {
+    static func absorb<Object: CatalogueObject>(_ type: Object.Type, _ json: [String: Any]) throws -> ObjectLists {
         let text = try text(json)
-        var batch = ObjectBatch()
+        var batch = ObjectLists()
         try Absorber.absorb(try StripeJSON.decode(type, from: Data(text.utf8)), json: text, into: &batch)
         return batch
     }
@@ -44,17 +44,18 @@ struct AbsorberTests {
         let batch = try Self.absorb(Charge.self, charge)
 
         // Then each object is stored once, under its own id
-        #expect(batch.charges.map(\.facts.id) == ["ch_1PgafuB7WZ01zgkWXYmPNZs8"])
-        #expect(batch.paymentIntents.map(\.facts.id) == ["pi_1PgafyB7WZ01zgkWSjxsAJo3"])
-        #expect(batch.transfers.map(\.facts.id) == ["tr_1Pgc7BB7WZ01zgkWVJfE40RX"])
-        #expect(batch.balanceTransactions.map(\.facts.id) == ["txn_transfer"])
-        #expect(batch.refunds.map(\.facts.id) == ["re_1Pgc72B7WZ01zgkWqPvrRrPE"])
+        #expect(batch[stored: ChargeFacts.self].map(\.facts.id) == ["ch_1PgafuB7WZ01zgkWXYmPNZs8"])
+        #expect(batch[stored: PaymentIntentFacts.self].map(\.facts.id) == ["pi_1PgafyB7WZ01zgkWSjxsAJo3"])
+        #expect(batch[stored: TransferFacts.self].map(\.facts.id) == ["tr_1Pgc7BB7WZ01zgkWVJfE40RX"])
+        #expect(batch[stored: BalanceTransactionFacts.self].map(\.facts.id) == ["txn_transfer"])
+        #expect(batch[stored: RefundFacts.self].map(\.facts.id) == ["re_1Pgc72B7WZ01zgkWqPvrRrPE"])
         // And the stored JSON names the expanded objects by id, without the refunds only an expansion adds
-        let stored = try #require(batch.charges.first?.rawJSON)
+        let stored = try #require(batch[stored: ChargeFacts.self].first?.rawJSON)
         #expect(stored.contains(#""payment_intent":"pi_1PgafyB7WZ01zgkWSjxsAJo3""#))
         #expect(stored.contains(#""transfer":"tr_1Pgc7BB7WZ01zgkWVJfE40RX""#))
         #expect(!stored.contains(#""refunds""#))
-        #expect(batch.transfers.first?.rawJSON.contains(#""balance_transaction":"txn_transfer""#) == true)
+        #expect(
+            batch[stored: TransferFacts.self].first?.rawJSON.contains(#""balance_transaction":"txn_transfer""#) == true)
     }
 
     @Test func aDisputeStoresTheBalanceTransactionsStripeEmbedsInIt() throws {
@@ -70,8 +71,11 @@ struct AbsorberTests {
         let batch = try Self.absorb(Dispute.self, dispute)
 
         // Then each of them is stored as a balance transaction, and the dispute keeps them in its JSON
-        #expect(batch.balanceTransactions.map(\.facts.id) == ["txn_withdrawal", "txn_reinstatement"])
-        #expect(batch.disputes.first?.facts.balanceTransactionIDs == ["txn_withdrawal", "txn_reinstatement"])
+        #expect(batch[stored: BalanceTransactionFacts.self].map(\.facts.id) == ["txn_withdrawal", "txn_reinstatement"])
+        #expect(
+            batch[stored: DisputeFacts.self].first?.facts.balanceTransactionIDs == [
+                "txn_withdrawal", "txn_reinstatement",
+            ])
     }
 
     @Test func anEmbeddedObjectMissingARequiredFieldIsRejectedNamingWhereItWas() throws {

@@ -33,7 +33,7 @@ struct ReconciliationPartsTests {
         try await harness.extract(store: store, client: try harness.client())
 
         for range in Self.ranges {
-            let whole = try await store.reconciliationInput(
+            let whole = try store.wholeRange(
                 from: range.from, to: range.to, asOf: range.asOf, skippedTransferGrace: 3_600)
             let expected = Reconciler.reconcile(whole)
             for size in [1, 7, 5_000] {
@@ -228,8 +228,10 @@ extension ReconciliationPartsTests {
                 command: "extract", range: range, mode: .test, toolVersion: "test", stripeVersion: "v",
                 apiBase: "http://127.0.0.1:1", startedAt: to + day, pid: 1)
         ).runID
-        var batch = ObjectBatch()
-        batch.balanceTransactions = transactions.map { StoredObject(facts: $0, rawJSON: #"{"id":"\#($0.id)"}"#) }
+        var batch = ObjectLists()
+        batch[stored: BalanceTransactionFacts.self] = transactions.map {
+            StoredObject(facts: $0, rawJSON: #"{"id":"\#($0.id)"}"#)
+        }
         _ = try await store.write(batch, run: runID, now: to + day)
 
         var session = ReconciliationSession(asOf: to, skippedTransferGrace: 0)
@@ -239,7 +241,7 @@ extension ReconciliationPartsTests {
             session.add(part)
         }
         let whole = Reconciler.reconcile(
-            try await store.reconciliationInput(from: from, to: to, asOf: to, skippedTransferGrace: 0))
+            try store.wholeRange(from: from, to: to, asOf: to, skippedTransferGrace: 0))
         return (session.report(), judged, whole)
     }
 }
@@ -262,13 +264,7 @@ private struct JudgedTally {
             duplicates.append("a part without judged objects")
             return
         }
-        insert(judged.charges, .charge)
-        insert(judged.transfers, .transfer)
-        insert(judged.applicationFees, .applicationFee)
-        insert(judged.refunds, .refund)
-        insert(judged.disputes, .dispute)
-        insert(judged.balanceTransactions, .balanceTransaction)
-        insert(judged.payouts, .payout)
+        for kind in judged.kinds { insert(judged[kind], kind) }
     }
 
     private mutating func insert(_ set: Set<String>, _ kind: ObjectKind) {

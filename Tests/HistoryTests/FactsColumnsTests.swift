@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 
 @testable import History
@@ -132,14 +133,14 @@ struct FactsColumnsTests {
                 command: "extract", range: range, mode: .test, toolVersion: "t", stripeVersion: "v", apiBase: "b",
                 startedAt: 1, pid: 1)
         ).runID
-        var batch = ObjectBatch()
-        batch.charges = [StoredObject(facts: Self.charge, rawJSON: "{}")]
-        batch.disputes = [StoredObject(facts: Self.dispute, rawJSON: "{}")]
-        batch.balanceTransactions = [StoredObject(facts: Self.balanceTransaction, rawJSON: "{}")]
+        var batch = ObjectLists()
+        batch[stored: ChargeFacts.self] = [StoredObject(facts: Self.charge, rawJSON: "{}")]
+        batch[stored: DisputeFacts.self] = [StoredObject(facts: Self.dispute, rawJSON: "{}")]
+        batch[stored: BalanceTransactionFacts.self] = [StoredObject(facts: Self.balanceTransaction, rawJSON: "{}")]
         try await store.write(batch, run: run, now: 1)
 
         // When the reconciler's input is loaded, Then every fact is as written
-        let input = try await store.reconciliationInput(from: 0, to: 100, asOf: 100, skippedTransferGrace: 0)
+        let input = try store.wholeRange(from: 0, to: 100, asOf: 100, skippedTransferGrace: 0)
         #expect(input.charges == [Self.charge])
         #expect(input.disputes == [Self.dispute])
         #expect(input.balanceTransactions == [Self.balanceTransaction])

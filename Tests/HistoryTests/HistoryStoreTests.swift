@@ -69,8 +69,8 @@ struct HistoryStoreTests {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
         let first = try store.beginRun(start()).runID
-        var batch = ObjectBatch()
-        batch.charges = [charge("ch_1"), charge("ch_2")]
+        var batch = ObjectLists()
+        batch[stored: ChargeFacts.self] = [charge("ch_1"), charge("ch_2")]
         #expect(try await store.write(batch, run: first, now: 1) == WriteOutcome(new: 2))
         // (seen again in the same run, as an object embedded in one page and listed in another: counted once)
         #expect(try await store.write(batch, run: first, now: 1) == WriteOutcome())
@@ -78,8 +78,8 @@ struct HistoryStoreTests {
 
         // When a second run sees one charge unchanged and the other refunded
         let second = try store.beginRun(start()).runID
-        var later = ObjectBatch()
-        later.charges = [charge("ch_1"), charge("ch_2", refunded: 400)]
+        var later = ObjectLists()
+        later[stored: ChargeFacts.self] = [charge("ch_1"), charge("ch_2", refunded: 400)]
         let outcome = try await store.write(later, run: second, now: 3)
 
         // Then nothing is duplicated, the refund is stored and recorded as a change of the second run
@@ -121,8 +121,8 @@ struct HistoryStoreTests {
 
         // And an unchanged sighting of the object is unchanged, a changed one updated
         let run = try store.beginRun(start(from: 0, to: 100)).runID
-        var same = ObjectBatch()
-        same.balanceTransactions = [
+        var same = ObjectLists()
+        same[stored: BalanceTransactionFacts.self] = [
             StoredObject(
                 facts: BalanceTransactionFacts(
                     id: "txn_old", created: 10, currency: .usd, amount: 1000, fee: 59, net: 941, type: "charge",
@@ -130,8 +130,8 @@ struct HistoryStoreTests {
                 rawJSON: #"{"id":"txn_old"}"#)
         ]
         #expect(try await store.write(same, run: run, now: 2) == WriteOutcome(unchanged: 1))
-        var changed = ObjectBatch()
-        changed.charges = [charge("ch_old", created: 10)]
+        var changed = ObjectLists()
+        changed[stored: ChargeFacts.self] = [charge("ch_old", created: 10)]
         #expect(try await store.write(changed, run: run, now: 2) == WriteOutcome(updated: 1))
     }
 
@@ -140,20 +140,20 @@ struct HistoryStoreTests {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
         let run = try store.beginRun(start()).runID
-        var batch = ObjectBatch()
+        var batch = ObjectLists()
         var noTransfer = charge("ch_9").facts
         noTransfer.transferID = nil
         noTransfer.destinationAccountID = nil
         noTransfer.transferDataAmount = nil
         noTransfer.currency = .jpy
-        batch.charges = [charge("ch_1"), StoredObject(facts: noTransfer, rawJSON: "{}")]
-        batch.disputes = [
+        batch[stored: ChargeFacts.self] = [charge("ch_1"), StoredObject(facts: noTransfer, rawJSON: "{}")]
+        batch[stored: DisputeFacts.self] = [
             StoredObject(
                 facts: DisputeFacts(
                     id: "dp_1", chargeID: "ch_1", created: 5, currency: .usd, amount: 1000, status: "lost",
                     balanceTransactionIDs: ["txn_a", "txn_b"]), rawJSON: "{}")
         ]
-        batch.balanceTransactions = [
+        batch[stored: BalanceTransactionFacts.self] = [
             StoredObject(
                 facts: BalanceTransactionFacts(
                     id: "txn_a", created: 5, currency: .usd, amount: -1000, fee: 1500, net: -2500, type: "adjustment",
@@ -163,10 +163,11 @@ struct HistoryStoreTests {
         try await store.write(batch, run: run, now: 1)
         let charges = try store.charges(createdFrom: 0, to: .max)
         #expect(Set(charges) == Set([charge("ch_1").facts, noTransfer]))
-        #expect(try store.facts(DisputeFacts.self, createdFrom: 0, to: 10) == [batch.disputes[0].facts])
+        #expect(
+            try store.facts(DisputeFacts.self, createdFrom: 0, to: 10) == [batch[stored: DisputeFacts.self][0].facts])
         #expect(
             try store.facts(BalanceTransactionFacts.self, createdFrom: 0, to: 10) == [
-                batch.balanceTransactions[0].facts
+                batch[stored: BalanceTransactionFacts.self][0].facts
             ])
     }
 
@@ -210,8 +211,8 @@ struct HistoryStoreTests {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
         let crashed = try store.beginRun(start()).runID
-        var batch = ObjectBatch()
-        batch.charges = [charge("ch_1")]
+        var batch = ObjectLists()
+        batch[stored: ChargeFacts.self] = [charge("ch_1")]
         let window = ExtractionWindow(resource: "charges", from: 1_795_132_800, to: 1_795_176_000)
         try await store.write(batch, run: crashed, completing: window, windowObjects: 1, now: 5)
 
@@ -237,7 +238,7 @@ struct HistoryStoreTests {
         let store = try database.open()
         let run = try store.beginRun(start()).runID
         try await store.write(
-            ObjectBatch(), run: run, completing: ExtractionWindow(resource: "charges", from: 0, to: 1), now: 1)
+            ObjectLists(), run: run, completing: ExtractionWindow(resource: "charges", from: 0, to: 1), now: 1)
         try store.finishRun(run, status: .completed, finishedAt: 2, message: nil, details: "{}")
         #expect(try store.beginRun(start()).resumableRunID == nil)
     }

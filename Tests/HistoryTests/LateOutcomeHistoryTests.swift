@@ -42,13 +42,15 @@ struct LateOutcomeHistoryTests {
         // Given a nightly run of the day before that stored a pending charge, a settled one, a pending refund, a
         // failed one, and a charge older than the look-back window that is still pending
         let nightly = try store.beginRun(start("run", from: Self.from - 86_400, to: Self.from)).runID
-        var batch = ObjectBatch()
-        batch.charges = [
+        var batch = ObjectLists()
+        batch[stored: ChargeFacts.self] = [
             Self.stored(Self.chargeFacts("ch_pending", status: .pending)),
             Self.stored(Self.chargeFacts("ch_done", status: .succeeded)),
             Self.stored(Self.chargeFacts("ch_ancient", status: .pending, created: Self.window.lowerBound - 60)),
         ]
-        batch.refunds = [Self.refund("re_pending", status: .pending), Self.refund("re_failed", status: .failed)]
+        batch[stored: RefundFacts.self] = [
+            Self.refund("re_pending", status: .pending), Self.refund("re_failed", status: .failed),
+        ]
         try await store.write(batch, run: nightly, now: Self.from)
         try store.finishRun(nightly, status: .completed, finishedAt: Self.from + 600, message: nil, details: nil)
 
@@ -65,9 +67,9 @@ struct LateOutcomeHistoryTests {
         #expect(plan.listed[.charge] == 2)
 
         // When the read finds the charge succeeded and the refund still pending
-        var read = ObjectBatch()
-        read.charges = [Self.stored(Self.chargeFacts("ch_pending", status: .succeeded))]
-        read.refunds = [Self.refund("re_pending", status: .pending)]
+        var read = ObjectLists()
+        read[stored: ChargeFacts.self] = [Self.stored(Self.chargeFacts("ch_pending", status: .succeeded))]
+        read[stored: RefundFacts.self] = [Self.refund("re_pending", status: .pending)]
         try await store.write(read, run: tonight, now: Self.to + 600)
         let changed = try await store.recordLateOutcomes(run: tonight, now: Self.to + 600, grace: 3_600)
 
@@ -76,7 +78,7 @@ struct LateOutcomeHistoryTests {
         let source = try await store.lateOutcomeSource(from: Self.from, to: Self.to, run: tonight)
         #expect(source == tonight)
         let selection = LateOutcomeSelection(window: Self.window, source: source)
-        #expect(try store.lateOutcomes(selection) == JudgedObjects(charges: ["ch_pending"]))
+        #expect(try store.lateOutcomes(selection) == JudgedObjects(.charge, ["ch_pending"]))
         // and the nightly report of the day before is out of date
         let outOfDate = try await store.outOfDateRanges(selection, run: tonight)
         #expect(outOfDate.map(\.from) == [Self.from - 86_400])
@@ -99,7 +101,7 @@ struct LateOutcomeHistoryTests {
         #expect(try await store.lateOutcomeSource(from: Self.from, to: Self.to, run: offline) == tonight)
         #expect(
             try store.lateOutcomes(LateOutcomeSelection(window: Self.window, source: tonight))
-                == JudgedObjects(charges: ["ch_pending"]))
+                == JudgedObjects(.charge, ["ch_pending"]))
     }
 
     @Test(
@@ -116,8 +118,8 @@ struct LateOutcomeHistoryTests {
         var young = Self.chargeFacts("ch_young", status: .succeeded, created: Self.from - 600)
         young.transferID = nil
         young.destinationAccountID = "acct_1"
-        var batch = ObjectBatch()
-        batch.charges = [Self.stored(young)]
+        var batch = ObjectLists()
+        batch[stored: ChargeFacts.self] = [Self.stored(young)]
         try await store.write(batch, run: nightly, now: Self.from)
         try store.finishRun(nightly, status: .completed, finishedAt: Self.from + 400, message: nil, details: nil)
 
@@ -138,16 +140,16 @@ struct LateOutcomeHistoryTests {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
         let nightly = try store.beginRun(start("run", from: Self.from - 86_400, to: Self.from)).runID
-        var batch = ObjectBatch()
-        batch.charges = [Self.stored(Self.chargeFacts("ch_pending", status: .pending))]
+        var batch = ObjectLists()
+        batch[stored: ChargeFacts.self] = [Self.stored(Self.chargeFacts("ch_pending", status: .pending))]
         try await store.write(batch, run: nightly, now: Self.from)
         try store.finishRun(nightly, status: .completed, finishedAt: Self.from, message: nil, details: nil)
 
         // Given tonight's run read the charge succeeded, then died before its report
         let died = try store.beginRun(start("run", from: Self.from, to: Self.to)).runID
         _ = try await store.planLateReads(run: died, window: Self.window, now: Self.to + 600, grace: 3_600)
-        var read = ObjectBatch()
-        read.charges = [Self.stored(Self.chargeFacts("ch_pending", status: .succeeded))]
+        var read = ObjectLists()
+        read[stored: ChargeFacts.self] = [Self.stored(Self.chargeFacts("ch_pending", status: .succeeded))]
         try await store.write(read, run: died, now: Self.to + 600)
         try store.finishRun(died, status: .failed, finishedAt: Self.to + 700, message: "killed", details: nil)
 
@@ -175,8 +177,8 @@ struct LateOutcomeHistoryTests {
                     failureCode: nil, livemode: false, reconciliationStatus: .completed),
                 rawJSON: #"{"id":"\#(id)"}"#)
         }
-        var batch = ObjectBatch()
-        batch.payouts = [
+        var batch = ObjectLists()
+        batch[stored: PayoutFacts.self] = [
             payout("po_recent", status: .paid, arrival: Self.to - 3 * 86_400),
             payout("po_old", status: .paid, arrival: Self.to - 12 * 86_400),
             payout("po_failed", status: .failed, arrival: Self.to - 3 * 86_400),

@@ -25,12 +25,14 @@ struct PayoutHistoryTests {
     }
 
     /// The payout, its own balance transaction, and one transaction from before the range it paid out, linked.
-    static func batch() -> ObjectBatch {
-        var batch = ObjectBatch()
-        batch.payouts = [StoredObject(facts: payout, rawJSON: #"{"id":"po_1","object":"payout"}"#)]
+    static func batch() -> ObjectLists {
+        var batch = ObjectLists()
+        batch[stored: PayoutFacts.self] = [StoredObject(facts: payout, rawJSON: #"{"id":"po_1","object":"payout"}"#)]
         let own = transaction("txn_po", created: payout.created, net: -1_000, source: "po_1")
         let older = transaction("txn_old", created: from - 86_400, net: 1_000, source: "ch_old")
-        batch.balanceTransactions = [own, older].map { StoredObject(facts: $0, rawJSON: #"{"id":"\#($0.id)"}"#) }
+        batch[stored: BalanceTransactionFacts.self] = [own, older].map {
+            StoredObject(facts: $0, rawJSON: #"{"id":"\#($0.id)"}"#)
+        }
         batch.payoutTransactions = [own, older].map {
             PayoutTransactionLink(payoutID: "po_1", balanceTransactionID: $0.id)
         }
@@ -71,7 +73,7 @@ struct PayoutHistoryTests {
         #expect(second == WriteOutcome())
 
         // When the range's input is read, at once and in parts
-        let input = try await store.reconciliationInput(
+        let input = try store.wholeRange(
             from: Self.from, to: Self.to, asOf: Self.to, skippedTransferGrace: 0)
         var parts: [ReconciliationInput] = []
         try store.forEachReconciliationPart(from: Self.from, to: Self.to, asOf: Self.to, skippedTransferGrace: 0) {
@@ -83,7 +85,7 @@ struct PayoutHistoryTests {
         #expect(input.payoutTransactions.map(\.balanceTransactionID) == ["txn_old", "txn_po"])
         #expect(Set(input.balanceTransactions.map(\.id)) == ["txn_old", "txn_po"])
         #expect(try store.rawJSON(of: .payout, id: "po_1") == #"{"id":"po_1","object":"payout"}"#)
-        let payoutParts = parts.filter { !($0.judged?.payouts.isEmpty ?? true) }
+        let payoutParts = parts.filter { !($0.judged?[.payout].isEmpty ?? true) }
         #expect(payoutParts.count == 1)
         #expect(payoutParts.first?.payouts == [Self.payout])
         #expect(Set(payoutParts.first?.balanceTransactions.map(\.id) ?? []) == ["txn_old", "txn_po"])
@@ -97,8 +99,8 @@ struct PayoutHistoryTests {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
         let run = try store.beginRun(start(from: Self.from, to: Self.to)).runID
-        var batch = ObjectBatch()
-        batch.payouts = Self.batch().payouts
+        var batch = ObjectLists()
+        batch[stored: PayoutFacts.self] = Self.batch()[stored: PayoutFacts.self]
         try await store.write(batch, run: run, now: Self.to)
 
         // When the follow-ups are asked for before and after its listing is recorded
@@ -125,15 +127,19 @@ struct PayoutHistoryTests {
         let run = try store.beginRun(start(from: Self.from, to: Self.to)).runID
         var payout = Self.payout
         payout.reconciliationStatus = "in_progress"
-        var batch = ObjectBatch()
-        batch.payouts = [StoredObject(facts: payout, rawJSON: #"{"id":"po_1","reconciliation_status":"in_progress"}"#)]
+        var batch = ObjectLists()
+        batch[stored: PayoutFacts.self] = [
+            StoredObject(facts: payout, rawJSON: #"{"id":"po_1","reconciliation_status":"in_progress"}"#)
+        ]
         try await store.write(batch, run: run, now: Self.to)
         let whileInProgress = try await store.gaps(from: Self.from, to: Self.to, chain: [run])
 
         // When the next run sees it completed
         let nextRun = try store.beginRun(start(from: Self.from, to: Self.to)).runID
         payout.reconciliationStatus = "completed"
-        batch.payouts = [StoredObject(facts: payout, rawJSON: #"{"id":"po_1","reconciliation_status":"completed"}"#)]
+        batch[stored: PayoutFacts.self] = [
+            StoredObject(facts: payout, rawJSON: #"{"id":"po_1","reconciliation_status":"completed"}"#)
+        ]
         try await store.write(batch, run: nextRun, now: Self.to)
         let onceCompleted = try await store.gaps(from: Self.from, to: Self.to, chain: [nextRun])
 
@@ -154,7 +160,7 @@ struct PayoutHistoryTests {
         let run = try store.beginRun(start(from: Self.from, to: Self.to + 86_400)).runID
         for day in 0..<2 {
             let created = Self.from + Int64(day) * 86_400 + 6 * 3_600
-            var batch = ObjectBatch()
+            var batch = ObjectLists()
             let payout = "po_\(day)"
             var facts = Self.payout
             facts.id = payout
@@ -162,11 +168,13 @@ struct PayoutHistoryTests {
             facts.status = "paid"
             facts.reconciliationStatus = "completed"
             facts.balanceTransactionID = nil
-            batch.payouts = [StoredObject(facts: facts, rawJSON: #"{"id":"\#(payout)"}"#)]
+            batch[stored: PayoutFacts.self] = [StoredObject(facts: facts, rawJSON: #"{"id":"\#(payout)"}"#)]
             let paidOut = (0..<60).map {
                 Self.transaction("txn_\(day)_\($0)", created: created - 3_600 + Int64($0), net: 10, source: "ch_\($0)")
             }
-            batch.balanceTransactions = paidOut.map { StoredObject(facts: $0, rawJSON: #"{"id":"\#($0.id)"}"#) }
+            batch[stored: BalanceTransactionFacts.self] = paidOut.map {
+                StoredObject(facts: $0, rawJSON: #"{"id":"\#($0.id)"}"#)
+            }
             batch.payoutTransactions = paidOut.map {
                 PayoutTransactionLink(payoutID: payout, balanceTransactionID: $0.id)
             }

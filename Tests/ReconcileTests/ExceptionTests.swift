@@ -132,7 +132,8 @@ import Testing
         let transfer = book.transfer(amount: 500, withBalanceTransaction: false)
         let feeCharge = book.charge(style: .applicationFee)
         book.input.applicationFees[0].balanceTransactionID = nil
-        book.input.balanceTransactions.removeAll { $0.sourceID == book.input.applicationFees[0].id }
+        let feeID = book.input.applicationFees[0].id
+        book.input.balanceTransactions.removeAll { $0.sourceID == feeID }
         let named = book.charge(style: .plain)
         book.input.balanceTransactions.removeAll { $0.sourceID == named }
         // When reconciled

@@ -15,7 +15,7 @@ import Testing
         var book = Book()
         let charge = book.charge(
             amount: 1_000, style: .transferAmount, retained: 123, created: Self.yesterday, transferred: false)
-        book.input.lateOutcomes = JudgedObjects(charges: [charge])
+        book.input.lateOutcomes = JudgedObjects(.charge, [charge])
         // When the range is reconciled with it as a late outcome
         let report = book.reconcile()
         // Then it is a skipped transfer of this run, owed 8.77, with its own creation time before the range
@@ -53,7 +53,7 @@ import Testing
         let charge = book.charge(amount: 1_000, style: .applicationFee, retained: 123, created: Self.yesterday)
         let refund = book.refund(charge, amount: 400, reversal: 400, created: Self.yesterday + 600)
         book.failRefund(refund, at: Book.from + 60, reason: "expired_or_canceled_card")
-        book.input.lateOutcomes = JudgedObjects(refunds: [refund])
+        book.input.lateOutcomes = JudgedObjects(.refund, [refund])
         // When the range is reconciled with the refund as a late outcome
         let report = book.reconcile()
         // Then the reversal's 4.00 is owed back to the account, as a finding of this run about the refund
@@ -73,7 +73,7 @@ import Testing
                 status: .failed, automatic: true, balanceTransactionID: nil, failureBalanceTransactionID: nil,
                 failureCode: "account_closed", livemode: false, reconciliationStatus: .inProgress)
         ]
-        book.input.lateOutcomes = JudgedObjects(payouts: ["po_1"])
+        book.input.lateOutcomes = JudgedObjects(.payout, ["po_1"])
         // When reconciled
         let report = book.reconcile()
         // Then it is payout_failed, and payouts.csv keeps to the range's payouts

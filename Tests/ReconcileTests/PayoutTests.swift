@@ -44,11 +44,12 @@ import Testing
     }
 
     static func reconcile(_ payouts: [Payout]) -> ReconciliationReport {
-        Reconciler.reconcile(
-            ReconciliationInput(
-                from: from, to: to, asOf: to, skippedTransferGrace: 3_600,
-                balanceTransactions: payouts.flatMap(\.transactions), payouts: payouts.map(\.facts),
-                payoutTransactions: payouts.flatMap(\.links)))
+        var objects = ObjectLists()
+        objects.balanceTransactions = payouts.flatMap(\.transactions)
+        objects.payouts = payouts.map(\.facts)
+        objects.payoutTransactions = payouts.flatMap(\.links)
+        return Reconciler.reconcile(
+            ReconciliationInput(from: from, to: to, asOf: to, skippedTransferGrace: 3_600, objects: objects))
     }
 
     @Test func aPayoutWhoseTransactionsAddUpHasNoDifferenceAndNoFinding() throws {
@@ -76,17 +77,19 @@ import Testing
         let first = Array(payout.transactions[1...2])
         let second = [own] + Array(payout.transactions[3...4])
         func part(_ transactions: [BalanceTransactionFacts], judged: JudgedObjects) -> ReconciliationInput {
-            ReconciliationInput(
-                from: Self.from, to: Self.to, asOf: Self.to, skippedTransferGrace: 3_600,
-                balanceTransactions: transactions, payouts: [payout.facts],
-                payoutTransactions: transactions.map {
-                    PayoutTransactionLink(payoutID: "po_1", balanceTransactionID: $0.id)
-                },
+            var objects = ObjectLists()
+            objects.balanceTransactions = transactions
+            objects.payouts = [payout.facts]
+            objects.payoutTransactions = transactions.map {
+                PayoutTransactionLink(payoutID: "po_1", balanceTransactionID: $0.id)
+            }
+            return ReconciliationInput(
+                from: Self.from, to: Self.to, asOf: Self.to, skippedTransferGrace: 3_600, objects: objects,
                 judged: judged)
         }
         var continued = JudgedObjects()
         continued.payoutsContinued = ["po_1"]
-        let parts = [part(first, judged: continued), part(second, judged: JudgedObjects(payouts: ["po_1"]))]
+        let parts = [part(first, judged: continued), part(second, judged: JudgedObjects(.payout, ["po_1"]))]
 
         // When the rules read the two parts, and the rows are made part by part as the writer takes them
         var session = ReconciliationSession(asOf: Self.to, skippedTransferGrace: 3_600)

@@ -3,6 +3,8 @@
 /// keeps it. The range plan, the absorber that stores embedded objects, the folding of expansions back into ids,
 /// the store and the follow-up queries read it instead of naming kinds and members themselves.
 public struct CatalogueEntry: Sendable {
+    /// The kind's facts: what the history stores and the rules read of it.
+    public let facts: any ObjectFacts.Type
     /// Stripe's list endpoint (`/v1/charges`), where it has a top-level one; an object is retrieved by id at the
     /// same path followed by `/{id}`.
     public let listPath: String?
@@ -11,6 +13,9 @@ public struct CatalogueEntry: Sendable {
     /// Members that name another object by its id, or hold it whole when a request expanded it, in the order the
     /// absorber stores the expanded ones.
     public let references: [Reference]
+    /// The edges to the objects this kind belongs to (a refund's charge), child → parent: see ``ParentEdge``. The
+    /// references marked `parent`, then the edges that are no reference (a transfer's `metadata[dispute_id]`).
+    public let parents: [ParentEdge]
     /// Members holding a list object (`{"object":"list","data":[…]}`) of another kind, embedded by Stripe
     /// (a transfer's reversals) or only when expanded (a charge's refunds).
     public let lists: [NestedList]
@@ -34,11 +39,21 @@ public struct CatalogueEntry: Sendable {
         public let kind: ObjectKind?
         /// The facts' column holding the id (`payment_intent_id`), when the history keeps one.
         public let column: String?
+        /// When the member names the object this one belongs to (a refund's `charge`): which children the edge
+        /// brings (see ``ParentEdge``).
+        public let parentReach: ParentEdge.Reach?
+        /// See ``ParentEdge/parentIDPrefix``.
+        public let parentIDPrefix: String?
 
-        public init(_ member: String, _ kind: ObjectKind? = nil, column: String? = nil) {
+        public init(
+            _ member: String, _ kind: ObjectKind? = nil, column: String? = nil, parent reach: ParentEdge.Reach? = nil,
+            parentIDPrefix: String? = nil
+        ) {
             self.member = member
             self.kind = kind
             self.column = column
+            self.parentReach = reach
+            self.parentIDPrefix = parentIDPrefix
         }
     }
 
@@ -57,13 +72,22 @@ public struct CatalogueEntry: Sendable {
     }
 
     public init(
-        listPath: String?, table: String, references: [Reference], lists: [NestedList] = [],
+        facts: any ObjectFacts.Type, listPath: String?, table: String, references: [Reference],
+        otherParents: [ParentEdge] = [], lists: [NestedList] = [],
         arrays: [Reference] = [], rangeExpansions: [String] = [], retrieveExpansions: [String] = [],
         lateReadExpansions: [String] = []
     ) {
+        self.facts = facts
         self.listPath = listPath
         self.table = table
         self.references = references
+        self.parents =
+            references.compactMap { reference in
+                guard let reach = reference.parentReach, let column = reference.column else { return nil }
+                return ParentEdge(
+                    reference.member, to: reference.kind, column: column, reach: reach,
+                    parentIDPrefix: reference.parentIDPrefix)
+            } + otherParents
         self.lists = lists
         self.arrays = arrays
         self.rangeExpansions = rangeExpansions
@@ -74,6 +98,24 @@ public struct CatalogueEntry: Sendable {
     /// The references whose objects the history stores, with the kind they name.
     public var storedReferences: [(member: String, kind: ObjectKind)] {
         references.compactMap { reference in reference.kind.map { (reference.member, $0) } }
+    }
+
+    /// The edge to a parent of kind `parent`. Every kind asked for this way has one; a kind without is a mistake
+    /// in the asking code.
+    public func edge(to parent: ObjectKind) -> ParentEdge {
+        guard let edge = parents.first(where: { $0.parent == parent }) else {
+            preconditionFailure("the catalogue declares no edge from \(table) to \(parent)")
+        }
+        return edge
+    }
+
+    /// The facts' column of the reference `member` (`transfer` → `transfer_id`). The history keeps a column for
+    /// every member asked for this way; a member without one is a mistake in the asking code.
+    public func column(of member: String) -> String {
+        guard let column = references.first(where: { $0.member == member })?.column else {
+            preconditionFailure("the catalogue keeps no column for \(table).\(member)")
+        }
+        return column
     }
 
     /// The facts' columns naming balance transactions (`balance_transaction_id`, `failure_balance_transaction_id`).

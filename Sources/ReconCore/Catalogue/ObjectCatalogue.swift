@@ -30,7 +30,7 @@ extension CatalogueEntry {
     /// theirs and the `refund_failure` balance transaction of a refund that failed, for the refunds made after the
     /// range (platform net).
     fileprivate static let charge = CatalogueEntry(
-        listPath: "/v1/charges", table: "charges",
+        facts: ChargeFacts.self, listPath: "/v1/charges", table: "charges",
         references: [
             .init("payment_intent", .paymentIntent, column: "payment_intent_id"),
             .init("transfer", .transfer, column: "transfer_id"),
@@ -54,7 +54,7 @@ extension CatalogueEntry {
 
     /// https://docs.stripe.com/api/payment_intents/object: read only inside charges (expanded) or by id.
     fileprivate static let paymentIntent = CatalogueEntry(
-        listPath: "/v1/payment_intents", table: "payment_intents",
+        facts: PaymentIntentFacts.self, listPath: "/v1/payment_intents", table: "payment_intents",
         references: [
             .init("latest_charge", .charge, column: "latest_charge_id"),
             .init("application"), .init("customer"), .init("on_behalf_of"), .init("payment_method"),
@@ -66,10 +66,10 @@ extension CatalogueEntry {
     /// The range's fees list brings the refunds' balance transactions and the originating charge with its
     /// PaymentIntent. `charge` is the connected account's payment (`py_…`), not the platform's charge.
     fileprivate static let applicationFee = CatalogueEntry(
-        listPath: "/v1/application_fees", table: "application_fees",
+        facts: ApplicationFeeFacts.self, listPath: "/v1/application_fees", table: "application_fees",
         references: [
             .init("balance_transaction", .balanceTransaction, column: "balance_transaction_id"),
-            .init("originating_transaction", .charge, column: "originating_charge_id"),
+            .init("originating_transaction", .charge, column: "originating_charge_id", parent: .createdInRange),
             .init("account", column: "account_id"), .init("application"), .init("charge"),
         ],
         lists: [.init("refunds", .feeRefund)],
@@ -80,10 +80,10 @@ extension CatalogueEntry {
 
     /// https://docs.stripe.com/api/fee_refunds/object: listed at `/v1/application_fees/{id}/refunds`.
     fileprivate static let feeRefund = CatalogueEntry(
-        listPath: nil, table: "fee_refunds",
+        facts: FeeRefundFacts.self, listPath: nil, table: "fee_refunds",
         references: [
             .init("balance_transaction", .balanceTransaction, column: "balance_transaction_id"),
-            .init("fee", .applicationFee, column: "fee_id"),
+            .init("fee", .applicationFee, column: "fee_id", parent: .anyTime),
         ])
 
     /// https://docs.stripe.com/api/transfers/object
@@ -92,12 +92,15 @@ extension CatalogueEntry {
     /// funding charge with its PaymentIntent when it is older than the range (`source_transaction` must be a
     /// destination charge). `destination_payment` is the connected account's payment.
     fileprivate static let transfer = CatalogueEntry(
-        listPath: "/v1/transfers", table: "transfers",
+        facts: TransferFacts.self, listPath: "/v1/transfers", table: "transfers",
         references: [
             .init("balance_transaction", .balanceTransaction, column: "balance_transaction_id"),
-            .init("source_transaction", .charge, column: "source_transaction_id"),
+            .init(
+                "source_transaction", .charge, column: "source_transaction_id", parent: .anyTime,
+                parentIDPrefix: "ch_"),
             .init("destination", column: "destination"), .init("destination_payment"),
         ],
+        otherParents: [.init("metadata[dispute_id]", to: .dispute, column: "dispute_id_metadata")],
         lists: [.init("reversals", .transferReversal)],
         rangeExpansions: [
             "data.reversals.data.balance_transaction", "data.source_transaction",
@@ -106,10 +109,10 @@ extension CatalogueEntry {
 
     /// https://docs.stripe.com/api/transfer_reversals/object: listed at `/v1/transfers/{id}/reversals`.
     fileprivate static let transferReversal = CatalogueEntry(
-        listPath: nil, table: "transfer_reversals",
+        facts: TransferReversalFacts.self, listPath: nil, table: "transfer_reversals",
         references: [
             .init("balance_transaction", .balanceTransaction, column: "balance_transaction_id"),
-            .init("transfer", .transfer, column: "transfer_id"),
+            .init("transfer", .transfer, column: "transfer_id", parent: .anyTime),
             .init("source_refund", .refund, column: "source_refund_id"),
             .init("destination_payment_refund"),
         ])
@@ -117,16 +120,18 @@ extension CatalogueEntry {
     /// https://docs.stripe.com/api/balance_transactions/object: needs no expansion, since every object that names
     /// one is listed or expanded itself. `source` may be any of a dozen kinds.
     fileprivate static let balanceTransaction = CatalogueEntry(
-        listPath: "/v1/balance_transactions", table: "balance_transactions",
-        references: [.init("source", column: "source_id")])
+        facts: BalanceTransactionFacts.self, listPath: "/v1/balance_transactions", table: "balance_transactions",
+        references: [.init("source", column: "source_id", parent: .createdInRange)])
 
     /// https://docs.stripe.com/api/disputes/object: its balance transactions come whole, always.
     ///
     /// The range's disputes list brings the charge with its PaymentIntent and transfer: the charge of a dispute
     /// is often older than the range.
     fileprivate static let dispute = CatalogueEntry(
-        listPath: "/v1/disputes", table: "disputes",
-        references: [.init("charge", .charge, column: "charge_id"), .init("payment_intent", .paymentIntent)],
+        facts: DisputeFacts.self, listPath: "/v1/disputes", table: "disputes",
+        references: [
+            .init("charge", .charge, column: "charge_id", parent: .anyTime), .init("payment_intent", .paymentIntent),
+        ],
         arrays: [.init("balance_transactions", .balanceTransaction, column: "balance_transaction_ids")],
         rangeExpansions: ["data.charge", "data.charge.payment_intent", "data.charge.transfer"])
 
@@ -136,9 +141,9 @@ extension CatalogueEntry {
     /// often older than the range), and `failure_balance_transaction` (a refund fails after it was made, often
     /// after the range).
     fileprivate static let refund = CatalogueEntry(
-        listPath: "/v1/refunds", table: "refunds",
+        facts: RefundFacts.self, listPath: "/v1/refunds", table: "refunds",
         references: [
-            .init("charge", .charge, column: "charge_id"),
+            .init("charge", .charge, column: "charge_id", parent: .anyTime),
             .init("balance_transaction", .balanceTransaction, column: "balance_transaction_id"),
             .init("transfer_reversal", .transferReversal, column: "transfer_reversal_id"),
             .init("failure_balance_transaction", .balanceTransaction, column: "failure_balance_transaction_id"),
@@ -152,7 +157,7 @@ extension CatalogueEntry {
     /// https://docs.stripe.com/api/payouts/object: `?payout=` and the range's balance transactions list what a
     /// payout paid out, so its list needs no expansion.
     fileprivate static let payout = CatalogueEntry(
-        listPath: "/v1/payouts", table: "payouts",
+        facts: PayoutFacts.self, listPath: "/v1/payouts", table: "payouts",
         references: [
             .init("balance_transaction", .balanceTransaction, column: "balance_transaction_id"),
             .init("failure_balance_transaction", .balanceTransaction, column: "failure_balance_transaction_id"),

@@ -1,5 +1,6 @@
 /// What the reconciler reads: the facts of a range and of every object it refers to, as the history holds
 /// them. No network, no database, no clock: `asOf` is the moment the run treats as now.
+@dynamicMemberLookup
 public struct ReconciliationInput: Sendable {
     /// `[from, to)` in Unix seconds: which objects are "created in the range".
     public var from: Int64
@@ -9,20 +10,11 @@ public struct ReconciliationInput: Sendable {
     /// Charges younger than this at `asOf` are not yet skipped transfers.
     public var skippedTransferGrace: Int64
 
-    /// The range's objects and everything they refer to (any creation time).
-    public var charges: [ChargeFacts]
-    public var paymentIntents: [PaymentIntentFacts]
-    public var transfers: [TransferFacts]
-    public var transferReversals: [TransferReversalFacts]
-    public var applicationFees: [ApplicationFeeFacts]
-    public var feeRefunds: [FeeRefundFacts]
-    public var refunds: [RefundFacts]
-    public var disputes: [DisputeFacts]
-    public var balanceTransactions: [BalanceTransactionFacts]
-    /// Payouts: those created in the range are reported on (automatic ones only).
-    public var payouts: [PayoutFacts] = []
-    /// What `?payout=` listed for the payouts: each link's balance transaction is in `balanceTransactions`.
-    public var payoutTransactions: [PayoutTransactionLink] = []
+    /// The range's objects and everything they refer to (any creation time), and what `?payout=` listed for its
+    /// payouts (each link's balance transaction among the objects). Its lists read as the input's own:
+    /// `input.charges` is `input.objects.charges`. Payouts: those created in the range are reported on (automatic
+    /// ones only).
+    public var objects: ObjectLists
     /// Referenced objects Stripe answered 404 for: (kind, id).
     public var missingObjects: [(kind: ObjectKind, id: String)]
     /// The range's ledger, added up by the history instead of handed over transaction by transaction: one row per
@@ -40,58 +32,38 @@ public struct ReconciliationInput: Sendable {
     public var judged: JudgedObjects?
 
     public init(
-        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, charges: [ChargeFacts] = [],
-        paymentIntents: [PaymentIntentFacts] = [], transfers: [TransferFacts] = [],
-        transferReversals: [TransferReversalFacts] = [], applicationFees: [ApplicationFeeFacts] = [],
-        feeRefunds: [FeeRefundFacts] = [], refunds: [RefundFacts] = [], disputes: [DisputeFacts] = [],
-        balanceTransactions: [BalanceTransactionFacts] = [], payouts: [PayoutFacts] = [],
-        payoutTransactions: [PayoutTransactionLink] = [], missingObjects: [(kind: ObjectKind, id: String)] = [],
-        judged: JudgedObjects? = nil
+        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, objects: ObjectLists = ObjectLists(),
+        missingObjects: [(kind: ObjectKind, id: String)] = [], judged: JudgedObjects? = nil
     ) {
         self.from = from
         self.to = to
         self.asOf = asOf
         self.skippedTransferGrace = skippedTransferGrace
-        self.charges = charges
-        self.paymentIntents = paymentIntents
-        self.transfers = transfers
-        self.transferReversals = transferReversals
-        self.applicationFees = applicationFees
-        self.feeRefunds = feeRefunds
-        self.refunds = refunds
-        self.disputes = disputes
-        self.balanceTransactions = balanceTransactions
-        self.payouts = payouts
-        self.payoutTransactions = payoutTransactions
+        self.objects = objects
         self.missingObjects = missingObjects
         self.judged = judged
     }
 
-    /// How many facts the input holds.
-    public var objectCount: Int {
-        charges.count + paymentIntents.count + transfers.count + transferReversals.count + applicationFees.count
-            + feeRefunds.count + refunds.count + disputes.count + balanceTransactions.count + payouts.count
+    /// The input's list of `T`, read and written as its own (`input.charges`).
+    public subscript<T>(dynamicMember list: WritableKeyPath<ObjectLists, T>) -> T {
+        get { objects[keyPath: list] }
+        _modify { yield &objects[keyPath: list] }
     }
+
+    /// How many facts the input holds.
+    public var objectCount: Int { objects.count }
 
     /// How many late outcomes the input judges: objects it judges that were created before the range.
     public var lateOutcomeCount: Int {
-        guard let judged else {
-            return lateOutcomes.charges.count + lateOutcomes.refunds.count + lateOutcomes.disputes.count
-                + lateOutcomes.payouts.count
+        guard let judged else { return lateOutcomes.count }
+        return judged.kinds.reduce(0) { total, kind in
+            total + objects.count(of: kind, in: judged[kind], createdBefore: from)
         }
-        func count<Facts: ObjectFacts>(_ facts: [Facts], _ ids: Set<String>) -> Int {
-            ids.isEmpty ? 0 : facts.count { $0.created < from && ids.contains($0.id) }
-        }
-        return count(charges, judged.charges) + count(refunds, judged.refunds) + count(disputes, judged.disputes)
-            + count(payouts, judged.payouts)
     }
 
     /// Whether the input holds nothing but balance transactions, or the ledger's totals: a ledger part.
     /// (Its pending charges are totals, not facts.)
-    public var isLedgerOnly: Bool {
-        charges.isEmpty && paymentIntents.isEmpty && transfers.isEmpty && transferReversals.isEmpty
-            && applicationFees.isEmpty && feeRefunds.isEmpty && refunds.isEmpty && disputes.isEmpty && payouts.isEmpty
-    }
+    public var isLedgerOnly: Bool { objects.kinds.allSatisfy { $0 == .balanceTransaction } }
 }
 
 /// The objects one part of a range reports on (see ``ReconciliationInput/judged``).
@@ -101,38 +73,38 @@ public struct ReconciliationInput: Sendable {
 /// part. Objects of the context are looked up, never reported on, so an object two parts both need is read
 /// twice but counted once.
 public struct JudgedObjects: Sendable, Equatable {
-    /// Charges created in the range: their `platform_fees` row, skipped transfer and checks; or, as late outcomes
-    /// (``ReconciliationInput/lateOutcomes``, a late part), charges of earlier days: their findings only. So for
-    /// refunds, disputes and payouts.
-    public var charges: Set<String>
-    /// Transfers, application fees, refunds and disputes created in the range: their checks and findings.
-    public var transfers: Set<String>
-    public var applicationFees: Set<String>
-    public var refunds: Set<String>
-    public var disputes: Set<String>
-    /// Balance transactions created in the range: the ledger.
-    public var balanceTransactions: Set<String>
+    /// The ids judged, per kind. Charges created in the range: their `platform_fees` row, skipped transfer and
+    /// checks; or, as late outcomes (``ReconciliationInput/lateOutcomes``, a late part), charges of earlier days:
+    /// their findings only. So for refunds, disputes and payouts. Transfers, application fees, refunds and disputes
+    /// created in the range: their checks and findings. Balance transactions created in the range: the ledger.
     /// Payouts created in the range: their `payouts` and `payout_transactions` rows and their findings.
-    public var payouts: Set<String>
+    private var ids: [ObjectKind: Set<String>] = [:]
     /// Payouts whose paid-out balance transactions are too many for one part: this part holds some of them (by
-    /// creation time, then id) and later parts the rest; the payout is judged (in `payouts`) in the part holding
-    /// its last ones.
+    /// creation time, then id) and later parts the rest; the payout is judged in the part holding its last ones.
     public var payoutsContinued: Set<String> = []
     /// Whether this part reports the input's `missingObjects`.
     public var missingObjects: Bool
 
-    public init(
-        charges: Set<String> = [], transfers: Set<String> = [], applicationFees: Set<String> = [],
-        refunds: Set<String> = [], disputes: Set<String> = [], balanceTransactions: Set<String> = [],
-        payouts: Set<String> = [], missingObjects: Bool = false
-    ) {
-        self.charges = charges
-        self.transfers = transfers
-        self.applicationFees = applicationFees
-        self.refunds = refunds
-        self.disputes = disputes
-        self.balanceTransactions = balanceTransactions
-        self.payouts = payouts
+    /// Judges the objects `ids` of `kind`, and the missing objects when `missingObjects`.
+    public init(_ kind: ObjectKind? = nil, _ ids: Set<String> = [], missingObjects: Bool = false) {
+        if let kind, !ids.isEmpty { self.ids[kind] = ids }
         self.missingObjects = missingObjects
+    }
+
+    /// The judged ids of `kind`.
+    public subscript(kind: ObjectKind) -> Set<String> {
+        get { ids[kind] ?? [] }
+        set { ids[kind] = newValue.isEmpty ? nil : newValue }
+    }
+
+    /// The kinds with judged ids, in the catalogue's order.
+    public var kinds: [ObjectKind] { ObjectKind.allCases.filter { ids[$0] != nil } }
+
+    /// How many objects are judged, of every kind.
+    public var count: Int { ids.values.reduce(0) { $0 + $1.count } }
+
+    /// Whether `object` is among the judged.
+    public func contains<Object: KindObject>(_ object: Object) -> Bool {
+        ids[Object.kind]?.contains(object.id) ?? false
     }
 }

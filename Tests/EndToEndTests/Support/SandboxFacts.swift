@@ -3,31 +3,16 @@ import ReconCore
 import Sandbox
 import TestSupport
 
-/// Every object of a sandbox world as reconciler facts, read the way the job reads Stripe: the list endpoints paged
+/// Every object of a sandbox world as reconciler facts (an ``ObjectLists``), read the way the job reads Stripe: the list endpoints paged
 /// with `starting_after`, the nested reversal and fee-refund lists past their embedded first 10, and each JSON
 /// object converted field by field (test-only; the product's mapping lives in Extract and goes through StripeAPI's
 /// models, which this test deliberately does not use).
-struct SandboxFacts {
-    var charges: [ChargeFacts] = []
-    var paymentIntents: [PaymentIntentFacts] = []
-    var transfers: [TransferFacts] = []
-    var transferReversals: [TransferReversalFacts] = []
-    var applicationFees: [ApplicationFeeFacts] = []
-    var feeRefunds: [FeeRefundFacts] = []
-    var refunds: [RefundFacts] = []
-    var disputes: [DisputeFacts] = []
-    var balanceTransactions: [BalanceTransactionFacts] = []
-    var payouts: [PayoutFacts] = []
-    /// What `GET /v1/balance_transactions?payout=` listed for each payout.
-    var payoutTransactions: [PayoutTransactionLink] = []
+enum SandboxFacts {}
 
+extension ObjectLists {
     /// The input for `[from, to)` holding every object of the world (any creation time).
     func input(from: Int64, to: Int64, asOf: Int64, grace: Int64) -> ReconciliationInput {
-        ReconciliationInput(
-            from: from, to: to, asOf: asOf, skippedTransferGrace: grace, charges: charges,
-            paymentIntents: paymentIntents, transfers: transfers, transferReversals: transferReversals,
-            applicationFees: applicationFees, feeRefunds: feeRefunds, refunds: refunds, disputes: disputes,
-            balanceTransactions: balanceTransactions, payouts: payouts, payoutTransactions: payoutTransactions)
+        ReconciliationInput(from: from, to: to, asOf: asOf, skippedTransferGrace: grace, objects: self)
     }
 
     /// Only what SPEC §3's extraction holds for `[from, to)`: the objects created in the range, plus what they
@@ -36,13 +21,13 @@ struct SandboxFacts {
     /// fee, every refund and dispute of a charge (the platform net counts them "whenever created"), the transfer
     /// that repays a dispute (found by searching the destination's transfers since the dispute), the range's
     /// payouts with what `?payout=` lists for them, and the balance transactions all of these name.
-    func closure(from: Int64, to: Int64) -> SandboxFacts {
+    func closure(from: Int64, to: Int64) -> ObjectLists {
         func inRange(_ created: Int64) -> Bool { from <= created && created < to }
         var chargeIDs = Set(charges.filter { inRange($0.created) }.map(\.id))
         chargeIDs.formUnion(refunds.filter { inRange($0.created) }.compactMap(\.chargeID))
         chargeIDs.formUnion(disputes.filter { inRange($0.created) }.map(\.chargeID))
         chargeIDs.formUnion(transfers.filter { inRange($0.created) }.compactMap(\.sourceTransactionID))
-        var result = SandboxFacts()
+        var result = ObjectLists()
         result.charges = charges.filter { chargeIDs.contains($0.id) }
         let intentIDs = Set(result.charges.compactMap(\.paymentIntentID))
         result.paymentIntents = paymentIntents.filter { intentIDs.contains($0.id) || inRange($0.created) }
@@ -79,8 +64,11 @@ struct SandboxFacts {
         return result
     }
 
+}
+
+extension SandboxFacts {
     /// Starts a sandbox for the world, reads all of it, and stops the sandbox.
-    static func load(seed: UInt64, charges: Int, start: Date, days: Int) async throws -> (SandboxWorld, SandboxFacts) {
+    static func load(seed: UInt64, charges: Int, start: Date, days: Int) async throws -> (SandboxWorld, ObjectLists) {
         var options = SandboxOptions()
         options.seed = seed
         options.charges = charges
@@ -104,9 +92,9 @@ struct SandboxFacts {
 
     private static let key = "sk_test_51ReconcileTests000000000000001"
 
-    private static func read(port: Int) throws -> SandboxFacts {
+    private static func read(port: Int) throws -> ObjectLists {
         let connection = try WireConnection(port: port, key: key)
-        var facts = SandboxFacts()
+        var facts = ObjectLists()
         var reversalIDs: Set<String> = []
         var feeRefundIDs: Set<String> = []
         for object in try connection.list("/v1/charges") { facts.charges.append(try JSONFacts.charge(object)) }

@@ -1,0 +1,85 @@
+import ReconCore
+
+/// What a part holds beside the objects it judges: what its charges lead to, read kind by kind as the object graph
+/// says (``ObjectGraph/contextSteps``), so that a kind or an edge the catalogue gains is read with no change here.
+extension PartLoader {
+    /// Adds to `part` what its charges (and whatever else it holds) lead to: each step's objects that belong to
+    /// what the part holds (by an edge: a charge's refunds, a transfer's reversals, the transfers repaying a
+    /// dispute, the balance transactions of the range whose source it holds) and those that what it holds names
+    /// (a charge's PaymentIntent and transfer, every balance transaction named).
+    ///
+    /// Each step queries by the edges first: that finds most of the named objects too (a charge's transfer is
+    /// funded by it), which are then read by id only when still missing, so no row is decoded twice.
+    func addContext(to part: inout ObjectLists) throws {
+        for step in ObjectGraph.contextSteps { try add(step, StorableKinds.type(of: step.kind), to: &part) }
+    }
+
+    private func add<Facts: StorableFacts>(
+        _ step: ObjectGraph.ContextStep, _ type: Facts.Type, to part: inout ObjectLists
+    ) throws {
+        var held = part[Facts.self]
+        var heldIDs = Set(held.map(\.id))
+        func keep(_ found: [Facts]) {
+            for facts in found where heldIDs.insert(facts.id).inserted { held.append(facts) }
+        }
+        for edge in step.edges {
+            let parents = edge.parent.map { StorableKinds.type(of: $0).ids(in: part) } ?? allIDs(in: part)
+            keep(try facts(Facts.self, edge.column, parents, and: edge.reach == .createdInRange ? inRange : "TRUE"))
+        }
+        var named: [String] = []
+        for reference in step.references {
+            named += StorableKinds.type(of: reference.kind).values(
+                in: part, columns: reference.columns, arrayColumns: reference.arrayColumns)
+        }
+        keep(try facts(Facts.self, "id", named.filter { !heldIDs.contains($0) }))
+        part[Facts.self] = held
+    }
+
+    /// The ids of every object `part` holds, of every kind: the parents an edge to any kind (a balance
+    /// transaction's `source`) may name.
+    private func allIDs(in part: ObjectLists) -> [String] {
+        part.kinds.flatMap { StorableKinds.type(of: $0).ids(in: part) }
+    }
+}
+
+extension StorableFacts {
+    /// The ids of the objects of this kind `part` holds.
+    static func ids(in part: ObjectLists) -> [String] { part[Self.self].map(\.id) }
+
+    /// The ids of the objects of this kind `part` holds that are created at a moment `isJudged` accepts and whose
+    /// parent by `edge` is one of `parents`.
+    static func ids(
+        in part: ObjectLists, withParentIn parents: Set<String>, by edge: ParentEdge, isJudged: (Int64) -> Bool
+    ) -> Set<String> {
+        let parent = textColumn(edge.column)
+        return Set(
+            part[Self.self].filter { isJudged($0.created) && parent($0).map(parents.contains) == true }.map(\.id))
+    }
+
+    /// The ids the objects of this kind `part` holds name in `columns` (one id each) and `arrayColumns` (JSON
+    /// arrays of ids).
+    static func values(in part: ObjectLists, columns: [String], arrayColumns: [String]) -> [String] {
+        let objects = part[Self.self]
+        guard !objects.isEmpty else { return [] }
+        let single = columns.map(textColumn)
+        let lists = arrayColumns.map(textColumn)
+        var ids: [String] = []
+        for object in objects {
+            for column in single { if let id = column(object) { ids.append(id) } }
+            for column in lists {
+                if let json = column(object), let list = try? IDList.ids(json) { ids += list }
+            }
+        }
+        return ids
+    }
+
+    /// Reads the text of the column `name` from facts of this kind (`nil` when it holds none). The column is one of
+    /// ``mapping``'s; a name that is not is a mistake in the catalogue.
+    static func textColumn(_ name: String) -> @Sendable (Self) -> String? {
+        guard let column = mapping.first(where: { $0.name == name }) else {
+            preconditionFailure("\(table) has no column \(name)")
+        }
+        let value = column.value
+        return { value($0).text }
+    }
+}

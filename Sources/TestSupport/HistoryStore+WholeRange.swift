@@ -1,0 +1,19 @@
+import History
+import ReconCore
+
+extension HistoryStore {
+    /// The whole range `[from, to)` as one input: its parts (``forEachReconciliationPart``) merged, each object
+    /// once. The reconciler fed it makes the report the parts make; tests use it to look at a range's facts at once
+    /// and to hold the parts to the same report.
+    public func wholeRange(
+        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
+        late: LateOutcomeSelection? = nil
+    ) throws -> ReconciliationInput {
+        var parts: [ReconciliationInput] = []
+        try forEachReconciliationPart(
+            from: from, to: to, asOf: asOf, skippedTransferGrace: skippedTransferGrace, chargesPerPart: chargesPerPart,
+            late: late
+        ) { parts.append($0) }
+        return ReconciliationInput(merging: parts)
+    }
+}

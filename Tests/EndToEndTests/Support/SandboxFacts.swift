@@ -92,7 +92,7 @@ extension SandboxFacts {
 
     private static let key = "sk_test_51ReconcileTests000000000000001"
 
-    private static func read(port: Int) throws -> ObjectLists {
+    static func read(port: Int) throws -> ObjectLists {
         let connection = try WireConnection(port: port, key: key)
         var facts = ObjectLists()
         var reversalIDs: Set<String> = []

@@ -10,6 +10,8 @@ public struct ApplicationFee: StripeObject {
     /// `"application_fee"`.
     public static let objectType = "application_fee"
 
+    /// The `object` member, checked against ``objectType`` before any other member is read.
+    private let object: ObjectTypeCheck<ApplicationFee>
     /// The application fee's id.
     public let id: String
     /// The connected account the fee was collected from.
@@ -56,25 +58,5 @@ public struct ApplicationFee: StripeObject {
         case originatingTransaction = "originating_transaction"
         case refunded
         case refunds
-    }
-
-    /// Decodes an application fee; see ``StripeObject`` for the rules.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.requireObjectType(Self.objectType, forKey: .object)
-        id = try c.decode(String.self, forKey: .id)
-        account = try c.decode(ExpandableID.self, forKey: .account)
-        amount = try c.decode(Int64.self, forKey: .amount)
-        amountRefunded = try c.decode(Int64.self, forKey: .amountRefunded)
-        application = try c.decodeIfPresent(ExpandableID.self, forKey: .application)
-        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
-        charge = try c.decode(ExpandableID.self, forKey: .charge)
-        created = try c.decode(Int64.self, forKey: .created)
-        currency = try c.decode(Currency.self, forKey: .currency)
-        feeSource = try c.decodeIfPresent(FeeSource.self, forKey: .feeSource)
-        livemode = try c.decode(Bool.self, forKey: .livemode)
-        originatingTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .originatingTransaction)
-        refunded = try c.decode(Bool.self, forKey: .refunded)
-        refunds = try c.decode(StripeList<FeeRefund>.self, forKey: .refunds)
     }
 }

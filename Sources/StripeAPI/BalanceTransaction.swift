@@ -9,6 +9,8 @@ public struct BalanceTransaction: StripeObject {
     /// `"balance_transaction"`.
     public static let objectType = "balance_transaction"
 
+    /// The `object` member, checked against ``objectType`` before any other member is read.
+    private let object: ObjectTypeCheck<BalanceTransaction>
     /// The balance transaction's id.
     public let id: String
     /// The gross amount, in minor units of ``currency`` (the settlement currency).
@@ -58,26 +60,5 @@ public struct BalanceTransaction: StripeObject {
         case source
         case status
         case type
-    }
-
-    /// Decodes a balance transaction; see ``StripeObject`` for the rules.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.requireObjectType(Self.objectType, forKey: .object)
-        id = try c.decode(String.self, forKey: .id)
-        amount = try c.decode(Int64.self, forKey: .amount)
-        availableOn = try c.decode(Int64.self, forKey: .availableOn)
-        balanceType = try c.decodeIfPresent(BalanceType.self, forKey: .balanceType)
-        created = try c.decode(Int64.self, forKey: .created)
-        currency = try c.decode(Currency.self, forKey: .currency)
-        description = try c.decodeIfPresent(String.self, forKey: .description)
-        exchangeRate = try c.decodeIfPresent(Double.self, forKey: .exchangeRate)
-        fee = try c.decode(Int64.self, forKey: .fee)
-        feeDetails = try c.decode([FeeDetail].self, forKey: .feeDetails)
-        net = try c.decode(Int64.self, forKey: .net)
-        reportingCategory = try c.decode(ReportingCategory.self, forKey: .reportingCategory)
-        source = try c.decodeIfPresent(BalanceTransactionSource.self, forKey: .source)
-        status = try c.decode(BalanceTransactionStatus.self, forKey: .status)
-        type = try c.decode(BalanceTransactionType.self, forKey: .type)
     }
 }

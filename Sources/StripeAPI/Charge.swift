@@ -8,6 +8,8 @@ public struct Charge: StripeObject {
     /// `"charge"`.
     public static let objectType = "charge"
 
+    /// The `object` member, checked against ``objectType`` before any other member is read.
+    private let object: ObjectTypeCheck<Charge>
     /// The charge's id.
     public let id: String
     /// The amount intended to be collected, in minor units of ``currency``.
@@ -43,7 +45,7 @@ public struct Charge: StripeObject {
     /// `true` in live mode, `false` in test mode.
     public let livemode: Bool
     /// The platform's key-value metadata; empty when Stripe sent none or `null`.
-    public let metadata: [String: String]
+    @StripeMetadata public var metadata: [String: String]
     /// The account the charge was made on behalf of (`on_behalf_of`), if any.
     public let onBehalfOf: ExpandableID?
     /// Whether the charge succeeded or was authorized for later capture.
@@ -105,39 +107,5 @@ public struct Charge: StripeObject {
         case transfer
         case transferData = "transfer_data"
         case transferGroup = "transfer_group"
-    }
-
-    /// Decodes a charge; see ``StripeObject`` for the rules.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.requireObjectType(Self.objectType, forKey: .object)
-        id = try c.decode(String.self, forKey: .id)
-        amount = try c.decode(Int64.self, forKey: .amount)
-        amountCaptured = try c.decode(Int64.self, forKey: .amountCaptured)
-        amountRefunded = try c.decode(Int64.self, forKey: .amountRefunded)
-        applicationFee = try c.decodeIfPresent(ExpandableID.self, forKey: .applicationFee)
-        applicationFeeAmount = try c.decodeIfPresent(Int64.self, forKey: .applicationFeeAmount)
-        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
-        captured = try c.decode(Bool.self, forKey: .captured)
-        created = try c.decode(Int64.self, forKey: .created)
-        currency = try c.decode(Currency.self, forKey: .currency)
-        description = try c.decodeIfPresent(String.self, forKey: .description)
-        disputed = try c.decode(Bool.self, forKey: .disputed)
-        failureBalanceTransaction = try c.decodeIfPresent(
-            ExpandableID.self, forKey: .failureBalanceTransaction)
-        failureCode = try c.decodeIfPresent(String.self, forKey: .failureCode)
-        failureMessage = try c.decodeIfPresent(String.self, forKey: .failureMessage)
-        livemode = try c.decode(Bool.self, forKey: .livemode)
-        metadata = try c.decodeMetadata(forKey: .metadata)
-        onBehalfOf = try c.decodeIfPresent(ExpandableID.self, forKey: .onBehalfOf)
-        paid = try c.decode(Bool.self, forKey: .paid)
-        paymentIntent = try c.decodeIfPresent(ExpandableID.self, forKey: .paymentIntent)
-        refunded = try c.decode(Bool.self, forKey: .refunded)
-        refunds = try c.decodeIfPresent(StripeList<Refund>.self, forKey: .refunds)
-        sourceTransfer = try c.decodeIfPresent(ExpandableID.self, forKey: .sourceTransfer)
-        status = try c.decode(ChargeStatus.self, forKey: .status)
-        transfer = try c.decodeIfPresent(ExpandableID.self, forKey: .transfer)
-        transferData = try c.decodeIfPresent(TransferData.self, forKey: .transferData)
-        transferGroup = try c.decodeIfPresent(String.self, forKey: .transferGroup)
     }
 }

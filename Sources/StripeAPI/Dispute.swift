@@ -9,6 +9,8 @@ public struct Dispute: StripeObject {
     /// `"dispute"`.
     public static let objectType = "dispute"
 
+    /// The `object` member, checked against ``objectType`` before any other member is read.
+    private let object: ObjectTypeCheck<Dispute>
     /// The dispute's id.
     public let id: String
     /// The disputed amount, in minor units of ``currency``: usually the charge's amount, but it can differ.
@@ -27,7 +29,7 @@ public struct Dispute: StripeObject {
     /// `true` in live mode, `false` in test mode.
     public let livemode: Bool
     /// The platform's key-value metadata; empty when Stripe sent none or `null`.
-    public let metadata: [String: String]
+    @StripeMetadata public var metadata: [String: String]
     /// The disputed charge's PaymentIntent.
     public let paymentIntent: ExpandableID?
     /// The reason the cardholder gave.
@@ -49,23 +51,5 @@ public struct Dispute: StripeObject {
         case paymentIntent = "payment_intent"
         case reason
         case status
-    }
-
-    /// Decodes a dispute; see ``StripeObject`` for the rules.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.requireObjectType(Self.objectType, forKey: .object)
-        id = try c.decode(String.self, forKey: .id)
-        amount = try c.decode(Int64.self, forKey: .amount)
-        balanceTransactions = try c.decode([BalanceTransaction].self, forKey: .balanceTransactions)
-        charge = try c.decode(ExpandableID.self, forKey: .charge)
-        created = try c.decode(Int64.self, forKey: .created)
-        currency = try c.decode(Currency.self, forKey: .currency)
-        isChargeRefundable = try c.decode(Bool.self, forKey: .isChargeRefundable)
-        livemode = try c.decode(Bool.self, forKey: .livemode)
-        metadata = try c.decodeMetadata(forKey: .metadata)
-        paymentIntent = try c.decodeIfPresent(ExpandableID.self, forKey: .paymentIntent)
-        reason = try c.decode(DisputeReason.self, forKey: .reason)
-        status = try c.decode(DisputeStatus.self, forKey: .status)
     }
 }

@@ -5,6 +5,8 @@ public struct FeeRefund: StripeObject {
     /// `"fee_refund"`.
     public static let objectType = "fee_refund"
 
+    /// The `object` member, checked against ``objectType`` before any other member is read.
+    private let object: ObjectTypeCheck<FeeRefund>
     /// The fee refund's id.
     public let id: String
     /// The amount refunded, in minor units of ``currency``.
@@ -18,7 +20,7 @@ public struct FeeRefund: StripeObject {
     /// The application fee that was refunded.
     public let fee: ExpandableID
     /// The platform's key-value metadata; empty when Stripe sent none or `null`.
-    public let metadata: [String: String]
+    @StripeMetadata public var metadata: [String: String]
 
     private enum CodingKeys: String, CodingKey {
         case object
@@ -29,18 +31,5 @@ public struct FeeRefund: StripeObject {
         case currency
         case fee
         case metadata
-    }
-
-    /// Decodes a fee refund; see ``StripeObject`` for the rules.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.requireObjectType(Self.objectType, forKey: .object)
-        id = try c.decode(String.self, forKey: .id)
-        amount = try c.decode(Int64.self, forKey: .amount)
-        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
-        created = try c.decode(Int64.self, forKey: .created)
-        currency = try c.decode(Currency.self, forKey: .currency)
-        fee = try c.decode(ExpandableID.self, forKey: .fee)
-        metadata = try c.decodeMetadata(forKey: .metadata)
     }
 }

@@ -8,6 +8,8 @@ public struct PaymentIntent: StripeObject {
     /// `"payment_intent"`.
     public static let objectType = "payment_intent"
 
+    /// The `object` member, checked against ``objectType`` before any other member is read.
+    private let object: ObjectTypeCheck<PaymentIntent>
     /// The PaymentIntent's id.
     public let id: String
     /// The amount intended to be collected, in minor units of ``currency``.
@@ -27,7 +29,7 @@ public struct PaymentIntent: StripeObject {
     /// `true` in live mode, `false` in test mode.
     public let livemode: Bool
     /// The platform's key-value metadata; empty when Stripe sent none or `null`.
-    public let metadata: [String: String]
+    @StripeMetadata public var metadata: [String: String]
     /// The account the payment is made on behalf of, if any.
     public let onBehalfOf: ExpandableID?
     /// Where the PaymentIntent is in its lifecycle.
@@ -59,25 +61,5 @@ public struct PaymentIntent: StripeObject {
         case status
         case transferData = "transfer_data"
         case transferGroup = "transfer_group"
-    }
-
-    /// Decodes a PaymentIntent; see ``StripeObject`` for the rules.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.requireObjectType(Self.objectType, forKey: .object)
-        id = try c.decode(String.self, forKey: .id)
-        amount = try c.decode(Int64.self, forKey: .amount)
-        amountReceived = try c.decodeIfPresent(Int64.self, forKey: .amountReceived)
-        applicationFeeAmount = try c.decodeIfPresent(Int64.self, forKey: .applicationFeeAmount)
-        captureMethod = try c.decode(CaptureMethod.self, forKey: .captureMethod)
-        created = try c.decode(Int64.self, forKey: .created)
-        currency = try c.decode(Currency.self, forKey: .currency)
-        latestCharge = try c.decodeIfPresent(ExpandableID.self, forKey: .latestCharge)
-        livemode = try c.decode(Bool.self, forKey: .livemode)
-        metadata = try c.decodeMetadata(forKey: .metadata)
-        onBehalfOf = try c.decodeIfPresent(ExpandableID.self, forKey: .onBehalfOf)
-        status = try c.decode(PaymentIntentStatus.self, forKey: .status)
-        transferData = try c.decodeIfPresent(TransferData.self, forKey: .transferData)
-        transferGroup = try c.decodeIfPresent(String.self, forKey: .transferGroup)
     }
 }

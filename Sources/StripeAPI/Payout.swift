@@ -10,6 +10,8 @@ public struct Payout: StripeObject {
     /// `"payout"`.
     public static let objectType = "payout"
 
+    /// The `object` member, checked against ``objectType`` before any other member is read.
+    private let object: ObjectTypeCheck<Payout>
     /// The payout's id.
     public let id: String
     /// The amount sent, in minor units of ``currency`` (positive).
@@ -37,7 +39,7 @@ public struct Payout: StripeObject {
     /// Whether the payout is in live mode.
     public let livemode: Bool
     /// The platform's key-value metadata; empty when Stripe sent none or `null`.
-    public let metadata: [String: String]
+    @StripeMetadata public var metadata: [String: String]
     /// `standard` or `instant`.
     public let method: PayoutMethod?
     /// Whether Stripe's payout reconciliation report covers it yet (`completed`, `in_progress`, `not_applicable`).
@@ -70,31 +72,5 @@ public struct Payout: StripeObject {
         case sourceType = "source_type"
         case status
         case type
-    }
-
-    /// Decodes a payout; see ``StripeObject`` for the rules.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.requireObjectType(Self.objectType, forKey: .object)
-        id = try c.decode(String.self, forKey: .id)
-        amount = try c.decode(Int64.self, forKey: .amount)
-        arrivalDate = try c.decode(Int64.self, forKey: .arrivalDate)
-        automatic = try c.decode(Bool.self, forKey: .automatic)
-        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
-        created = try c.decode(Int64.self, forKey: .created)
-        currency = try c.decode(Currency.self, forKey: .currency)
-        description = try c.decodeIfPresent(String.self, forKey: .description)
-        destination = try c.decodeIfPresent(ExpandableID.self, forKey: .destination)
-        failureBalanceTransaction = try c.decodeIfPresent(
-            ExpandableID.self, forKey: .failureBalanceTransaction)
-        failureCode = try c.decodeIfPresent(String.self, forKey: .failureCode)
-        failureMessage = try c.decodeIfPresent(String.self, forKey: .failureMessage)
-        livemode = try c.decode(Bool.self, forKey: .livemode)
-        metadata = try c.decodeMetadata(forKey: .metadata)
-        method = try c.decodeIfPresent(PayoutMethod.self, forKey: .method)
-        reconciliationStatus = try c.decodeIfPresent(PayoutReconciliationStatus.self, forKey: .reconciliationStatus)
-        sourceType = try c.decodeIfPresent(String.self, forKey: .sourceType)
-        status = try c.decode(PayoutStatus.self, forKey: .status)
-        type = try c.decodeIfPresent(PayoutType.self, forKey: .type)
     }
 }

@@ -8,6 +8,8 @@ public struct Refund: StripeObject {
     /// `"refund"`.
     public static let objectType = "refund"
 
+    /// The `object` member, checked against ``objectType`` before any other member is read.
+    private let object: ObjectTypeCheck<Refund>
     /// The refund's id.
     public let id: String
     /// The amount refunded, in minor units of ``currency``.
@@ -25,7 +27,7 @@ public struct Refund: StripeObject {
     /// Why the refund failed, for example `expired_or_canceled_card`. May be absent.
     public let failureReason: String?
     /// The platform's key-value metadata; empty when Stripe sent none or `null`.
-    public let metadata: [String: String]
+    @StripeMetadata public var metadata: [String: String]
     /// The refunded PaymentIntent.
     public let paymentIntent: ExpandableID?
     /// Why the refund was made, if given.
@@ -53,27 +55,5 @@ public struct Refund: StripeObject {
         case sourceTransferReversal = "source_transfer_reversal"
         case status
         case transferReversal = "transfer_reversal"
-    }
-
-    /// Decodes a refund; see ``StripeObject`` for the rules.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.requireObjectType(Self.objectType, forKey: .object)
-        id = try c.decode(String.self, forKey: .id)
-        amount = try c.decode(Int64.self, forKey: .amount)
-        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
-        charge = try c.decodeIfPresent(ExpandableID.self, forKey: .charge)
-        created = try c.decode(Int64.self, forKey: .created)
-        currency = try c.decode(Currency.self, forKey: .currency)
-        failureBalanceTransaction = try c.decodeIfPresent(
-            ExpandableID.self, forKey: .failureBalanceTransaction)
-        failureReason = try c.decodeIfPresent(String.self, forKey: .failureReason)
-        metadata = try c.decodeMetadata(forKey: .metadata)
-        paymentIntent = try c.decodeIfPresent(ExpandableID.self, forKey: .paymentIntent)
-        reason = try c.decodeIfPresent(RefundReason.self, forKey: .reason)
-        sourceTransferReversal = try c.decodeIfPresent(
-            ExpandableID.self, forKey: .sourceTransferReversal)
-        status = try c.decodeIfPresent(RefundStatus.self, forKey: .status)
-        transferReversal = try c.decodeIfPresent(ExpandableID.self, forKey: .transferReversal)
     }
 }

@@ -31,7 +31,8 @@ public struct StripeErrorBody: Decodable, Equatable, Sendable {
         case requestLogURL = "request_log_url"
     }
 
-    /// Decodes the `error` member of the body.
+    /// Decodes the `error` member of the body. Written by hand because the fields are one level down: synthesized
+    /// `Decodable` reads a type's own level, and callers decode a `StripeErrorBody` from the whole response body.
     public init(from decoder: any Decoder) throws {
         let envelope = try decoder.container(keyedBy: EnvelopeKeys.self)
         let c = try envelope.nestedContainer(keyedBy: CodingKeys.self, forKey: .error)

@@ -8,6 +8,8 @@ public struct Transfer: StripeObject {
     /// `"transfer"`.
     public static let objectType = "transfer"
 
+    /// The `object` member, checked against ``objectType`` before any other member is read.
+    private let object: ObjectTypeCheck<Transfer>
     /// The transfer's id.
     public let id: String
     /// The amount transferred, in minor units of ``currency``.
@@ -29,7 +31,7 @@ public struct Transfer: StripeObject {
     /// `true` in live mode, `false` in test mode.
     public let livemode: Bool
     /// The platform's key-value metadata; empty when Stripe sent none or `null`.
-    public let metadata: [String: String]
+    @StripeMetadata public var metadata: [String: String]
     /// The transfer's reversals: at most the 10 most recent; page the rest (`/v1/transfers/{id}/reversals`)
     /// when ``StripeList/hasMore``.
     public let reversals: StripeList<TransferReversal>
@@ -65,27 +67,5 @@ public struct Transfer: StripeObject {
         case sourceTransaction = "source_transaction"
         case sourceType = "source_type"
         case transferGroup = "transfer_group"
-    }
-
-    /// Decodes a transfer; see ``StripeObject`` for the rules.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.requireObjectType(Self.objectType, forKey: .object)
-        id = try c.decode(String.self, forKey: .id)
-        amount = try c.decode(Int64.self, forKey: .amount)
-        amountReversed = try c.decode(Int64.self, forKey: .amountReversed)
-        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
-        created = try c.decode(Int64.self, forKey: .created)
-        currency = try c.decode(Currency.self, forKey: .currency)
-        description = try c.decodeIfPresent(String.self, forKey: .description)
-        destination = try c.decodeIfPresent(ExpandableID.self, forKey: .destination)
-        destinationPayment = try c.decodeIfPresent(ExpandableID.self, forKey: .destinationPayment)
-        livemode = try c.decode(Bool.self, forKey: .livemode)
-        metadata = try c.decodeMetadata(forKey: .metadata)
-        reversals = try c.decode(StripeList<TransferReversal>.self, forKey: .reversals)
-        reversed = try c.decode(Bool.self, forKey: .reversed)
-        sourceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .sourceTransaction)
-        sourceType = try c.decodeIfPresent(String.self, forKey: .sourceType)
-        transferGroup = try c.decodeIfPresent(String.self, forKey: .transferGroup)
     }
 }

@@ -9,6 +9,8 @@ public struct TransferReversal: StripeObject {
     /// `"transfer_reversal"`.
     public static let objectType = "transfer_reversal"
 
+    /// The `object` member, checked against ``objectType`` before any other member is read.
+    private let object: ObjectTypeCheck<TransferReversal>
     /// The reversal's id.
     public let id: String
     /// The amount reversed, in minor units of ``currency``.
@@ -23,7 +25,7 @@ public struct TransferReversal: StripeObject {
     public let destinationPaymentRefund: ExpandableID?
     /// The platform's key-value metadata (for example `dispute_id` on a recovery); empty when Stripe sent none
     /// or `null`.
-    public let metadata: [String: String]
+    @StripeMetadata public var metadata: [String: String]
     /// The refund that caused the reversal, if any.
     public let sourceRefund: ExpandableID?
     /// The transfer that was reversed.
@@ -46,20 +48,5 @@ public struct TransferReversal: StripeObject {
         case metadata
         case sourceRefund = "source_refund"
         case transfer
-    }
-
-    /// Decodes a transfer reversal; see ``StripeObject`` for the rules.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.requireObjectType(Self.objectType, forKey: .object)
-        id = try c.decode(String.self, forKey: .id)
-        amount = try c.decode(Int64.self, forKey: .amount)
-        balanceTransaction = try c.decodeIfPresent(ExpandableID.self, forKey: .balanceTransaction)
-        created = try c.decode(Int64.self, forKey: .created)
-        currency = try c.decode(Currency.self, forKey: .currency)
-        destinationPaymentRefund = try c.decodeIfPresent(ExpandableID.self, forKey: .destinationPaymentRefund)
-        metadata = try c.decodeMetadata(forKey: .metadata)
-        sourceRefund = try c.decodeIfPresent(ExpandableID.self, forKey: .sourceRefund)
-        transfer = try c.decode(ExpandableID.self, forKey: .transfer)
     }
 }

@@ -13,59 +13,19 @@ protocol CatalogueObject: StripeObject {
 }
 
 extension ObjectKind {
-    /// The kind's wire model: the one place a kind meets its Swift type.
+    /// The kind's wire model: the one place a kind meets its Swift type (registered in `FactsMapping.swift`).
     var wireModel: any CatalogueObject.Type {
-        switch self {
-        case .charge: Charge.self
-        case .paymentIntent: PaymentIntent.self
-        case .applicationFee: ApplicationFee.self
-        case .feeRefund: FeeRefund.self
-        case .transfer: Transfer.self
-        case .transferReversal: TransferReversal.self
-        case .balanceTransaction: BalanceTransaction.self
-        case .dispute: Dispute.self
-        case .refund: Refund.self
-        case .payout: Payout.self
+        guard let model = Self.wireModels[self] else {
+            preconditionFailure("no wire model is registered for \(self) in FactsMapping.swift")
         }
+        return model
     }
+
+    private static let wireModels = Dictionary(
+        uniqueKeysWithValues: catalogueObjects.map { model in (model.kind, model) })
 }
 
-extension Charge: CatalogueObject {
-    var facts: ChargeFacts { ChargeFacts(self) }
-}
-
-extension PaymentIntent: CatalogueObject {
-    var facts: PaymentIntentFacts { PaymentIntentFacts(self) }
-}
-
-extension ApplicationFee: CatalogueObject {
-    var facts: ApplicationFeeFacts { ApplicationFeeFacts(self) }
-}
-
-extension FeeRefund: CatalogueObject {
-    var facts: FeeRefundFacts { FeeRefundFacts(self) }
-}
-
-extension Transfer: CatalogueObject {
-    var facts: TransferFacts { TransferFacts(self) }
-}
-
-extension TransferReversal: CatalogueObject {
-    var facts: TransferReversalFacts { TransferReversalFacts(self) }
-}
-
-extension BalanceTransaction: CatalogueObject {
-    var facts: BalanceTransactionFacts { BalanceTransactionFacts(self) }
-}
-
-extension Dispute: CatalogueObject {
-    var facts: DisputeFacts { DisputeFacts(self) }
-}
-
-extension Refund: CatalogueObject {
-    var facts: RefundFacts { RefundFacts(self) }
-}
-
-extension Payout: CatalogueObject {
-    var facts: PayoutFacts { PayoutFacts(self) }
+extension CatalogueObject {
+    /// The catalogued kind of the model.
+    static var kind: ObjectKind { Facts.kind }
 }

@@ -3,6 +3,16 @@ import StripeAPI
 
 // The one place Stripe's wire models become the facts the history stores and the reconciler reads.
 
+/// The wire model of every catalogued kind.
+let catalogueObjects: [any CatalogueObject.Type] = [
+    Charge.self, PaymentIntent.self, ApplicationFee.self, FeeRefund.self, Transfer.self, TransferReversal.self,
+    BalanceTransaction.self, Dispute.self, Refund.self, Payout.self,
+]
+
+extension Charge: CatalogueObject {
+    var facts: ChargeFacts { ChargeFacts(self) }
+}
+
 extension ChargeFacts {
     init(_ charge: Charge) {
         self.init(
@@ -17,6 +27,10 @@ extension ChargeFacts {
     }
 }
 
+extension PaymentIntent: CatalogueObject {
+    var facts: PaymentIntentFacts { PaymentIntentFacts(self) }
+}
+
 extension PaymentIntentFacts {
     init(_ intent: PaymentIntent) {
         self.init(
@@ -26,6 +40,10 @@ extension PaymentIntentFacts {
             transferDataAmount: intent.transferData?.amount, status: intent.status,
             latestChargeID: intent.latestCharge?.id, livemode: intent.livemode)
     }
+}
+
+extension Transfer: CatalogueObject {
+    var facts: TransferFacts { TransferFacts(self) }
 }
 
 extension TransferFacts {
@@ -39,6 +57,10 @@ extension TransferFacts {
     }
 }
 
+extension TransferReversal: CatalogueObject {
+    var facts: TransferReversalFacts { TransferReversalFacts(self) }
+}
+
 extension TransferReversalFacts {
     init(_ reversal: TransferReversal) {
         self.init(
@@ -46,6 +68,10 @@ extension TransferReversalFacts {
             amount: reversal.amount, sourceRefundID: reversal.sourceRefund?.id,
             balanceTransactionID: reversal.balanceTransaction?.id, disputeIDMetadata: reversal.metadata["dispute_id"])
     }
+}
+
+extension ApplicationFee: CatalogueObject {
+    var facts: ApplicationFeeFacts { ApplicationFeeFacts(self) }
 }
 
 extension ApplicationFeeFacts {
@@ -57,6 +83,10 @@ extension ApplicationFeeFacts {
     }
 }
 
+extension FeeRefund: CatalogueObject {
+    var facts: FeeRefundFacts { FeeRefundFacts(self) }
+}
+
 extension FeeRefundFacts {
     init(_ refund: FeeRefund) {
         self.init(
@@ -64,6 +94,10 @@ extension FeeRefundFacts {
             amount: refund.amount,
             balanceTransactionID: refund.balanceTransaction?.id)
     }
+}
+
+extension Refund: CatalogueObject {
+    var facts: RefundFacts { RefundFacts(self) }
 }
 
 extension RefundFacts {
@@ -76,6 +110,10 @@ extension RefundFacts {
     }
 }
 
+extension Dispute: CatalogueObject {
+    var facts: DisputeFacts { DisputeFacts(self) }
+}
+
 extension DisputeFacts {
     init(_ dispute: Dispute) {
         self.init(
@@ -83,6 +121,10 @@ extension DisputeFacts {
             amount: dispute.amount, status: dispute.status,
             balanceTransactionIDs: dispute.balanceTransactions.map(\.id))
     }
+}
+
+extension BalanceTransaction: CatalogueObject {
+    var facts: BalanceTransactionFacts { BalanceTransactionFacts(self) }
 }
 
 extension BalanceTransactionFacts {
@@ -94,6 +136,10 @@ extension BalanceTransactionFacts {
             exchangeRate: transaction.exchangeRate, status: transaction.status,
             availableOn: transaction.availableOn, balanceType: transaction.balanceType)
     }
+}
+
+extension Payout: CatalogueObject {
+    var facts: PayoutFacts { PayoutFacts(self) }
 }
 
 extension PayoutFacts {

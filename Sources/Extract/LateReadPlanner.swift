@@ -21,12 +21,5 @@ enum LateReadPlanner {
     }
 
     /// The list that holds a kind's objects.
-    static func listKind(_ kind: LateOutcomeKind) -> ListKind {
-        switch kind {
-        case .charge: .charges
-        case .refund: .refunds
-        case .dispute: .disputes
-        case .payout: .payouts
-        }
-    }
+    static func listKind(_ kind: LateOutcomeKind) -> ListKind { ListKind(kind.objectKind) }
 }

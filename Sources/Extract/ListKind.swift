@@ -2,43 +2,38 @@ import History
 import ReconCore
 import StripeAPI
 
-/// A kind of list the extractor pages, and how its items enter the history.
-enum ListKind: String, Sendable, CaseIterable {
-    case charges
-    case transfers
-    case applicationFees = "application_fees"
-    case balanceTransactions = "balance_transactions"
-    case disputes
-    case refunds
-    /// `/v1/transfers/{id}/reversals`
-    case transferReversals = "transfer_reversals"
-    /// `/v1/application_fees/{id}/refunds`
-    case feeRefunds = "fee_refunds"
-    /// `/v1/payouts`: the platform's payouts.
-    case payouts
+/// A kind of list the extractor pages, and how its items enter the history: a kind's own list (its catalogue
+/// entry's `listPath`, or a parent's nested list such as `/v1/transfers/{id}/reversals`), or what a payout paid out.
+/// Its name is the kind's table (`charges`), which the checkpoints record.
+struct ListKind: Hashable, Sendable, CustomStringConvertible {
+    /// The kind of the list's items.
+    let objectKind: ObjectKind
     /// `/v1/balance_transactions?payout=po_…`: what an automatic payout paid out, stored as balance transactions
     /// linked to the payout (the `payout` filter names it).
-    case payoutTransactions = "payout_transactions"
+    let isPayoutTransactions: Bool
 
-    /// The lists paged over the range's windows (SPEC §3); PaymentIntents come expanded inside charges.
-    static let rangeLists: [ListKind] = [
-        .charges, .transfers, .applicationFees, .balanceTransactions, .disputes, .refunds, .payouts,
-    ]
-
-    /// The kind of the list's items.
-    var objectKind: ObjectKind {
-        switch self {
-        case .charges: .charge
-        case .transfers: .transfer
-        case .applicationFees: .applicationFee
-        case .balanceTransactions, .payoutTransactions: .balanceTransaction
-        case .disputes: .dispute
-        case .refunds: .refund
-        case .transferReversals: .transferReversal
-        case .feeRefunds: .feeRefund
-        case .payouts: .payout
-        }
+    /// The list of `kind`'s objects.
+    init(_ kind: ObjectKind) {
+        objectKind = kind
+        isPayoutTransactions = false
     }
+
+    private init(payoutTransactions: Void) {
+        objectKind = .balanceTransaction
+        isPayoutTransactions = true
+    }
+
+    /// What a payout paid out.
+    static let payoutTransactions = ListKind(payoutTransactions: ())
+
+    /// The lists paged over the range's windows (SPEC §3): the kinds the catalogue lists over the range
+    /// (``CatalogueEntry/listedOverRange``), in its order. PaymentIntents come expanded inside charges.
+    static let rangeLists: [ListKind] = ObjectKind.allCases.filter { $0.entry.listedOverRange }.map(ListKind.init)
+
+    /// The list's name: the kind's table, or `payout_transactions`.
+    var rawValue: String { isPayoutTransactions ? "payout_transactions" : objectKind.entry.table }
+
+    var description: String { rawValue }
 
     /// `expand[]` of every page of a range list: its kind's (``CatalogueEntry/rangeExpansions``).
     var rangeExpansions: [String] { objectKind.entry.rangeExpansions }
@@ -52,7 +47,7 @@ enum ListKind: String, Sendable, CaseIterable {
         client: StripeClient, path: String, endpoint: String, query: [(String, String)]
     ) async throws(StripeClientError) -> PageResult {
         var result = try await Self.page(objectKind.wireModel, client, path, endpoint, query)
-        if self == .payoutTransactions {
+        if isPayoutTransactions {
             // The payout is the list's filter: every item is linked to it (the transaction itself names no payout).
             let payoutID = query.first { $0.0 == "payout" }?.1 ?? ""
             result.batch.payoutTransactions += result.ids.map {
@@ -77,6 +72,19 @@ enum ListKind: String, Sendable, CaseIterable {
             batch: batch, ids: page.items.map(\.object.id), lastCreated: page.items.last?.object.created,
             hasMore: page.hasMore, requestID: page.requestID, objects: page.items.count)
     }
+}
+
+/// The names of the lists the planners choose between.
+extension ListKind {
+    static let charges = ListKind(.charge)
+    static let transfers = ListKind(.transfer)
+    static let applicationFees = ListKind(.applicationFee)
+    static let balanceTransactions = ListKind(.balanceTransaction)
+    static let disputes = ListKind(.dispute)
+    static let refunds = ListKind(.refund)
+    static let transferReversals = ListKind(.transferReversal)
+    static let feeRefunds = ListKind(.feeRefund)
+    static let payouts = ListKind(.payout)
 }
 
 /// One fetched page, ready to store.

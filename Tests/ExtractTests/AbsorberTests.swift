@@ -104,4 +104,14 @@ struct AbsorberTests {
             }
         }
     }
+
+    @Test func everyKindHasOneWireModelAndTheRangeListsAreTheCataloguesListedKinds() {
+        for kind in ObjectKind.allCases { #expect(kind.wireModel.kind == kind) }
+        #expect(Set(catalogueObjects.map { $0.kind }).count == catalogueObjects.count)
+        #expect(
+            ListKind.rangeLists.map(\.rawValue) == [
+                "charges", "application_fees", "transfers", "balance_transactions", "disputes", "refunds", "payouts",
+            ])
+        #expect(ListKind.payoutTransactions.rawValue == "payout_transactions")
+    }
 }

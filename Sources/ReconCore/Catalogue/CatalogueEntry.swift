@@ -21,6 +21,9 @@ public struct CatalogueEntry: Sendable {
     public let lists: [NestedList]
     /// Members holding an array of whole objects, always sent (a dispute's balance transactions).
     public let arrays: [Reference]
+    /// Whether the range's objects of the kind are listed over the range's windows (SPEC §3): those of a kind not
+    /// listed come embedded (PaymentIntents inside charges) or are read by id.
+    public let listedOverRange: Bool
     /// `expand[]` of every page of the kind's list over the range: what SPEC §4 reads about objects outside the
     /// range, brought by the list itself so that no request of its own is needed for it.
     public let rangeExpansions: [String]
@@ -72,13 +75,15 @@ public struct CatalogueEntry: Sendable {
     }
 
     public init(
-        facts: any ObjectFacts.Type, listPath: String?, table: String, references: [Reference],
+        facts: any ObjectFacts.Type, listPath: String?, listedOverRange: Bool = false, table: String,
+        references: [Reference],
         otherParents: [ParentEdge] = [], lists: [NestedList] = [],
         arrays: [Reference] = [], rangeExpansions: [String] = [], retrieveExpansions: [String] = [],
         lateReadExpansions: [String] = []
     ) {
         self.facts = facts
         self.listPath = listPath
+        self.listedOverRange = listedOverRange
         self.table = table
         self.references = references
         self.parents =

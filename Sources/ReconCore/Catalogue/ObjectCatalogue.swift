@@ -30,7 +30,7 @@ extension CatalogueEntry {
     /// theirs and the `refund_failure` balance transaction of a refund that failed, for the refunds made after the
     /// range (platform net).
     fileprivate static let charge = CatalogueEntry(
-        facts: ChargeFacts.self, listPath: "/v1/charges", table: "charges",
+        facts: ChargeFacts.self, listPath: "/v1/charges", listedOverRange: true, table: "charges",
         references: [
             .init("payment_intent", .paymentIntent, column: "payment_intent_id"),
             .init("transfer", .transfer, column: "transfer_id"),
@@ -66,7 +66,8 @@ extension CatalogueEntry {
     /// The range's fees list brings the refunds' balance transactions and the originating charge with its
     /// PaymentIntent. `charge` is the connected account's payment (`py_…`), not the platform's charge.
     fileprivate static let applicationFee = CatalogueEntry(
-        facts: ApplicationFeeFacts.self, listPath: "/v1/application_fees", table: "application_fees",
+        facts: ApplicationFeeFacts.self, listPath: "/v1/application_fees", listedOverRange: true,
+        table: "application_fees",
         references: [
             .init("balance_transaction", .balanceTransaction, column: "balance_transaction_id"),
             .init("originating_transaction", .charge, column: "originating_charge_id", parent: .createdInRange),
@@ -92,7 +93,7 @@ extension CatalogueEntry {
     /// funding charge with its PaymentIntent when it is older than the range (`source_transaction` must be a
     /// destination charge). `destination_payment` is the connected account's payment.
     fileprivate static let transfer = CatalogueEntry(
-        facts: TransferFacts.self, listPath: "/v1/transfers", table: "transfers",
+        facts: TransferFacts.self, listPath: "/v1/transfers", listedOverRange: true, table: "transfers",
         references: [
             .init("balance_transaction", .balanceTransaction, column: "balance_transaction_id"),
             .init(
@@ -120,7 +121,8 @@ extension CatalogueEntry {
     /// https://docs.stripe.com/api/balance_transactions/object: needs no expansion, since every object that names
     /// one is listed or expanded itself. `source` may be any of a dozen kinds.
     fileprivate static let balanceTransaction = CatalogueEntry(
-        facts: BalanceTransactionFacts.self, listPath: "/v1/balance_transactions", table: "balance_transactions",
+        facts: BalanceTransactionFacts.self, listPath: "/v1/balance_transactions", listedOverRange: true,
+        table: "balance_transactions",
         references: [.init("source", column: "source_id", parent: .createdInRange)])
 
     /// https://docs.stripe.com/api/disputes/object: its balance transactions come whole, always.
@@ -128,7 +130,7 @@ extension CatalogueEntry {
     /// The range's disputes list brings the charge with its PaymentIntent and transfer: the charge of a dispute
     /// is often older than the range.
     fileprivate static let dispute = CatalogueEntry(
-        facts: DisputeFacts.self, listPath: "/v1/disputes", table: "disputes",
+        facts: DisputeFacts.self, listPath: "/v1/disputes", listedOverRange: true, table: "disputes",
         references: [
             .init("charge", .charge, column: "charge_id", parent: .anyTime), .init("payment_intent", .paymentIntent),
         ],
@@ -141,7 +143,7 @@ extension CatalogueEntry {
     /// often older than the range), and `failure_balance_transaction` (a refund fails after it was made, often
     /// after the range).
     fileprivate static let refund = CatalogueEntry(
-        facts: RefundFacts.self, listPath: "/v1/refunds", table: "refunds",
+        facts: RefundFacts.self, listPath: "/v1/refunds", listedOverRange: true, table: "refunds",
         references: [
             .init("charge", .charge, column: "charge_id", parent: .anyTime),
             .init("balance_transaction", .balanceTransaction, column: "balance_transaction_id"),
@@ -157,7 +159,7 @@ extension CatalogueEntry {
     /// https://docs.stripe.com/api/payouts/object: `?payout=` and the range's balance transactions list what a
     /// payout paid out, so its list needs no expansion.
     fileprivate static let payout = CatalogueEntry(
-        facts: PayoutFacts.self, listPath: "/v1/payouts", table: "payouts",
+        facts: PayoutFacts.self, listPath: "/v1/payouts", listedOverRange: true, table: "payouts",
         references: [
             .init("balance_transaction", .balanceTransaction, column: "balance_transaction_id"),
             .init("failure_balance_transaction", .balanceTransaction, column: "failure_balance_transaction_id"),

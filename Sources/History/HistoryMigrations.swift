@@ -22,6 +22,7 @@ enum HistoryMigrations {
         migrator.registerMigration("v6-real-stripe-money") { db in try v6RealStripeMoney(db) }
         migrator.registerMigration("v7-query-views") { db in try v7QueryViews(db) }
         migrator.registerMigration("v8-late-outcomes") { db in try v8LateOutcomes(db) }
+        migrator.registerMigration("v9-daily-platform-fees") { db in try v9DailyPlatformFees(db) }
         return migrator
     }
 }

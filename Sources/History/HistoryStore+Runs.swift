@@ -70,20 +70,27 @@ extension HistoryStore {
         _ runID: Int64, status: RunStatus, finishedAt: Int64, message: String?, details: String?
     ) throws(HistoryError) {
         try write { db in
+            try Self.finishRun(db, runID, status: status, finishedAt: finishedAt, message: message, details: details)
+        }
+    }
+
+    /// Records how a run ended, in the caller's transaction.
+    static func finishRun(
+        _ db: SQLSession, _ runID: Int64, status: RunStatus, finishedAt: Int64, message: String?, details: String?
+    ) throws {
+        try db.execute(
+            "UPDATE runs SET status = ?, finished_at = ?, message = ?, details = ? WHERE id = ?",
+            [
+                status.rawValue.sqlValue, finishedAt.sqlValue, message.sqlValue, details.sqlValue,
+                runID.sqlValue,
+            ])
+        if status == .completed {
+            // Its report was written: its findings have now been reported.
             try db.execute(
-                "UPDATE runs SET status = ?, finished_at = ?, message = ?, details = ? WHERE id = ?",
-                [
-                    status.rawValue.sqlValue, finishedAt.sqlValue, message.sqlValue, details.sqlValue,
-                    runID.sqlValue,
-                ])
-            if status == .completed {
-                // Its report was written: its findings have now been reported.
-                try db.execute(
-                    "UPDATE findings SET reported_run = ? WHERE last_run = ?", [.integer(runID), .integer(runID)])
-            } else {
-                // Its report never reached anyone: what it resolved stays open for the next run to resolve.
-                try db.execute("UPDATE findings SET resolved_run = NULL WHERE resolved_run = ?", [.integer(runID)])
-            }
+                "UPDATE findings SET reported_run = ? WHERE last_run = ?", [.integer(runID), .integer(runID)])
+        } else {
+            // Its report never reached anyone: what it resolved stays open for the next run to resolve.
+            try db.execute("UPDATE findings SET resolved_run = NULL WHERE resolved_run = ?", [.integer(runID)])
         }
     }
 

@@ -348,5 +348,17 @@ enum PostgreSQLMigrations {
             CREATE INDEX "findings_on_subject_created" ON "findings"("subject_created");
             """
         ),
+        // v9: the report's daily platform fees as each run found them, in place of the view that worked DPF out
+        // again in SQL (and disagreed with the report on cross-currency fees): one meaning of DPF, the report's.
+        (
+            identifier: "v9-daily-platform-fees",
+            sql: """
+            DROP VIEW "platform_fees_per_charge";
+            CREATE TABLE "daily_platform_fees" ("run_id" BIGINT NOT NULL REFERENCES "runs"("id") ON DELETE CASCADE, \
+            "day" TEXT COLLATE "C" NOT NULL, "currency" TEXT COLLATE "C" NOT NULL, \
+            "destination_charges" BIGINT NOT NULL, "destination_platform_fee" BIGINT NOT NULL, \
+            PRIMARY KEY ("run_id", "day", "currency"));
+            """
+        ),
     ]
 }

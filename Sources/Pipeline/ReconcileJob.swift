@@ -47,6 +47,7 @@ public struct ReconcileJob {
             metadata(findings, recorder: recorder, now: now, command: command, extraCounts: extraCounts)
         }
         let findings = outcome.findings
+        recorder.recordOnCompletion(dailyPlatformFees: findings.report.dailyPlatformFees)
         let timings = outcome.timings
         let message =
             "reconcile: \(findings.parts) parts, \(findings.objectsRead) objects read; "

@@ -19,6 +19,8 @@ public final class RunRecorder {
     private let now: @Sendable () -> Date
     private let clock = ContinuousClock()
     private let began: ContinuousClock.Instant
+    /// The report's per-day platform fees, recorded with the run when it completes.
+    private var dailyPlatformFees: [DailyPlatformFeeRow] = []
 
     private init(
         store: HistoryStore, runID: Int64, resumedFrom: Int64?, lock: HistoryLock, now: @escaping @Sendable () -> Date
@@ -61,13 +63,20 @@ public final class RunRecorder {
     /// The run's "now" in Unix seconds.
     public var unixNow: Int64 { Int64(now().timeIntervalSince1970) }
 
-    /// Records the run as completed with `details` (a JSON object).
+    /// Keeps the report's per-day platform fees (``ReconciliationReport/dailyPlatformFees``) for the history's
+    /// `daily_platform_fees`: ``complete(details:)`` records them in the transaction that records the run
+    /// completed, so a run that fails records none.
+    public func recordOnCompletion(dailyPlatformFees rows: [DailyPlatformFeeRow]) {
+        dailyPlatformFees = rows
+    }
+
+    /// Records the run as completed with `details` (a JSON object), and the daily platform fees kept for it.
     public func complete(details: [String: any Sendable]) async throws {
         var all = details
         all["seconds"] = elapsed.roundedToMilliseconds
-        let (store, runID, finishedAt, json) = (store, runID, unixNow, Self.json(all))
+        let (store, runID, finishedAt, json, rows) = (store, runID, unixNow, Self.json(all), dailyPlatformFees)
         try await OwnThread.run(name: "connect-recon.history-finish") { () throws(HistoryError) in
-            try store.finishRun(runID, status: .completed, finishedAt: finishedAt, message: nil, details: json)
+            try store.completeRun(runID, finishedAt: finishedAt, details: json, dailyPlatformFees: rows)
         }
     }
 

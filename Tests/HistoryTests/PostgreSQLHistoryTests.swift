@@ -35,7 +35,7 @@ struct PostgreSQLHistoryTests {
         let views = try sqlite.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
         }
-        #expect(views == ["findings_status", "ledger_daily", "platform_fees_per_charge"])
+        #expect(views == ["findings_status", "ledger_daily"])
         let postgreSQLViews = try TestHistoryBackend.psql(
             url, "SELECT viewname FROM pg_views WHERE schemaname = 'public' ORDER BY viewname")
         #expect(postgreSQLViews.split(separator: "\n").map(String.init) == views)

@@ -25,6 +25,7 @@ struct ShippedMigrationsTests {
         ("v6-real-stripe-money", "f106047724f4d472"),
         ("v7-query-views", "193457b8c9e5222b"),
         ("v8-late-outcomes", "62c3c05cce8d40be"),
+        ("v9-daily-platform-fees", "2205d210350dc184"),
     ]
 
     /// Every shipped PostgreSQL migration (``PostgreSQLMigrations``) in order, with the digest of its SQL.
@@ -37,6 +38,7 @@ struct ShippedMigrationsTests {
         ("v6-real-stripe-money", "eb0544bd6411bf98"),
         ("v7-query-views", "1f83ee3e8ebd3518"),
         ("v8-late-outcomes", "f0601ae59f397660"),
+        ("v9-daily-platform-fees", "509ade3b1e113e8b"),
     ]
 
     @Test("every PostgreSQL migration is the SQL it shipped with")

@@ -226,7 +226,7 @@ extension ExtractionBenchmark {
         // The plan's queries again, on the history the run left (idempotent: the run's rows are there already).
         let store = try HistoryStore.open(.sqliteFile(path: history))
         let watch = Stopwatch()
-        _ = try await store.planLateReads(
+        _ = try await store.gaps.planLateReads(
             run: run, window: (range.lowerBound - Self.lookback)..<range.lowerBound, now: now,
             grace: Self.grace)
         own.planSeconds = watch.seconds

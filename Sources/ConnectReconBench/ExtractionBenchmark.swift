@@ -303,7 +303,7 @@ struct ExtractionBenchmark {
         let watch = Stopwatch()
         let summary = try await extractor.extract(from: from, to: to, runID: runID, now: now)
         let seconds = watch.seconds
-        try store.finishRun(runID, status: .completed, finishedAt: now, message: nil, details: nil)
+        try store.runs.finishRun(runID, status: .completed, finishedAt: now, message: nil, details: nil)
         return (summary, seconds, runID)
     }
 
@@ -319,8 +319,8 @@ struct ExtractionBenchmark {
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
             timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
-        try store.claimMode(.test)
-        return try store.beginRun(
+        try store.runs.claimMode(.test)
+        return try store.runs.beginRun(
             RunStart(
                 command: "extract", range: range, mode: .test, toolVersion: "bench", stripeVersion: stripeVersion,
                 apiBase: apiBase, startedAt: now, pid: getpid())

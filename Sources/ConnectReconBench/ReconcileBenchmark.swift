@@ -77,9 +77,9 @@ struct ReconcileBenchmark {
         let seconds = watch.seconds
         transport.shutdown()
         try await server.shutdown()
-        try store.finishRun(runID, status: .completed, finishedAt: to + 30 * 86_400, message: nil, details: nil)
+        try store.runs.finishRun(runID, status: .completed, finishedAt: to + 30 * 86_400, message: nil, details: nil)
         var objects = 0
-        for kind in ObjectKind.allCases { objects += try store.count(of: kind) }
+        for kind in ObjectKind.allCases { objects += try store.objects.count(of: kind) }
         let population = Population(objects: objects, seconds: seconds, from: from, to: to)
         try JSONEncoder().encode(population).write(to: URL(fileURLWithPath: markerPath))
         return (population, true)
@@ -274,7 +274,7 @@ enum ChildReconcile {
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
             timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
-        let runID = try store.beginRun(
+        let runID = try store.runs.beginRun(
             RunStart(
                 command: "reconcile", range: range, mode: .test, toolVersion: "bench",
                 stripeVersion: ExtractionBenchmark.stripeVersion, apiBase: "offline", startedAt: asOf, pid: getpid()),
@@ -291,7 +291,7 @@ enum ChildReconcile {
                     toolVersion: "bench", stripeVersion: ExtractionBenchmark.stripeVersion, mode: .test,
                     apiBase: "offline", counts: ["objects read for the reconcile": findings.objectsRead])
             }, phase: { peaks.enter($0) })
-        try store.finishRun(runID, status: .completed, finishedAt: asOf, message: nil, details: nil)
+        try store.runs.finishRun(runID, status: .completed, finishedAt: asOf, message: nil, details: nil)
         let timings = outcome.timings
         let findings = outcome.findings
         let measurement = Measurement(

@@ -83,10 +83,10 @@ struct StorageBenchmark {
     func run() async throws -> [Figure] {
         let source = try HistoryStore.open(path: sourcePath)
         var parts: [ReconciliationInput] = []
-        try source.forEachReconciliationPart(from: from, to: to, asOf: to, skippedTransferGrace: 0) { parts.append($0) }
+        try source.parts.forEach(from: from, to: to, asOf: to, skippedTransferGrace: 0) { parts.append($0) }
         let input = ReconciliationInput(merging: parts)
         parts = []
-        func raws(_ kind: ObjectKind) throws -> [String: String] { try source.rawObjects(of: kind) }
+        func raws(_ kind: ObjectKind) throws -> [String: String] { try source.objects.rawObjects(of: kind) }
         let chargeRaw = try raws(.charge)
         let intentRaw = try raws(.paymentIntent)
         var pages: [ObjectLists] = []
@@ -143,9 +143,9 @@ struct StorageBenchmark {
                 let runID = try ExtractionBenchmark.beginRun(
                     store, from: from, to: to, now: to + 30 * 86_400, apiBase: "offline")
                 let watch = Stopwatch()
-                for page in pages { try await store.write(page, run: runID, now: to) }
+                for page in pages { try await store.objects.write(page, run: runID, now: to) }
                 seconds.append(watch.seconds)
-                try store.finishRun(runID, status: .completed, finishedAt: to, message: nil, details: nil)
+                try store.runs.finishRun(runID, status: .completed, finishedAt: to, message: nil, details: nil)
             }
             figures += [
                 Figure.atLeast(

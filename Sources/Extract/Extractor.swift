@@ -93,7 +93,7 @@ public struct Extractor: Sendable {
                 metadata: ["requested_to": "\(requestedTo)", "to": "\(latest)"])
         }
 
-        let done = try await store.completedWindows(run: runID)
+        let done = try await store.runs.completedWindows(run: runID)
         var windowsByKind: [[ExtractionWork]] = []
         var streams: [ListKind: Int] = [:]
         for kind in ListKind.rangeLists {
@@ -105,7 +105,7 @@ public struct Extractor: Sendable {
             windowsByKind.append(windows.map { .list(ListStream(range: kind, window: $0)) })
         }
         let context = ExtractionContext(
-            from: from, to: to, runID: runID, now: now, chain: try await store.runChain(runID), tally: Tally(),
+            from: from, to: to, runID: runID, now: now, chain: try await store.runs.runChain(runID), tally: Tally(),
             lists: RangeLists(streams: streams),
             planner: FollowUpPlanner(after: to..<max(to, now) + 1, rangeSeconds: max(1, to - from)))
         // The balance transactions list is the longest (a transaction for every charge, refund, transfer, fee…), so
@@ -114,7 +114,7 @@ public struct Extractor: Sendable {
         // The objects of the look-back window that are not final, read again beside the range's lists.
         var lateReads: [ExtractionWork] = []
         if options.lookbackSeconds > 0 {
-            let plan = try await store.planLateReads(
+            let plan = try await store.gaps.planLateReads(
                 run: runID, window: (from - options.lookbackSeconds)..<from, now: now,
                 grace: options.skippedTransferGrace)
             summary.lateReads = plan.objects.values.reduce(0) { $0 + $1.count }
@@ -137,14 +137,14 @@ public struct Extractor: Sendable {
         // What the reads found changed: the follow-ups fetch what the rules read of those too (they never change a
         // late object's own state: its charge, balance transactions and payout list are other objects).
         if summary.lateReads > 0 {
-            summary.lateOutcomes = try await store.recordLateOutcomes(
+            summary.lateOutcomes = try await store.gaps.recordLateOutcomes(
                 run: runID, now: now, grace: options.skippedTransferGrace)
         }
 
         // Follow-ups until the history holds everything the range refers to.
         var round = await context.planner.rounds
         while true {
-            let gaps = try await store.gaps(from: from, to: to, chain: context.chain)
+            let gaps = try await store.gaps.inRange(from: from, to: to, chain: context.chain)
             let items = await context.planner.work(for: gaps, listed: await context.tally.snapshot.objects)
             if items.isEmpty { break }
             round += 1

@@ -15,7 +15,7 @@ struct FollowUpRunner: Sendable {
     /// ended: they are as long as a day's balance transactions each, so they start long before the other follow-ups.
     func planPayoutLists(dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext) async throws {
         var payoutLists = RangeGaps()
-        payoutLists.payoutTransactionLists = try await store.unlistedPayouts(
+        payoutLists.payoutTransactionLists = try await store.gaps.unlistedPayouts(
             from: context.from, to: context.to, chain: context.chain)
         let items = await context.planner.work(for: payoutLists, listed: await context.tally.snapshot.objects)
         for item in items { await dispatcher.add(item) }
@@ -24,7 +24,7 @@ struct FollowUpRunner: Sendable {
     /// Plans the follow-ups while the balance transactions list still pages: everything but the balance
     /// transactions of the range's own objects, which that list brings.
     func planEarly(dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext) async throws {
-        let gaps = try await store.gaps(from: context.from, to: context.to, chain: context.chain)
+        let gaps = try await store.gaps.inRange(from: context.from, to: context.to, chain: context.chain)
         let items = await context.planner.work(
             for: gaps, listsPaging: true, listed: await context.tally.snapshot.objects)
         guard !items.isEmpty else { return }
@@ -48,13 +48,13 @@ struct FollowUpRunner: Sendable {
         if found {
             let resource = lateRead ? ExtractionSummary.lateReadsResource : "follow-ups by id"
             let total = await tally.count(resource: resource, objects: 1)
-            let outcome = try await store.write(batch, run: context.runID, now: context.now)
+            let outcome = try await store.objects.write(batch, run: context.runID, now: context.now)
             await tally.record(outcome, pages: 0)
             await progress?.pageStored(resource: resource, objects: 1, total: total)
         } else {
             logger.warning(
                 "referenced object not found (404)", metadata: ["kind": "\(kind.rawValue)", "id": "\(id)"])
-            try await store.recordMissing(
+            try await store.gaps.recordMissing(
                 kind: kind, id: id, referencedBy: lateRead ? "the look-back window" : "an object of the range",
                 requestID: nil, run: context.runID)
             await tally.missing()

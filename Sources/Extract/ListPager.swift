@@ -66,7 +66,7 @@ struct ListPager: Sendable {
         }
         if stream.kind == .payoutTransactions, let payoutID = stream.filter.first(where: { $0.0 == "payout" })?.1 {
             // Every page is stored: the payout's transactions count as listed in this run.
-            try await store.recordPayoutListing(payoutID: payoutID, run: context.runID)
+            try await store.gaps.recordPayoutListing(payoutID: payoutID, run: context.runID)
         }
     }
 
@@ -131,7 +131,7 @@ struct ListPager: Sendable {
     private func write(_ write: PageWrite, _ context: ExtractionContext) async throws {
         let objects = write.page.objects
         let total = await context.tally.count(resource: write.resource, objects: objects)
-        let outcome = try await store.write(
+        let outcome = try await store.objects.write(
             write.page.batch, run: context.runID, completing: write.checkpoint, windowObjects: objects,
             now: context.now)
         await context.tally.record(outcome, pages: 1)

@@ -20,22 +20,22 @@ struct RepaymentSearch: Sendable, Hashable {
         _ context: ExtractionContext
     ) async throws {
         let end = max(since, context.now) + 1
-        let transfers = try await store.transferCount(destination: destination, from: context.from, to: context.to)
+        let transfers = try await store.gaps.transferCount(destination: destination, from: context.from, to: context.to)
         let perSecond = Double(transfers) / Double(max(1, context.to - context.from))
         let length = perSecond > 0 ? Int64(80 / perSecond) : end - since
         let firstEnd = min(end, since + max(length, 3_600))
-        let waiting = Set(disputeIDs).subtracting(try await store.repaidDisputes(disputeIDs))
+        let waiting = Set(disputeIDs).subtracting(try await store.gaps.repaidDisputes(disputeIDs))
         if !waiting.isEmpty {
             try await pageTransfers(
                 in: since..<firstEnd, splits: false, pager: pager, dispatcher: dispatcher, context)
-            let stillWaiting = waiting.subtracting(try await store.repaidDisputes(Array(waiting)))
+            let stillWaiting = waiting.subtracting(try await store.gaps.repaidDisputes(Array(waiting)))
             if !stillWaiting.isEmpty, firstEnd < end {
                 try await pageTransfers(
                     in: firstEnd..<end, splits: true, pager: pager, dispatcher: dispatcher, context)
             }
         }
         for disputeID in disputeIDs {
-            try await store.recordRepaymentSearch(disputeID: disputeID, run: context.runID)
+            try await store.gaps.recordRepaymentSearch(disputeID: disputeID, run: context.runID)
         }
     }
 

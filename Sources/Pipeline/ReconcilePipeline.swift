@@ -7,7 +7,7 @@ import WorkerThreads
 
 /// History → rules → reports for one range, one part of the range in memory at a time.
 ///
-/// The history hands out the range in parts (``HistoryStore/forEachReconciliationPart``); each part goes
+/// The history hands out the range in parts (``HistoryParts/forEach(from:to:asOf:skippedTransferGrace:chargesPerPart:late:_:)``); each part goes
 /// through the rules (``ReconciliationSession``) and its `platform_fees` and `payout_transactions` rows straight
 /// into the report folder.
 /// Three stages share the work, each on a thread of its own (``OwnThread``, awaited by ``run(runID:metadata:phase:)``:
@@ -108,8 +108,8 @@ package struct ReconcilePipeline {
             let current = Self.findings(report)
             // Before the findings mark the late outcomes judged: the reports made before their change.
             var outOfDate: [OutOfDateRange] = []
-            if let late { outOfDate = try await store.outOfDateRanges(late, run: runID) }
-            let update = try await store.recordFindings(
+            if let late { outOfDate = try await store.runs.outOfDateRanges(late, run: runID) }
+            let update = try await store.runs.recordFindings(
                 current, run: runID, from: range.unixSeconds.from, to: range.unixSeconds.to, late: late)
             let openCount = Self.markOpen(&report, open: update.open)
             report.findingCounts = FindingCounts.rows(of: report, resolvedKinds: update.resolved.map(\.key.kind))
@@ -146,7 +146,7 @@ package struct ReconcilePipeline {
         let (from, to) = range.unixSeconds
         return LateOutcomeSelection(
             window: (from - lookbackSeconds)..<from,
-            source: try await store.lateOutcomeSource(from: from, to: to, run: runID))
+            source: try await store.runs.lateOutcomeSource(from: from, to: to, run: runID))
     }
 
     /// What applying the rules to every part left: the session (for the report's other tables) and counts.
@@ -168,7 +168,7 @@ package struct ReconcilePipeline {
         )
         // The reader's error ends the queue, so the rules throw it.
         async let reading = Self.fill(parts, thread: "connect-recon.history-reader") { push in
-            try store.forEachReconciliationPart(
+            try store.parts.forEach(
                 from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size, late: late, push)
         }
         // The Summary's per-day series counts the days of the configured time zone.

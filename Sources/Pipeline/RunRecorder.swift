@@ -50,8 +50,8 @@ public final class RunRecorder {
         let (store, runID, resumed) = try await OwnThread.run(name: "connect-recon.history-open") {
             () throws(HistoryError) -> (HistoryStore, Int64, Int64?) in
             let store = try HistoryStore.open(location)
-            try store.claimMode(mode)
-            let (runID, resumed) = try store.beginRun(start, resume: resume)
+            try store.runs.claimMode(mode)
+            let (runID, resumed) = try store.runs.beginRun(start, resume: resume)
             return (store, runID, resumed)
         }
         return RunRecorder(store: store, runID: runID, resumedFrom: resumed, lock: lock, now: now)
@@ -76,7 +76,7 @@ public final class RunRecorder {
         all["seconds"] = elapsed.roundedToMilliseconds
         let (store, runID, finishedAt, json, rows) = (store, runID, unixNow, Self.json(all), dailyPlatformFees)
         try await OwnThread.run(name: "connect-recon.history-finish") { () throws(HistoryError) in
-            try store.completeRun(runID, finishedAt: finishedAt, details: json, dailyPlatformFees: rows)
+            try store.runs.completeRun(runID, finishedAt: finishedAt, details: json, dailyPlatformFees: rows)
         }
     }
 
@@ -85,7 +85,7 @@ public final class RunRecorder {
         let message = (error as? any ActionableError)?.message ?? "\(error)"
         let (store, runID, finishedAt) = (store, runID, unixNow)
         await OwnThread.run(name: "connect-recon.history-finish") {
-            try? store.finishRun(runID, status: .failed, finishedAt: finishedAt, message: message, details: nil)
+            try? store.runs.finishRun(runID, status: .failed, finishedAt: finishedAt, message: message, details: nil)
         }
     }
 

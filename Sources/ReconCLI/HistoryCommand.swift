@@ -31,7 +31,7 @@ struct HistoryCommand: AsyncParsableCommand {
                 "There is no history database at '\(configuration.history)': no run has been recorded there. "
                     + "Point --db at the right file or database.")
         }
-        let runs = try HistoryStore.open(configuration.history).runs(limit: limit)
+        let runs = try HistoryStore.open(configuration.history).runs.list(limit: limit)
         context.console.writeOutput(json ? Self.json(runs) : Self.table(runs))
     }
 

@@ -30,7 +30,7 @@ struct ReconcileCommand: AsyncParsableCommand {
         let range = preparation.range
         let outcome = try await preparation.recorded("reconcile", mode: mode, resume: false) { recorder in
             let (from, to) = range.unixSeconds
-            guard try recorder.store.hasCompletedExtraction(from: from, to: to) else {
+            guard try recorder.store.runs.hasCompletedExtraction(from: from, to: to) else {
                 throw UsageProblem(
                     "The history holds no completed extraction covering \(range). Run `connect-recon run` "
                         + "(or `extract`) for that range first; reconcile reads only what was fetched.")

@@ -218,8 +218,8 @@ struct CommandLineAgainstGroundTruthTests {
             #expect(try Data(contentsOf: reportFolder.appendingPathComponent(file)) == data, "\(file) reproduced")
         }
         let store = try HistoryStore.open(try HistoryLocation(database))
-        #expect(try store.runs().map(\.command) == ["reconcile", "run", "run"])
-        #expect(try store.runs().allSatisfy { $0.status == .completed })
+        #expect(try store.runs.list().map(\.command) == ["reconcile", "run", "run"])
+        #expect(try store.runs.list().allSatisfy { $0.status == .completed })
     }
 
     @Test("a slice of days 3–5 matches the ground truth, with references across both boundaries followed")

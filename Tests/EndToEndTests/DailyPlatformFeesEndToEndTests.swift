@@ -47,7 +47,7 @@ struct DailyPlatformFeesEndToEndTests {
         // Then each run's rows are its own report's daily series, adding up to its Summary's DPF per currency, with
         // the cross-currency fees the report converted
         let store = try HistoryStore.open(try HistoryLocation(database))
-        let completed = try store.runs().map(\.id).sorted()
+        let completed = try store.runs.list().map(\.id).sorted()
         #expect(completed.count == 2)
         for (run, out) in zip(completed, ["first", "second"]) {
             let fees = try ReportPlatformFees(
@@ -61,25 +61,25 @@ struct DailyPlatformFeesEndToEndTests {
                 """)
             fees.expectMatches(rows, days: Self.days, "\(backend) run \(run)")
         }
-        let first = try store.dailyPlatformFees(run: completed[0])
+        let first = try store.runs.dailyPlatformFees(run: completed[0])
         #expect(first.count >= Self.days.count)
-        #expect(try store.dailyPlatformFees(run: completed[1]) == first, "the same history, the same figures")
+        #expect(try store.runs.dailyPlatformFees(run: completed[1]) == first, "the same history, the same figures")
 
         // And when a reconcile fails after the rules (its report cannot be moved into place: a file is in the way)
         try FileManager.default.createDirectory(atPath: folder.path("blocked"), withIntermediateDirectories: true)
         try folder.write("blocked/\(Self.from)_\(Self.to)", "a file, not a report folder\n")
         let failed = await command("reconcile", out: "blocked")
         #expect(failed.status == 1, "\(failed.error)")
-        let last = try #require(try store.runs().first)
+        let last = try #require(try store.runs.list().first)
         #expect(last.status == .failed && last.id > completed[1])
         #expect(last.message?.contains("blocked/\(Self.from)_\(Self.to)") == true, "\(last.message ?? "")")
         let judged = try TestHistoryBackend.query(database, "SELECT COUNT(*) FROM findings WHERE last_run = \(last.id)")
         #expect(Int(judged) ?? 0 > 0, "it failed after the rules, its findings recorded")
 
         // Then it recorded no figures, and the completed runs' are as they were
-        #expect(try store.dailyPlatformFees(run: last.id).isEmpty)
+        #expect(try store.runs.dailyPlatformFees(run: last.id).isEmpty)
         let runs = try TestHistoryBackend.query(database, "SELECT DISTINCT run_id FROM daily_platform_fees ORDER BY 1")
         #expect(runs == completed.map(String.init).joined(separator: "\n"))
-        #expect(try store.dailyPlatformFees(run: completed[0]) == first)
+        #expect(try store.runs.dailyPlatformFees(run: completed[0]) == first)
     }
 }

@@ -42,7 +42,7 @@ struct DerivedScopeTests {
         // When the history's parts of the range are merged, and the world's scope is computed apart
         let store = try HistoryStore.open(try HistoryLocation(database))
         let (start, end) = (Int64(from.timeIntervalSince1970), Int64(to.timeIntervalSince1970))
-        let derived = try store.wholeRange(
+        let derived = try store.parts.whole(
             from: start, to: end, asOf: Int64(world.end.timeIntervalSince1970), skippedTransferGrace: 0,
             chargesPerPart: 50
         ).objects
@@ -53,7 +53,7 @@ struct DerivedScopeTests {
         // no rule reads); of balance transactions, the parts hold those named by what they hold and the payouts'
         // (the range's others are added up by the ledger part, not read)
         func check<Facts: ObjectFacts>(_ type: Facts.Type) throws {
-            let stored = Set(try store.ids(of: Facts.kind, createdFrom: .min, to: .max))
+            let stored = Set(try store.objects.ids(of: Facts.kind, createdFrom: .min, to: .max))
             let expected = Set(independent[type].map(\.id)).intersection(stored)
             let found = Set(derived[type].map(\.id))
             #expect(found.isSubset(of: stored))

@@ -140,21 +140,23 @@ struct HistoryBackendsTests {
         // Then it holds the same runs, objects (raw JSON byte for byte) and findings
         let source = try HistoryStore.open(try HistoryLocation(sqlite))
         let target = try HistoryStore.open(try HistoryLocation(postgreSQL))
-        #expect(try target.runs() == source.runs())
-        for run in try source.runs() {
-            let (daily, copied) = (try source.dailyPlatformFees(run: run.id), try target.dailyPlatformFees(run: run.id))
+        #expect(try target.runs.list() == source.runs.list())
+        for run in try source.runs.list() {
+            let (daily, copied) = (
+                try source.runs.dailyPlatformFees(run: run.id), try target.runs.dailyPlatformFees(run: run.id)
+            )
             #expect(!daily.isEmpty && copied == daily, "run \(run.id)'s daily platform fees")
         }
         for kind in ObjectKind.allCases {
-            #expect(try target.rawObjects(of: kind) == source.rawObjects(of: kind), "\(kind)")
+            #expect(try target.objects.rawObjects(of: kind) == source.objects.rawObjects(of: kind), "\(kind)")
         }
-        #expect(try target.count(of: .charge) > 100)
+        #expect(try target.objects.count(of: .charge) > 100)
 
         // And a second copy into it is refused, changing nothing
         let again = await CLI.run(["copy-history", "--config", config, "--db", sqlite, "--to", postgreSQL])
         #expect(again.status == 2)
         #expect(again.error.contains("is not empty") && again.error.contains("nothing was copied"), "\(again.error)")
-        #expect(try target.runs().count == 2)
+        #expect(try target.runs.list().count == 2)
 
         // And reconciling the range from either writes the same reports, byte for byte, as run 3 of each
         var reports: [String: URL] = [:]
@@ -171,7 +173,7 @@ struct HistoryBackendsTests {
                 try Data(contentsOf: fromPostgreSQL.appendingPathComponent(name))
                     == Data(contentsOf: fromSQLite.appendingPathComponent(name)), "\(name)")
         }
-        #expect(try target.runs().map(\.id) == source.runs().map(\.id), "new runs continue the copied ids")
+        #expect(try target.runs.list().map(\.id) == source.runs.list().map(\.id), "new runs continue the copied ids")
     }
 
     /// What people query (README, "Queries") says what the reports say, on both histories: the latest run's

@@ -48,7 +48,7 @@ struct RealHistoryTests {
         let (store, folder) = try await Self.extract(sandbox, from: from, to: to)
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = Reconciler.reconcile(
-            try store.wholeRange(
+            try store.parts.whole(
                 from: from, to: to, asOf: sandbox.now, skippedTransferGrace: Self.grace))
         // Then every report is the ground truth's
         let truth = try Self.truth(sandbox, from: from, to: to)
@@ -57,16 +57,16 @@ struct RealHistoryTests {
         // (the nightly range's payouts are all still being reconciled)
         let inProgress = Set(report.payouts.filter { $0.reconciliationStatus == "in_progress" }.map(\.payoutID))
         #expect(report.payouts.filter { inProgress.contains($0.payoutID) }.allSatisfy { $0.difference == nil })
-        let links = try store.wholeRange(
+        let links = try store.parts.whole(
             from: from, to: to, asOf: sandbox.now, skippedTransferGrace: Self.grace
         ).payoutTransactions
         #expect(!links.contains { inProgress.contains($0.payoutID) })
         if scenario.name == "nightly" { #expect(!inProgress.isEmpty && inProgress.count == report.payouts.count) }
         // And the history holds older charges (of the range's refunds and disputes) but none of their balance
         // transactions, which no rule reads, except those the range's completed payouts paid out
-        let older = try store.facts(ChargeFacts.self, createdFrom: 0, to: from)
+        let older = try store.objects.facts(ChargeFacts.self, createdFrom: 0, to: from)
         #expect(!older.isEmpty)
-        let stored = Set(try store.ids(of: .balanceTransaction, createdFrom: 0, to: .max))
+        let stored = Set(try store.objects.ids(of: .balanceTransaction, createdFrom: 0, to: .max))
         let paidOut = Set(links.map(\.balanceTransactionID))
         #expect(paidOut.isEmpty == (scenario.name == "nightly"))
         let olderTransactions = Set(older.compactMap(\.balanceTransactionID)).intersection(stored).subtracting(paidOut)
@@ -88,12 +88,12 @@ struct RealHistoryTests {
         let (store, folder) = try await Self.extract(sandbox, from: from, to: to)
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = Reconciler.reconcile(
-            try store.wholeRange(
+            try store.parts.whole(
                 from: from, to: to, asOf: sandbox.now, skippedTransferGrace: Self.grace))
         // Then the range's charges had disputes (and maybe refunds) only after it, and the reports are the truth's
-        let disputes = try store.facts(DisputeFacts.self, createdFrom: 0, to: .max)
+        let disputes = try store.objects.facts(DisputeFacts.self, createdFrom: 0, to: .max)
         #expect(disputes.contains { $0.chargeID == disputed && $0.created >= to })
-        let refunds = try store.facts(RefundFacts.self, createdFrom: 0, to: .max)
+        let refunds = try store.objects.facts(RefundFacts.self, createdFrom: 0, to: .max)
         #expect(!refunds.contains { $0.created >= from && $0.created < to })
         let truth = try Self.truth(sandbox, from: from, to: to)
         GroundTruthComparison.expectMatches(report, truth, withPayouts: !truth.payouts.isEmpty)
@@ -143,7 +143,7 @@ struct RealHistoryTests {
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
             timeZone: .gmt)
-        let (runID, _) = try store.beginRun(
+        let (runID, _) = try store.runs.beginRun(
             RunStart(
                 command: "extract", range: range, mode: .test, toolVersion: "test", stripeVersion: "2026-07-29.dahlia",
                 apiBase: sandbox.server.baseURL.absoluteString, startedAt: sandbox.now, pid: 1))
@@ -161,7 +161,7 @@ struct RealHistoryTests {
             client: client, store: store, options: Extractor.Options(concurrency: 16, settleMargin: 300),
             logger: Logger(label: "real-history-tests"))
         _ = try await extractor.extract(from: from, to: to, runID: runID, now: sandbox.now)
-        try store.finishRun(runID, status: .completed, finishedAt: sandbox.now, message: nil, details: nil)
+        try store.runs.finishRun(runID, status: .completed, finishedAt: sandbox.now, message: nil, details: nil)
         return (store, folder)
     }
 }

@@ -49,7 +49,7 @@ struct ShorterRerunTests {
 
         // Then the day resolved nothing: every finding of the week is still there, and the day's own are open
         let store = try HistoryStore.open(try HistoryLocation(database))
-        let dayRun = try #require(try store.runs().first)
+        let dayRun = try #require(try store.runs.list().first)
         let details = try #require(dayRun.details?.data(using: .utf8))
         let json = try #require(try JSONSerialization.jsonObject(with: details) as? [String: Any])
         #expect(json["findings_resolved"] as? Int == 0)
@@ -64,7 +64,7 @@ struct ShorterRerunTests {
         #expect(
             Set(againFindings.map { $0.replacingOccurrences(of: ",open", with: "") })
                 == Set(weekFindings.map { $0.replacingOccurrences(of: ",new", with: "") }))
-        let last = try #require(try store.runs().first)
+        let last = try #require(try store.runs.list().first)
         let lastDetails = try #require(last.details?.data(using: .utf8))
         let lastJSON = try #require(try JSONSerialization.jsonObject(with: lastDetails) as? [String: Any])
         #expect(lastJSON["findings_resolved"] as? Int == 0)

@@ -74,7 +74,7 @@ final class ExtractionHarness {
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
             timeZone: TimeZone(identifier: "UTC")!)
-        let (runID, _) = try store.beginRun(
+        let (runID, _) = try store.runs.beginRun(
             RunStart(
                 command: "extract", range: range, mode: .test, toolVersion: "test", stripeVersion: "2026-07-29.dahlia",
                 apiBase: server.baseURL.absoluteString, startedAt: to + 30 * Self.day, pid: 1))
@@ -83,14 +83,14 @@ final class ExtractionHarness {
             options: Extractor.Options(concurrency: concurrency, settleMargin: 300, windowSeconds: windowSeconds),
             logger: Logger(label: "extract-tests"))
         let summary = try await extractor.extract(from: from, to: to, runID: runID, now: to + 30 * Self.day)
-        try store.finishRun(runID, status: .completed, finishedAt: to + 30 * Self.day, message: nil, details: nil)
+        try store.runs.finishRun(runID, status: .completed, finishedAt: to + 30 * Self.day, message: nil, details: nil)
         return (runID, summary)
     }
 
     /// Every object of every kind in a history, `kind → id → raw JSON`.
     static func contents(_ store: HistoryStore) throws -> [ObjectKind: [String: String]] {
         var result: [ObjectKind: [String: String]] = [:]
-        for kind in ObjectKind.allCases { result[kind] = try store.rawObjects(of: kind) }
+        for kind in ObjectKind.allCases { result[kind] = try store.objects.rawObjects(of: kind) }
         return result
     }
 

@@ -28,20 +28,20 @@ struct ExtractorTests {
         ]
         for (kind, path, type) in lists {
             let expected = try await Self.reference(type, client: client, path: path, from: from, to: to)
-            let stored = try store.ids(of: kind, createdFrom: from, to: to)
+            let stored = try store.objects.ids(of: kind, createdFrom: from, to: to)
             #expect(stored.count == Set(stored).count, "\(kind) stored once")
             #expect(Set(stored) == expected, "\(kind) matches the sequential pager")
             #expect(!expected.isEmpty)
         }
         // The whole world lies in the range, so every object it holds is in the history (its payouts once the
         // history has a kind for them: SPEC §3's payout extraction).
-        let total = try ObjectKind.allCases.map { try store.count(of: $0) }.reduce(0, +)
+        let total = try ObjectKind.allCases.map { try store.objects.count(of: $0) }.reduce(0, +)
         let unstored = ObjectKind(rawValue: "payout") == nil ? harness.server.world.counts["payouts"] ?? 0 : 0
         #expect(total == harness.server.world.objectCount - unstored)
         #expect(summary.new == total)
         // Nothing the range refers to is left unfetched.
-        let chain = try await store.runChain(1)
-        #expect(try await store.gaps(from: from, to: to, chain: chain).isEmpty)
+        let chain = try await store.runs.runChain(1)
+        #expect(try await store.gaps.inRange(from: from, to: to, chain: chain).isEmpty)
         try await harness.close()
     }
 
@@ -62,14 +62,18 @@ struct ExtractorTests {
         #expect(summary.followUps > 0)
 
         let charges = Dictionary(
-            uniqueKeysWithValues: try store.facts(ChargeFacts.self, createdFrom: 0, to: .max).map { ($0.id, $0) })
+            uniqueKeysWithValues: try store.objects.facts(ChargeFacts.self, createdFrom: 0, to: .max).map {
+                ($0.id, $0)
+            })
         let transfers = Dictionary(
-            uniqueKeysWithValues: try store.facts(TransferFacts.self, createdFrom: 0, to: .max).map { ($0.id, $0) })
-        let reversals = try store.facts(TransferReversalFacts.self, createdFrom: 0, to: .max)
-        let balance = Set(try store.ids(of: .balanceTransaction, createdFrom: 0, to: .max))
+            uniqueKeysWithValues: try store.objects.facts(TransferFacts.self, createdFrom: 0, to: .max).map {
+                ($0.id, $0)
+            })
+        let reversals = try store.objects.facts(TransferReversalFacts.self, createdFrom: 0, to: .max)
+        let balance = Set(try store.objects.ids(of: .balanceTransaction, createdFrom: 0, to: .max))
         // Refunds and disputes of the range: their charges are stored, even when created before the range.
-        let refunds = try store.facts(RefundFacts.self, createdFrom: from, to: to)
-        let disputes = try store.facts(DisputeFacts.self, createdFrom: from, to: to)
+        let refunds = try store.objects.facts(RefundFacts.self, createdFrom: from, to: to)
+        let disputes = try store.objects.facts(DisputeFacts.self, createdFrom: from, to: to)
         #expect(refunds.allSatisfy { $0.chargeID.map { charges[$0] != nil } ?? true })
         #expect(disputes.allSatisfy { charges[$0.chargeID] != nil })
         #expect(disputes.contains { charges[$0.chargeID]!.created < from }, "a dispute on an older charge")
@@ -82,7 +86,7 @@ struct ExtractorTests {
             }
             if let id = charge.balanceTransactionID { #expect(balance.contains(id)) }
         }
-        #expect(try await store.gaps(from: from, to: to, chain: await store.runChain(runID)).isEmpty)
+        #expect(try await store.gaps.inRange(from: from, to: to, chain: await store.runs.runChain(runID)).isEmpty)
         try await harness.close()
     }
 

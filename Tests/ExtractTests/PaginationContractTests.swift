@@ -40,7 +40,7 @@ struct PaginationContractTests {
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: 1_793_491_200), to: Date(timeIntervalSince1970: 1_793_577_600),
             timeZone: TimeZone(identifier: "UTC")!)
-        let runID = try store.beginRun(
+        let runID = try store.runs.beginRun(
             RunStart(
                 command: "extract", range: range, mode: .test, toolVersion: "t", stripeVersion: "v", apiBase: "x",
                 startedAt: 0, pid: 1)

@@ -33,7 +33,7 @@ struct ReconciliationPartsTests {
         try await harness.extract(store: store, client: try harness.client())
 
         for range in Self.ranges {
-            let whole = try store.wholeRange(
+            let whole = try store.parts.whole(
                 from: range.from, to: range.to, asOf: range.asOf, skippedTransferGrace: 3_600)
             let expected = Reconciler.reconcile(whole)
             for size in [1, 7, 5_000] {
@@ -41,7 +41,7 @@ struct ReconciliationPartsTests {
                 var session = ReconciliationSession(asOf: range.asOf, skippedTransferGrace: 3_600)
                 var platformFees: [PlatformFeeRow] = []
                 var judged = JudgedTally()
-                try store.forEachReconciliationPart(
+                try store.parts.forEach(
                     from: range.from, to: range.to, asOf: range.asOf, skippedTransferGrace: 3_600,
                     chargesPerPart: size
                 ) { part in
@@ -70,7 +70,7 @@ struct ReconciliationPartsTests {
                 var streamed: [PayoutTransactionRow] = []
                 var continued = 0
                 var taking = ReconciliationSession(asOf: range.asOf, skippedTransferGrace: 3_600)
-                try store.forEachReconciliationPart(
+                try store.parts.forEach(
                     from: range.from, to: range.to, asOf: range.asOf, skippedTransferGrace: 3_600,
                     chargesPerPart: size
                 ) { part in
@@ -134,7 +134,7 @@ extension ReconciliationPartsTests {
             let (from, to) = (Self.start + Self.day, Self.start + (1 + days) * Self.day)
             var session = ReconciliationSession(asOf: Self.start + 40 * Self.day, skippedTransferGrace: 3_600)
             var figures = (objects: 0, parts: 0, largest: 0, largestBatch: 0)
-            try store.forEachReconciliationPart(
+            try store.parts.forEach(
                 from: from, to: to, asOf: Self.start + 40 * Self.day, skippedTransferGrace: 3_600, chargesPerPart: 7
             ) { part in
                 session.add(part)
@@ -223,7 +223,7 @@ extension ReconciliationPartsTests {
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
             timeZone: .gmt)
-        let runID = try store.beginRun(
+        let runID = try store.runs.beginRun(
             RunStart(
                 command: "extract", range: range, mode: .test, toolVersion: "test", stripeVersion: "v",
                 apiBase: "http://127.0.0.1:1", startedAt: to + day, pid: 1)
@@ -232,16 +232,16 @@ extension ReconciliationPartsTests {
         batch[stored: BalanceTransactionFacts.self] = transactions.map {
             StoredObject(facts: $0, rawJSON: #"{"id":"\#($0.id)"}"#)
         }
-        _ = try await store.write(batch, run: runID, now: to + day)
+        _ = try await store.objects.write(batch, run: runID, now: to + day)
 
         var session = ReconciliationSession(asOf: to, skippedTransferGrace: 0)
         var judged = JudgedTally()
-        try store.forEachReconciliationPart(from: from, to: to, asOf: to, skippedTransferGrace: 0) { part in
+        try store.parts.forEach(from: from, to: to, asOf: to, skippedTransferGrace: 0) { part in
             judged.add(part)
             session.add(part)
         }
         let whole = Reconciler.reconcile(
-            try store.wholeRange(from: from, to: to, asOf: to, skippedTransferGrace: 0))
+            try store.parts.whole(from: from, to: to, asOf: to, skippedTransferGrace: 0))
         return (session.report(), judged, whole)
     }
 }

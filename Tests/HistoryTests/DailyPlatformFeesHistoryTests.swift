@@ -27,19 +27,19 @@ struct DailyPlatformFeesHistoryTests {
         let store = try database.open()
 
         // Given a completed reconcile, a failed one, and a re-run of the range with other figures
-        let first = try store.beginRun(start("reconcile")).runID
-        try store.completeRun(first, finishedAt: 2, details: "{}", dailyPlatformFees: Self.rows(1_234))
-        let failed = try store.beginRun(start("reconcile")).runID
-        try store.finishRun(failed, status: .failed, finishedAt: 3, message: "disk full", details: nil)
-        let again = try store.beginRun(start("reconcile")).runID
-        try store.completeRun(again, finishedAt: 4, details: "{}", dailyPlatformFees: Self.rows(9_223_372_036_854))
+        let first = try store.runs.beginRun(start("reconcile")).runID
+        try store.runs.completeRun(first, finishedAt: 2, details: "{}", dailyPlatformFees: Self.rows(1_234))
+        let failed = try store.runs.beginRun(start("reconcile")).runID
+        try store.runs.finishRun(failed, status: .failed, finishedAt: 3, message: "disk full", details: nil)
+        let again = try store.runs.beginRun(start("reconcile")).runID
+        try store.runs.completeRun(again, finishedAt: 4, details: "{}", dailyPlatformFees: Self.rows(9_223_372_036_854))
 
         // Then each completed run holds its own figures, in the report's order, and the failed run none
-        #expect(try store.dailyPlatformFees(run: first) == Self.rows(1_234))
-        #expect(try store.dailyPlatformFees(run: failed).isEmpty)
-        #expect(try store.dailyPlatformFees(run: again) == Self.rows(9_223_372_036_854))
-        #expect(try store.runs().map(\.status) == [.completed, .failed, .completed])
-        #expect(try store.runs().first?.details == "{}")
+        #expect(try store.runs.dailyPlatformFees(run: first) == Self.rows(1_234))
+        #expect(try store.runs.dailyPlatformFees(run: failed).isEmpty)
+        #expect(try store.runs.dailyPlatformFees(run: again) == Self.rows(9_223_372_036_854))
+        #expect(try store.runs.list().map(\.status) == [.completed, .failed, .completed])
+        #expect(try store.runs.list().first?.details == "{}")
     }
 
     @Test(
@@ -48,13 +48,13 @@ struct DailyPlatformFeesHistoryTests {
     func oneTransaction(backend: TestHistoryBackend) throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
-        let run = try store.beginRun(start("reconcile")).runID
+        let run = try store.runs.beginRun(start("reconcile")).runID
         let twice = Self.rows(5) + Self.rows(5).prefix(1)
         #expect(throws: HistoryError.self) {
-            try store.completeRun(run, finishedAt: 2, details: "{}", dailyPlatformFees: twice)
+            try store.runs.completeRun(run, finishedAt: 2, details: "{}", dailyPlatformFees: twice)
         }
-        #expect(try store.runs().first?.status == .running)
-        #expect(try store.dailyPlatformFees(run: run).isEmpty)
+        #expect(try store.runs.list().first?.status == .running)
+        #expect(try store.runs.dailyPlatformFees(run: run).isEmpty)
     }
 
     @Test("v9 drops the view that recomputed DPF and adds the table, keeping a v8 history's rows")

@@ -128,7 +128,7 @@ struct FactsColumnsTests {
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 100),
             timeZone: try #require(TimeZone(identifier: "UTC")))
-        let run = try store.beginRun(
+        let run = try store.runs.beginRun(
             RunStart(
                 command: "extract", range: range, mode: .test, toolVersion: "t", stripeVersion: "v", apiBase: "b",
                 startedAt: 1, pid: 1)
@@ -137,10 +137,10 @@ struct FactsColumnsTests {
         batch[stored: ChargeFacts.self] = [StoredObject(facts: Self.charge, rawJSON: "{}")]
         batch[stored: DisputeFacts.self] = [StoredObject(facts: Self.dispute, rawJSON: "{}")]
         batch[stored: BalanceTransactionFacts.self] = [StoredObject(facts: Self.balanceTransaction, rawJSON: "{}")]
-        try await store.write(batch, run: run, now: 1)
+        try await store.objects.write(batch, run: run, now: 1)
 
         // When the reconciler's input is loaded, Then every fact is as written
-        let input = try store.wholeRange(from: 0, to: 100, asOf: 100, skippedTransferGrace: 0)
+        let input = try store.parts.whole(from: 0, to: 100, asOf: 100, skippedTransferGrace: 0)
         #expect(input.charges == [Self.charge])
         #expect(input.disputes == [Self.dispute])
         #expect(input.balanceTransactions == [Self.balanceTransaction])

@@ -56,7 +56,7 @@ struct HistoryStoreTests {
     func ownerOnly() throws {
         let database = try TemporaryDatabase()
         let store = try HistoryStore.open(path: database.path)
-        try store.claimMode(.test)
+        try store.runs.claimMode(.test)
         let attributes = try FileManager.default.attributesOfItem(atPath: database.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
@@ -68,29 +68,29 @@ struct HistoryStoreTests {
         // Given a run that stores two charges
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
-        let first = try store.beginRun(start()).runID
+        let first = try store.runs.beginRun(start()).runID
         var batch = ObjectLists()
         batch[stored: ChargeFacts.self] = [charge("ch_1"), charge("ch_2")]
-        #expect(try await store.write(batch, run: first, now: 1) == WriteOutcome(new: 2))
+        #expect(try await store.objects.write(batch, run: first, now: 1) == WriteOutcome(new: 2))
         // (seen again in the same run, as an object embedded in one page and listed in another: counted once)
-        #expect(try await store.write(batch, run: first, now: 1) == WriteOutcome())
-        try store.finishRun(first, status: .completed, finishedAt: 2, message: nil, details: nil)
+        #expect(try await store.objects.write(batch, run: first, now: 1) == WriteOutcome())
+        try store.runs.finishRun(first, status: .completed, finishedAt: 2, message: nil, details: nil)
 
         // When a second run sees one charge unchanged and the other refunded
-        let second = try store.beginRun(start()).runID
+        let second = try store.runs.beginRun(start()).runID
         var later = ObjectLists()
         later[stored: ChargeFacts.self] = [charge("ch_1"), charge("ch_2", refunded: 400)]
-        let outcome = try await store.write(later, run: second, now: 3)
+        let outcome = try await store.objects.write(later, run: second, now: 3)
 
         // Then nothing is duplicated, the refund is stored and recorded as a change of the second run
         #expect(outcome == WriteOutcome(updated: 1, unchanged: 1))
-        #expect(try store.count(of: .charge) == 2)
-        let stored = try store.charges(createdFrom: 0, to: .max)
+        #expect(try store.objects.count(of: .charge) == 2)
+        let stored = try store.objects.charges(createdFrom: 0, to: .max)
         #expect(stored.first { $0.id == "ch_2" }?.amountRefunded == 400)
-        #expect(try store.rawJSON(of: .charge, id: "ch_2")?.contains(#""amount_refunded":400"#) == true)
-        #expect(try store.changes(run: first)[.charge]?.new == 2)
-        #expect(try store.changes(run: second)[.charge]?.updated == 1)
-        #expect(try store.changes(run: second)[.charge]?.new == 0)
+        #expect(try store.objects.rawJSON(of: .charge, id: "ch_2")?.contains(#""amount_refunded":400"#) == true)
+        #expect(try store.objects.changes(run: first)[.charge]?.new == 2)
+        #expect(try store.objects.changes(run: second)[.charge]?.updated == 1)
+        #expect(try store.objects.changes(run: second)[.charge]?.new == 0)
     }
 
     @Test("a history of schema v3 keeps every object and its JSON when its raw JSON moves to tables of its own")
@@ -103,9 +103,9 @@ struct HistoryStoreTests {
         let store = try HistoryStore.open(path: database.path)
 
         // Then the facts and the JSON are both still there, and the object tables hold no JSON any more
-        #expect(try store.charges(createdFrom: 0, to: 100).map(\.id) == ["ch_old"])
-        #expect(try store.rawJSON(of: .charge, id: "ch_old") == #"{"id":"ch_old","disputed":true}"#)
-        #expect(try store.rawJSON(of: .balanceTransaction, id: "txn_old") == #"{"id":"txn_old"}"#)
+        #expect(try store.objects.charges(createdFrom: 0, to: 100).map(\.id) == ["ch_old"])
+        #expect(try store.objects.rawJSON(of: .charge, id: "ch_old") == #"{"id":"ch_old","disputed":true}"#)
+        #expect(try store.objects.rawJSON(of: .balanceTransaction, id: "txn_old") == #"{"id":"txn_old"}"#)
         #expect(try !GRDBTestAccess.columns(database.path, table: "charges").contains("raw"))
         #expect(try GRDBTestAccess.columns(database.path, table: "charges_raw") == ["id", "raw"])
         #expect(
@@ -120,7 +120,7 @@ struct HistoryStoreTests {
             ])
 
         // And an unchanged sighting of the object is unchanged, a changed one updated
-        let run = try store.beginRun(start(from: 0, to: 100)).runID
+        let run = try store.runs.beginRun(start(from: 0, to: 100)).runID
         var same = ObjectLists()
         same[stored: BalanceTransactionFacts.self] = [
             StoredObject(
@@ -129,17 +129,17 @@ struct HistoryStoreTests {
                     reportingCategory: "charge", sourceID: nil, exchangeRate: nil, status: "available"),
                 rawJSON: #"{"id":"txn_old"}"#)
         ]
-        #expect(try await store.write(same, run: run, now: 2) == WriteOutcome(unchanged: 1))
+        #expect(try await store.objects.write(same, run: run, now: 2) == WriteOutcome(unchanged: 1))
         var changed = ObjectLists()
         changed[stored: ChargeFacts.self] = [charge("ch_old", created: 10)]
-        #expect(try await store.write(changed, run: run, now: 2) == WriteOutcome(updated: 1))
+        #expect(try await store.objects.write(changed, run: run, now: 2) == WriteOutcome(updated: 1))
     }
 
     @Test("facts come back exactly as stored, optional fields included", arguments: TestHistoryBackend.available)
     func roundTrip(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
-        let run = try store.beginRun(start()).runID
+        let run = try store.runs.beginRun(start()).runID
         var batch = ObjectLists()
         var noTransfer = charge("ch_9").facts
         noTransfer.transferID = nil
@@ -160,13 +160,15 @@ struct HistoryStoreTests {
                     reportingCategory: "dispute", sourceID: "dp_1", exchangeRate: 1.0845, status: "available"),
                 rawJSON: "{}")
         ]
-        try await store.write(batch, run: run, now: 1)
-        let charges = try store.charges(createdFrom: 0, to: .max)
+        try await store.objects.write(batch, run: run, now: 1)
+        let charges = try store.objects.charges(createdFrom: 0, to: .max)
         #expect(Set(charges) == Set([charge("ch_1").facts, noTransfer]))
         #expect(
-            try store.facts(DisputeFacts.self, createdFrom: 0, to: 10) == [batch[stored: DisputeFacts.self][0].facts])
+            try store.objects.facts(DisputeFacts.self, createdFrom: 0, to: 10) == [
+                batch[stored: DisputeFacts.self][0].facts
+            ])
         #expect(
-            try store.facts(BalanceTransactionFacts.self, createdFrom: 0, to: 10) == [
+            try store.objects.facts(BalanceTransactionFacts.self, createdFrom: 0, to: 10) == [
                 batch[stored: BalanceTransactionFacts.self][0].facts
             ])
     }
@@ -175,10 +177,10 @@ struct HistoryStoreTests {
     func modeMismatch(backend: TestHistoryBackend) throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
-        try store.claimMode(.test)
-        try store.claimMode(.test)
+        try store.runs.claimMode(.test)
+        try store.runs.claimMode(.test)
         #expect(throws: HistoryError.modeMismatch(path: database.shown, stored: "test", requested: "live")) {
-            try store.claimMode(.live)
+            try store.runs.claimMode(.live)
         }
         #expect(HistoryError.modeMismatch(path: "x", stored: "test", requested: "live").isBadInput)
     }
@@ -210,25 +212,25 @@ struct HistoryStoreTests {
         // Given a run that finished one window and then died (still marked running)
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
-        let crashed = try store.beginRun(start()).runID
+        let crashed = try store.runs.beginRun(start()).runID
         var batch = ObjectLists()
         batch[stored: ChargeFacts.self] = [charge("ch_1")]
         let window = ExtractionWindow(resource: "charges", from: 1_795_132_800, to: 1_795_176_000)
-        try await store.write(batch, run: crashed, completing: window, windowObjects: 1, now: 5)
+        try await store.objects.write(batch, run: crashed, completing: window, windowObjects: 1, now: 5)
 
         // When the next run of the same range starts
-        let (next, resumable) = try store.beginRun(start())
+        let (next, resumable) = try store.runs.beginRun(start())
 
         // Then the dead run is marked failed and its window counts as done for the new run
         #expect(resumable == crashed)
-        #expect(try await store.completedWindows(run: next) == [window])
-        let runs = try store.runs()
+        #expect(try await store.runs.completedWindows(run: next) == [window])
+        let runs = try store.runs.list()
         #expect(runs.first { $0.id == crashed }?.status == .failed)
         #expect(runs.first { $0.id == crashed }?.message?.contains("interrupted") == true)
         #expect(runs.first { $0.id == next }?.resumedFrom == crashed)
 
         // And a run of another range resumes nothing
-        let other = try store.beginRun(start(from: 1_795_219_200, to: 1_795_305_600))
+        let other = try store.runs.beginRun(start(from: 1_795_219_200, to: 1_795_305_600))
         #expect(other.resumableRunID == nil)
     }
 
@@ -236,11 +238,11 @@ struct HistoryStoreTests {
     func completedRunIsNotResumed(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
-        let run = try store.beginRun(start()).runID
-        try await store.write(
+        let run = try store.runs.beginRun(start()).runID
+        try await store.objects.write(
             ObjectLists(), run: run, completing: ExtractionWindow(resource: "charges", from: 0, to: 1), now: 1)
-        try store.finishRun(run, status: .completed, finishedAt: 2, message: nil, details: "{}")
-        #expect(try store.beginRun(start()).resumableRunID == nil)
+        try store.runs.finishRun(run, status: .completed, finishedAt: 2, message: nil, details: "{}")
+        #expect(try store.runs.beginRun(start()).resumableRunID == nil)
     }
 }
 
@@ -258,20 +260,20 @@ struct FindingsTests {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
         // Given a run that sees two findings but fails before its report is written
-        let failed = try store.beginRun(start("run")).runID
-        let first = try await store.recordFindings([key, other], run: failed, from: 0, to: 10)
+        let failed = try store.runs.beginRun(start("run")).runID
+        let first = try await store.runs.recordFindings([key, other], run: failed, from: 0, to: 10)
         #expect(first.open.isEmpty)
-        try store.finishRun(failed, status: .failed, finishedAt: 1, message: "disk full", details: nil)
+        try store.runs.finishRun(failed, status: .failed, finishedAt: 1, message: "disk full", details: nil)
 
         // When the next run sees them and completes, they are still new to it
-        let completed = try store.beginRun(start("run")).runID
-        let second = try await store.recordFindings([key, other], run: completed, from: 0, to: 10)
+        let completed = try store.runs.beginRun(start("run")).runID
+        let second = try await store.runs.recordFindings([key, other], run: completed, from: 0, to: 10)
         #expect(second.open.isEmpty)
-        try store.finishRun(completed, status: .completed, finishedAt: 2, message: nil, details: nil)
+        try store.runs.finishRun(completed, status: .completed, finishedAt: 2, message: nil, details: nil)
 
         // Then a third run calls the one it still sees open and the other resolved
-        let third = try store.beginRun(start("run")).runID
-        let update = try await store.recordFindings([key], run: third, from: 0, to: 10)
+        let third = try store.runs.beginRun(start("run")).runID
+        let update = try await store.runs.recordFindings([key], run: third, from: 0, to: 10)
         #expect(update.open == [key.key])
         #expect(update.resolved.map(\.key) == [other.key])
     }
@@ -282,15 +284,15 @@ struct FindingsTests {
     func failedRunResolvesNothing(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
-        let reported = try store.beginRun(start("run")).runID
-        _ = try await store.recordFindings([key, other], run: reported, from: 0, to: 10)
-        try store.finishRun(reported, status: .completed, finishedAt: 1, message: nil, details: nil)
-        let failed = try store.beginRun(start("run")).runID
+        let reported = try store.runs.beginRun(start("run")).runID
+        _ = try await store.runs.recordFindings([key, other], run: reported, from: 0, to: 10)
+        try store.runs.finishRun(reported, status: .completed, finishedAt: 1, message: nil, details: nil)
+        let failed = try store.runs.beginRun(start("run")).runID
         #expect(
-            try await store.recordFindings([key], run: failed, from: 0, to: 10).resolved.map(\.key) == [other.key])
-        try store.finishRun(failed, status: .failed, finishedAt: 2, message: "killed", details: nil)
-        let next = try store.beginRun(start("run")).runID
-        let update = try await store.recordFindings([key], run: next, from: 0, to: 10)
+            try await store.runs.recordFindings([key], run: failed, from: 0, to: 10).resolved.map(\.key) == [other.key])
+        try store.runs.finishRun(failed, status: .failed, finishedAt: 2, message: "killed", details: nil)
+        let next = try store.runs.beginRun(start("run")).runID
+        let update = try await store.runs.recordFindings([key], run: next, from: 0, to: 10)
         #expect(update.resolved.map(\.key) == [other.key])
         #expect(update.open == [key.key])
     }
@@ -299,11 +301,11 @@ struct FindingsTests {
     func otherRangesUntouched(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
-        let run = try store.beginRun(start("run")).runID
-        _ = try await store.recordFindings([other], run: run, from: 0, to: 10)
-        try store.finishRun(run, status: .completed, finishedAt: 1, message: nil, details: nil)
-        let later = try store.beginRun(start("run", from: 1_795_219_200, to: 1_795_305_600)).runID
-        #expect(try await store.recordFindings([], run: later, from: 10, to: 20).resolved.isEmpty)
+        let run = try store.runs.beginRun(start("run")).runID
+        _ = try await store.runs.recordFindings([other], run: run, from: 0, to: 10)
+        try store.runs.finishRun(run, status: .completed, finishedAt: 1, message: nil, details: nil)
+        let later = try store.runs.beginRun(start("run", from: 1_795_219_200, to: 1_795_305_600)).runID
+        #expect(try await store.runs.recordFindings([], run: later, from: 10, to: 20).resolved.isEmpty)
     }
 
     @Test(
@@ -319,19 +321,19 @@ struct FindingsTests {
         let lateInRange = Finding(
             key: FindingKey(kind: "application_fee_amount_mismatch", objectID: "fee_late"),
             subject: FindingSubject(id: "ch_late", created: 25))
-        let long = try store.beginRun(start("run")).runID
-        _ = try await store.recordFindings([early, lateInRange], run: long, from: 0, to: 30)
-        try store.finishRun(long, status: .completed, finishedAt: 1, message: nil, details: nil)
+        let long = try store.runs.beginRun(start("run")).runID
+        _ = try await store.runs.recordFindings([early, lateInRange], run: long, from: 0, to: 30)
+        try store.runs.finishRun(long, status: .completed, finishedAt: 1, message: nil, details: nil)
 
         // When a run of units 20–30 finds neither, it resolves only the one whose charge it judged
-        let short = try store.beginRun(start("run")).runID
-        let update = try await store.recordFindings([], run: short, from: 20, to: 30)
-        try store.finishRun(short, status: .completed, finishedAt: 2, message: nil, details: nil)
+        let short = try store.runs.beginRun(start("run")).runID
+        let update = try await store.runs.recordFindings([], run: short, from: 20, to: 30)
+        try store.runs.finishRun(short, status: .completed, finishedAt: 2, message: nil, details: nil)
         #expect(update.resolved.map(\.key) == [lateInRange.key])
 
         // And the 30-unit run again finds the early one still open: untouched by the short run
-        let again = try store.beginRun(start("run")).runID
-        let last = try await store.recordFindings([early], run: again, from: 0, to: 30)
+        let again = try store.runs.beginRun(start("run")).runID
+        let last = try await store.runs.recordFindings([early], run: again, from: 0, to: 30)
         #expect(last.open == [early.key])
         #expect(last.resolved.isEmpty)
     }
@@ -343,13 +345,15 @@ struct FindingsTests {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
         let missing = Finding(key: FindingKey(kind: "missing_object", objectID: "tr_gone"), subject: nil)
-        let run = try store.beginRun(start("run")).runID
-        _ = try await store.recordFindings([missing], run: run, from: 0, to: 30)
-        try store.finishRun(run, status: .completed, finishedAt: 1, message: nil, details: nil)
-        let inside = try store.beginRun(start("run")).runID
-        #expect(try await store.recordFindings([], run: inside, from: 10, to: 20).resolved.isEmpty)
-        try store.finishRun(inside, status: .completed, finishedAt: 2, message: nil, details: nil)
-        let covering = try store.beginRun(start("run")).runID
-        #expect(try await store.recordFindings([], run: covering, from: 0, to: 30).resolved.map(\.key) == [missing.key])
+        let run = try store.runs.beginRun(start("run")).runID
+        _ = try await store.runs.recordFindings([missing], run: run, from: 0, to: 30)
+        try store.runs.finishRun(run, status: .completed, finishedAt: 1, message: nil, details: nil)
+        let inside = try store.runs.beginRun(start("run")).runID
+        #expect(try await store.runs.recordFindings([], run: inside, from: 10, to: 20).resolved.isEmpty)
+        try store.runs.finishRun(inside, status: .completed, finishedAt: 2, message: nil, details: nil)
+        let covering = try store.runs.beginRun(start("run")).runID
+        #expect(
+            try await store.runs.recordFindings([], run: covering, from: 0, to: 30).resolved.map(\.key) == [missing.key]
+        )
     }
 }

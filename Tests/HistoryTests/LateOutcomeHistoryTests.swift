@@ -41,7 +41,7 @@ struct LateOutcomeHistoryTests {
         let store = try database.open()
         // Given a nightly run of the day before that stored a pending charge, a settled one, a pending refund, a
         // failed one, and a charge older than the look-back window that is still pending
-        let nightly = try store.beginRun(start("run", from: Self.from - 86_400, to: Self.from)).runID
+        let nightly = try store.runs.beginRun(start("run", from: Self.from - 86_400, to: Self.from)).runID
         var batch = ObjectLists()
         batch[stored: ChargeFacts.self] = [
             Self.stored(Self.chargeFacts("ch_pending", status: .pending)),
@@ -51,12 +51,12 @@ struct LateOutcomeHistoryTests {
         batch[stored: RefundFacts.self] = [
             Self.refund("re_pending", status: .pending), Self.refund("re_failed", status: .failed),
         ]
-        try await store.write(batch, run: nightly, now: Self.from)
-        try store.finishRun(nightly, status: .completed, finishedAt: Self.from + 600, message: nil, details: nil)
+        try await store.objects.write(batch, run: nightly, now: Self.from)
+        try store.runs.finishRun(nightly, status: .completed, finishedAt: Self.from + 600, message: nil, details: nil)
 
         // When tonight's run plans its reads of the look-back window
-        let tonight = try store.beginRun(start("run", from: Self.from, to: Self.to)).runID
-        let plan = try await store.planLateReads(
+        let tonight = try store.runs.beginRun(start("run", from: Self.from, to: Self.to)).runID
+        let plan = try await store.gaps.planLateReads(
             run: tonight, window: Self.window, now: Self.to + 600, grace: 3_600)
 
         // Then it reads again the pending charge and the pending refund, nothing final and nothing older
@@ -70,37 +70,37 @@ struct LateOutcomeHistoryTests {
         var read = ObjectLists()
         read[stored: ChargeFacts.self] = [Self.stored(Self.chargeFacts("ch_pending", status: .succeeded))]
         read[stored: RefundFacts.self] = [Self.refund("re_pending", status: .pending)]
-        try await store.write(read, run: tonight, now: Self.to + 600)
-        let changed = try await store.recordLateOutcomes(run: tonight, now: Self.to + 600, grace: 3_600)
+        try await store.objects.write(read, run: tonight, now: Self.to + 600)
+        let changed = try await store.gaps.recordLateOutcomes(run: tonight, now: Self.to + 600, grace: 3_600)
 
         // Then one late outcome is recorded, and the reconcile of tonight's range judges it
         #expect(changed == 1)
-        let source = try await store.lateOutcomeSource(from: Self.from, to: Self.to, run: tonight)
+        let source = try await store.runs.lateOutcomeSource(from: Self.from, to: Self.to, run: tonight)
         #expect(source == tonight)
         let selection = LateOutcomeSelection(window: Self.window, source: source)
-        #expect(try store.lateOutcomes(selection) == JudgedObjects(.charge, ["ch_pending"]))
+        #expect(try store.gaps.lateOutcomes(selection) == JudgedObjects(.charge, ["ch_pending"]))
         // and the nightly report of the day before is out of date
-        let outOfDate = try await store.outOfDateRanges(selection, run: tonight)
+        let outOfDate = try await store.runs.outOfDateRanges(selection, run: tonight)
         #expect(outOfDate.map(\.from) == [Self.from - 86_400])
         #expect(outOfDate.map(\.to) == [Self.from])
 
         // When tonight's reconcile records its findings, the late outcome is judged
-        _ = try await store.recordFindings([], run: tonight, from: Self.from, to: Self.to, late: selection)
-        try store.finishRun(tonight, status: .completed, finishedAt: Self.to + 900, message: nil, details: nil)
+        _ = try await store.runs.recordFindings([], run: tonight, from: Self.from, to: Self.to, late: selection)
+        try store.runs.finishRun(tonight, status: .completed, finishedAt: Self.to + 900, message: nil, details: nil)
 
         // Then a later run of another range does not judge it again, and an offline reconcile of tonight's range
         // (whose source is tonight's run) still does
-        let next = try store.beginRun(start("run", from: Self.to, to: Self.to + 86_400)).runID
+        let next = try store.runs.beginRun(start("run", from: Self.to, to: Self.to + 86_400)).runID
         let nextWindow = (Self.to - 14 * 86_400)..<Self.to
         let nextSelection = LateOutcomeSelection(
             window: nextWindow,
-            source: try await store.lateOutcomeSource(from: Self.to, to: Self.to + 86_400, run: next))
-        #expect(try store.lateOutcomes(nextSelection) == JudgedObjects())
-        try store.finishRun(next, status: .completed, finishedAt: Self.to + 86_400, message: nil, details: nil)
-        let offline = try store.beginRun(start("reconcile", from: Self.from, to: Self.to), resume: false).runID
-        #expect(try await store.lateOutcomeSource(from: Self.from, to: Self.to, run: offline) == tonight)
+            source: try await store.runs.lateOutcomeSource(from: Self.to, to: Self.to + 86_400, run: next))
+        #expect(try store.gaps.lateOutcomes(nextSelection) == JudgedObjects())
+        try store.runs.finishRun(next, status: .completed, finishedAt: Self.to + 86_400, message: nil, details: nil)
+        let offline = try store.runs.beginRun(start("reconcile", from: Self.from, to: Self.to), resume: false).runID
+        #expect(try await store.runs.lateOutcomeSource(from: Self.from, to: Self.to, run: offline) == tonight)
         #expect(
-            try store.lateOutcomes(LateOutcomeSelection(window: Self.window, source: tonight))
+            try store.gaps.lateOutcomes(LateOutcomeSelection(window: Self.window, source: tonight))
                 == JudgedObjects(.charge, ["ch_pending"]))
     }
 
@@ -114,23 +114,24 @@ struct LateOutcomeHistoryTests {
         // with no transfer yet
         var nightlyStart = try start("run", from: Self.from - 86_400, to: Self.from)
         nightlyStart.startedAt = Self.from + 300
-        let nightly = try store.beginRun(nightlyStart).runID
+        let nightly = try store.runs.beginRun(nightlyStart).runID
         var young = Self.chargeFacts("ch_young", status: .succeeded, created: Self.from - 600)
         young.transferID = nil
         young.destinationAccountID = "acct_1"
         var batch = ObjectLists()
         batch[stored: ChargeFacts.self] = [Self.stored(young)]
-        try await store.write(batch, run: nightly, now: Self.from)
-        try store.finishRun(nightly, status: .completed, finishedAt: Self.from + 400, message: nil, details: nil)
+        try await store.objects.write(batch, run: nightly, now: Self.from)
+        try store.runs.finishRun(nightly, status: .completed, finishedAt: Self.from + 400, message: nil, details: nil)
 
         // When tonight's run plans, then reads it unchanged a day later
-        let tonight = try store.beginRun(start("run", from: Self.from, to: Self.to)).runID
-        let plan = try await store.planLateReads(run: tonight, window: Self.window, now: Self.to + 600, grace: 3_600)
+        let tonight = try store.runs.beginRun(start("run", from: Self.from, to: Self.to)).runID
+        let plan = try await store.gaps.planLateReads(
+            run: tonight, window: Self.window, now: Self.to + 600, grace: 3_600)
         #expect(plan.objects[.charge]?.map(\.id) == ["ch_young"])
-        try await store.write(batch, run: tonight, now: Self.to + 600)
+        try await store.objects.write(batch, run: tonight, now: Self.to + 600)
 
         // Then its state changed: it is no longer young, so the rules judge it now (a skipped transfer, say)
-        #expect(try await store.recordLateOutcomes(run: tonight, now: Self.to + 600, grace: 3_600) == 1)
+        #expect(try await store.gaps.recordLateOutcomes(run: tonight, now: Self.to + 600, grace: 3_600) == 1)
     }
 
     @Test(
@@ -139,25 +140,25 @@ struct LateOutcomeHistoryTests {
     func interruptedRunsReadsCarryOver(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
-        let nightly = try store.beginRun(start("run", from: Self.from - 86_400, to: Self.from)).runID
+        let nightly = try store.runs.beginRun(start("run", from: Self.from - 86_400, to: Self.from)).runID
         var batch = ObjectLists()
         batch[stored: ChargeFacts.self] = [Self.stored(Self.chargeFacts("ch_pending", status: .pending))]
-        try await store.write(batch, run: nightly, now: Self.from)
-        try store.finishRun(nightly, status: .completed, finishedAt: Self.from, message: nil, details: nil)
+        try await store.objects.write(batch, run: nightly, now: Self.from)
+        try store.runs.finishRun(nightly, status: .completed, finishedAt: Self.from, message: nil, details: nil)
 
         // Given tonight's run read the charge succeeded, then died before its report
-        let died = try store.beginRun(start("run", from: Self.from, to: Self.to)).runID
-        _ = try await store.planLateReads(run: died, window: Self.window, now: Self.to + 600, grace: 3_600)
+        let died = try store.runs.beginRun(start("run", from: Self.from, to: Self.to)).runID
+        _ = try await store.gaps.planLateReads(run: died, window: Self.window, now: Self.to + 600, grace: 3_600)
         var read = ObjectLists()
         read[stored: ChargeFacts.self] = [Self.stored(Self.chargeFacts("ch_pending", status: .succeeded))]
-        try await store.write(read, run: died, now: Self.to + 600)
-        try store.finishRun(died, status: .failed, finishedAt: Self.to + 700, message: "killed", details: nil)
+        try await store.objects.write(read, run: died, now: Self.to + 600)
+        try store.runs.finishRun(died, status: .failed, finishedAt: Self.to + 700, message: "killed", details: nil)
 
         // When the next run plans: the history holds the charge as succeeded, yet it is read again, and changed
-        let retry = try store.beginRun(start("run", from: Self.from, to: Self.to)).runID
-        let plan = try await store.planLateReads(run: retry, window: Self.window, now: Self.to + 900, grace: 3_600)
+        let retry = try store.runs.beginRun(start("run", from: Self.from, to: Self.to)).runID
+        let plan = try await store.gaps.planLateReads(run: retry, window: Self.window, now: Self.to + 900, grace: 3_600)
         #expect(plan.objects[.charge]?.map(\.id) == ["ch_pending"])
-        #expect(try await store.recordLateOutcomes(run: retry, now: Self.to + 900, grace: 3_600) == 1)
+        #expect(try await store.gaps.recordLateOutcomes(run: retry, now: Self.to + 900, grace: 3_600) == 1)
     }
 
     @Test(
@@ -168,7 +169,7 @@ struct LateOutcomeHistoryTests {
         let store = try database.open()
         // Given three automatic payouts of the window: paid, arrived 3 days before tonight; paid, arrived 12 days
         // before; failed
-        let nightly = try store.beginRun(start("run", from: Self.from - 86_400, to: Self.from)).runID
+        let nightly = try store.runs.beginRun(start("run", from: Self.from - 86_400, to: Self.from)).runID
         func payout(_ id: String, status: PayoutStatus, arrival: Int64) -> StoredObject<PayoutFacts> {
             StoredObject(
                 facts: PayoutFacts(
@@ -183,12 +184,12 @@ struct LateOutcomeHistoryTests {
             payout("po_old", status: .paid, arrival: Self.to - 12 * 86_400),
             payout("po_failed", status: .failed, arrival: Self.to - 3 * 86_400),
         ]
-        try await store.write(batch, run: nightly, now: Self.from)
-        try store.finishRun(nightly, status: .completed, finishedAt: Self.from, message: nil, details: nil)
+        try await store.objects.write(batch, run: nightly, now: Self.from)
+        try store.runs.finishRun(nightly, status: .completed, finishedAt: Self.from, message: nil, details: nil)
 
         // When tonight's run plans its reads
-        let tonight = try store.beginRun(start("run", from: Self.from, to: Self.to)).runID
-        let plan = try await store.planLateReads(run: tonight, window: Self.window, now: Self.to, grace: 3_600)
+        let tonight = try store.runs.beginRun(start("run", from: Self.from, to: Self.to)).runID
+        let plan = try await store.gaps.planLateReads(run: tonight, window: Self.window, now: Self.to, grace: 3_600)
 
         // Then only the payout paid 3 days ago is read again
         #expect(plan.objects[.payout]?.map(\.id) == ["po_recent"])

@@ -49,14 +49,14 @@ struct PayoutHistoryTests {
         let store = try HistoryStore.open(path: database.path)
 
         // Then the stored transaction's available_on comes from its raw JSON, and the payout tables exist
-        let input = try store.facts(BalanceTransactionFacts.self, createdFrom: 0, to: 100)
+        let input = try store.objects.facts(BalanceTransactionFacts.self, createdFrom: 0, to: 100)
         #expect(input.map(\.availableOn) == [172_800])
         #expect(try GRDBTestAccess.columns(database.path, table: "payouts_raw") == ["id", "raw"])
         #expect(
             try GRDBTestAccess.columns(database.path, table: "payout_transactions") == [
                 "payout_id", "balance_transaction_id", "first_seen_run", "last_seen_run",
             ])
-        #expect(try store.count(of: .payout) == 0)
+        #expect(try store.objects.count(of: .payout) == 0)
     }
 
     @Test(
@@ -66,17 +66,17 @@ struct PayoutHistoryTests {
         // Given a run that stored a payout with what ?payout= listed, twice
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
-        let run = try store.beginRun(start(from: Self.from, to: Self.to)).runID
-        let first = try await store.write(Self.batch(), run: run, now: Self.to)
-        let second = try await store.write(Self.batch(), run: run, now: Self.to)
+        let run = try store.runs.beginRun(start(from: Self.from, to: Self.to)).runID
+        let first = try await store.objects.write(Self.batch(), run: run, now: Self.to)
+        let second = try await store.objects.write(Self.batch(), run: run, now: Self.to)
         #expect(first == WriteOutcome(new: 3))
         #expect(second == WriteOutcome())
 
         // When the range's input is read, at once and in parts
-        let input = try store.wholeRange(
+        let input = try store.parts.whole(
             from: Self.from, to: Self.to, asOf: Self.to, skippedTransferGrace: 0)
         var parts: [ReconciliationInput] = []
-        try store.forEachReconciliationPart(from: Self.from, to: Self.to, asOf: Self.to, skippedTransferGrace: 0) {
+        try store.parts.forEach(from: Self.from, to: Self.to, asOf: Self.to, skippedTransferGrace: 0) {
             parts.append($0)
         }
 
@@ -84,7 +84,7 @@ struct PayoutHistoryTests {
         #expect(input.payouts == [Self.payout])
         #expect(input.payoutTransactions.map(\.balanceTransactionID) == ["txn_old", "txn_po"])
         #expect(Set(input.balanceTransactions.map(\.id)) == ["txn_old", "txn_po"])
-        #expect(try store.rawJSON(of: .payout, id: "po_1") == #"{"id":"po_1","object":"payout"}"#)
+        #expect(try store.objects.rawJSON(of: .payout, id: "po_1") == #"{"id":"po_1","object":"payout"}"#)
         let payoutParts = parts.filter { !($0.judged?[.payout].isEmpty ?? true) }
         #expect(payoutParts.count == 1)
         #expect(payoutParts.first?.payouts == [Self.payout])
@@ -98,18 +98,18 @@ struct PayoutHistoryTests {
         // Given a run that stored the range's payout
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
-        let run = try store.beginRun(start(from: Self.from, to: Self.to)).runID
+        let run = try store.runs.beginRun(start(from: Self.from, to: Self.to)).runID
         var batch = ObjectLists()
         batch[stored: PayoutFacts.self] = Self.batch()[stored: PayoutFacts.self]
-        try await store.write(batch, run: run, now: Self.to)
+        try await store.objects.write(batch, run: run, now: Self.to)
 
         // When the follow-ups are asked for before and after its listing is recorded
-        let before = try await store.gaps(from: Self.from, to: Self.to, chain: [run])
-        try await store.recordPayoutListing(payoutID: "po_1", run: run)
-        let after = try await store.gaps(from: Self.from, to: Self.to, chain: [run])
-        let nextRun = try store.beginRun(start(from: Self.from, to: Self.to)).runID
-        try await store.write(batch, run: nextRun, now: Self.to)
-        let nextRunNeeds = try await store.gaps(from: Self.from, to: Self.to, chain: [nextRun])
+        let before = try await store.gaps.inRange(from: Self.from, to: Self.to, chain: [run])
+        try await store.gaps.recordPayoutListing(payoutID: "po_1", run: run)
+        let after = try await store.gaps.inRange(from: Self.from, to: Self.to, chain: [run])
+        let nextRun = try store.runs.beginRun(start(from: Self.from, to: Self.to)).runID
+        try await store.objects.write(batch, run: nextRun, now: Self.to)
+        let nextRunNeeds = try await store.gaps.inRange(from: Self.from, to: Self.to, chain: [nextRun])
 
         // Then the payout's list is needed, then not, then again in the next run
         #expect(before.payoutTransactionLists == ["po_1"])
@@ -124,29 +124,29 @@ struct PayoutHistoryTests {
         // Given a run that stored the range's payout while Stripe was still reconciling it
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
-        let run = try store.beginRun(start(from: Self.from, to: Self.to)).runID
+        let run = try store.runs.beginRun(start(from: Self.from, to: Self.to)).runID
         var payout = Self.payout
         payout.reconciliationStatus = "in_progress"
         var batch = ObjectLists()
         batch[stored: PayoutFacts.self] = [
             StoredObject(facts: payout, rawJSON: #"{"id":"po_1","reconciliation_status":"in_progress"}"#)
         ]
-        try await store.write(batch, run: run, now: Self.to)
-        let whileInProgress = try await store.gaps(from: Self.from, to: Self.to, chain: [run])
+        try await store.objects.write(batch, run: run, now: Self.to)
+        let whileInProgress = try await store.gaps.inRange(from: Self.from, to: Self.to, chain: [run])
 
         // When the next run sees it completed
-        let nextRun = try store.beginRun(start(from: Self.from, to: Self.to)).runID
+        let nextRun = try store.runs.beginRun(start(from: Self.from, to: Self.to)).runID
         payout.reconciliationStatus = "completed"
         batch[stored: PayoutFacts.self] = [
             StoredObject(facts: payout, rawJSON: #"{"id":"po_1","reconciliation_status":"completed"}"#)
         ]
-        try await store.write(batch, run: nextRun, now: Self.to)
-        let onceCompleted = try await store.gaps(from: Self.from, to: Self.to, chain: [nextRun])
+        try await store.objects.write(batch, run: nextRun, now: Self.to)
+        let onceCompleted = try await store.gaps.inRange(from: Self.from, to: Self.to, chain: [nextRun])
 
         // Then its partial list is not read; the complete one is, and the stored status is the latest
         #expect(whileInProgress.payoutTransactionLists.isEmpty)
         #expect(onceCompleted.payoutTransactionLists == ["po_1"])
-        let stored = try store.facts(PayoutFacts.self, createdFrom: Self.from, to: Self.to)
+        let stored = try store.objects.facts(PayoutFacts.self, createdFrom: Self.from, to: Self.to)
         #expect(stored.map(\.reconciliationStatus) == ["completed"])
     }
 
@@ -157,7 +157,7 @@ struct PayoutHistoryTests {
         // Given a PostgreSQL history with a payout a day, each of which paid out 60 balance transactions
         let database = try TemporaryDatabase(.postgreSQL)
         let store = try database.open()
-        let run = try store.beginRun(start(from: Self.from, to: Self.to + 86_400)).runID
+        let run = try store.runs.beginRun(start(from: Self.from, to: Self.to + 86_400)).runID
         for day in 0..<2 {
             let created = Self.from + Int64(day) * 86_400 + 6 * 3_600
             var batch = ObjectLists()
@@ -178,7 +178,7 @@ struct PayoutHistoryTests {
             batch.payoutTransactions = paidOut.map {
                 PayoutTransactionLink(payoutID: payout, balanceTransactionID: $0.id)
             }
-            try await store.write(batch, run: run, now: Self.to + 86_400)
+            try await store.objects.write(batch, run: run, now: Self.to + 86_400)
         }
 
         // When one day, then both, are read in parts of 7
@@ -186,7 +186,7 @@ struct PayoutHistoryTests {
             let watch = PostgreSQLConnection.ResultWatch()
             var transactions = 0
             try PostgreSQLConnection.$resultWatch.withValue(watch) {
-                try store.forEachReconciliationPart(
+                try store.parts.forEach(
                     from: Self.from, to: Self.from + Int64(days) * 86_400, asOf: Self.to + 86_400,
                     skippedTransferGrace: 0, chargesPerPart: 7
                 ) { part in

@@ -76,8 +76,8 @@ struct CommandLineTests {
         #expect(!result.output.contains(CLI.testKey))
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("reports").path))
         let store = try HistoryStore.open(path: folder.url.appendingPathComponent("h.sqlite").path)
-        #expect(try store.runs().first?.status == .failed)
-        #expect(try store.runs().first?.message?.contains("GET /v1/") == true)
+        #expect(try store.runs.list().first?.status == .failed)
+        #expect(try store.runs.list().first?.message?.contains("GET /v1/") == true)
     }
 
     @Test("reconcile needs no key")

@@ -49,8 +49,8 @@ struct CrashRecoveryTests {
         while committed < 2, victim.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
             guard server.requestStats.total > requestsBefore else { continue }
-            if let store = try? HistoryStore.open(path: killedPath), let run = try? store.runs().first {
-                committed = (try? await store.completedWindows(run: run.id).count) ?? 0
+            if let store = try? HistoryStore.open(path: killedPath), let run = try? store.runs.list().first {
+                committed = (try? await store.runs.completedWindows(run: run.id).count) ?? 0
             }
         }
         #expect(victim.isRunning, "the extraction was still running when killed")
@@ -65,9 +65,9 @@ struct CrashRecoveryTests {
         let resumed = try HistoryStore.open(path: killedPath)
         let clean = try HistoryStore.open(path: folder.url.appendingPathComponent("clean.sqlite").path)
         for kind in ObjectKind.allCases {
-            #expect(try resumed.rawObjects(of: kind) == clean.rawObjects(of: kind), "\(kind) objects")
+            #expect(try resumed.objects.rawObjects(of: kind) == clean.objects.rawObjects(of: kind), "\(kind) objects")
         }
-        let runs = try resumed.runs()
+        let runs = try resumed.runs.list()
         #expect(runs.count == 2)
         #expect(runs.first?.status == .completed)
         #expect(runs.first?.resumedFrom == runs.last?.id)

@@ -42,8 +42,8 @@ struct ExtractCommandTests {
             #expect(result.output.contains("Extracted"))
             #expect(result.output.contains("charges"))
             let store = try HistoryStore.open(path: folder.url.appendingPathComponent("history.sqlite").path)
-            #expect(try store.count(of: .charge) == 200)
-            let run = try #require(try store.runs().first)
+            #expect(try store.objects.count(of: .charge) == 200)
+            let run = try #require(try store.runs.list().first)
             #expect(run.status == .completed)
             #expect(run.mode == .test)
             #expect(run.details?.contains("\"requests\"") == true)
@@ -60,7 +60,7 @@ struct ExtractCommandTests {
             #expect(result.error.contains("The API key was refused"))
             #expect(!result.error.contains(CLI.liveKey))
             let store = try HistoryStore.open(path: folder.url.appendingPathComponent("history.sqlite").path)
-            #expect(try store.runs().first?.status == .failed)
+            #expect(try store.runs.list().first?.status == .failed)
         }
     }
 

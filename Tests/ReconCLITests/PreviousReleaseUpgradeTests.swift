@@ -42,12 +42,12 @@ struct PreviousReleaseUpgradeTests {
         // Then it upgraded the history in place and kept every object and the earlier run
         #expect(result.status == 0, "\(result.error)")
         let store = try HistoryStore.open(path: database)
-        #expect(try store.runs().map(\.command) == ["reconcile", "run"])
-        let transactions = try store.facts(BalanceTransactionFacts.self, createdFrom: 0, to: .max)
+        #expect(try store.runs.list().map(\.command) == ["reconcile", "run"])
+        let transactions = try store.objects.facts(BalanceTransactionFacts.self, createdFrom: 0, to: .max)
         #expect(transactions.count > 100)
         // And the new fields came from the stored raw JSON (this sandbox wrote `payments` and `completed`)
         #expect(transactions.allSatisfy { $0.balanceType == "payments" })
-        let payouts = try store.facts(PayoutFacts.self, createdFrom: 0, to: .max)
+        let payouts = try store.objects.facts(PayoutFacts.self, createdFrom: 0, to: .max)
         #expect(!payouts.isEmpty)
         #expect(payouts.allSatisfy { $0.reconciliationStatus == "completed" })
 

@@ -115,7 +115,7 @@ struct CrashAndConcurrencyTests {
             // A victim killed after recording its run as completed (before the process exited) did report its
             // findings: then `open` is right. Ask the history, not the exit status.
             if let store = try? HistoryStore.open(try HistoryLocation(database)),
-                (try? store.runs().contains { $0.status == .completed }) == true
+                (try? store.runs.list().contains { $0.status == .completed }) == true
             {
                 someVictimCompleted = true
             }
@@ -136,7 +136,9 @@ struct CrashAndConcurrencyTests {
             let resumed = try HistoryStore.open(try HistoryLocation(database))
             let reference = try HistoryStore.open(path: folder.path("clean.sqlite"))
             for kind in ObjectKind.allCases {
-                #expect(try resumed.rawObjects(of: kind) == reference.rawObjects(of: kind), "\(kind) objects")
+                #expect(
+                    try resumed.objects.rawObjects(of: kind) == reference.objects.rawObjects(of: kind),
+                    "\(kind) objects")
             }
             if backend == .sqlite { #expect(try integrityCheck(database).map { $0 == "ok" } ?? true) }
             // A finding no completed report ever showed must still be `new`: unless a victim finished before
@@ -186,7 +188,7 @@ struct CrashAndConcurrencyTests {
             // And the database is intact, holds one completed run, and reconcile reproduces the reports
             if backend == .sqlite { #expect(try integrityCheck(database).map { $0 == "ok" } ?? true) }
             let store = try HistoryStore.open(try HistoryLocation(database))
-            #expect(try store.runs().map(\.status) == [.completed])
+            #expect(try store.runs.list().map(\.status) == [.completed])
             let afterRun = csvFiles(SmallWorld.reportFolder(folder))
             let reconciled = await CLI.run(
                 try SmallWorld.arguments("reconcile", server: nil, folder: folder, database: database))

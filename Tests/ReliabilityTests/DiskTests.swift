@@ -37,7 +37,7 @@ struct DiskTests {
 
             // And the history is consistent: this run failed with the message, the first is still completed
             let store = try HistoryStore.open(path: folder.path("history.sqlite"))
-            let runs = try store.runs()
+            let runs = try store.runs.list()
             #expect(runs.map(\.status) == [.failed, .completed])
             #expect(runs.first?.message?.contains(out) == true)
             #expect(snapshot(SmallWorld.reportFolder(folder)) == before)
@@ -99,7 +99,7 @@ struct DiskTests {
             #expect(snapshot(reportFolder) == before)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path(out)) == [SmallWorld.folderName])
             let store = try HistoryStore.open(path: folder.path("history.sqlite"))
-            #expect(try store.runs().map(\.status) == [.failed, .completed])
+            #expect(try store.runs.list().map(\.status) == [.failed, .completed])
 
             // And once there is room again, the next run completes
             #expect(Self.system(["mount", "-o", "remount,size=16m", mountPoint]))

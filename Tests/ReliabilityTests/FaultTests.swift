@@ -58,7 +58,7 @@ struct FaultTests {
             #expect(faulty[name] == data, "\(name) is byte-identical to the clean run's")
         }
         let store = try HistoryStore.open(path: folder.path("faulty.sqlite"))
-        let run = try #require(try store.runs().first)
+        let run = try #require(try store.runs.list().first)
         #expect(run.status == .completed)
         #expect(run.details?.contains("\"retries\"") == true)
     }
@@ -95,7 +95,7 @@ struct FaultTests {
 
         // And the history says so, the earlier run is intact, and the previous report is byte-identical
         let store = try HistoryStore.open(path: folder.path("history.sqlite"))
-        let runs = try store.runs()
+        let runs = try store.runs.list()
         #expect(runs.count == 2)
         #expect(runs.first?.status == .failed)
         #expect(runs.first?.message?.contains("HTTP 500") == true)

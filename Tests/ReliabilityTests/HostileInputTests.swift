@@ -19,7 +19,7 @@ struct HostileInputTests {
             (try? String(contentsOfFile: reportFolder + "/" + name, encoding: .utf8)) ?? ""
         }
 
-        func runs() throws -> [RunRecord] { try HistoryStore.open(path: folder.path("history.sqlite")).runs() }
+        func runs() throws -> [RunRecord] { try HistoryStore.open(path: folder.path("history.sqlite")).runs.list() }
     }
 
     /// Runs `run` for 2026-11-19 against a stub serving `objects` (and `override` first).
@@ -308,11 +308,11 @@ struct HistoryFileTests {
     func otherMode() async throws {
         let folder = try TemporaryFolder()
         let database = folder.path("history.sqlite")
-        try HistoryStore.open(path: database).claimMode(.live)
+        try HistoryStore.open(path: database).runs.claimMode(.live)
         let result = try await Self.run(database, folder: folder)
         #expect(result.status == 2)
         #expect(result.error.contains("holds live-mode objects, but this run uses a test-mode key"), "\(result.error)")
         #expect(result.error.contains("another --db"))
-        #expect(try HistoryStore.open(path: database).runs().isEmpty, "no run recorded against the other mode")
+        #expect(try HistoryStore.open(path: database).runs.list().isEmpty, "no run recorded against the other mode")
     }
 }

@@ -1,5 +1,5 @@
 extension ReconciliationInput {
-    /// The whole range as one input: the parts of a range (`HistoryStore.forEachReconciliationPart`) merged, each
+    /// The whole range as one input: the parts of a range (`HistoryParts.forEach`) merged, each
     /// object once, judging what the parts judged. The reconciler fed it makes the report the parts make, all at
     /// once: for tests that hold the two to the same report, and for benchmarks that need a range's facts in
     /// memory. A million charges take gigabytes this way.

@@ -1,16 +1,16 @@
 import History
 import ReconCore
 
-extension HistoryStore {
-    /// The whole range `[from, to)` as one input: its parts (``forEachReconciliationPart``) merged, each object
-    /// once. The reconciler fed it makes the report the parts make; tests use it to look at a range's facts at once
-    /// and to hold the parts to the same report.
-    public func wholeRange(
+extension HistoryParts {
+    /// The whole range `[from, to)` as one input: its parts (``forEach(from:to:asOf:skippedTransferGrace:chargesPerPart:late:_:)``)
+    /// merged, each object once. The reconciler fed it makes the report the parts make; tests use it to look at a
+    /// range's facts at once and to hold the parts to the same report.
+    public func whole(
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
         late: LateOutcomeSelection? = nil
     ) throws -> ReconciliationInput {
         var parts: [ReconciliationInput] = []
-        try forEachReconciliationPart(
+        try forEach(
             from: from, to: to, asOf: asOf, skippedTransferGrace: skippedTransferGrace, chargesPerPart: chargesPerPart,
             late: late
         ) { parts.append($0) }

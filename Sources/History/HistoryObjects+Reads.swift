@@ -1,7 +1,7 @@
 import ReconCore
 
 /// Reading stored objects: their facts, ids, raw JSON, counts, and the changes a run recorded.
-extension HistoryStore {
+extension HistoryObjects {
     /// Charges created in `[from, to)` (Unix seconds).
     public func charges(createdFrom from: Int64, to: Int64) throws(HistoryError) -> [ChargeFacts] {
         try facts(ChargeFacts.self, createdFrom: from, to: to)

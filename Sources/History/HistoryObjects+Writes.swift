@@ -1,7 +1,7 @@
 import ReconCore
 
 /// Storing extracted objects: one upsert per object into its fact and raw tables, with its change recorded.
-extension HistoryStore {
+extension HistoryObjects {
     /// Stores `batch` (stored objects, ``ObjectLists/subscript(stored:)``) in one transaction: new objects are inserted, known ones updated in place (never
     /// duplicated), and content changes are recorded against `runID`. With `completing`, the window's
     /// checkpoint commits in the same transaction, so a crash never marks a window done without its objects.

@@ -2,7 +2,7 @@ import Foundation
 import ReconCore
 
 /// Runs: beginning one (taking over an interrupted one's checkpoints), finishing it, listing them.
-extension HistoryStore {
+extension HistoryRuns {
     /// Records a run as started. Runs still marked running are dead (the caller holds the lock), so they
     /// are marked failed; the newest of them over the same range is returned for resuming.
     /// - Parameter resume: whether this run may take over an interrupted extraction of the same range
@@ -95,7 +95,7 @@ extension HistoryStore {
     }
 
     /// Past runs, newest first.
-    public func runs(limit: Int = 100) throws(HistoryError) -> [RunRecord] {
+    public func list(limit: Int = 100) throws(HistoryError) -> [RunRecord] {
         let path = self.path
         return try read { db in
             try db.all(
@@ -133,6 +133,50 @@ extension HistoryStore {
                         resource: try row.decode(atIndex: 0), from: try row.decode(atIndex: 1),
                         to: try row.decode(atIndex: 2))
                 })
+        }
+    }
+
+    // MARK: - Mode
+
+    /// Records `mode` on first use; refuses a database of the other mode.
+    public func claimMode(_ mode: StripeMode) throws(HistoryError) {
+        let path = self.path
+        try write { db in
+            if let stored = try db.value(String.self, "SELECT value FROM meta WHERE key = 'mode'") {
+                guard stored == mode.rawValue else {
+                    throw HistoryError.modeMismatch(path: path, stored: stored, requested: mode.rawValue)
+                }
+            } else {
+                try db.execute("INSERT INTO meta (key, value) VALUES ('mode', ?)", [.text(mode.rawValue)])
+            }
+        }
+    }
+
+    /// The mode recorded by the first run; `nil` for a history no run has claimed yet. A value that is no mode
+    /// means the file was changed by something else than connect-recon.
+    public func storedMode() throws(HistoryError) -> StripeMode? {
+        let path = self.path
+        let stored = try read { db in try db.value(String.self, "SELECT value FROM meta WHERE key = 'mode'") }
+        guard let stored else { return nil }
+        guard let mode = StripeMode(rawValue: stored) else { throw .corrupt(path: path) }
+        return mode
+    }
+}
+
+extension HistoryRuns {
+    /// The runs whose sightings count for `runID`: itself and the interrupted runs it resumed, transitively.
+    public func runChain(_ runID: Int64) async throws(HistoryError) -> [Int64] {
+        try await readDatabase { db in
+            var chain = [runID]
+            var current = runID
+            while let previous = try db.value(
+                Int64.self, "SELECT resumed_from FROM runs WHERE id = ?", [.integer(current)]),
+                !chain.contains(previous)
+            {
+                chain.append(previous)
+                current = previous
+            }
+            return chain
         }
     }
 }

@@ -1,6 +1,6 @@
 import ReconCore
 
-extension HistoryStore {
+extension HistoryRuns {
     /// Records the findings of run `runID` over `[from, to)` and tells which were already open and which earlier
     /// findings are gone (resolved). One transaction.
     ///
@@ -62,7 +62,7 @@ extension HistoryStore {
                 "UPDATE findings SET resolved_run = ? WHERE kind = ? AND object_id = ?",
                 resolved.map { [.integer(runID), .text($0.key.kind), .text($0.key.objectID)] }
             ) { _, _ in }
-            if let late { try Self.markJudged(db, late, run: runID) }
+            if let late { try HistoryGaps.markJudged(db, late, run: runID) }
             return FindingsUpdate(
                 open: open,
                 resolved: resolved.sorted { ($0.key.kind, $0.key.objectID) < ($1.key.kind, $1.key.objectID) })
@@ -78,38 +78,6 @@ extension HistoryStore {
                 SELECT EXISTS (SELECT 1 FROM runs WHERE status = 'completed' AND command IN ('extract', 'run')
                                AND range_from <= ? AND range_to >= ?)
                 """, [.integer(from), .integer(to)]) ?? false
-        }
-    }
-
-    /// The payout links matching `condition`, by payout, then balance transaction.
-    static func payoutLinks(
-        _ db: SQLSession, _ condition: String, _ arguments: [SQLValue]
-    ) throws -> [PayoutTransactionLink] {
-        try db.all(
-            """
-            SELECT payout_id, balance_transaction_id FROM payout_transactions WHERE \(condition)
-            ORDER BY payout_id, balance_transaction_id
-            """, arguments
-        ) {
-            PayoutTransactionLink(payoutID: try $0.decode(atIndex: 0), balanceTransactionID: try $0.decode(atIndex: 1))
-        }
-    }
-
-    /// The objects Stripe answered 404 for during the runs of ranges overlapping `[from, to)` and that the history
-    /// still lacks (a later run may have found them).
-    static func missingObjects(_ db: SQLSession, from: Int64, to: Int64) throws -> [(kind: ObjectKind, id: String)] {
-        try db.all(
-            """
-            SELECT DISTINCT m.kind, m.object_id FROM missing_objects m JOIN runs r ON r.id = m.run_id
-            WHERE r.range_from < ? AND r.range_to > ? ORDER BY m.kind, m.object_id
-            """, [.integer(to), .integer(from)]
-        ) { row in (kind: try row.decode(String.self, atIndex: 0), id: try row.decode(String.self, atIndex: 1)) }
-        .compactMap { (kindName, id) -> (kind: ObjectKind, id: String)? in
-            guard let kind = ObjectKind(rawValue: kindName) else { return nil }
-            let table = kind.entry.table
-            let present =
-                try db.value(Bool.self, "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", [.text(id)]) ?? false
-            return present ? nil : (kind: kind, id: id)
         }
     }
 }

@@ -1,6 +1,6 @@
 import ReconCore
 
-extension HistoryStore {
+extension HistoryParts {
     /// The facts of `[from, to)` in parts of about `chargesPerPart` charges, for a reconcile whose memory does not
     /// grow with the range (a million destination charges in well under a gibibyte).
     ///
@@ -24,7 +24,7 @@ extension HistoryStore {
     ///
     /// All parts are read in one read transaction: a snapshot, whatever a concurrent writer does. `body` runs on
     /// the calling thread; its errors are rethrown as they are.
-    public func forEachReconciliationPart(
+    public func forEach(
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
         late: LateOutcomeSelection? = nil, _ body: (ReconciliationInput) throws -> Void
     ) throws {
@@ -38,10 +38,44 @@ extension HistoryStore {
                 late: late)
             try loader.chargeParts(body)
             try loader.orphanParts(body)
-            if let late { try loader.lateParts(try HistoryStore.lateOutcomes(db, late), body) }
+            if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
             try loader.payoutParts(body)
             try loader.ledgerParts(body)
             try body(try loader.missingObjectsPart())
+        }
+    }
+}
+
+extension HistoryParts {
+    /// The payout links matching `condition`, by payout, then balance transaction.
+    static func payoutLinks(
+        _ db: SQLSession, _ condition: String, _ arguments: [SQLValue]
+    ) throws -> [PayoutTransactionLink] {
+        try db.all(
+            """
+            SELECT payout_id, balance_transaction_id FROM payout_transactions WHERE \(condition)
+            ORDER BY payout_id, balance_transaction_id
+            """, arguments
+        ) {
+            PayoutTransactionLink(payoutID: try $0.decode(atIndex: 0), balanceTransactionID: try $0.decode(atIndex: 1))
+        }
+    }
+
+    /// The objects Stripe answered 404 for during the runs of ranges overlapping `[from, to)` and that the history
+    /// still lacks (a later run may have found them).
+    static func missingObjects(_ db: SQLSession, from: Int64, to: Int64) throws -> [(kind: ObjectKind, id: String)] {
+        try db.all(
+            """
+            SELECT DISTINCT m.kind, m.object_id FROM missing_objects m JOIN runs r ON r.id = m.run_id
+            WHERE r.range_from < ? AND r.range_to > ? ORDER BY m.kind, m.object_id
+            """, [.integer(to), .integer(from)]
+        ) { row in (kind: try row.decode(String.self, atIndex: 0), id: try row.decode(String.self, atIndex: 1)) }
+        .compactMap { (kindName, id) -> (kind: ObjectKind, id: String)? in
+            guard let kind = ObjectKind(rawValue: kindName) else { return nil }
+            let table = kind.entry.table
+            let present =
+                try db.value(Bool.self, "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", [.text(id)]) ?? false
+            return present ? nil : (kind: kind, id: id)
         }
     }
 }
@@ -193,7 +227,7 @@ struct PartLoader {
             }
             var part = input(judged: JudgedObjects(.payout, Set(group.map(\.id))))
             part.payouts = group
-            part.payoutTransactions = try HistoryStore.payoutLinks(
+            part.payoutTransactions = try HistoryParts.payoutLinks(
                 db, "payout_id IN \(db.dialect.idSet)", [.text(IDList.json(group.map(\.id)))])
             part.balanceTransactions = try facts(
                 BalanceTransactionFacts.self, "id", part.payoutTransactions.map(\.balanceTransactionID))
@@ -214,7 +248,7 @@ struct PartLoader {
                 PayoutTransactionLink(payoutID: payout.id, balanceTransactionID: $0.id)
             }
             if isLast {
-                part.payoutTransactions += try HistoryStore.payoutLinks(
+                part.payoutTransactions += try HistoryParts.payoutLinks(
                     db,
                     """
                     payout_id = ? AND NOT EXISTS (SELECT 1 FROM balance_transactions b
@@ -375,8 +409,8 @@ struct PartLoader {
 
     func missingObjectsPart() throws -> ReconciliationInput {
         var part = input(judged: JudgedObjects(missingObjects: true))
-        part.missingObjects = try HistoryStore.missingObjects(db, from: from, to: to)
-        if let late { part.pendingCharges = try HistoryStore.pendingCharges(db, window: late.window) }
+        part.missingObjects = try HistoryParts.missingObjects(db, from: from, to: to)
+        if let late { part.pendingCharges = try HistoryGaps.pendingCharges(db, window: late.window) }
         return part
     }
 
@@ -391,7 +425,7 @@ struct PartLoader {
     ) throws -> [Facts] {
         // `created >= lower` lets the index on `created` start at the page; the OR picks up after the last id.
         let lower = max(from, after?.created ?? from)
-        return try HistoryStore.fetchFacts(
+        return try HistoryObjects.fetchFacts(
             Facts.self, db: db,
             sql: """
                 SELECT \(Facts.qualifiedSelection) FROM \(Facts.table) AS t
@@ -418,7 +452,7 @@ struct PartLoader {
             exclusion = " AND t.id NOT IN \(db.dialect.idSet)"
             arguments.append(.text(IDList.json(excluded)))
         }
-        return try HistoryStore.fetchFacts(
+        return try HistoryObjects.fetchFacts(
             Facts.self, db: db,
             sql: """
                 SELECT \(Facts.qualifiedSelection) FROM \(db.dialect.tableJoinedToIDs(Facts.table, on: column))

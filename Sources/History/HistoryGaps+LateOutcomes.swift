@@ -67,7 +67,7 @@ public struct OutOfDateRange: Sendable, Hashable, Codable {
     }
 }
 
-extension HistoryStore {
+extension HistoryGaps {
     /// Records which objects of `window` (the look-back window before the range) run `runID` reads again, and with
     /// which state, and returns them: every object the history holds in a state that can still change
     /// (``LateOutcomeKind/notFinal``), and those that an interrupted or failed run read again without a completed
@@ -139,19 +139,6 @@ extension HistoryStore {
         }
     }
 
-    /// The run whose reads of Stripe a reconcile of `[from, to)` by run `runID` takes its late outcomes from: `runID`
-    /// itself when it read Stripe, else the latest completed `run` or `extract` of exactly that range.
-    public func lateOutcomeSource(from: Int64, to: Int64, run runID: Int64) async throws(HistoryError) -> Int64? {
-        try await readDatabase { db in
-            try db.value(
-                Int64.self,
-                """
-                SELECT MAX(id) FROM runs WHERE range_from = ? AND range_to = ? AND command IN ('run', 'extract')
-                  AND (status = 'completed' OR id = ?)
-                """, [.integer(from), .integer(to), .integer(runID)])
-        }
-    }
-
     /// The late outcomes `selection` judges, by kind.
     public func lateOutcomes(_ selection: LateOutcomeSelection) throws(HistoryError) -> JudgedObjects {
         try read { db in try Self.lateOutcomes(db, selection) }
@@ -179,6 +166,41 @@ extension HistoryStore {
             """, [.integer(runID)])
     }
 
+}
+
+extension HistoryGaps {
+    /// The charges created in `window` that are not final yet (a status ``LateOutcomePolicy`` does not call final:
+    /// `pending`), per currency: the Summary's `pending_charges` and `pending_amount`.
+    static func pendingCharges(_ db: SQLSession, window: Range<Int64>) throws -> [PendingChargeTotal] {
+        let final = LateOutcomePolicy.finalChargeStatuses.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        return try db.all(
+            """
+            SELECT currency, COUNT(*), SUM(amount) FROM charges
+            WHERE created >= ? AND created < ? AND status NOT IN (\(final))
+            GROUP BY currency ORDER BY currency
+            """, [.integer(window.lowerBound), .integer(window.upperBound)]
+        ) { row in
+            PendingChargeTotal(
+                currency: try FactsColumn.currency(row, 0), count: try row.decode(atIndex: 1),
+                amount: try row.decode(atIndex: 2))
+        }
+    }
+}
+
+extension HistoryRuns {
+    /// The run whose reads of Stripe a reconcile of `[from, to)` by run `runID` takes its late outcomes from: `runID`
+    /// itself when it read Stripe, else the latest completed `run` or `extract` of exactly that range.
+    public func lateOutcomeSource(from: Int64, to: Int64, run runID: Int64) async throws(HistoryError) -> Int64? {
+        try await readDatabase { db in
+            try db.value(
+                Int64.self,
+                """
+                SELECT MAX(id) FROM runs WHERE range_from = ? AND range_to = ? AND command IN ('run', 'extract')
+                  AND (status = 'completed' OR id = ?)
+                """, [.integer(from), .integer(to), .integer(runID)])
+        }
+    }
+
     /// The ranges of earlier completed reports (`run`, `reconcile`) that hold an object whose late outcome
     /// `selection` judges, made before the read that found the change: they are out of date until re-run.
     public func outOfDateRanges(
@@ -197,25 +219,6 @@ extension HistoryStore {
                 OutOfDateRange(
                     from: try $0.decode(atIndex: 0), to: try $0.decode(atIndex: 1), timeZone: try $0.decode(atIndex: 2))
             }
-        }
-    }
-}
-
-extension HistoryStore {
-    /// The charges created in `window` that are not final yet (a status ``LateOutcomePolicy`` does not call final:
-    /// `pending`), per currency: the Summary's `pending_charges` and `pending_amount`.
-    static func pendingCharges(_ db: SQLSession, window: Range<Int64>) throws -> [PendingChargeTotal] {
-        let final = LateOutcomePolicy.finalChargeStatuses.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-        return try db.all(
-            """
-            SELECT currency, COUNT(*), SUM(amount) FROM charges
-            WHERE created >= ? AND created < ? AND status NOT IN (\(final))
-            GROUP BY currency ORDER BY currency
-            """, [.integer(window.lowerBound), .integer(window.upperBound)]
-        ) { row in
-            PendingChargeTotal(
-                currency: try FactsColumn.currency(row, 0), count: try row.decode(atIndex: 1),
-                amount: try row.decode(atIndex: 2))
         }
     }
 }

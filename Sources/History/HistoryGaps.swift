@@ -1,22 +1,6 @@
 import ReconCore
 
-extension HistoryStore {
-    /// The runs whose sightings count for `runID`: itself and the interrupted runs it resumed, transitively.
-    public func runChain(_ runID: Int64) async throws(HistoryError) -> [Int64] {
-        try await readDatabase { db in
-            var chain = [runID]
-            var current = runID
-            while let previous = try db.value(
-                Int64.self, "SELECT resumed_from FROM runs WHERE id = ?", [.integer(current)]),
-                !chain.contains(previous)
-            {
-                chain.append(previous)
-                current = previous
-            }
-            return chain
-        }
-    }
-
+extension HistoryGaps {
     /// Records that an object referenced by another could not be found (404), so the reconciler reports it.
     public func recordMissing(
         kind: ObjectKind, id: String, referencedBy: String, requestID: String?, run runID: Int64
@@ -45,7 +29,7 @@ extension HistoryStore {
         try await writeDatabase { db in
             try db.execute(
                 "INSERT INTO finished_searches (run_id, search) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                [.integer(runID), .text(HistoryStore.payoutListing(payoutID))])
+                [.integer(runID), .text(HistoryGaps.payoutListing(payoutID))])
         }
     }
 
@@ -86,7 +70,7 @@ extension HistoryStore {
     /// The automatic payouts created in the range that this chain has seen lack their balance transactions
     /// (`?payout=`) until this chain listed them; a payout Stripe is still reconciling (`reconciliation_status` not
     /// `completed`) lacks nothing, as its list is partial and no report reads it.
-    public func gaps(from: Int64, to: Int64, chain: [Int64]) async throws(HistoryError) -> RangeGaps {
+    public func inRange(from: Int64, to: Int64, chain: [Int64]) async throws(HistoryError) -> RangeGaps {
         // A read: it runs beside the extraction's page writes instead of between them.
         try await readDatabase { db in
             let seen = "(" + chain.map(String.init).joined(separator: ",") + ")"
@@ -232,12 +216,12 @@ extension HistoryStore {
             (try row.decode(atIndex: 0), try row.decode(atIndex: 1), try row.decode(atIndex: 2))
         }
         return try candidates.compactMap { candidate in
-            let disputes = try fetchFacts(
+            let disputes = try HistoryObjects.fetchFacts(
                 DisputeFacts.self, db: db,
                 condition:
                     "\(GraphColumns.disputeCharge) = (SELECT \(GraphColumns.disputeCharge) FROM disputes WHERE id = ?)",
                 arguments: [.text(candidate.dispute)])
-            let reversals = try fetchFacts(
+            let reversals = try HistoryObjects.fetchFacts(
                 TransferReversalFacts.self, db: db, condition: "\(GraphColumns.reversalTransfer) = ?",
                 arguments: [.text(candidate.transfer)])
             guard let dispute = disputes.first(where: { $0.id == candidate.dispute }),

@@ -34,7 +34,7 @@ extension HistoryObjects {
     static func fetchFacts<Facts: StorableFacts>(
         _ type: Facts.Type, db: SQLSession, sql: String, arguments: [SQLValue]
     ) throws -> [Facts] {
-        try db.all(sql, arguments) { try Facts(row: $0) }
+        try Facts.reader.all(db, sql, arguments)
     }
 
     /// Ids of the objects of `kind` created in `[from, to)`, sorted.

@@ -121,9 +121,7 @@ struct PartLoader {
         try addContext(to: &objects)
         var judged = JudgedObjects(ObjectGraph.root, owned)
         for (kind, edge) in ObjectGraph.rootChildren {
-            judged[kind] = try StorableKinds.type(of: kind).ids(in: objects, withParentIn: owned, by: edge) {
-                isInRange($0)
-            }
+            judged[kind] = StorableKinds.reader(of: kind).judged(objects, owned, edge) { isInRange($0) }
         }
         return input(objects, judged: judged)
     }

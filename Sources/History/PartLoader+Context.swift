@@ -11,10 +11,12 @@ extension PartLoader {
     /// Each step queries by the edges first: that finds most of the named objects too (a charge's transfer is
     /// funded by it), which are then read by id only when still missing, so no row is decoded twice.
     func addContext(to part: inout ObjectLists) throws {
-        for step in ObjectGraph.contextSteps { try add(step, StorableKinds.type(of: step.kind), to: &part) }
+        for step in ObjectGraph.contextSteps { try StorableKinds.reader(of: step.kind).addStep(self, step, &part) }
     }
 
-    private func add<Facts: StorableFacts>(
+    /// One step of ``addContext(to:)`` for the facts of its kind (called through ``KindReader/addStep``, so that it
+    /// runs specialised for the kind).
+    func add<Facts: StorableFacts>(
         _ step: ObjectGraph.ContextStep, _ type: Facts.Type, to part: inout ObjectLists
     ) throws {
         var held = part[Facts.self]
@@ -23,29 +25,29 @@ extension PartLoader {
             for facts in found where heldIDs.insert(facts.id).inserted { held.append(facts) }
         }
         for edge in step.edges {
-            let parents = edge.parent.map { StorableKinds.type(of: $0).ids(in: part) } ?? allIDs(in: part)
+            let parents = edge.parent.map { StorableKinds.reader(of: $0).ids(part) } ?? allIDs(in: part)
             keep(try facts(Facts.self, edge.column, parents, and: edge.reach == .createdInRange ? inRange : "TRUE"))
         }
         var named: [String] = []
         for reference in step.references {
-            named += StorableKinds.type(of: reference.kind).values(
-                in: part, columns: reference.columns, arrayColumns: reference.arrayColumns)
+            named += StorableKinds.reader(of: reference.kind).values(
+                part, reference.columns, reference.arrayColumns)
         }
         keep(try facts(Facts.self, "id", named.filter { !heldIDs.contains($0) }))
         part[Facts.self] = held
     }
 
-    /// The ids of every object `part` holds, of every kind: the parents an edge to any kind (a balance
-    /// transaction's `source`) may name.
+    /// The ids of the objects `part` holds that an edge to any kind (a balance transaction's `source`) may name:
+    /// those of the kinds that have balance transactions of their own (``ObjectGraph/sourcesOfBalanceTransactions``;
+    /// not PaymentIntents).
     private func allIDs(in part: ObjectLists) -> [String] {
-        part.kinds.flatMap { StorableKinds.type(of: $0).ids(in: part) }
+        part.kinds.filter(ObjectGraph.sourcesOfBalanceTransactions.contains).flatMap {
+            StorableKinds.reader(of: $0).ids(part)
+        }
     }
 }
 
 extension StorableFacts {
-    /// The ids of the objects of this kind `part` holds.
-    static func ids(in part: ObjectLists) -> [String] { part[Self.self].map(\.id) }
-
     /// The ids of the objects of this kind `part` holds that are created at a moment `isJudged` accepts and whose
     /// parent by `edge` is one of `parents`.
     static func ids(

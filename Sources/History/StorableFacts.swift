@@ -12,6 +12,8 @@ protocol StorableFacts: ObjectFacts {
     static var mapping: [FactColumn<Self>] { get }
     /// The facts every read starts from before its columns are set (each property is set by one column).
     static var blank: Self { get }
+    /// Reads rows as these facts in code specialised for this kind: `FactsReader<Self>()`, one line per kind.
+    static var reader: FactsReader<Self> { get }
 }
 
 extension StorableFacts {
@@ -39,6 +41,42 @@ extension StorableFacts {
         for (index, column) in Self.mapping.enumerated() { try column.read(&facts, row, index) }
         self = facts
     }
+}
+
+/// Reads rows as the facts of one kind, and what the readers that know the kind only at run time (a part's
+/// context, read kind by kind from the catalogue) ask of the facts they hold. It is made where the kind is named
+/// (``StorableFacts/reader``), so the compiler specialises all of it for that kind: those readers decode millions
+/// of rows as fast as code naming the type.
+struct FactsReader<Facts: StorableFacts>: Sendable {
+    /// The facts of every row of `sql`, whose `SELECT` list is `Facts`' columns in order.
+    let all: @Sendable (SQLSession, String, [SQLValue]) throws -> [Facts]
+    /// The same, for a caller that does not name `Facts`.
+    let erased: KindReader
+
+    init() {
+        all = { db, sql, arguments in try db.all(sql, arguments) { try Facts(row: $0) } }
+        erased = KindReader(
+            ids: { part in part[Facts.self].map(\.id) },
+            values: { part, columns, arrays in Facts.values(in: part, columns: columns, arrayColumns: arrays) },
+            judged: { part, parents, edge, isJudged in
+                Facts.ids(in: part, withParentIn: parents, by: edge, isJudged: isJudged)
+            },
+            addStep: { loader, step, part in try loader.add(step, Facts.self, to: &part) })
+    }
+}
+
+/// What a reader that knows a kind only at run time does with its facts (see ``FactsReader``): the kind's
+/// ``StorableKinds/reader(of:)``.
+struct KindReader: Sendable {
+    /// The ids of the objects of the kind a part holds.
+    let ids: @Sendable (ObjectLists) -> [String]
+    /// The ids the kind's objects a part holds name in some columns (one id each) and array columns.
+    let values: @Sendable (ObjectLists, [String], [String]) -> [String]
+    /// The ids of the kind's objects a part holds whose parent by an edge is one of some ids, created at a moment
+    /// a predicate accepts.
+    let judged: @Sendable (ObjectLists, Set<String>, ParentEdge, (Int64) -> Bool) -> Set<String>
+    /// Adds a step of a part's context (`PartLoader+Context.swift`).
+    let addStep: @Sendable (PartLoader, ObjectGraph.ContextStep, inout ObjectLists) throws -> Void
 }
 
 /// One column of a kind's table and the facts property it holds: how to bind it, and how to set it from a row.
@@ -95,6 +133,8 @@ extension ChargeFacts: StorableFacts {
         id: "", created: 0, currency: .usd, amount: 0, amountCaptured: 0, amountRefunded: 0, status: .succeeded,
         captured: false, paymentIntentID: nil, transferID: nil, applicationFeeID: nil, applicationFeeAmount: nil,
         destinationAccountID: nil, transferDataAmount: nil, balanceTransactionID: nil, livemode: false)
+
+    static let reader = FactsReader<ChargeFacts>()
 }
 
 extension PaymentIntentFacts: StorableFacts {
@@ -120,6 +160,8 @@ extension PaymentIntentFacts: StorableFacts {
     static let blank = PaymentIntentFacts(
         id: "", created: 0, currency: .usd, amount: 0, applicationFeeAmount: nil, destinationAccountID: nil,
         transferDataAmount: nil, status: .succeeded, latestChargeID: nil, livemode: false)
+
+    static let reader = FactsReader<PaymentIntentFacts>()
 }
 
 extension TransferFacts: StorableFacts {
@@ -149,6 +191,8 @@ extension TransferFacts: StorableFacts {
         id: "", created: 0, currency: .usd, amount: 0, amountReversed: 0, destinationAccountID: nil,
         sourceTransactionID: nil, balanceTransactionID: nil, transferGroup: nil, disputeIDMetadata: nil, livemode: false
     )
+
+    static let reader = FactsReader<TransferFacts>()
 }
 
 extension TransferReversalFacts: StorableFacts {
@@ -170,6 +214,8 @@ extension TransferReversalFacts: StorableFacts {
     static let blank = TransferReversalFacts(
         id: "", transferID: "", created: 0, currency: .usd, amount: 0, sourceRefundID: nil, balanceTransactionID: nil,
         disputeIDMetadata: nil)
+
+    static let reader = FactsReader<TransferReversalFacts>()
 }
 
 extension ApplicationFeeFacts: StorableFacts {
@@ -192,6 +238,8 @@ extension ApplicationFeeFacts: StorableFacts {
     static let blank = ApplicationFeeFacts(
         id: "", created: 0, currency: .usd, amount: 0, amountRefunded: 0, originatingChargeID: nil, accountID: nil,
         balanceTransactionID: nil, livemode: false)
+
+    static let reader = FactsReader<ApplicationFeeFacts>()
 }
 
 extension FeeRefundFacts: StorableFacts {
@@ -208,6 +256,8 @@ extension FeeRefundFacts: StorableFacts {
 
     static let blank = FeeRefundFacts(
         id: "", feeID: "", created: 0, currency: .usd, amount: 0, balanceTransactionID: nil)
+
+    static let reader = FactsReader<FeeRefundFacts>()
 }
 
 extension RefundFacts: StorableFacts {
@@ -233,6 +283,8 @@ extension RefundFacts: StorableFacts {
     static let blank = RefundFacts(
         id: "", chargeID: nil, created: 0, currency: .usd, amount: 0, status: nil, transferReversalID: nil,
         balanceTransactionID: nil)
+
+    static let reader = FactsReader<RefundFacts>()
 }
 
 extension DisputeFacts: StorableFacts {
@@ -250,6 +302,8 @@ extension DisputeFacts: StorableFacts {
 
     static let blank = DisputeFacts(
         id: "", chargeID: "", created: 0, currency: .usd, amount: 0, status: .needsResponse, balanceTransactionIDs: [])
+
+    static let reader = FactsReader<DisputeFacts>()
 }
 
 extension BalanceTransactionFacts: StorableFacts {
@@ -274,6 +328,8 @@ extension BalanceTransactionFacts: StorableFacts {
     static let blank = BalanceTransactionFacts(
         id: "", created: 0, currency: .usd, amount: 0, fee: 0, net: 0, type: .charge, reportingCategory: .charge,
         sourceID: nil, exchangeRate: nil, status: .available)
+
+    static let reader = FactsReader<BalanceTransactionFacts>()
 }
 
 extension PayoutFacts: StorableFacts {
@@ -301,6 +357,8 @@ extension PayoutFacts: StorableFacts {
     static let blank = PayoutFacts(
         id: "", created: 0, currency: .usd, amount: 0, arrivalDate: 0, status: .paid, automatic: false,
         balanceTransactionID: nil, failureBalanceTransactionID: nil, failureCode: nil, livemode: false)
+
+    static let reader = FactsReader<PayoutFacts>()
 }
 
 // MARK: - Column helpers

@@ -37,6 +37,14 @@ enum StorableKinds {
     /// The facts type of `kind`.
     static func type(of kind: ObjectKind) -> any StorableFacts.Type { byKind[kind] ?? storable(kind) }
 
+    private static let readers = Dictionary(
+        uniqueKeysWithValues: ObjectKind.allCases.map { ($0, reader(storable($0))) })
+
+    /// What a reader that knows `kind` only at run time does with its facts, specialised for the kind.
+    static func reader(of kind: ObjectKind) -> KindReader { readers[kind] ?? reader(storable(kind)) }
+
+    private static func reader<Facts: StorableFacts>(_ type: Facts.Type) -> KindReader { Facts.reader.erased }
+
     private static func storable(_ kind: ObjectKind) -> any StorableFacts.Type {
         guard let type = kind.entry.facts as? any StorableFacts.Type else {
             preconditionFailure("\(kind.entry.facts) has no mapping to the history's columns (StorableFacts.swift)")

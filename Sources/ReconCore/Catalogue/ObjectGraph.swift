@@ -61,6 +61,16 @@ public enum ObjectGraph {
         return steps
     }()
 
+    /// The kinds whose objects may be the `source` of a balance transaction: those that name balance transactions
+    /// of their own (a charge, a refund, a dispute, …), so a part looks for the balance transactions of what it
+    /// holds among those only.
+    public static let sourcesOfBalanceTransactions: Set<ObjectKind> = Set(
+        ObjectKind.allCases.filter { kind in
+            let entry = kind.entry
+            return !entry.balanceTransactionColumns.isEmpty
+                || entry.arrays.contains { $0.kind == .balanceTransaction }
+        })
+
     /// The kinds a charge leads to: its children by edges and what they name, transitively.
     private static let reachable: Set<ObjectKind> = {
         var found: Set<ObjectKind> = [root]

@@ -8,9 +8,10 @@ import GRDB
 /// migrated when the migration shipped. `ShippedMigrationsTests` records what each one executes and fails when
 /// that changes.
 ///
-/// To change the schema, add a migration: a new `HistoryMigrations+V<n>.swift` with its SQL written out, registered
-/// after the last one below, and its digest added to the end of `ShippedMigrationsTests.shipped` (the test's
-/// failure message prints it). Never edit a shipped migration, its identifier or its place in the order.
+/// v1–v8 are one file each (`HistoryMigrations+V<n>.swift`), registered below; from v9 on a migration is one entry of
+/// ``SchemaMigrations``, written once for SQLite and PostgreSQL. To change the schema, append one there, and its
+/// digests to the end of `ShippedMigrationsTests` (the test's failure message prints them). Never edit a shipped
+/// migration, its identifier or its place in the order.
 enum HistoryMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -22,7 +23,9 @@ enum HistoryMigrations {
         migrator.registerMigration("v6-real-stripe-money") { db in try v6RealStripeMoney(db) }
         migrator.registerMigration("v7-query-views") { db in try v7QueryViews(db) }
         migrator.registerMigration("v8-late-outcomes") { db in try v8LateOutcomes(db) }
-        migrator.registerMigration("v9-daily-platform-fees") { db in try v9DailyPlatformFees(db) }
+        for migration in SchemaMigrations.all {
+            migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sqlite) }
+        }
         return migrator
     }
 }

@@ -17,12 +17,19 @@
 ///
 /// As on SQLite, a shipped migration is frozen: its SQL is written out here and never built from a helper or a
 /// constant that could change later, so a database migrated today ends exactly like one migrated when the migration
-/// shipped. To change the schema, add a migration to both dialects under the same identifier, after the last one;
-/// never edit a shipped migration, its identifier or its place in the order.
+/// shipped. To change the schema, add a migration to ``SchemaMigrations`` (both dialects, one entry), after the last
+/// one; never edit a shipped migration, its identifier or its place in the order.
 enum PostgreSQLMigrations {
     /// Every migration in order: its identifier (as `HistoryMigrations` registers it) and the SQL it executes
     /// (several statements separated by `;`).
-    static let migrations: [(identifier: String, sql: String)] = [
+    static let migrations: [(identifier: String, sql: String)] =
+        written
+        + SchemaMigrations.all.map {
+            (identifier: $0.identifier, sql: $0.postgreSQL)
+        }
+
+    /// v1–v8, written out in this file; the later ones are ``SchemaMigrations``, written once for both databases.
+    private static let written: [(identifier: String, sql: String)] = [
         // v1: the runs and their bookkeeping, and one table per object kind with its raw JSON inline.
         (
             identifier: "v1-objects-runs-checkpoints",
@@ -346,18 +353,6 @@ enum PostgreSQLMigrations {
             WHERE subject_id IS NOT NULL;
             UPDATE findings SET subject_id = NULL WHERE subject_created IS NULL;
             CREATE INDEX "findings_on_subject_created" ON "findings"("subject_created");
-            """
-        ),
-        // v9: the report's daily platform fees as each run found them, in place of the view that worked DPF out
-        // again in SQL (and disagreed with the report on cross-currency fees): one meaning of DPF, the report's.
-        (
-            identifier: "v9-daily-platform-fees",
-            sql: """
-            DROP VIEW "platform_fees_per_charge";
-            CREATE TABLE "daily_platform_fees" ("run_id" BIGINT NOT NULL REFERENCES "runs"("id") ON DELETE CASCADE, \
-            "day" TEXT COLLATE "C" NOT NULL, "currency" TEXT COLLATE "C" NOT NULL, \
-            "destination_charges" BIGINT NOT NULL, "destination_platform_fee" BIGINT NOT NULL, \
-            PRIMARY KEY ("run_id", "day", "currency"));
             """
         ),
     ]

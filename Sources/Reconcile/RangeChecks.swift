@@ -54,26 +54,6 @@ extension ReportBuilder {
         }
     }
 
-    /// A refund in the range of a destination charge whose transfer was made, that did not reverse the transfer:
-    /// the platform paid the refund alone. Failed and canceled refunds moved no money and are left alone, and so
-    /// are refunds of a charge without a transfer (a skipped transfer leaves nothing to reverse).
-    mutating func refundsInRange() {
-        for refund in index.refunds
-        where index.judges(refund) && refund.transferReversalID == nil
-            && refund.movedMoney
-        {
-            guard let chargeID = refund.chargeID, let charge = index.chargeByID[chargeID],
-                index.isDestinationCharge(charge), charge.transferID != nil
-            else { continue }
-            exception(
-                .refundWithoutTransferReversal, refund.id, related: charge.id, currency: refund.currency,
-                created: refund.created, actual: .amount(refund.amount),
-                message: "Refund \(refund.id) of \(describe(refund.amount, refund.currency)) on destination charge "
-                    + "\(charge.id) did not reverse the transfer, so the platform bore it; reverse the transfer "
-                    + "if the connected account should.")
-        }
-    }
-
     /// A refund in the range that failed (`status: failed`) after it reversed the transfer: the connected account was
     /// debited, the customer got nothing, and the money is back on the platform (its `refund_failure` balance
     /// transaction), owed to the account. Stripe does not give the reversal back on its own, so the reversal's

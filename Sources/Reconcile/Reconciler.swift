@@ -49,7 +49,7 @@ public struct ReconciliationSession: Sendable {
         builder.chargesInRange()
         builder.transfersInRange()
         builder.applicationFeesInRange()
-        builder.refundsInRange()
+        builder.refundRecovery()
         builder.failedRefunds()
         builder.disputes()
         builder.payouts()

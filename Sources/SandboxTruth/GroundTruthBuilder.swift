@@ -47,8 +47,9 @@ extension SandboxWorld {
     /// - `missing_balance_transaction`: a charge, transfer or application fee created in the range, while Stripe
     ///   should have made it (asynchronous parts): a charge that is not young; a transfer or fee that is not young and
     ///   whose source or originating charge is not young.
-    /// - `refund_without_transfer_reversal`: a refund created in the range that has not failed, on a destination
-    ///   charge, related the charge; actual the refund amount.
+    /// - `refund_not_recovered`: a destination charge with a transfer and a refund created in the range that did not
+    ///   fail, whose transfer's reversals gave back less than the account's share of its refunds; related the
+    ///   transfer; expected the share, actual what was given back.
     /// - `failed_refund_not_retransferred`: a refund created in the range that failed after it reversed the transfer,
     ///   related the reversal, in the charge's currency; expected the reversal's amount, actual 0.
     /// - `won_dispute_not_repaid`: a won dispute created in the range, related its transfer; expected the
@@ -223,11 +224,53 @@ struct GroundTruthBuilder {
                 exception(
                     .failedRefundNotRetransferred, id(.refund, r), id(.transferReversal, Int(reversal)), currency,
                     .amount(storage.reversals.amount[Int(reversal)]), .amount(0))
-            } else if reversal < 0, charges.isDestinationCharge(charge) {
-                exception(
-                    .refundWithoutTransferReversal, id(.refund, r), id(.charge, charge), currency, nil,
-                    .amount(refunds.amount[r]))
             }
+        }
+        addRefundRecovery()
+    }
+
+    /// SPEC §4 "Refund recovery", written from the world's tables: per destination charge with a transfer and a
+    /// refund created in the range that did not fail, the account's share `round_half_up(refunded × transferred /
+    /// captured)` of all its refunds that did not fail, against the reversals of its transfer linked to one of those
+    /// refunds, or unlinked and made from its first such refund until its first dispute that withdrew funds. A
+    /// shortfall larger than one minor unit per refund (Stripe rounds each refund's reversal) is the exception.
+    private mutating func addRefundRecovery() {
+        let charges = storage.charges
+        let refunds = storage.refunds
+        let reversals = storage.reversals
+        let disputes = storage.disputes
+        var charged: [Int] = []
+        var seen = Set<Int>()
+        for r in inRange(refunds.created) where !refunds.failed(r) {
+            let charge = Int(refunds.charge[r])
+            if seen.insert(charge).inserted { charged.append(charge) }
+        }
+        for charge in charged {
+            let transfer = Int(charges.transfer[charge])
+            guard charges.isDestinationCharge(charge), transfer >= 0 else { continue }
+            let moved = charges.refunds.items(of: charge).map(Int.init).filter { !refunds.failed($0) }
+            guard let first = moved.map({ refunds.created[$0] }).min() else { continue }
+            let refunded = moved.reduce(Int64(0)) { $0 + refunds.amount[$1] }
+            let captured = charges.amount[charge]
+            let product = refunded * storage.transfers.amount[transfer]
+            let share = (product + captured / 2) / captured
+            let firstDispute = charges.disputes.items(of: charge).map(Int.init)
+                .filter { disputes.status[$0].withdrawsFunds }
+                .map { disputes.created[$0] }.min()
+            let movedSet = Set(moved)
+            var given: Int64 = 0
+            for v in storage.transfers.reversals.items(of: transfer).map(Int.init) {
+                let source = Int(reversals.sourceRefund[v])
+                let counts =
+                    source >= 0
+                    ? movedSet.contains(source)
+                    : reversals.created[v] >= first && reversals.created[v] < (firstDispute ?? .max)
+                if counts { given += reversals.amount[v] }
+            }
+            guard share - given > Int64(moved.count) else { continue }
+            exception(
+                .refundNotRecovered, id(.charge, charge), id(.transfer, transfer), charges.currency[charge].currency,
+                .amount(share), .amount(given))
         }
     }
 

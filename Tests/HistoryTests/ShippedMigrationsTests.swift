@@ -26,6 +26,7 @@ struct ShippedMigrationsTests {
         ("v7-query-views", "193457b8c9e5222b"),
         ("v8-late-outcomes", "62c3c05cce8d40be"),
         ("v9-daily-platform-fees", "2205d210350dc184"),
+        ("v10-refund-not-recovered", "91dfc0c34b0b6be8"),
     ]
 
     /// Every shipped PostgreSQL migration (``PostgreSQLMigrations``) in order, with the digest of its SQL.
@@ -39,6 +40,7 @@ struct ShippedMigrationsTests {
         ("v7-query-views", "1f83ee3e8ebd3518"),
         ("v8-late-outcomes", "f0601ae59f397660"),
         ("v9-daily-platform-fees", "509ade3b1e113e8b"),
+        ("v10-refund-not-recovered", "9b94026dc0d494dd"),
     ]
 
     @Test("every PostgreSQL migration is the SQL it shipped with")

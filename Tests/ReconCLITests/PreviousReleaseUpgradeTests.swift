@@ -76,8 +76,26 @@ struct PreviousReleaseUpgradeTests {
             if Self.findingFiles.contains(name) {
                 expected = before.replacingOccurrences(of: ",new\n", with: ",open\n")
             }
-            #expect(Self.withoutAddedColumns(after) == expected, "\(name)")
+            var written = Self.withoutAddedColumns(after)
+            if name == "exceptions.csv" {
+                // A refund that reversed nothing became its charge's refund_not_recovered (SPEC §4, "Refund
+                // recovery"): carried over by migration v10, so still `open`, and nothing else changed
+                let (old, kept) = Self.lines(of: expected, kind: "refund_without_transfer_reversal")
+                let (new, rest) = Self.lines(of: written, kind: "refund_not_recovered")
+                #expect(!old.isEmpty)
+                #expect(Set(new.map { CSVFields.split($0)[1] }) == Set(old.map { CSVFields.split($0)[2] }))
+                #expect(new.allSatisfy { $0.hasSuffix(",open") })
+                (expected, written) = (kept, rest)
+            }
+            #expect(written == expected, "\(name)")
         }
+    }
+
+    /// The lines of `csv` of exception `kind`, and the text without them.
+    static func lines(of csv: String, kind: String) -> (lines: [String], rest: String) {
+        let all = csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let matching = all.filter { $0.hasPrefix(kind + ",") }
+        return (matching, all.filter { !$0.hasPrefix(kind + ",") }.joined(separator: "\n"))
     }
 
     /// The CSV text without the columns this release added (no value of those columns holds a comma or a quote).

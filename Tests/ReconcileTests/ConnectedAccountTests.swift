@@ -109,7 +109,7 @@ import Testing
         #expect(
             counts == [
                 FindingCountRow(kind: "application_fee_missing", resolved: 1),
-                FindingCountRow(kind: "refund_without_transfer_reversal", new: 1),
+                FindingCountRow(kind: "refund_not_recovered", new: 1),
                 FindingCountRow(kind: "skipped_transfer", open: 1, resolved: 1),
                 FindingCountRow(kind: "unreversed_dispute", new: 1),
             ])

@@ -153,7 +153,7 @@ import Testing
         #expect(book.reconcile().exceptions.isEmpty)
     }
 
-    @Test func aRefundThatDidNotReverseTheTransferIsFlagged() throws {
+    @Test func aRefundTheAccountDidNotGiveBackIsNotRecoveredButOneReversedOrOnAPlainChargeIsNot() throws {
         // Given a destination charge refunded 4.00 without reverse_transfer, another with it, and a plain charge
         var book = Book()
         let charge = book.charge(style: .fullTransfer)
@@ -162,14 +162,95 @@ import Testing
         book.refund(reversed, amount: 400, reversal: 400)
         let plain = book.charge(style: .plain)
         book.refund(plain, amount: 400)
+        let transfer = try #require(book.input.charges.first { $0.id == charge }?.transferID)
         // When reconciled
         let row = try #require(book.reconcile().exceptions.only)
-        // Then only the first refund is flagged: actual its amount
-        #expect(row.kind == .refundWithoutTransferReversal)
-        #expect(row.objectID == refund)
-        #expect(row.relatedID == charge)
-        #expect(row.expected == nil)
-        #expect(row.actual == .amount(400))
+        // Then only the first charge is flagged, about its refund: the account's share 4.00, nothing given back
+        #expect(row.kind == .refundNotRecovered)
+        #expect(row.objectID == charge)
+        #expect(row.relatedID == transfer)
+        #expect(row.expected == .amount(400))
+        #expect(row.actual == .amount(0))
+        #expect(row.subject?.id == refund)
+    }
+
+    @Test func theAccountsShareOfARefundIsProportionalToWhatWasTransferred() throws {
+        // Given a transfer-amount charge of 100.00 that transferred 80.00, refunded 40.00 without reverse_transfer
+        var book = Book()
+        let charge = book.charge(amount: 10_000, style: .transferAmount, retained: 2_000)
+        book.refund(charge, amount: 4_000)
+        // When reconciled
+        let row = try #require(book.reconcile().exceptions.only)
+        // Then the account's share is 40.00 × 80.00 / 100.00 = 32.00, and nothing was given back
+        #expect(row.kind == .refundNotRecovered)
+        #expect(row.expected == .amount(3_200))
+        #expect(row.actual == .amount(0))
+    }
+
+    struct RecoveryCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        /// A reversal made by hand, not linked to the refund, this many seconds after the refund (negative: before).
+        var reversed: Int64
+        var after: Int64 = 3_600
+        var flagged: Bool
+        var testDescription: String { name }
+    }
+
+    static let recoveryCases: [RecoveryCase] = [
+        RecoveryCase(name: "reversed by hand, exactly the share", reversed: 3_200, flagged: false),
+        RecoveryCase(name: "reversed by hand, short by 2.00", reversed: 3_000, flagged: true),
+        RecoveryCase(name: "reversed by hand, short by one cent (rounding)", reversed: 3_199, flagged: false),
+        RecoveryCase(name: "reversed by hand before the refund", reversed: 3_200, after: -60, flagged: true),
+    ]
+
+    @Test(arguments: recoveryCases)
+    func aRefundRecoveredByHandCountsByTheMoney(_ example: RecoveryCase) throws {
+        // Given a transfer-amount charge of 100.00/80.00 refunded 40.00 without reverse_transfer, then a reversal of
+        // the transfer made by hand (POST /v1/transfers/{id}/reversals: it names no refund)
+        var book = Book()
+        let charge = book.charge(amount: 10_000, style: .transferAmount, retained: 2_000)
+        let refunded = Book.from + 7_200
+        book.refund(charge, amount: 4_000, created: refunded)
+        let transfer = try #require(book.input.charges.first { $0.id == charge }?.transferID)
+        book.reverse(transfer, amount: example.reversed, created: refunded + example.after)
+        // When reconciled
+        let rows = book.reconcile().exceptions.filter { $0.kind == .refundNotRecovered }
+        // Then what was given back, by hand, is what counts against the share of 32.00
+        #expect(rows.count == (example.flagged ? 1 : 0))
+        if example.flagged {
+            #expect(rows.first?.expected == .amount(3_200))
+            #expect(rows.first?.actual == .amount(example.after < 0 ? 0 : example.reversed))
+        }
+    }
+
+    @Test func aReversalAfterADisputeRecoversTheDisputeNotTheRefund() throws {
+        // Given a full-transfer charge of 10.00 refunded 4.00 without reverse_transfer, then disputed for the rest,
+        // and a reversal of 6.00 by hand after the dispute (its recovery)
+        var book = Book()
+        let charge = book.charge(style: .fullTransfer)
+        book.refund(charge, amount: 400, created: Book.from + 7_200)
+        book.dispute(charge, status: "lost", created: Book.from + 10_000)
+        let transfer = try #require(book.input.charges.first { $0.id == charge }?.transferID)
+        book.reverse(transfer, amount: 600, created: Book.from + 20_000)
+        // When reconciled
+        let rows = book.reconcile().exceptions.filter { $0.kind == .refundNotRecovered }
+        // Then the refund's share of 4.00 was not given back: the reversal after the dispute is the dispute's
+        #expect(rows.first?.expected == .amount(400))
+        #expect(rows.first?.actual == .amount(0))
+    }
+
+    @Test func aFailedRefundsReversalGivesNothingBackForAnotherRefund() throws {
+        // Given a charge refunded 3.00 with reverse_transfer, whose refund failed, and refunded 3.00 again without it
+        var book = Book()
+        let charge = book.charge(style: .fullTransfer)
+        let failed = book.refund(charge, amount: 300, reversal: 300, created: Book.from + 3_600)
+        book.failRefund(failed, at: Book.from + 5_000)
+        book.refund(charge, amount: 300, created: Book.from + 7_200)
+        // When reconciled
+        let rows = book.reconcile().exceptions.filter { $0.kind == .refundNotRecovered }
+        // Then the second refund's share is not recovered by the failed refund's reversal (that one is owed back)
+        #expect(rows.first?.expected == .amount(300))
+        #expect(rows.first?.actual == .amount(0))
     }
 
     struct WonCase: Sendable, CustomTestStringConvertible {

@@ -148,7 +148,7 @@ import Testing
         book.failRefund(refund)
         // When reconciled
         let report = book.reconcile()
-        // Then the reversal's 10.00 is owed back to acct_1, and no refund_without_transfer_reversal is raised
+        // Then the reversal's 10.00 is owed back to acct_1, and no refund_not_recovered is raised
         let exception = try #require(report.exceptions.first)
         #expect(report.exceptions.count == 1)
         #expect(exception.kind == .failedRefundNotRetransferred)

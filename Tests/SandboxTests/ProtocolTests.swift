@@ -162,7 +162,8 @@ import Testing
     // MARK: Expansion and shapes
 
     @Test func listsExpandDataFieldsAndRetrievesExpandTopLevelFields() async throws {
-        let server = try await startServer(charges: 60)
+        // Enough charges for every guaranteed plan (a smaller world has none of them)
+        let server = try await startServer(charges: 90)
         let charges =
             try get(
                 server,

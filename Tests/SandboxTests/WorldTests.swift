@@ -106,12 +106,35 @@ import Testing
         let notReversed = try row(.seedExampleFullRefundNotReversed)
         #expect(notReversed.destinationPlatformFee == -877)
         #expect(notReversed.platformNet == Int64(1000 - 59 - 1000 - 877))
+        // The account's share of the refund, the 8.77 transferred, was not given back.
         let refundException = truth.exceptions.first {
-            $0.kind == .refundWithoutTransferReversal && $0.relatedID == notReversed.chargeID
+            $0.kind == .refundNotRecovered && $0.objectID == notReversed.chargeID
         }
-        #expect(refundException?.actual == .amount(1000))
+        #expect(refundException?.expected == .amount(877))
+        #expect(refundException?.actual == .amount(0))
         // Full transfer, no refunds: DPF 0.
         #expect(try row(.seedExampleFullTransfer).destinationPlatformFee == 0)
+    }
+
+    @Test func aRefundRecoveredByHandIsNoFindingAndOneRecoveredShortIs() throws {
+        // Given the world's refunds made without reverse_transfer and reversed by hand later: in full (a refund of
+        // 40.00 on a transfer-amount charge of 100.00/80.00, the account's share 32.00) and for half the share
+        let world = SandboxWorld(seed: 42, charges: 400, start: Self.start, days: 30)
+        let truth = world.groundTruth(for: try Self.wholeWorld(world), asOf: world.end, skippedTransferGrace: 3600)
+        let exact = try #require(world.ids(for: .refundRecoveredByHand).first)
+        let short = try #require(world.ids(for: .refundRecoveredShort).first)
+        let findings = truth.exceptions.filter { $0.kind == .refundNotRecovered }
+        // Then the first is recovered: no finding, its transfer reversed 32.00 with no refund named
+        #expect(!findings.contains { $0.objectID == exact })
+        let fee = try #require(truth.platformFees.first { $0.chargeID == exact })
+        #expect(fee.amountRefunded == 4_000 && fee.transferReversed == 3_200)
+        // And the second is not: expected its share, actual half of it
+        let finding = try #require(findings.first { $0.objectID == short })
+        guard case .amount(let share) = finding.expected, case .amount(let given) = finding.actual else {
+            Issue.record("amounts expected")
+            return
+        }
+        #expect(given == share / 2 || given == (share + 1) / 2)
     }
 
     @Test func skippedTransfersWaitForTheGracePeriod() throws {

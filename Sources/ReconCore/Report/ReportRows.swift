@@ -140,7 +140,10 @@ public enum ExceptionKind: String, Sendable, Codable, CaseIterable {
     /// The charge names a transfer whose `source_transaction` is another charge.
     case transferOfAnotherCharge = "transfer_of_another_charge"
     case missingBalanceTransaction = "missing_balance_transaction"
-    case refundWithoutTransferReversal = "refund_without_transfer_reversal"
+    /// The connected account gave back less of a charge's refunds than its share (SPEC §4, "Refund recovery"):
+    /// the platform bore the rest. It replaced `refund_without_transfer_reversal`, which judged the refund's link to
+    /// a reversal instead of the money (migration v10 carries stored findings of the old kind over).
+    case refundNotRecovered = "refund_not_recovered"
     case wonDisputeNotRepaid = "won_dispute_not_repaid"
     /// An automatic payout whose amount differs from the sum of the `net` of the balance transactions it paid out.
     case payoutMismatch = "payout_mismatch"

@@ -71,6 +71,27 @@ extension ChargePlan {
             $0.currency = .usd
             $0.refunds = [R(perMille: 300, reverseTransfer: false, refundApplicationFee: false, delay: day...(3 * day))]
         }
+        // Refunds recovered by hand: the platform reverses the account's share itself, hours later, in full or short.
+        add {
+            $0.style = .transferAmount
+            $0.currency = .usd
+            $0.amount = 10_000
+            $0.retained = 2_000
+            $0.refunds = [
+                R(
+                    perMille: 400, reverseTransfer: false, refundApplicationFee: false, delay: 3_600...day,
+                    recoveredByHand: (1000, 3_600...(6 * 3_600)))
+            ]
+        }
+        add {
+            $0.style = .applicationFee
+            $0.currency = .eur
+            $0.refunds = [
+                R(
+                    perMille: 1000, reverseTransfer: false, refundApplicationFee: false, delay: 3_600...day,
+                    recoveredByHand: (500, 3_600...(6 * 3_600)))
+            ]
+        }
         add {
             $0.style = .applicationFee
             $0.currency = .usd

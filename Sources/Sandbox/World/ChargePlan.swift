@@ -38,6 +38,10 @@ struct ChargePlan {
         var pendingUntilFailure = false
         /// The scenario the refund shows once it failed, naming the refund.
         var tag: SandboxScenario?
+        /// A refund made without `reverse_transfer` that the platform recovers by hand later
+        /// (`POST /v1/transfers/{id}/reversals`: a reversal that names no refund): this many per mille of the
+        /// account's proportional share, this many seconds after the refund; `nil` when it never does.
+        var recoveredByHand: (perMille: Int64, delay: ClosedRange<Int64>)?
     }
 
     struct Dispute {

@@ -18,6 +18,11 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     /// A refund left the application fee alone; the platform refunded the fee's share separately, later.
     case applicationFeeRefundedLater = "application_fee_refunded_later"
     case refundAcrossBoundary = "refund_across_boundary"
+    /// A refund made without `reverse_transfer`, whose share the platform reversed by hand later (a reversal naming
+    /// no refund): recovered, no finding.
+    case refundRecoveredByHand = "refund_recovered_by_hand"
+    /// The same, reversed by hand for only half the account's share: `refund_not_recovered`.
+    case refundRecoveredShort = "refund_recovered_short"
     case manyReversals = "many_reversals"
     // Disputes
     case disputeWarningNeedsResponse = "dispute_warning_needs_response"

@@ -257,6 +257,20 @@ extension WorldBuilder {
                     refundFee(links, share: feeShare, all: refunded == amount, at: created)
                 }
             }
+            if let recovery = refundPlan.recoveredByHand, !refundPlan.reverseTransfer, links.transfer >= 0 {
+                // The platform gives itself back the account's share by hand, later: a reversal naming no refund.
+                let at = created + rng.int(recovery.delay)
+                let transfer = Int(links.transfer)
+                let left = transfers.amount[transfer] - transfers.amountReversed[transfer]
+                let share = roundNearest((links.transferAmount * refundAmount + amount / 2) / amount, g)
+                let reverse = min(left, share * recovery.perMille / 1000)
+                if at < end, reverse > 0 {
+                    addReversal(at, transfer: links.transfer, amount: reverse, refund: -1, dispute: -1)
+                    let scenario: SandboxScenario =
+                        recovery.perMille >= 1000 ? .refundRecoveredByHand : .refundRecoveredShort
+                    tag(scenario, .charge, terms.index)
+                }
+            }
             refunds.transferReversal.append(reversal)
             refunds.pendingUntilFailure[refund] = refundPlan.fails && refundPlan.pendingUntilFailure
             if refundPlan.fails,

@@ -119,7 +119,7 @@ package enum WorldDisputeStatus: UInt8, CaseIterable, Sendable {
 
     var isInquiry: Bool { self == .warningNeedsResponse || self == .warningUnderReview || self == .warningClosed }
     /// Statuses whose funds were withdrawn from the platform (and, for `won`, later reinstated).
-    var withdrawsFunds: Bool { self == .needsResponse || self == .underReview || self == .lost || self == .won }
+    package var withdrawsFunds: Bool { self == .needsResponse || self == .underReview || self == .lost || self == .won }
     /// Statuses SPEC §4 counts as still withdrawn (candidates for an unreversed dispute).
     package var fundsStillWithdrawn: Bool { self == .needsResponse || self == .underReview || self == .lost }
 }

@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+@testable import History
+
+/// Migration v10 carries `refund_without_transfer_reversal` findings (one per refund) over to
+/// `refund_not_recovered` (one per charge), on both databases, so an open finding stays open under its new name.
+@Suite("Refund findings carried over to refund recovery", .serialized)
+struct RefundRecoveryMigrationTests {
+    /// A v9 history's rows: a run, three refunds of two charges, and findings of the old kind (one open and one
+    /// resolved on charge a, one resolved on charge b, one about a refund the history lacks) beside another kind.
+    static let rows = """
+        INSERT INTO runs (command, range_from, range_to, time_zone, mode, status, started_at, pid, tool_version,
+                          stripe_version, api_base)
+        VALUES ('run', 0, 86400, 'UTC', 'test', 'completed', 1, 1, '0.1.0', 'v', 'http://127.0.0.1:1');
+        INSERT INTO refunds (id, created, charge_id, currency, amount, status, first_seen_run, last_seen_run, changed_run)
+        VALUES ('re_a1', 100, 'ch_a', 'usd', 400, 'succeeded', 1, 1, 1),
+               ('re_a2', 200, 'ch_a', 'usd', 300, 'succeeded', 1, 1, 1),
+               ('re_b1', 300, 'ch_b', 'usd', 500, 'succeeded', 1, 1, 1);
+        INSERT INTO findings (kind, object_id, first_run, last_run, resolved_run, range_from, range_to, reported_run,
+                              subject_id, subject_created)
+        VALUES ('refund_without_transfer_reversal', 're_a1', 1, 1, NULL, 0, 86400, 1, 're_a1', 100),
+               ('refund_without_transfer_reversal', 're_a2', 1, 1, 1, 0, 86400, 1, 're_a2', 200),
+               ('refund_without_transfer_reversal', 're_b1', 1, 1, 1, 0, 86400, 1, 're_b1', 300),
+               ('refund_without_transfer_reversal', 're_gone', 1, 1, NULL, 0, 86400, 1, 're_gone', 400),
+               ('skipped_transfer', 'ch_x', 1, 1, NULL, 0, 86400, 1, 'ch_x', 50);
+        """
+
+    static let query = """
+        SELECT kind || '|' || object_id || '|' || COALESCE(CAST(resolved_run AS TEXT), 'open') || '|'
+               || subject_id || '|' || CAST(subject_created AS TEXT) || '|' || CAST(reported_run AS TEXT)
+        FROM findings ORDER BY kind, object_id
+        """
+
+    /// One merged finding per charge: open while any it merges is; the latest refund as its subject.
+    static let expected = [
+        "refund_not_recovered|ch_a|open|re_a2|200|1",
+        "refund_not_recovered|ch_b|1|re_b1|300|1",
+        "refund_not_recovered|re_gone|open|re_gone|400|1",
+        "skipped_transfer|ch_x|open|ch_x|50|1",
+    ]
+
+    @Test func onSQLite() throws {
+        let queue = try DatabaseQueue()
+        try HistoryMigrations.migrator.migrate(queue, upTo: "v9-daily-platform-fees")
+        try queue.write { db in try db.execute(sql: Self.rows) }
+        try HistoryMigrations.migrator.migrate(queue)
+        #expect(try queue.read { db in try String.fetchAll(db, sql: Self.query) } == Self.expected)
+    }
+
+    @Test(
+        .enabled(
+            if: TestHistoryBackend.serverURL != nil,
+            "no PostgreSQL server: set CONNECT_RECON_TEST_POSTGRES_URL to a postgresql:// URL (.ci/run starts one)"))
+    func onPostgreSQL() throws {
+        let url = try TestHistoryBackend.newDatabase()
+        let earlier = PostgreSQLMigrations.migrations.prefix { $0.identifier != "v10-refund-not-recovered" }
+        #expect(earlier.count == 9)
+        var setup = #"CREATE TABLE grdb_migrations (identifier TEXT COLLATE "C" NOT NULL PRIMARY KEY);"#
+        for migration in earlier {
+            setup += migration.sql + ";\nINSERT INTO grdb_migrations (identifier) VALUES ('\(migration.identifier)');\n"
+        }
+        try TestHistoryBackend.psql(url, setup + Self.rows)
+        _ = try HistoryStore.open(try HistoryLocation(url))
+        let found = try TestHistoryBackend.psql(url, Self.query).split(separator: "\n").map(String.init)
+        #expect(found == Self.expected)
+    }
+}

@@ -106,7 +106,8 @@ extension RefundFacts {
             id: refund.id, chargeID: refund.charge?.id, created: refund.created, currency: refund.currency,
             amount: refund.amount, status: refund.status, transferReversalID: refund.transferReversal?.id,
             balanceTransactionID: refund.balanceTransaction?.id,
-            failureBalanceTransactionID: refund.failureBalanceTransaction?.id, failureReason: refund.failureReason)
+            failureBalanceTransactionID: refund.failureBalanceTransaction?.id, failureReason: refund.failureReason,
+            reason: refund.reason)
     }
 }
 

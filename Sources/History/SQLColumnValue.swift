@@ -50,6 +50,7 @@ extension StripeEnum where Self: SQLColumnValue {
 extension ChargeStatus: SQLColumnValue {}
 extension PaymentIntentStatus: SQLColumnValue {}
 extension RefundStatus: SQLColumnValue {}
+extension RefundReason: SQLColumnValue {}
 extension DisputeStatus: SQLColumnValue {}
 extension PayoutStatus: SQLColumnValue {}
 extension PayoutReconciliationStatus: SQLColumnValue {}

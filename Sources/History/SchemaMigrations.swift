@@ -81,5 +81,20 @@ enum SchemaMigrations {
                   AND object_id IN (SELECT id FROM refunds WHERE charge_id IS NOT NULL);
                 UPDATE findings SET kind = 'refund_not_recovered' WHERE kind = 'refund_without_transfer_reversal';
                 """),
+        // v11: a refund's `reason`, read from each stored refund's JSON: `expired_uncaptured_charge` marks the refund
+        // of an authorisation Stripe released (SPEC §2, "Partial and multiple captures"), never a refund to the
+        // customer.
+        Migration(
+            identifier: "v11-refund-reason",
+            sqlite: """
+                ALTER TABLE "refunds" ADD COLUMN "reason" TEXT;
+                UPDATE refunds SET reason =
+                    (SELECT json_extract(r.raw, '$.reason') FROM refunds_raw r WHERE r.id = refunds.id);
+                """,
+            postgreSQL: """
+                ALTER TABLE "refunds" ADD COLUMN "reason" TEXT COLLATE "C";
+                UPDATE "refunds" SET "reason" =
+                    (SELECT r."raw"::jsonb ->> 'reason' FROM "refunds_raw" r WHERE r."id" = "refunds"."id");
+                """),
     ]
 }

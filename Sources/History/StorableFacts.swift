@@ -278,6 +278,7 @@ extension RefundFacts: StorableFacts {
             "failure_balance_transaction_id", { $0.failureBalanceTransactionID.sqlValue },
             { $0.failureBalanceTransactionID = try .init(row: $1, at: $2) }),
         .init("failure_reason", { $0.failureReason.sqlValue }, { $0.failureReason = try .init(row: $1, at: $2) }),
+        .init("reason", { $0.reason.sqlValue }, { $0.reason = try .init(row: $1, at: $2) }),
     ]
 
     static let blank = RefundFacts(

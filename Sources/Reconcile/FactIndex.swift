@@ -138,6 +138,29 @@ struct FactIndex {
         charge.applicationFeeID.flatMap { feeByID[$0] } ?? feeByOriginatingCharge[charge.id]
     }
 
+    /// The charge's refunds that moved money and gave back no uncaptured remainder (``RefundFacts/isUncapturedRemainder(balanceTransaction:)``):
+    /// what SPEC §4 counts as refunded, in creation order.
+    func customerRefunds(of charge: ChargeFacts) -> [RefundFacts] {
+        (refundsByCharge[charge.id] ?? []).filter { refund in
+            refund.movedMoney
+                && !refund.isUncapturedRemainder(
+                    balanceTransaction: refund.balanceTransactionID.flatMap { balanceTransactionByID[$0] })
+        }
+    }
+
+    /// SPEC §4's `c.amount_refunded`: Stripe's, less the refunds of the uncaptured remainder (which Stripe counts);
+    /// `nil` when it does not fit in 64 bits.
+    func amountRefunded(_ charge: ChargeFacts) -> Int64? {
+        var remainder: Int64 = 0
+        for refund in refundsByCharge[charge.id] ?? [] where refund.movedMoney {
+            let bt = refund.balanceTransactionID.flatMap { balanceTransactionByID[$0] }
+            guard refund.isUncapturedRemainder(balanceTransaction: bt) else { continue }
+            guard let sum = Checked.add(remainder, refund.amount) else { return nil }
+            remainder = sum
+        }
+        return Checked.subtract(charge.amountRefunded, remainder)
+    }
+
     func reversals(of transfer: TransferFacts?) -> [TransferReversalFacts] {
         transfer.flatMap { reversalsByTransfer[$0.id] } ?? []
     }

@@ -48,7 +48,8 @@ extension ReportBuilder {
             feeKept = kept
         }
         guard
-            let kept = Checked.subtract(charge.amountCaptured, charge.amountRefunded),
+            let refunded = index.amountRefunded(charge),
+            let kept = Checked.subtract(charge.amountCaptured, refunded),
             let transferred = Checked.subtract(transfer?.amount ?? 0, transfer?.amountReversed ?? 0),
             let afterTransfer = Checked.subtract(kept, transferred),
             let dpf = Checked.add(afterTransfer, feeKept ?? 0)
@@ -60,7 +61,7 @@ extension ReportBuilder {
         let net = platformNet(charge, transfer: transfer, fee: fee, chargeBT: chargeBT)
         let row = PlatformFeeRow(
             chargeID: charge.id, created: charge.created, currency: charge.currency, amount: charge.amount,
-            amountRefunded: charge.amountRefunded,
+            amountRefunded: refunded,
             destinationAccount: charge.destinationAccountID ?? intent?.destinationAccountID
                 ?? transfer?.destinationAccountID,
             feeStyle: feeStyle(charge, fee: fee), transferID: charge.transferID ?? transfer?.id,
@@ -76,7 +77,7 @@ extension ReportBuilder {
         let what = "charge"
         addToSummary(charge.currency, \.gross, charge.amount, objectID: charge.id, created: charge.created, what: what)
         addToSummary(
-            charge.currency, \.refunded, charge.amountRefunded, objectID: charge.id, created: charge.created, what: what
+            charge.currency, \.refunded, refunded, objectID: charge.id, created: charge.created, what: what
         )
         addToSummary(
             charge.currency, \.destinationPlatformFee, dpf, objectID: charge.id, created: charge.created,
@@ -180,11 +181,13 @@ extension ReportBuilder {
         guard let intent = index.paymentIntent(of: charge), let destination = intent.destinationAccountID,
             charge.destinationAccountID == nil, charge.transferID == nil, !isYoung(charge)
         else { return }
+        // What the transfer would have carried, capped at what was captured (a partial capture caps the fee and the
+        // transfer: SPEC §4).
         let owed: Int64
         if let amount = intent.transferDataAmount {
-            owed = amount
-        } else if let amount = Checked.subtract(charge.amount, intent.applicationFeeAmount ?? 0) {
-            owed = amount
+            owed = min(amount, charge.amountCaptured)
+        } else if let amount = Checked.subtract(charge.amountCaptured, intent.applicationFeeAmount ?? 0) {
+            owed = min(amount, charge.amountCaptured)
         } else {
             overflow(charge.id, currency: charge.currency, created: charge.created, what: "amount owed")
             return
@@ -202,7 +205,9 @@ extension ReportBuilder {
     /// The charge showed `application_fee_amount`: the fee must exist and be of that amount. A charge inside the
     /// grace period may not show its fee yet (asynchronous capture), so it is not reported as missing.
     private mutating func applicationFeeChecks(_ charge: ChargeFacts) {
-        guard let requested = charge.applicationFeeAmount else { return }
+        // A partial capture caps the fee at what was captured (SPEC §2).
+        guard let asked = charge.applicationFeeAmount else { return }
+        let requested = min(asked, charge.amountCaptured)
         guard let fee = index.applicationFee(of: charge) else {
             guard charge.applicationFeeID == nil, !isYoung(charge) else { return }
             exception(
@@ -229,7 +234,8 @@ extension ReportBuilder {
         let askedAmount =
             charge.destinationAccountID != nil
             ? charge.transferDataAmount : (charge.transferDataAmount ?? intent?.transferDataAmount)
-        let expected = askedAmount ?? charge.amountCaptured
+        // What the charge asked for, capped at what was captured (a partial capture caps the transfer: SPEC §2).
+        let expected = min(askedAmount ?? charge.amountCaptured, charge.amountCaptured)
         if transfer.amount != expected {
             exception(
                 .transferAmountMismatch, transfer.id, related: charge.id, currency: charge.currency,

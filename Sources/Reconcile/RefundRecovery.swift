@@ -14,6 +14,7 @@ extension ReportBuilder {
     mutating func refundRecovery() {
         var checked: Set<String> = []
         for refund in index.refunds where index.judges(refund) && refund.movedMoney {
+            // Whether it counts (not the refund of an uncaptured remainder) is read with its charge's refunds.
             guard let chargeID = refund.chargeID, checked.insert(chargeID).inserted,
                 let charge = index.chargeByID[chargeID], index.isDestinationCharge(charge),
                 let transfer = index.transfer(of: charge)
@@ -23,7 +24,7 @@ extension ReportBuilder {
     }
 
     private mutating func recovery(of charge: ChargeFacts, transfer: TransferFacts) {
-        let refunds = (index.refundsByCharge[charge.id] ?? []).filter(\.movedMoney)
+        let refunds = index.customerRefunds(of: charge)
         guard let first = refunds.first, let subject = refunds.last(where: { index.judges($0) }),
             charge.amountCaptured > 0
         else { return }

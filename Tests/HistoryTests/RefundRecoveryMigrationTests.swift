@@ -50,6 +50,36 @@ struct RefundRecoveryMigrationTests {
         #expect(try queue.read { db in try String.fetchAll(db, sql: Self.query) } == Self.expected)
     }
 
+    @Test func v11ReadsEachStoredRefundsReasonFromItsJSON() throws {
+        // Given a v10 history holding a refund whose JSON says expired_uncaptured_charge, and one that says nothing
+        let queue = try DatabaseQueue()
+        try HistoryMigrations.migrator.migrate(queue, upTo: "v10-refund-not-recovered")
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO runs (command, range_from, range_to, time_zone, mode, status, started_at, pid,
+                                      tool_version, stripe_version, api_base)
+                    VALUES ('run', 0, 86400, 'UTC', 'test', 'completed', 1, 1, '0.1.0', 'v', 'http://127.0.0.1:1');
+                    INSERT INTO refunds (id, created, charge_id, currency, amount, status, first_seen_run,
+                                         last_seen_run, changed_run)
+                    VALUES ('re_x', 1, 'ch_x', 'usd', 100, 'succeeded', 1, 1, 1),
+                           ('re_y', 2, 'ch_y', 'usd', 100, 'succeeded', 1, 1, 1);
+                    INSERT INTO refunds_raw (id, raw)
+                    VALUES ('re_x', '{"id":"re_x","reason":"expired_uncaptured_charge"}'),
+                           ('re_y', '{"id":"re_y","reason":null}');
+                    """)
+        }
+        // When it is migrated
+        try HistoryMigrations.migrator.migrate(queue)
+        // Then the facts hold the reason the JSON gave, none where it gave none
+        let reasons = try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, reason FROM refunds ORDER BY id").map {
+                "\($0["id"] as String)=\(($0["reason"] as String?) ?? "-")"
+            }
+        }
+        #expect(reasons == ["re_x=expired_uncaptured_charge", "re_y=-"])
+    }
+
     @Test(
         .enabled(
             if: TestHistoryBackend.serverURL != nil,

@@ -27,6 +27,7 @@ struct ShippedMigrationsTests {
         ("v8-late-outcomes", "62c3c05cce8d40be"),
         ("v9-daily-platform-fees", "2205d210350dc184"),
         ("v10-refund-not-recovered", "91dfc0c34b0b6be8"),
+        ("v11-refund-reason", "9e745946d1dac0ec"),
     ]
 
     /// Every shipped PostgreSQL migration (``PostgreSQLMigrations``) in order, with the digest of its SQL.
@@ -41,6 +42,7 @@ struct ShippedMigrationsTests {
         ("v8-late-outcomes", "f0601ae59f397660"),
         ("v9-daily-platform-fees", "509ade3b1e113e8b"),
         ("v10-refund-not-recovered", "9b94026dc0d494dd"),
+        ("v11-refund-reason", "021f3b3f16f8d41b"),
     ]
 
     @Test("every PostgreSQL migration is the SQL it shipped with")

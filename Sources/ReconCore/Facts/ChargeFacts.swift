@@ -49,6 +49,8 @@ public struct ChargeFacts: ObjectFacts, Hashable {
         self.livemode = livemode
     }
 
-    /// `status == "succeeded"` and `captured`: the charges SPEC §4 reasons about.
-    public var isSucceededAndCaptured: Bool { status == .succeeded && captured }
+    /// `status == "succeeded"` and `amount_captured > 0`: the charges SPEC §4 reasons about. Not `captured`: a
+    /// multicapture charge keeps `captured: false` until its final capture, while its balance transaction, transfer
+    /// and application fee already exist.
+    public var isSucceededAndCaptured: Bool { status == .succeeded && amountCaptured > 0 }
 }

@@ -16,11 +16,14 @@ public struct RefundFacts: ObjectFacts, Hashable {
     public var failureBalanceTransactionID: String?
     /// Why it failed (`expired_or_canceled_card`, `lost_or_stolen_card`, …), when it did.
     public var failureReason: String?
+    /// Why it was made (`requested_by_customer`, …; `expired_uncaptured_charge` for an authorisation Stripe
+    /// released), when Stripe says.
+    public var reason: RefundReason?
 
     public init(
         id: String, chargeID: String?, created: Int64, currency: Currency, amount: Int64, status: RefundStatus?,
         transferReversalID: String?, balanceTransactionID: String?, failureBalanceTransactionID: String? = nil,
-        failureReason: String? = nil
+        failureReason: String? = nil, reason: RefundReason? = nil
     ) {
         self.id = id
         self.chargeID = chargeID
@@ -32,6 +35,7 @@ public struct RefundFacts: ObjectFacts, Hashable {
         self.balanceTransactionID = balanceTransactionID
         self.failureBalanceTransactionID = failureBalanceTransactionID
         self.failureReason = failureReason
+        self.reason = reason
     }
 
     /// Whether the refund failed (`status: failed`): no money reached the customer.
@@ -40,4 +44,13 @@ public struct RefundFacts: ObjectFacts, Hashable {
     /// Whether the refund moved money, so that its charge's `amount_refunded` counts it: not failed or canceled
     /// (``RefundStatus/movedNoMoney``); a refund without a status (older API versions) did.
     public var movedMoney: Bool { status.map { !RefundStatus.movedNoMoney.contains($0) } ?? true }
+
+    /// Whether the refund gave back the uncaptured remainder of an authorisation (SPEC §2, "Partial and multiple
+    /// captures"), money that was never captured, not a refund to the customer: integrations on API versions before
+    /// `2025-03-31.basil` got one for a partial capture (its balance transaction's `reporting_category` is
+    /// `partial_capture_reversal`) or for an authorisation Stripe released (`reason: expired_uncaptured_charge`).
+    /// Such a refund is left out of every refund sum and finding.
+    public func isUncapturedRemainder(balanceTransaction: BalanceTransactionFacts?) -> Bool {
+        reason == .expiredUncapturedCharge || balanceTransaction?.reportingCategory == .partialCaptureReversal
+    }
 }

@@ -208,7 +208,7 @@ enum JSONFacts {
             transferReversalID: reference(o["transfer_reversal"]),
             balanceTransactionID: reference(o["balance_transaction"]),
             failureBalanceTransactionID: reference(o["failure_balance_transaction"]),
-            failureReason: o["failure_reason"] as? String)
+            failureReason: o["failure_reason"] as? String, reason: (o["reason"] as? String).map { .init(rawValue: $0) })
     }
 
     static func dispute(_ o: Object) throws -> DisputeFacts {

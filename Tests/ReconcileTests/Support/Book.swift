@@ -149,7 +149,8 @@ struct Book {
     @discardableResult
     mutating func refund(
         _ chargeID: String, amount: Int64, reversal: Int64? = nil, feeRefund: Int64? = nil,
-        created: Int64 = Book.from + 7_200, settlement: Settlement? = nil
+        created: Int64 = Book.from + 7_200, settlement: Settlement? = nil, category: ReportingCategory = "refund",
+        reason: RefundReason? = nil
     ) -> String {
         let c = chargeIndex(chargeID)
         let charge = input.charges[c]
@@ -157,7 +158,7 @@ struct Book {
         let refundID = next("re")
         let btID = balanceTransaction(
             created: created, currency: settle.currency, amount: -settle.convert(amount), fee: 0, type: "refund",
-            category: "refund", source: refundID, rate: settle.rateMillionths)
+            category: category, source: refundID, rate: settle.rateMillionths)
         input.charges[c].amountRefunded += amount
         var reversalID: String?
         if let reversal, let transferID = charge.transferID {
@@ -183,7 +184,7 @@ struct Book {
         input.refunds.append(
             RefundFacts(
                 id: refundID, chargeID: chargeID, created: created, currency: charge.currency, amount: amount,
-                status: "succeeded", transferReversalID: reversalID, balanceTransactionID: btID))
+                status: "succeeded", transferReversalID: reversalID, balanceTransactionID: btID, reason: reason))
         return refundID
     }
 

@@ -1,5 +1,3 @@
-import ReconCore
-
 /// A refund's `reason` (https://docs.stripe.com/api/refunds/object#refund_object-reason). Open.
 public struct RefundReason: StripeEnum {
     /// The raw string, as Stripe writes it.

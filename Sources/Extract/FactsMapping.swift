@@ -23,7 +23,7 @@ extension ChargeFacts {
             applicationFeeAmount: charge.applicationFeeAmount,
             destinationAccountID: charge.transferData?.destinationAccountID,
             transferDataAmount: charge.transferData?.amount, balanceTransactionID: charge.balanceTransaction?.id,
-            livemode: charge.livemode)
+            livemode: charge.livemode, transferGroup: charge.transferGroup)
     }
 }
 
@@ -38,7 +38,7 @@ extension PaymentIntentFacts {
             applicationFeeAmount: intent.applicationFeeAmount,
             destinationAccountID: intent.transferData?.destinationAccountID,
             transferDataAmount: intent.transferData?.amount, status: intent.status,
-            latestChargeID: intent.latestCharge?.id, livemode: intent.livemode)
+            latestChargeID: intent.latestCharge?.id, livemode: intent.livemode, transferGroup: intent.transferGroup)
     }
 }
 

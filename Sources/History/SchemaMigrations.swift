@@ -96,5 +96,33 @@ enum SchemaMigrations {
                 UPDATE "refunds" SET "reason" =
                     (SELECT r."raw"::jsonb ->> 'reason' FROM "refunds_raw" r WHERE r."id" = "refunds"."id");
                 """),
+        // v12: the transfer group of each charge and PaymentIntent (SPEC §2, "Separate charges and transfers"),
+        // read from each stored object's JSON, and indexes to find a group's charges and transfers by it.
+        Migration(
+            identifier: "v12-transfer-groups",
+            sqlite: """
+                ALTER TABLE "charges" ADD COLUMN "transfer_group" TEXT;
+                UPDATE charges SET transfer_group =
+                    (SELECT json_extract(r.raw, '$.transfer_group') FROM charges_raw r WHERE r.id = charges.id);
+                ALTER TABLE "payment_intents" ADD COLUMN "transfer_group" TEXT;
+                UPDATE payment_intents SET transfer_group =
+                    (SELECT json_extract(r.raw, '$.transfer_group') FROM payment_intents_raw r
+                     WHERE r.id = payment_intents.id);
+                CREATE INDEX "charges_on_transfer_group" ON "charges"("transfer_group");
+                CREATE INDEX "payment_intents_on_transfer_group" ON "payment_intents"("transfer_group");
+                CREATE INDEX "transfers_on_transfer_group" ON "transfers"("transfer_group");
+                """,
+            postgreSQL: """
+                ALTER TABLE "charges" ADD COLUMN "transfer_group" TEXT COLLATE "C";
+                UPDATE "charges" SET "transfer_group" =
+                    (SELECT r."raw"::jsonb ->> 'transfer_group' FROM "charges_raw" r WHERE r."id" = "charges"."id");
+                ALTER TABLE "payment_intents" ADD COLUMN "transfer_group" TEXT COLLATE "C";
+                UPDATE "payment_intents" SET "transfer_group" =
+                    (SELECT r."raw"::jsonb ->> 'transfer_group' FROM "payment_intents_raw" r
+                     WHERE r."id" = "payment_intents"."id");
+                CREATE INDEX "charges_on_transfer_group" ON "charges"("transfer_group");
+                CREATE INDEX "payment_intents_on_transfer_group" ON "payment_intents"("transfer_group");
+                CREATE INDEX "transfers_on_transfer_group" ON "transfers"("transfer_group");
+                """),
     ]
 }

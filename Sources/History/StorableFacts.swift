@@ -127,6 +127,7 @@ extension ChargeFacts: StorableFacts {
             "balance_transaction_id", { $0.balanceTransactionID.sqlValue },
             { $0.balanceTransactionID = try .init(row: $1, at: $2) }),
         .init("livemode", { $0.livemode.sqlValue }, { $0.livemode = try .init(row: $1, at: $2) }),
+        .init("transfer_group", { $0.transferGroup.sqlValue }, { $0.transferGroup = try .init(row: $1, at: $2) }),
     ]
 
     static let blank = ChargeFacts(
@@ -155,6 +156,7 @@ extension PaymentIntentFacts: StorableFacts {
         .init("status", { $0.status.sqlValue }, { $0.status = try .init(row: $1, at: $2) }),
         .init("latest_charge_id", { $0.latestChargeID.sqlValue }, { $0.latestChargeID = try .init(row: $1, at: $2) }),
         .init("livemode", { $0.livemode.sqlValue }, { $0.livemode = try .init(row: $1, at: $2) }),
+        .init("transfer_group", { $0.transferGroup.sqlValue }, { $0.transferGroup = try .init(row: $1, at: $2) }),
     ]
 
     static let blank = PaymentIntentFacts(

@@ -80,6 +80,42 @@ struct RefundRecoveryMigrationTests {
         #expect(reasons == ["re_x=expired_uncaptured_charge", "re_y=-"])
     }
 
+    @Test func v12ReadsEachStoredChargesAndPaymentIntentsTransferGroupFromItsJSON() throws {
+        // Given a v11 history holding a charge and a PaymentIntent of an order's group, and a charge of none
+        let queue = try DatabaseQueue()
+        try HistoryMigrations.migrator.migrate(queue, upTo: "v11-refund-reason")
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO runs (command, range_from, range_to, time_zone, mode, status, started_at, pid,
+                                      tool_version, stripe_version, api_base)
+                    VALUES ('run', 0, 86400, 'UTC', 'test', 'completed', 1, 1, '0.1.0', 'v', 'http://127.0.0.1:1');
+                    INSERT INTO charges (id, created, currency, amount, amount_captured, amount_refunded, status,
+                                         captured, livemode, first_seen_run, last_seen_run, changed_run)
+                    VALUES ('ch_g', 1, 'usd', 100, 100, 0, 'succeeded', 1, 0, 1, 1, 1),
+                           ('ch_n', 2, 'usd', 100, 100, 0, 'succeeded', 1, 0, 1, 1, 1);
+                    INSERT INTO charges_raw (id, raw)
+                    VALUES ('ch_g', '{"id":"ch_g","transfer_group":"ORDER_7"}'), ('ch_n', '{"id":"ch_n"}');
+                    INSERT INTO payment_intents (id, created, currency, amount, status, livemode, first_seen_run,
+                                                 last_seen_run, changed_run)
+                    VALUES ('pi_g', 1, 'usd', 100, 'succeeded', 0, 1, 1, 1);
+                    INSERT INTO payment_intents_raw (id, raw) VALUES ('pi_g', '{"id":"pi_g","transfer_group":"ORDER_7"}');
+                    """)
+        }
+        // When it is migrated
+        try HistoryMigrations.migrator.migrate(queue)
+        // Then the facts hold the group the JSON gave, none where it gave none
+        let groups = try queue.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT id || '=' || COALESCE(transfer_group, '-') FROM charges
+                    UNION ALL SELECT id || '=' || COALESCE(transfer_group, '-') FROM payment_intents ORDER BY 1
+                    """)
+        }
+        #expect(groups == ["ch_g=ORDER_7", "ch_n=-", "pi_g=ORDER_7"])
+    }
+
     @Test(
         .enabled(
             if: TestHistoryBackend.serverURL != nil,

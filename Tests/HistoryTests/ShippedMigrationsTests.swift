@@ -28,6 +28,7 @@ struct ShippedMigrationsTests {
         ("v9-daily-platform-fees", "2205d210350dc184"),
         ("v10-refund-not-recovered", "91dfc0c34b0b6be8"),
         ("v11-refund-reason", "9e745946d1dac0ec"),
+        ("v12-transfer-groups", "e0f948c0b712189c"),
     ]
 
     /// Every shipped PostgreSQL migration (``PostgreSQLMigrations``) in order, with the digest of its SQL.
@@ -43,6 +44,7 @@ struct ShippedMigrationsTests {
         ("v9-daily-platform-fees", "509ade3b1e113e8b"),
         ("v10-refund-not-recovered", "9b94026dc0d494dd"),
         ("v11-refund-reason", "021f3b3f16f8d41b"),
+        ("v12-transfer-groups", "1239227e624a3151"),
     ]
 
     @Test("every PostgreSQL migration is the SQL it shipped with")

@@ -24,12 +24,15 @@ public struct ChargeFacts: ObjectFacts, Hashable {
     public var transferDataAmount: Int64?
     public var balanceTransactionID: String?
     public var livemode: Bool
+    /// `transfer_group`: the platform's label tying an order's charges and the transfers it makes by hand
+    /// (SPEC §2, "Separate charges and transfers"); `nil` when it set none.
+    public var transferGroup: String?
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, amountCaptured: Int64, amountRefunded: Int64,
         status: ChargeStatus, captured: Bool, paymentIntentID: String?, transferID: String?, applicationFeeID: String?,
         applicationFeeAmount: Int64?, destinationAccountID: String?, transferDataAmount: Int64?,
-        balanceTransactionID: String?, livemode: Bool
+        balanceTransactionID: String?, livemode: Bool, transferGroup: String? = nil
     ) {
         self.id = id
         self.created = created
@@ -47,6 +50,7 @@ public struct ChargeFacts: ObjectFacts, Hashable {
         self.transferDataAmount = transferDataAmount
         self.balanceTransactionID = balanceTransactionID
         self.livemode = livemode
+        self.transferGroup = transferGroup
     }
 
     /// `status == "succeeded"` and `amount_captured > 0`: the charges SPEC §4 reasons about. Not `captured`: a

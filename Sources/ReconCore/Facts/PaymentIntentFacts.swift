@@ -15,11 +15,13 @@ public struct PaymentIntentFacts: ObjectFacts, Hashable {
     public var status: PaymentIntentStatus
     public var latestChargeID: String?
     public var livemode: Bool
+    /// `transfer_group`, which a charge it makes carries too; `nil` when the platform set none.
+    public var transferGroup: String?
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, applicationFeeAmount: Int64?,
         destinationAccountID: String?, transferDataAmount: Int64?, status: PaymentIntentStatus, latestChargeID: String?,
-        livemode: Bool
+        livemode: Bool, transferGroup: String? = nil
     ) {
         self.id = id
         self.created = created
@@ -31,5 +33,6 @@ public struct PaymentIntentFacts: ObjectFacts, Hashable {
         self.status = status
         self.latestChargeID = latestChargeID
         self.livemode = livemode
+        self.transferGroup = transferGroup
     }
 }

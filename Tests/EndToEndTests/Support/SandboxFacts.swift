@@ -154,7 +154,8 @@ enum JSONFacts {
             applicationFeeAmount: optionalInt(o["application_fee_amount"]),
             destinationAccountID: reference(transferData?["destination"]),
             transferDataAmount: optionalInt(transferData?["amount"]),
-            balanceTransactionID: reference(o["balance_transaction"]), livemode: (o["livemode"] as? Bool) ?? false)
+            balanceTransactionID: reference(o["balance_transaction"]), livemode: (o["livemode"] as? Bool) ?? false,
+            transferGroup: o["transfer_group"] as? String)
     }
 
     static func paymentIntent(_ o: Object) throws -> PaymentIntentFacts {
@@ -164,7 +165,8 @@ enum JSONFacts {
             amount: try int(o, "amount"), applicationFeeAmount: optionalInt(o["application_fee_amount"]),
             destinationAccountID: reference(transferData?["destination"]),
             transferDataAmount: optionalInt(transferData?["amount"]), status: .init(rawValue: try string(o, "status")),
-            latestChargeID: reference(o["latest_charge"]), livemode: (o["livemode"] as? Bool) ?? false)
+            latestChargeID: reference(o["latest_charge"]), livemode: (o["livemode"] as? Bool) ?? false,
+            transferGroup: o["transfer_group"] as? String)
     }
 
     static func transfer(_ o: Object) throws -> TransferFacts {

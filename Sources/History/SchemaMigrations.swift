@@ -13,6 +13,17 @@ enum SchemaMigrations {
         let identifier: String
         let sqlite: String
         let postgreSQL: String
+
+        init(identifier: String, sqlite: String, postgreSQL: String) {
+            self.identifier = identifier
+            self.sqlite = sqlite
+            self.postgreSQL = postgreSQL
+        }
+
+        /// A migration whose SQL both databases run as it is.
+        init(identifier: String, bothDatabases sql: String) {
+            self.init(identifier: identifier, sqlite: sql, postgreSQL: sql)
+        }
     }
 
     static let all: [Migration] = [
@@ -45,25 +56,7 @@ enum SchemaMigrations {
         // its id.
         Migration(
             identifier: "v10-refund-not-recovered",
-            sqlite: """
-                INSERT INTO findings (kind, object_id, first_run, last_run, resolved_run, range_from, range_to,
-                                      reported_run, subject_id, subject_created)
-                SELECT 'refund_not_recovered', r.charge_id, MIN(f.first_run), MAX(f.last_run),
-                       CASE WHEN COUNT(*) = COUNT(f.resolved_run) THEN MAX(f.resolved_run) END,
-                       MIN(f.range_from), MAX(f.range_to), MIN(f.reported_run),
-                       (SELECT g.subject_id FROM findings g JOIN refunds q ON q.id = g.object_id
-                        WHERE g.kind = 'refund_without_transfer_reversal' AND q.charge_id = r.charge_id
-                        ORDER BY g.subject_created DESC, g.subject_id DESC LIMIT 1),
-                       MAX(f.subject_created)
-                FROM findings f JOIN refunds r ON r.id = f.object_id
-                WHERE f.kind = 'refund_without_transfer_reversal' AND r.charge_id IS NOT NULL
-                GROUP BY r.charge_id
-                ON CONFLICT (kind, object_id) DO NOTHING;
-                DELETE FROM findings WHERE kind = 'refund_without_transfer_reversal'
-                  AND object_id IN (SELECT id FROM refunds WHERE charge_id IS NOT NULL);
-                UPDATE findings SET kind = 'refund_not_recovered' WHERE kind = 'refund_without_transfer_reversal';
-                """,
-            postgreSQL: """
+            bothDatabases: """
                 INSERT INTO findings (kind, object_id, first_run, last_run, resolved_run, range_from, range_to,
                                       reported_run, subject_id, subject_created)
                 SELECT 'refund_not_recovered', r.charge_id, MIN(f.first_run), MAX(f.last_run),

@@ -9,12 +9,17 @@ import Testing
 /// `refund_not_recovered` (one per charge), on both databases, so an open finding stays open under its new name.
 @Suite("Refund findings carried over to refund recovery", .serialized)
 struct RefundRecoveryMigrationTests {
-    /// A v9 history's rows: a run, three refunds of two charges, and findings of the old kind (one open and one
-    /// resolved on charge a, one resolved on charge b, one about a refund the history lacks) beside another kind.
-    static let rows = """
+    /// The run every stored row names.
+    static let run = """
         INSERT INTO runs (command, range_from, range_to, time_zone, mode, status, started_at, pid, tool_version,
                           stripe_version, api_base)
         VALUES ('run', 0, 86400, 'UTC', 'test', 'completed', 1, 1, '0.1.0', 'v', 'http://127.0.0.1:1');
+        """
+
+    /// A v9 history's rows: a run, three refunds of two charges, and findings of the old kind (one open and one
+    /// resolved on charge a, one resolved on charge b, one about a refund the history lacks) beside another kind.
+    static let rows = """
+        \(run)
         INSERT INTO refunds (id, created, charge_id, currency, amount, status, first_seen_run, last_seen_run, changed_run)
         VALUES ('re_a1', 100, 'ch_a', 'usd', 400, 'succeeded', 1, 1, 1),
                ('re_a2', 200, 'ch_a', 'usd', 300, 'succeeded', 1, 1, 1),
@@ -57,9 +62,7 @@ struct RefundRecoveryMigrationTests {
         try queue.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO runs (command, range_from, range_to, time_zone, mode, status, started_at, pid,
-                                      tool_version, stripe_version, api_base)
-                    VALUES ('run', 0, 86400, 'UTC', 'test', 'completed', 1, 1, '0.1.0', 'v', 'http://127.0.0.1:1');
+                    \(Self.run)
                     INSERT INTO refunds (id, created, charge_id, currency, amount, status, first_seen_run,
                                          last_seen_run, changed_run)
                     VALUES ('re_x', 1, 'ch_x', 'usd', 100, 'succeeded', 1, 1, 1),
@@ -87,9 +90,7 @@ struct RefundRecoveryMigrationTests {
         try queue.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO runs (command, range_from, range_to, time_zone, mode, status, started_at, pid,
-                                      tool_version, stripe_version, api_base)
-                    VALUES ('run', 0, 86400, 'UTC', 'test', 'completed', 1, 1, '0.1.0', 'v', 'http://127.0.0.1:1');
+                    \(Self.run)
                     INSERT INTO charges (id, created, currency, amount, amount_captured, amount_refunded, status,
                                          captured, livemode, first_seen_run, last_seen_run, changed_run)
                     VALUES ('ch_g', 1, 'usd', 100, 100, 0, 'succeeded', 1, 0, 1, 1, 1),

@@ -7,16 +7,22 @@ import Sandbox
 extension GroundTruthBuilder {
     /// A charge created in the range: its missing balance transaction (once it is no longer young), and for a
     /// succeeded destination charge its platform-fee row, its skipped transfer and its fee and transfer checks.
+    ///
+    /// Only a charge SPEC §4 counts (succeeded with `amount_captured > 0`, whatever `captured` says): an
+    /// authorisation that expired uncaptured has neither a balance transaction nor a row. The DPF starts from
+    /// `amount_captured`, and `amount_refunded` leaves out the refunds of the uncaptured remainder.
     mutating func addCharge(_ c: Int) {
         let charges = storage.charges
         let currency = charges.currency[c].currency
         let chargeID = id(.charge, c)
+        guard charges.counts(c) else { return }
         if charges.balanceTransaction[c] < 0, !young(charges.created[c]) {
             exception(.missingBalanceTransaction, chargeID, nil, currency, nil, nil)
         }
-        guard charges.isDestinationCharge(c), charges.status[c] == .succeeded else { return }
+        guard charges.isDestinationCharge(c) else { return }
         let amount = charges.amount[c]
-        let refunded = charges.amountRefunded[c]
+        let captured = charges.amountCaptured[c]
+        let refunded = customerRefunded(c)
         let transfer = Int(charges.transfer[c])
         let fee = Int(charges.fee[c])
         let transferAmount = transfer >= 0 ? storage.transfers.amount[transfer] : 0
@@ -24,7 +30,7 @@ extension GroundTruthBuilder {
         let feeAmount = fee >= 0 ? storage.fees.amount[fee] : 0
         let feeRefunded = fee >= 0 ? storage.fees.amountRefunded[fee] : 0
         let feeKept = keptFee(c, fee: fee)
-        let dpf = (amount - refunded) - (transferAmount - transferReversed) + feeKept
+        let dpf = (captured - refunded) - (transferAmount - transferReversed) + feeKept
         let bt = Int(charges.balanceTransaction[c])
         // The charge's balance transaction's currency; without one (not booked yet, or missing), the one currency its
         // family's balance transactions share, and none when they share none.
@@ -66,6 +72,15 @@ extension GroundTruthBuilder {
         checkFeeAndTransfer(c, currency: currency, transfer: transfer, fee: fee)
     }
 
+    /// SPEC §4's `c.amount_refunded`: the charge's refunds that did not fail, less those of the uncaptured remainder
+    /// (which Stripe counts in its own `amount_refunded`), summed from the refund table.
+    func customerRefunded(_ c: Int) -> Int64 {
+        let refunds = storage.refunds
+        return storage.charges.refunds.items(of: c).map(Int.init)
+            .filter { !refunds.failed($0) && !refunds.uncapturedRemainder[$0] }
+            .reduce(Int64(0)) { $0 + refunds.amount[$1] }
+    }
+
     /// What the platform kept of the charge's application fee, in the charge's currency: as it is when the fee is
     /// in the charge's currency, converted back at the rate `application_fee_amount` gives when it is not (rounded
     /// half up), 0 for no fee. A fee in another currency with nothing to convert it with counts 0 and is a
@@ -87,17 +102,21 @@ extension GroundTruthBuilder {
         return (2 * requested * kept + fees.amount[fee]) / (2 * fees.amount[fee])
     }
 
-    /// A charge whose intended transfer is missing after the grace period (`skipped_transfers.csv`).
+    /// A charge whose intended transfer is missing after the grace period (`skipped_transfers.csv`). The amount owed
+    /// is the PaymentIntent's `transfer_data.amount`, else `amount_captured − application_fee_amount`, each capped
+    /// at `amount_captured`.
     private mutating func addSkippedTransfer(_ c: Int, currency: Currency) {
         let charges = storage.charges
         let amount = charges.amount[c]
+        let captured = charges.amountCaptured[c]
         let destination = charges.intentDestination[c]
         let hasTransferData = charges.has(ChargeTable.hasTransferData, c)
         let transfer = Int(charges.transfer[c])
         guard !hasTransferData, transfer < 0, destination >= 0, asOf - charges.created[c] >= grace else { return }
-        let owed =
+        let owed = min(
             charges.intentTransferAmount[c] >= 0
-            ? charges.intentTransferAmount[c] : amount - max(0, charges.intentFeeAmount[c])
+                ? charges.intentTransferAmount[c] : captured - max(0, charges.intentFeeAmount[c]),
+            captured)
         truth.skippedTransfers.append(
             SkippedTransferRow(
                 chargeID: id(.charge, c), created: charges.created[c], currency: currency, amount: amount,
@@ -114,17 +133,17 @@ extension GroundTruthBuilder {
     }
 
     /// The application fee against the intent's `application_fee_amount`, and the transfer's amount, currency
-    /// and destination against the intent's.
+    /// and destination against the intent's; the expected fee and transfer are capped at `amount_captured`.
     private mutating func checkFeeAndTransfer(_ c: Int, currency: Currency, transfer: Int, fee: Int) {
         let charges = storage.charges
         let chargeID = id(.charge, c)
-        let amount = charges.amount[c]
+        let captured = charges.amountCaptured[c]
         let destination = charges.intentDestination[c]
         let hasTransferData = charges.has(ChargeTable.hasTransferData, c)
         let transferAmount = transfer >= 0 ? storage.transfers.amount[transfer] : 0
         let feeAmount = fee >= 0 ? storage.fees.amount[fee] : 0
         if charges.has(ChargeTable.showsFeeAmount, c) {
-            let expected = charges.intentFeeAmount[c]
+            let expected = min(charges.intentFeeAmount[c], captured)
             if fee < 0 {
                 if !young(charges.created[c]) {
                     exception(.applicationFeeMissing, chargeID, nil, currency, .amount(expected), .amount(0))
@@ -137,8 +156,9 @@ extension GroundTruthBuilder {
         }
         if transfer >= 0 {
             let transferID = id(.transfer, transfer)
-            let expected =
-                hasTransferData && charges.intentTransferAmount[c] >= 0 ? charges.intentTransferAmount[c] : amount
+            let expected = min(
+                hasTransferData && charges.intentTransferAmount[c] >= 0 ? charges.intentTransferAmount[c] : captured,
+                captured)
             if transferAmount != expected {
                 exception(
                     .transferAmountMismatch, transferID, chargeID, currency, .amount(expected),

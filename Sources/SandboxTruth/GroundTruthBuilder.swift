@@ -31,6 +31,12 @@ extension SandboxWorld {
     ///   are in more than one currency or there are none. The settlement currency is the charge's balance
     ///   transaction's (its platform settlement currency while it has none).
     /// - Connected-account statements count `feeKept` as `application_fees`.
+    /// - Partial and multiple captures (SPEC §2): a charge counts when it succeeded with `amount_captured > 0`, whatever
+    ///   `captured` says (a multicapture in progress); an authorisation that expired uncaptured has no row, no
+    ///   skipped transfer and no finding. `amount_refunded` (in the DPF, the row, the summary's and statements'
+    ///   `refunded`, and refund recovery) leaves out the refunds of the uncaptured remainder. The amount owed of a
+    ///   skipped transfer and the expected application fee and transfer are capped at `amount_captured`. `gross` stays
+    ///   the charge's `amount`, as the row's `amount`.
     ///
     /// Exceptions name:
     /// - `application_fee_missing`: the charge, unless it is young; expected `application_fee_amount`, actual 0.
@@ -241,17 +247,19 @@ struct GroundTruthBuilder {
         let disputes = storage.disputes
         var charged: [Int] = []
         var seen = Set<Int>()
-        for r in inRange(refunds.created) where !refunds.failed(r) {
+        for r in inRange(refunds.created) where !refunds.failed(r) && !refunds.uncapturedRemainder[r] {
             let charge = Int(refunds.charge[r])
             if seen.insert(charge).inserted { charged.append(charge) }
         }
         for charge in charged {
             let transfer = Int(charges.transfer[charge])
             guard charges.isDestinationCharge(charge), transfer >= 0 else { continue }
-            let moved = charges.refunds.items(of: charge).map(Int.init).filter { !refunds.failed($0) }
+            let moved = charges.refunds.items(of: charge).map(Int.init)
+                .filter { !refunds.failed($0) && !refunds.uncapturedRemainder[$0] }
             guard let first = moved.map({ refunds.created[$0] }).min() else { continue }
             let refunded = moved.reduce(Int64(0)) { $0 + refunds.amount[$1] }
-            let captured = charges.amount[charge]
+            let captured = charges.amountCaptured[charge]
+            guard captured > 0 else { continue }
             let product = refunded * storage.transfers.amount[transfer]
             let share = (product + captured / 2) / captured
             let firstDispute = charges.disputes.items(of: charge).map(Int.init)

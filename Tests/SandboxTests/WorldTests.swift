@@ -116,6 +116,104 @@ import Testing
         #expect(try row(.seedExampleFullTransfer).destinationPlatformFee == 0)
     }
 
+    /// SPEC §2's partial and multiple captures, with their hand-computed figures: the charges' and refunds' JSON as
+    /// Stripe shows them, and the ground truth counting only what was captured.
+    @Test func partialAndMultipleCapturesHaveTheirHandComputedFigures() throws {
+        let world = SandboxWorld(seed: 42, charges: 400, start: Self.start, days: 30)
+        let truth = world.groundTruth(for: try Self.wholeWorld(world), asOf: world.end, skippedTransferGrace: 3600)
+        let storage = world.storage
+        func json(_ id: String) throws -> [String: Any] {
+            let data = try #require(world.renderedObject(id: id), "\(id) is served")
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        func charge(_ scenario: SandboxScenario) throws -> (id: String, json: [String: Any], refunds: [[String: Any]]) {
+            let id = try #require(world.ids(for: scenario).first, "\(scenario.rawValue) is in the world")
+            let index = try #require(storage.charges.created.indices.first { storage.ids.id(.charge, $0) == id })
+            let refunds = try storage.charges.refunds.items(of: index).map {
+                try json(storage.ids.id(.refund, Int($0)))
+            }
+            return (id, try json(id), refunds)
+        }
+        func findings(_ id: String) -> [GroundTruth.Exception] {
+            truth.exceptions.filter { $0.objectID == id || $0.relatedID == id }
+        }
+
+        // A legacy partial capture: 100.00 usd authorised with application_fee_amount 12.30, 60.00 captured; Stripe
+        // refunded the 40.00 remainder at capture time (reason null, partial_capture_reversal).
+        let legacy = try charge(.legacyPartialCapture)
+        #expect(legacy.json["captured"] as? Bool == true)
+        #expect(legacy.json.int("amount") == 10_000 && legacy.json.int("amount_captured") == 6_000)
+        #expect(legacy.json.int("amount_refunded") == 4_000 && legacy.json["refunded"] as? Bool == false)
+        let remainder = try #require(legacy.refunds.first)
+        #expect(legacy.refunds.count == 1 && remainder.int("amount") == 4_000 && remainder["reason"] is NSNull)
+        #expect(remainder.int("created") == legacy.json.int("created"))
+        let remainderBT = try json(try #require(remainder.string("balance_transaction")))
+        #expect(remainderBT.string("type") == "refund")
+        #expect(remainderBT.string("reporting_category") == "partial_capture_reversal")
+        #expect(remainderBT.int("amount") == -4_000)
+        // The charge's balance transaction books the whole authorisation; the two sum to what was captured.
+        let legacyBT = try json(try #require(legacy.json.string("balance_transaction")))
+        #expect(legacyBT.int("amount") == 10_000 && legacyBT.int("fee") == 204)  // 2.9 % of 60.00 + 0.30
+        // As if only 60.00 was charged: transfer 60.00, fee 12.30, nothing refunded, DPF 12.30.
+        let legacyRow = try #require(truth.platformFees.first { $0.chargeID == legacy.id })
+        #expect(legacyRow.amount == 10_000 && legacyRow.amountRefunded == 0)
+        #expect(legacyRow.transferAmount == 6_000 && legacyRow.applicationFeeAmount == 1_230)
+        #expect(legacyRow.destinationPlatformFee == 1_230)
+        #expect(legacyRow.stripeFee == 204)
+        #expect(legacyRow.platformNet == Int64(10_000 - 204 - 4_000 - 6_000 + 1_230))
+        #expect(findings(legacy.id).isEmpty)
+        let legacyIntent = try json(try #require(legacy.json.string("payment_intent")))
+        #expect(legacyIntent.string("capture_method") == "manual" && legacyIntent.string("status") == "succeeded")
+        #expect(legacyIntent.int("amount_received") == 6_000 && legacyIntent.int("amount_capturable") == 0)
+
+        // An expired authorisation: 50.00 usd never captured; a 50.00 refund with reason expired_uncaptured_charge.
+        let expired = try charge(.expiredAuthorization)
+        #expect(expired.json.string("status") == "succeeded" && expired.json["captured"] as? Bool == false)
+        #expect(expired.json.int("amount_captured") == 0 && expired.json.int("amount_refunded") == 5_000)
+        #expect(expired.json["balance_transaction"] is NSNull && expired.json["application_fee"] is NSNull)
+        #expect(expired.json["transfer"] is NSNull)
+        let expiredRefund = try #require(expired.refunds.first)
+        #expect(expired.refunds.count == 1 && expiredRefund.int("amount") == 5_000)
+        #expect(expiredRefund.string("reason") == "expired_uncaptured_charge")
+        #expect(expiredRefund["balance_transaction"] is NSNull)
+        // Not a charge SPEC §4 counts: no row, no skipped transfer, no finding.
+        #expect(!truth.platformFees.contains { $0.chargeID == expired.id })
+        #expect(!truth.skippedTransfers.contains { $0.chargeID == expired.id })
+        #expect(findings(expired.id).isEmpty)
+        let expiredIntent = try json(try #require(expired.json.string("payment_intent")))
+        #expect(expiredIntent.string("status") == "canceled")
+        #expect(expiredIntent.string("cancellation_reason") == "automatic")
+        #expect(expiredIntent.int("canceled_at") == expiredRefund.int("created"))
+        #expect(expiredIntent.int("amount_received") == 0)
+
+        // A bank debit of 100.00 usd asking transfer_data[amount] 87.70, 60.00 captured, its transfer skipped: the
+        // 60.00 captured is owed, not 87.70.
+        let skipped = try charge(.partiallyCapturedSkippedTransfer)
+        #expect(skipped.json["captured"] as? Bool == true && skipped.json.int("amount_captured") == 6_000)
+        #expect(skipped.json["transfer_data"] is NSNull && skipped.json["transfer"] is NSNull)
+        let skippedRow = try #require(truth.skippedTransfers.first { $0.chargeID == skipped.id })
+        #expect(skippedRow.amount == 10_000 && skippedRow.amountOwed == 6_000)
+        let skippedFee = try #require(truth.platformFees.first { $0.chargeID == skipped.id })
+        #expect(skippedFee.destinationPlatformFee == 6_000 && skippedFee.stripeFee == 48)  // 0.8 % of 60.00
+
+        // A multicapture in progress: 80.00 usd with application_fee_amount 8.00, 30.00 captured so far, captured
+        // still false; transfer 30.00, fee 8.00, DPF 8.00.
+        let multicapture = try charge(.multicaptureInProgress)
+        #expect(multicapture.json["captured"] as? Bool == false)
+        #expect(multicapture.json.int("amount_captured") == 3_000 && multicapture.json.int("amount_refunded") == 0)
+        let multicaptureRow = try #require(truth.platformFees.first { $0.chargeID == multicapture.id })
+        #expect(multicaptureRow.amount == 8_000 && multicaptureRow.amountRefunded == 0)
+        #expect(multicaptureRow.transferAmount == 3_000 && multicaptureRow.applicationFeeAmount == 800)
+        #expect(multicaptureRow.destinationPlatformFee == 800)
+        #expect(multicaptureRow.stripeFee == 117)  // 2.9 % of 30.00 + 0.30
+        #expect(multicaptureRow.platformNet == Int64(3_000 - 117 - 3_000 + 800))
+        #expect(findings(multicapture.id).isEmpty)
+        let multicaptureIntent = try json(try #require(multicapture.json.string("payment_intent")))
+        #expect(multicaptureIntent.string("status") == "requires_capture")
+        #expect(multicaptureIntent.int("amount_received") == 3_000)
+        #expect(multicaptureIntent.int("amount_capturable") == 5_000)
+    }
+
     @Test func aRefundRecoveredByHandIsNoFindingAndOneRecoveredShortIs() throws {
         // Given the world's refunds made without reverse_transfer and reversed by hand later: in full (a refund of
         // 40.00 on a transfer-amount charge of 100.00/80.00, the account's share 32.00) and for half the share

@@ -283,6 +283,52 @@ extension ChargePlan {
             $0.anomaly = .missingFeeBT
         }
         plans += moneySituations()
+        plans += captureSituations()
+        return plans
+    }
+
+    /// SPEC §2's partial and multiple captures: a legacy partial capture with the refund of its uncaptured remainder,
+    /// an authorisation that expired uncaptured, a partially captured bank debit whose transfer Stripe skipped, and a
+    /// multicapture in progress.
+    private static func captureSituations() -> [ChargePlan] {
+        var plans: [ChargePlan] = []
+        func add(_ configure: (inout ChargePlan) -> Void) { plans.append(ChargePlan.configured(configure)) }
+        // 100.00 usd authorised, application_fee_amount 12.30, captured 60.00: transfer 60.00, fee 12.30, a 40.00
+        // refund of the remainder; DPF 12.30.
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.amount = 10_000
+            $0.retained = 1_230
+            $0.capture = .legacyPartial(perMille: 600)
+        }
+        // 50.00 usd authorised with application_fee_amount 5.00, expired: a 50.00 refund, no row.
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.amount = 5_000
+            $0.retained = 500
+            $0.capture = .expired
+        }
+        // 100.00 usd bank debit, transfer_data[amount] 87.70, captured 60.00, transfer skipped: 60.00 owed.
+        add {
+            $0.method = .bankDebit
+            $0.settleDelay = 86_400...(2 * 86_400)
+            $0.style = .transferAmount
+            $0.skipped = true
+            $0.currency = .usd
+            $0.amount = 10_000
+            $0.retained = 1_230
+            $0.capture = .partial(perMille: 600)
+        }
+        // 80.00 usd, application_fee_amount 8.00, 30.00 captured so far: transfer 30.00, fee 8.00; DPF 8.00.
+        add {
+            $0.style = .applicationFee
+            $0.currency = .usd
+            $0.amount = 8_000
+            $0.retained = 800
+            $0.capture = .multicaptureInProgress(perMille: 375)
+        }
         return plans
     }
 

@@ -19,6 +19,26 @@ struct ChargePlan {
         case settlesIn(WorldCurrency)
     }
 
+    /// How much of the authorisation was captured (SPEC §2, "Partial and multiple captures"); the per mille are of
+    /// the amount, rounded to the currency's granularity.
+    enum Capture {
+        /// Captured whole (`amount_captured == amount`).
+        case full
+        /// Captured for less, the way integrations on API versions before `2025-03-31.basil` see it: Stripe refunded
+        /// the uncaptured remainder at capture time (a Refund with `reason` null, counted in `amount_refunded`, whose
+        /// balance transaction is a `refund` with `reporting_category` `partial_capture_reversal`).
+        case legacyPartial(perMille: Int64)
+        /// Captured for less, with no refund of the remainder (newer API versions).
+        case partial(perMille: Int64)
+        /// A multicapture still open: `captured: false`, `amount_captured` what was captured so far, whose balance
+        /// transaction, transfer and fee already exist.
+        case multicaptureInProgress(perMille: Int64)
+        /// Never captured, the authorisation expired: `captured: false`, `amount_captured: 0`, a Refund of the whole
+        /// amount with `reason: expired_uncaptured_charge` (and no balance transaction), no balance transaction,
+        /// transfer or fee.
+        case expired
+    }
+
     struct Refund {
         /// Share of the charge amount in per mille; 1000 refunds whatever is left.
         var perMille: Int64
@@ -84,6 +104,7 @@ struct ChargePlan {
     /// application fee Stripe has not created yet (its `transfer_data` and `application_fee_amount` are set).
     var partsPending = false
     var skipped = false
+    var capture = Capture.full
     var currency: WorldCurrency?
     var amount: Int64?
     /// The application fee (application-fee style) or the retained part (transfer-amount style).

@@ -9,7 +9,7 @@ extension Renderer {
         let idString = storage.ids.id(.charge, index)
         writer.object {
             writer.field("amount", amount)
-            writer.field("amount_captured", status == .failed ? 0 : amount)
+            writer.field("amount_captured", status == .failed ? 0 : charges.amountCaptured[index])
             writer.field("amount_refunded", charges.amountRefunded[index])
             writer.nullField("application")
             reference(
@@ -36,7 +36,7 @@ extension Renderer {
                 writer.nullField("tax_id")
             }
             writer.field("calculated_statement_descriptor", "CONNECT RECON")
-            writer.field("captured", status != .failed)
+            writer.field("captured", status != .failed && !charges.has(ChargeTable.uncaptured, index))
             writer.field("created", charges.created[index])
             writer.field("currency", currency)
             writer.nullField("customer")

@@ -1,23 +1,37 @@
 extension Renderer {
     // MARK: PaymentIntent
 
+    /// A PaymentIntent. One captured for less than its amount (or not at all) was confirmed with
+    /// `capture_method: manual`; a multicapture in progress is `requires_capture` with the rest capturable; an
+    /// authorisation that expired is `canceled` (`cancellation_reason: automatic`) once Stripe refunded it.
     func paymentIntent(_ index: Int, _ writer: JSONWriter, _ expand: ExpandTree) {
         let c = storage.charges
         let status = c.status[index]
+        let captured = c.amountCaptured[index]
+        let manual = status == .succeeded && captured < c.amount[index]
+        let inProgress = status == .succeeded && c.has(ChargeTable.uncaptured, index) && captured > 0
+        let expiredAt: Int64? =
+            status == .succeeded && captured == 0
+            ? c.refunds.items(of: index).map { storage.refunds.created[Int($0)] }.first : nil
         let piID = storage.ids.id(.paymentIntent, index)
         let methodType =
             c.method[index] == .bankDebit ? (c.currency[index] == .eur ? "sepa_debit" : "us_bank_account") : "card"
         writer.object {
             writer.field("amount", c.amount[index])
-            writer.field("amount_capturable", 0)
+            writer.field(
+                "amount_capturable",
+                c.has(ChargeTable.uncaptured, index) && status == .succeeded && expiredAt == nil
+                    ? c.amount[index] - captured : 0)
             writer.field("amount_details") { writer.emptyObject("tip") }
-            writer.field("amount_received", status == .succeeded ? c.amount[index] : 0)
+            writer.field("amount_received", status == .succeeded ? captured : 0)
             writer.nullField("application")
             writer.field("application_fee_amount", c.intentFeeAmount[index] >= 0 ? c.intentFeeAmount[index] : nil)
             writer.nullField("automatic_payment_methods")
-            writer.nullField("canceled_at")
-            writer.nullField("cancellation_reason")
-            writer.field("capture_method", c.method[index] == .cardAsyncCapture ? "automatic_async" : "automatic")
+            writer.field("canceled_at", expiredAt)
+            writer.field("cancellation_reason", expiredAt != nil ? "automatic" : nil)
+            writer.field(
+                "capture_method",
+                manual ? "manual" : c.method[index] == .cardAsyncCapture ? "automatic_async" : "automatic")
             writer.field("client_secret", piID + "_secret_" + String(storage.ids.id(.paymentMethod, index).suffix(25)))
             writer.field("confirmation_method", "automatic")
             writer.field("created", c.created[index])
@@ -57,9 +71,13 @@ extension Renderer {
             writer.nullField("source")
             writer.nullField("statement_descriptor")
             writer.nullField("statement_descriptor_suffix")
-            writer.field(
-                "status",
-                status == .succeeded ? "succeeded" : status == .pending ? "processing" : "requires_payment_method")
+            let intentStatus =
+                expiredAt != nil
+                ? "canceled"
+                : inProgress || (manual && captured == 0)
+                    ? "requires_capture"
+                    : status == .succeeded ? "succeeded" : status == .pending ? "processing" : "requires_payment_method"
+            writer.field("status", intentStatus)
             writer.key("transfer_data")
             if c.intentDestination[index] >= 0 {
                 writer.object {

@@ -2,7 +2,8 @@ extension Renderer {
     // MARK: Refunds
 
     /// A refund; one that failed also has `failure_balance_transaction` and `failure_reason` (absent otherwise, as
-    /// Stripe leaves them out).
+    /// Stripe leaves them out). The refund of an uncaptured remainder has `reason` null (a partial capture's) or
+    /// `expired_uncaptured_charge` (an expired authorisation's, with no balance transaction).
     func refund(_ index: Int, _ writer: JSONWriter, _ expand: ExpandTree) {
         let r = storage.refunds
         let charge = Int(r.charge[index])
@@ -40,7 +41,7 @@ extension Renderer {
             writer.emptyObject("metadata")
             writer.field("object", "refund")
             reference("payment_intent", writer, expand, "payment_intent", .paymentIntent(charge))
-            writer.field("reason", "requested_by_customer")
+            writer.field("reason", r.reason[index].name)
             writer.nullField("receipt_number")
             writer.nullField("source_transfer_reversal")
             writer.field("status", r.statusName(index))

@@ -52,6 +52,23 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     /// are set.
     case youngChargeMissingParts = "young_charge_missing_parts"
     case transferAfterChargeDay = "transfer_after_charge_day"
+    // Partial and multiple captures (SPEC §2)
+    /// A card charge captured for less than authorised (60 %), as API versions before `2025-03-31.basil` show it:
+    /// `captured: true`, `amount_captured` the captured part, a Refund of the uncaptured remainder made at capture
+    /// time (`reason` null, counted in `amount_refunded`, its balance transaction a `refund` with
+    /// `reporting_category` `partial_capture_reversal`); its transfer and application fee capped at what was
+    /// captured.
+    case legacyPartialCapture = "legacy_partial_capture"
+    /// An authorisation never captured that expired: `status: succeeded`, `captured: false`, `amount_captured: 0`, a
+    /// Refund of the whole amount with `reason: expired_uncaptured_charge`; no balance transaction, transfer or fee.
+    /// Not a charge SPEC §4 counts.
+    case expiredAuthorization = "expired_authorization"
+    /// A bank debit whose PaymentIntent asked for a transfer, captured for less than authorised, whose transfer Stripe
+    /// skipped: the amount owed is capped at `amount_captured`.
+    case partiallyCapturedSkippedTransfer = "partially_captured_skipped_transfer"
+    /// A multicapture in progress: `captured: false`, `0 < amount_captured < amount`, its balance transaction,
+    /// transfer (of what was captured so far) and application fee already there.
+    case multicaptureInProgress = "multicapture_in_progress"
     // Currencies and transfers
     case zeroDecimalCurrency = "zero_decimal_currency"
     case threeDecimalCurrency = "three_decimal_currency"

@@ -29,6 +29,9 @@ struct ChargeTerms {
     let outcome: ChargePlan.Outcome
     /// When the money settled: at once for cards, days later for bank debits.
     let settledAt: Int64
+    /// `amount_captured`: the amount, less for a partial capture, what was captured so far for a multicapture in
+    /// progress, 0 for an authorisation that expired.
+    let captured: Int64
 
     var granularity: Int64 { currency.granularity }
     /// A card under asynchronous capture in the world's last hour: no transfer yet.
@@ -37,8 +40,16 @@ struct ChargeTerms {
     var skipped: Bool { plan.skipped && outcome == .succeeded }
     /// The payment succeeded and its transfer (if any) is in place: refunds can follow.
     var settledInFull: Bool { outcome == .succeeded && !skipped && !young }
-    /// A destination charge whose transfer was made.
-    var transferred: Bool { plan.style != nil && settledInFull }
+    /// A destination charge whose transfer was made (nothing is transferred of an authorisation never captured).
+    var transferred: Bool { plan.style != nil && settledInFull && captured > 0 }
+    /// The uncaptured remainder Stripe refunded: a legacy partial capture's, or an expired authorisation's whole
+    /// amount; 0 for any other charge.
+    var remainderRefund: Int64 {
+        switch plan.capture {
+        case .legacyPartial, .expired: amount - captured
+        case .full, .partial, .multicaptureInProgress: 0
+        }
+    }
 }
 
 /// The charge's transfer and application fee, as later steps refer to them.
@@ -64,6 +75,10 @@ extension WorldBuilder {
         let disputed = addDisputes(terms, links, refunded: refunded, after: lastRefund, rng: &rng)
 
         var flags: UInt8 = 0
+        switch plan.capture {
+        case .expired, .multicaptureInProgress: flags |= ChargeTable.uncaptured
+        case .full, .legacyPartial, .partial: break
+        }
         let asked = !terms.skipped && (!terms.young || plan.partsPending)
         if plan.style != nil && asked { flags |= ChargeTable.hasTransferData }
         if plan.style == .applicationFee && !plan.pricingToolFee && asked { flags |= ChargeTable.showsFeeAmount }
@@ -105,10 +120,17 @@ extension WorldBuilder {
                 rate = crossRate
             }
         }
+        let captured: Int64 =
+            switch plan.capture {
+            case .full: amount
+            case .expired: 0
+            case .legacyPartial(let perMille), .partial(let perMille), .multicaptureInProgress(let perMille):
+                min(amount - g, max(g, roundNearest(amount * perMille / 1000, g)))
+            }
         return ChargeTerms(
             index: c, created: t, plan: plan, currency: currency, amount: amount, destination: destination,
             retained: retained, settlement: settlement, rate: rate, feeCurrency: feeCurrency, feeRate: feeRate,
-            outcome: outcome, settledAt: settledAt)
+            outcome: outcome, settledAt: settledAt, captured: captured)
     }
 
     /// The charge's own columns and its PaymentIntent's.
@@ -126,6 +148,7 @@ extension WorldBuilder {
         charges.intentTransferAmount.append(plan.style == .transferAmount ? terms.amount - terms.retained : -1)
         charges.intentFeeAmount.append(plan.style == .applicationFee && !plan.pricingToolFee ? terms.retained : -1)
         charges.rate.append(terms.rate)
+        charges.amountCaptured.append(terms.captured)
     }
 
     /// The payment's balance transaction (none yet for a charge whose parts are pending) and, for a failed bank
@@ -135,11 +158,15 @@ extension WorldBuilder {
         let c = terms.index
         let rate = terms.rate
         var chargeBT: Int32 = -1
-        if plan.anomaly != .missingChargeBT && !plan.partsPending {
-            let settled = convert(terms.amount, rate: rate)
+        if plan.anomaly != .missingChargeBT && !plan.partsPending && terms.captured > 0 {
+            // A legacy partial capture books the whole authorisation, then reverses the remainder (its refund's
+            // balance transaction); Stripe's fee is on what was captured.
+            let booked = terms.remainderRefund > 0 ? terms.amount : terms.captured
+            let settled = convert(booked, rate: rate)
             chargeBT = addBT(
                 terms.created, plan.method == .bankDebit ? .payment : .charge, amount: settled,
-                fee: stripeFee(settled, terms.settlement, plan.method), currency: terms.settlement, rate: rate,
+                fee: stripeFee(convert(terms.captured, rate: rate), terms.settlement, plan.method),
+                currency: terms.settlement, rate: rate,
                 source: .charge, c, availableOn: availableOn(terms.settledAt, days: 2),
                 pending: terms.outcome == .pending)
         }
@@ -161,7 +188,9 @@ extension WorldBuilder {
         let g = terms.granularity
         var links = ChargeLinks()
         if terms.transferred {
-            links.transferAmount = plan.style == .transferAmount ? terms.amount - terms.retained : terms.amount
+            // Capped at what was captured (a partial capture caps the transfer).
+            links.transferAmount = min(
+                plan.style == .transferAmount ? terms.amount - terms.retained : terms.amount, terms.captured)
             var transferCurrency = terms.currency
             var transferRate = terms.rate
             var transferDestination = terms.destination
@@ -198,7 +227,9 @@ extension WorldBuilder {
     /// into the destination account's currency (a cross-border fee), settling in that currency.
     private func addFee(_ terms: ChargeTerms, _ links: inout ChargeLinks) {
         let plan = terms.plan
-        let requested = plan.anomaly == .feeMismatch ? terms.retained + 5 * terms.granularity : terms.retained
+        // Capped at what was captured (a partial capture caps the fee).
+        let asked = min(terms.retained, terms.captured)
+        let requested = plan.anomaly == .feeMismatch ? asked + 5 * terms.granularity : asked
         let crossBorder = terms.feeCurrency != terms.currency
         links.feeAmount = crossBorder ? convert(requested, rate: terms.feeRate) : requested
         links.feeSettlement = crossBorder ? terms.feeCurrency.settlement : terms.settlement
@@ -228,8 +259,10 @@ extension WorldBuilder {
         var refunded: Int64 = 0
         var failed: Int64 = 0
         var last = terms.settledAt
-        guard terms.settledInFull else { return (refunded, last) }
-        let amount = terms.amount
+        let remainder = addRemainderRefund(terms)
+        guard terms.settledInFull, terms.captured > 0 else { return (remainder, last) }
+        // The customer's refunds are shares of what was captured.
+        let amount = terms.captured
         let g = terms.granularity
         let feeGranularity = terms.feeCurrency.granularity
         for refundPlan in terms.plan.refunds {
@@ -289,7 +322,37 @@ extension WorldBuilder {
                 }
             }
         }
-        return (refunded - failed, last)
+        return (remainder + refunded - failed, last)
+    }
+
+    /// The refund Stripe made of the uncaptured remainder, if any (API versions before `2025-03-31.basil`): a legacy
+    /// partial capture's at capture time (`reason` null, a `partial_capture_reversal` balance transaction), an
+    /// expired authorisation's whole amount when it expired (`reason: expired_uncaptured_charge`, no balance
+    /// transaction: nothing was booked), up to 7 days after the authorisation and within the world. Returns its
+    /// amount, 0 for none.
+    private func addRemainderRefund(_ terms: ChargeTerms) -> Int64 {
+        let remainder = terms.remainderRefund
+        guard remainder > 0, terms.outcome == .succeeded else { return 0 }
+        let expired = terms.captured == 0
+        let created = expired ? terms.created + min(7 * 86_400, max(1, (end - terms.created) / 2)) : terms.settledAt
+        guard created < end else { return 0 }
+        let refund = refunds.count
+        refunds.created.append(created)
+        refunds.charge.append(Int32(terms.index))
+        refunds.amount.append(remainder)
+        refunds.balanceTransaction.append(
+            expired
+                ? -1
+                : addBT(
+                    created, .partialCaptureReversal, amount: -convert(remainder, rate: terms.rate),
+                    currency: terms.settlement, rate: terms.rate, source: .refund, refund))
+        refunds.transferReversal.append(-1)
+        refunds.failureBalanceTransaction.append(-1)
+        refunds.failureReason.append(0)
+        refunds.pendingUntilFailure.append(false)
+        refunds.reason.append(expired ? .expiredUncapturedCharge : .none)
+        refunds.uncapturedRemainder.append(true)
+        return remainder
     }
 
     /// Fails refund `refund` `delay` seconds (hours to days) after it was made, when that comes before the world's end: a
@@ -324,6 +387,8 @@ extension WorldBuilder {
         refunds.failureBalanceTransaction.append(-1)
         refunds.failureReason.append(0)
         refunds.pendingUntilFailure.append(false)
+        refunds.reason.append(.requestedByCustomer)
+        refunds.uncapturedRemainder.append(false)
         return refund
     }
 }

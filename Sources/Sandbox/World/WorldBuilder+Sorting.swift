@@ -164,6 +164,8 @@ extension WorldBuilder {
         r.failureBalanceTransaction = order.permute(o.balanceTransactions.remap(refunds.failureBalanceTransaction))
         r.failureReason = order.permute(refunds.failureReason)
         r.pendingUntilFailure = order.permute(refunds.pendingUntilFailure)
+        r.reason = order.permute(refunds.reason)
+        r.uncapturedRemainder = order.permute(refunds.uncapturedRemainder)
         return r
     }
 

@@ -20,7 +20,8 @@ extension WorldBuilder {
 
     /// Fee style, currency, asynchronous outcome, a transfer on a later day and the plan's inconsistency.
     private func tagShape(_ c: Int, plan: ChargePlan, skipped: Bool, outcome: ChargePlan.Outcome) {
-        let succeeded = outcome == .succeeded
+        // An authorisation never captured shows no fee style: nothing was transferred or kept.
+        let succeeded = outcome == .succeeded && charges.amountCaptured[c] > 0
         switch charges.style[c] {
         case nil: tag(.plainCharge, .charge, c)
         case .applicationFee where succeeded && !skipped: tag(.applicationFee, .charge, c)
@@ -35,6 +36,13 @@ extension WorldBuilder {
         default: break
         }
         if skipped { tag(.skippedTransfer, .charge, c) }
+        switch plan.capture {
+        case .full: break
+        case .legacyPartial: if succeeded { tag(.legacyPartialCapture, .charge, c) }
+        case .expired: if outcome == .succeeded { tag(.expiredAuthorization, .charge, c) }
+        case .partial: if skipped { tag(.partiallyCapturedSkippedTransfer, .charge, c) }
+        case .multicaptureInProgress: if succeeded { tag(.multicaptureInProgress, .charge, c) }
+        }
         if charges.has(ChargeTable.onBehalfOf, c) { tag(.onBehalfOf, .charge, c) }
         let fee = Int(charges.fee[c])
         if fee >= 0, fees.currency[fee] != charges.currency[c] {
@@ -67,7 +75,7 @@ extension WorldBuilder {
         let amount = charges.amount[c]
         var reversedCount = 0
         var prefunded = false
-        for refund in refundIndexes {
+        for refund in refundIndexes where !refunds.uncapturedRemainder[refund] {
             let reversed = refunds.transferReversal[refund] >= 0
             if reversed { reversedCount += 1 }
             if bts.balanceType[Int(refunds.balanceTransaction[refund])] == .refundAndDisputePrefunding {

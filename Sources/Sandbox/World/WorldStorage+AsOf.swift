@@ -221,6 +221,7 @@ extension ChargeTable {
         cut(&balanceTransaction, n)
         cut(&failureBalanceTransaction, n)
         cut(&amountRefunded, n)
+        cut(&amountCaptured, n)
     }
 }
 
@@ -281,6 +282,8 @@ extension RefundTable {
         cut(&failureBalanceTransaction, n)
         cut(&failureReason, n)
         cut(&pendingUntilFailure, n)
+        cut(&reason, n)
+        cut(&uncapturedRemainder, n)
     }
 }
 

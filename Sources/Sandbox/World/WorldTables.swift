@@ -134,6 +134,9 @@ package enum BTType: UInt8, Sendable {
     case refundFailure
     /// A card spend of the platform's Stripe Issuing program, from its `issuing` balance.
     case issuingTransaction
+    /// The refund of a partial capture's uncaptured remainder (API versions before `2025-03-31.basil`): `type`
+    /// `refund`, `reporting_category` `partial_capture_reversal`.
+    case partialCaptureReversal
 
     var type: String {
         switch self {
@@ -151,6 +154,7 @@ package enum BTType: UInt8, Sendable {
         case .payoutFailure: "payout_failure"
         case .refundFailure: "refund_failure"
         case .issuingTransaction: "issuing_transaction"
+        case .partialCaptureReversal: "refund"
         }
     }
 
@@ -169,6 +173,7 @@ package enum BTType: UInt8, Sendable {
         case .payoutFailure: "payout_reversal"
         case .refundFailure: "refund_failure"
         case .issuingTransaction: "issuing_transaction"
+        case .partialCaptureReversal: "partial_capture_reversal"
         }
     }
 }
@@ -256,7 +261,9 @@ package struct ChargeTable: Sendable {
     /// The PaymentIntent's `application_fee_amount`, `-1` for none.
     package var intentFeeAmount: [Int64] = []
     /// Bit 0: the charge carries `transfer_data` (as its intent asked); bit 1: it shows `application_fee_amount`;
-    /// bit 2: disputed; bit 3: made `on_behalf_of` its destination account (it settles in that account's currency).
+    /// bit 2: disputed; bit 3: made `on_behalf_of` its destination account (it settles in that account's currency);
+    /// bit 4: `captured: false` on a charge that did not fail (a multicapture in progress, an authorisation never
+    /// captured).
     var flags: [UInt8] = []
     /// Presentment → settlement exchange rate in millionths, 0 when the charge settles in its own currency (the
     /// settlement currency is its balance transaction's: the platform's for the charge's currency, or the
@@ -266,7 +273,11 @@ package struct ChargeTable: Sendable {
     package var fee: [Int32] = []
     package var balanceTransaction: [Int32] = []
     package var failureBalanceTransaction: [Int32] = []
+    /// Stripe's `amount_refunded`: refunds that did not fail, the refund of an uncaptured remainder included.
     package var amountRefunded: [Int64] = []
+    /// `amount_captured` of a charge that did not fail (a failed one shows 0): `amount`, less for a partial capture,
+    /// what was captured so far for a multicapture in progress, 0 for an authorisation that expired uncaptured.
+    package var amountCaptured: [Int64] = []
     package var refunds = Adjacency()
     package var disputes = Adjacency()
 
@@ -276,6 +287,10 @@ package struct ChargeTable: Sendable {
     package static let showsFeeAmount: UInt8 = 2
     static let disputed: UInt8 = 4
     static let onBehalfOf: UInt8 = 8
+    package static let uncaptured: UInt8 = 16
+
+    /// Whether SPEC §4 counts the charge (`c`): succeeded, and something captured (whatever `captured` says).
+    package func counts(_ index: Int) -> Bool { status[index] == .succeeded && amountCaptured[index] > 0 }
 
     package func has(_ flag: UInt8, _ index: Int) -> Bool { flags[index] & flag != 0 }
     /// Whether SPEC §4 calls this charge a destination charge.
@@ -354,6 +369,11 @@ package struct RefundTable: Sendable {
     var failureReason: [UInt8] = []
     /// The refund is `pending` until it fails (a refund the bank has not confirmed yet), rather than `succeeded`.
     package var pendingUntilFailure: [Bool] = []
+    /// Stripe's `reason`.
+    package var reason: [WorldRefundReason] = []
+    /// The refund gave back the uncaptured remainder of an authorisation (a legacy partial capture's, or an expired
+    /// authorisation's whole amount): money never captured, not a refund to the customer (SPEC §2).
+    package var uncapturedRemainder: [Bool] = []
 
     var count: Int { created.count }
 
@@ -366,6 +386,25 @@ package struct RefundTable: Sendable {
 
     /// `failure_reason` values Stripe gives card refunds that fail.
     static let failureReasons = ["expired_or_canceled_card", "lost_or_stolen_card", "unknown"]
+}
+
+/// A refund's `reason`.
+package enum WorldRefundReason: UInt8, Sendable {
+    /// `requested_by_customer`: every refund the platform made.
+    case requestedByCustomer
+    /// `null`: the refund Stripe made of a partial capture's uncaptured remainder.
+    case none
+    /// `expired_uncaptured_charge`: the refund Stripe made of an authorisation that expired uncaptured.
+    case expiredUncapturedCharge
+
+    /// The JSON value, `nil` for null.
+    package var name: String? {
+        switch self {
+        case .requestedByCustomer: "requested_by_customer"
+        case .none: nil
+        case .expiredUncapturedCharge: "expired_uncaptured_charge"
+        }
+    }
 }
 
 package struct DisputeTable: Sendable {

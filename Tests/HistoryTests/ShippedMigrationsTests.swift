@@ -27,8 +27,8 @@ struct ShippedMigrationsTests {
         ("v8-late-outcomes", "62c3c05cce8d40be"),
         ("v9-daily-platform-fees", "2205d210350dc184"),
         ("v10-refund-not-recovered", "91dfc0c34b0b6be8"),
-        ("v11-refund-reason", "9e745946d1dac0ec"),
-        ("v12-transfer-groups", "e0f948c0b712189c"),
+        ("v11-refund-reason", "5e19288ddaf9a16b"),
+        ("v12-transfer-groups", "81092b5af6f807b9"),
     ]
 
     /// Every shipped PostgreSQL migration (``PostgreSQLMigrations``) in order, with the digest of its SQL.
@@ -43,8 +43,8 @@ struct ShippedMigrationsTests {
         ("v8-late-outcomes", "f0601ae59f397660"),
         ("v9-daily-platform-fees", "509ade3b1e113e8b"),
         ("v10-refund-not-recovered", "9b94026dc0d494dd"),
-        ("v11-refund-reason", "021f3b3f16f8d41b"),
-        ("v12-transfer-groups", "1239227e624a3151"),
+        ("v11-refund-reason", "a41b11c9fd2c4b12"),
+        ("v12-transfer-groups", "199dbe8e9667f520"),
     ]
 
     @Test("every PostgreSQL migration is the SQL it shipped with")

@@ -122,6 +122,52 @@ import Testing
         try await server.shutdown()
     }
 
+    @Test func aPayoutsTransactionsListSplitsIntoCreatedWindowsAsStripesDoes() async throws {
+        // Given the world's payout that paid out the most transactions
+        let server = try await startServer(charges: 2_000, seed: 42)
+        let connection = try WireConnection(port: server.port)
+        var largest: (id: String, listed: [[String: Any]]) = ("", [])
+        for payout in try listAll(connection, "/v1/payouts") {
+            let id = try #require(payout.string("id"))
+            let listed = try Self.transactions(connection, payout: id)
+            if listed.count > largest.listed.count { largest = (id, listed) }
+        }
+        #expect(largest.listed.count > 100, "a payout whose list takes several pages")
+        let created = largest.listed.compactMap { $0.int("created") }
+        let (oldest, newest) = (try #require(created.min()), try #require(created.max()))
+
+        // When its `?payout=` list is read in four `created` windows (Stripe's balance transactions list takes
+        // `created[gte]` and `created[lt]` together with `payout`), each paged on its own
+        let step = max(1, (newest + 1 - oldest + 3) / 4)
+        var windows: [[[String: Any]]] = []
+        var start = oldest
+        while start <= newest {
+            let end = start + step
+            windows.append(
+                try listAll(
+                    connection,
+                    "/v1/balance_transactions?payout=\(largest.id)&created[gte]=\(start)&created[lt]=\(end)"))
+            start = end
+        }
+
+        // Then each window holds only its own transactions, newest first, and together they are the whole list,
+        // each once and in the same order
+        start = oldest
+        for window in windows {
+            let times = window.compactMap { $0.int("created") }
+            #expect(times.allSatisfy { start <= $0 && $0 < start + step })
+            #expect(times == times.sorted(by: >))
+            start += step
+        }
+        let joined = windows.reversed().flatMap { $0 }.compactMap { $0.string("id") }
+        #expect(joined == largest.listed.compactMap { $0.string("id") })
+        // And a window the payout paid nothing out in is an empty list, not an error
+        let before = try connection.object(
+            "/v1/balance_transactions?payout=\(largest.id)&created[lt]=\(oldest)")
+        #expect((before["data"] as? [Any])?.isEmpty == true && (before["has_more"] as? Bool) == false)
+        try await server.shutdown()
+    }
+
     @Test func failedPayoutsHaveAPayoutFailureTransaction() async throws {
         // Given a world's failed payouts
         let server = try await startServer(charges: 2_000, seed: 42)

@@ -141,20 +141,20 @@ struct FactIndex {
     /// The charge's refunds that moved money and gave back no uncaptured remainder (``RefundFacts/isUncapturedRemainder(balanceTransaction:)``):
     /// what SPEC §4 counts as refunded, in creation order.
     func customerRefunds(of charge: ChargeFacts) -> [RefundFacts] {
-        (refundsByCharge[charge.id] ?? []).filter { refund in
-            refund.movedMoney
-                && !refund.isUncapturedRemainder(
-                    balanceTransaction: refund.balanceTransactionID.flatMap { balanceTransactionByID[$0] })
-        }
+        (refundsByCharge[charge.id] ?? []).filter { $0.movedMoney && !isUncapturedRemainder($0) }
+    }
+
+    /// Whether `refund` gave back an uncaptured remainder, as its balance transaction in the input says.
+    private func isUncapturedRemainder(_ refund: RefundFacts) -> Bool {
+        refund.isUncapturedRemainder(
+            balanceTransaction: refund.balanceTransactionID.flatMap { balanceTransactionByID[$0] })
     }
 
     /// SPEC §4's `c.amount_refunded`: Stripe's, less the refunds of the uncaptured remainder (which Stripe counts);
     /// `nil` when it does not fit in 64 bits.
     func amountRefunded(_ charge: ChargeFacts) -> Int64? {
         var remainder: Int64 = 0
-        for refund in refundsByCharge[charge.id] ?? [] where refund.movedMoney {
-            let bt = refund.balanceTransactionID.flatMap { balanceTransactionByID[$0] }
-            guard refund.isUncapturedRemainder(balanceTransaction: bt) else { continue }
+        for refund in refundsByCharge[charge.id] ?? [] where refund.movedMoney && isUncapturedRemainder(refund) {
             guard let sum = Checked.add(remainder, refund.amount) else { return nil }
             remainder = sum
         }

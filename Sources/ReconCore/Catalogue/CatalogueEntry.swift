@@ -124,7 +124,14 @@ public struct CatalogueEntry: Sendable {
     }
 
     /// The facts' columns naming balance transactions (`balance_transaction_id`, `failure_balance_transaction_id`).
-    public var balanceTransactionColumns: [String] {
-        references.compactMap { $0.kind == .balanceTransaction ? $0.column : nil }
+    public var balanceTransactionColumns: [String] { columns(naming: .balanceTransaction).single }
+
+    /// The facts' columns naming objects of `kind`, leaving out the edges to the object this one belongs to: those
+    /// holding one id, and those holding a JSON array of ids.
+    public func columns(naming kind: ObjectKind) -> (single: [String], arrays: [String]) {
+        (
+            references.filter { $0.kind == kind && $0.parentReach == nil }.compactMap(\.column),
+            arrays.filter { $0.kind == kind }.compactMap(\.column)
+        )
     }
 }

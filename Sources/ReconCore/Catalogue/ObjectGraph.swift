@@ -32,9 +32,7 @@ public enum ObjectGraph {
             let entry = kind.entry
             let edges = entry.parents.filter { $0.parent.map(placed.contains) ?? true }
             let references = placed.compactMap { earlier -> (ObjectKind, [String], [String])? in
-                let entry = earlier.entry
-                let columns = entry.references.filter { $0.kind == kind && $0.parentReach == nil }.compactMap(\.column)
-                let arrays = entry.arrays.filter { $0.kind == kind }.compactMap(\.column)
+                let (columns, arrays) = earlier.entry.columns(naming: kind)
                 return columns.isEmpty && arrays.isEmpty ? nil : (earlier, columns, arrays)
             }
             return edges.isEmpty && references.isEmpty
@@ -65,11 +63,13 @@ public enum ObjectGraph {
     /// of their own (a charge, a refund, a dispute, …), so a part looks for the balance transactions of what it
     /// holds among those only.
     public static let sourcesOfBalanceTransactions: Set<ObjectKind> = Set(
-        ObjectKind.allCases.filter { kind in
-            let entry = kind.entry
-            return !entry.balanceTransactionColumns.isEmpty
-                || entry.arrays.contains { $0.kind == .balanceTransaction }
-        })
+        ObjectKind.allCases.filter { names($0, .balanceTransaction) })
+
+    /// Whether objects of `kind` name objects of `named` in a column the history keeps (not by an edge).
+    private static func names(_ kind: ObjectKind, _ named: ObjectKind) -> Bool {
+        let (columns, arrays) = kind.entry.columns(naming: named)
+        return !columns.isEmpty || !arrays.isEmpty
+    }
 
     /// The kinds a charge leads to: its children by edges and what they name, transitively.
     private static let reachable: Set<ObjectKind> = {
@@ -80,11 +80,7 @@ public enum ObjectGraph {
             for kind in ObjectKind.allCases where !found.contains(kind) {
                 let entry = kind.entry
                 let belongs = entry.parents.contains { $0.parent.map(found.contains) ?? true }
-                let named = found.contains { held in
-                    let entry = held.entry
-                    return entry.references.contains { $0.kind == kind && $0.column != nil && $0.parentReach == nil }
-                        || entry.arrays.contains { $0.kind == kind && $0.column != nil }
-                }
+                let named = found.contains { names($0, kind) }
                 if belongs || named {
                     found.insert(kind)
                     changed = true

@@ -143,7 +143,14 @@ public struct Extractor: Sendable {
 
         // Follow-ups until the history holds everything the range refers to.
         var round = await context.planner.rounds
+        var transfersAfterRecorded = false
         while true {
+            if !transfersAfterRecorded, await context.planner.transfersWindowRequested {
+                // The window `[to, now]` of every transfer has been paged (all work planned so far has run): it held
+                // each transfer group's transfers made after the range.
+                try await store.gaps.recordTransfersListing(after: to, run: runID)
+                transfersAfterRecorded = true
+            }
             let gaps = try await store.gaps.inRange(from: from, to: to, chain: context.chain)
             let items = await context.planner.work(for: gaps, listed: await context.tally.snapshot.objects)
             if items.isEmpty { break }

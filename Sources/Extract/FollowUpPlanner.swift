@@ -9,6 +9,11 @@ import ReconCore
 ///   cost one each. The cheaper one is taken: a window on a nightly run, where "after the range" is a few hours
 ///   of dense objects; requests by id on a rerun of an old range, where it is weeks of objects of which a few are
 ///   needed.
+/// - a transfer group's transfers (SPEC §4, "Separately transferred charges") are made hours or days after its
+///   charge: one `/v1/transfers?transfer_group=` list per group of the range's separately transferred charges, or
+///   the window `[to, now]` of `/v1/transfers` when its pages are fewer (it also holds the transfers the range's
+///   charges name). The groups of the older charges of the range's refunds and disputes are listed whole, one list
+///   each. Destination charges have no group, so a platform without separate charges pays nothing.
 /// - charges, PaymentIntents, reversals and fee refunds beyond the 10 embedded, repayment searches and the
 ///   balance transactions of the range's payouts (`?payout=`) have no window that holds them and are requested
 ///   as before.
@@ -40,9 +45,10 @@ actor FollowUpPlanner {
         var work: [ExtractionWork] = []
         work += needs.charges.map { .retrieve(kind: .charge, id: $0) }
         work += needs.paymentIntents.map { .retrieve(kind: .paymentIntent, id: $0) }
-        work += cheaper(needs.transfers, window: .transfers, listed: listed) {
-            .retrieve(kind: .transfer, id: $0)
-        }
+        work += transfers(needs.transfers, groups: needs.transferGroupLists, listed: listed)
+        // The older charges' groups: all their transfers, most made before the range, which no window holds.
+        let later = Set(needs.transferGroupLists)
+        work += needs.olderTransferGroupLists.map { Self.transferGroupList($0, expanded: later.contains($0)) }
         work += cheaper(needs.applicationFees, window: .applicationFees, listed: listed) {
             .retrieve(kind: .applicationFee, id: $0)
         }
@@ -92,6 +98,39 @@ actor FollowUpPlanner {
         requested.formUnion(new.map(\.key))
         planned += new.count
         return new
+    }
+
+    /// Whether this run has requested the window `[to, now]` of `/v1/transfers`, which holds every transfer group's
+    /// transfers made after the range (the extractor records it as listed once the work it was planned with has
+    /// run).
+    var transfersWindowRequested: Bool { requested.contains(Self.transfersWindow(after).key) }
+
+    /// `GET /v1/transfers?transfer_group=…`: every transfer of a group, whenever made (a page, as a group holds a
+    /// few); `expanded`, with the balance transactions of the transfers and of their reversals, which the platform
+    /// net of a group of the range reads.
+    static func transferGroupList(_ group: String, expanded: Bool = true) -> ExtractionWork {
+        var stream = ListStream(kind: .transfers, filter: [("transfer_group", group)])
+        if expanded { stream.expansions = ["data.balance_transaction", "data.reversals.data.balance_transaction"] }
+        return .list(stream)
+    }
+
+    private static func transfersWindow(_ after: Range<Int64>) -> ExtractionWork {
+        .list(.init(kind: .transfers, window: after))
+    }
+
+    /// The transfers the range's charges name and the transfer groups' lists, or the window `[to, now]` of
+    /// `/v1/transfers` when its pages are fewer than those requests together: it holds both, and the later
+    /// transfers of groups tied by `source_transaction` alone, which no filter lists (Stripe lists transfers by
+    /// `transfer_group`, not by `source_transaction`). A group whose list was requested is not counted again; none
+    /// is once the window was requested.
+    private func transfers(_ ids: [String], groups: [String], listed: [String: Int]) -> [ExtractionWork] {
+        let window = Self.transfersWindow(after)
+        let windowRequested = requested.contains(window.key)
+        let groupLists =
+            windowRequested ? [] : groups.map { Self.transferGroupList($0) }.filter { !requested.contains($0.key) }
+        guard !ids.isEmpty || !groupLists.isEmpty else { return [] }
+        if !windowRequested, windowPages(.transfers, listed: listed) < ids.count + groupLists.count { return [window] }
+        return ids.map { .retrieve(kind: .transfer, id: $0) } + groupLists
     }
 
     /// Pages a window `[to, now]` of `kind` is expected to take, from the density of the range's lists.

@@ -68,6 +68,12 @@ struct ListPager: Sendable {
             // Every page is stored: the payout's transactions count as listed in this run.
             try await store.gaps.recordPayoutListing(payoutID: payoutID, run: context.runID)
         }
+        if stream.kind == .transfers, stream.window == nil,
+            let group = stream.filter.first(where: { $0.0 == "transfer_group" })?.1
+        {
+            // Every page is stored: the group's transfers made up to now count as listed in this run.
+            try await store.gaps.recordTransferGroupListing(group, run: context.runID)
+        }
     }
 
     /// A fetched page on its way to the history, with what its write records.

@@ -36,6 +36,29 @@ extension HistoryGaps {
     /// The `finished_searches` entry of a payout's `?payout=` list.
     static func payoutListing(_ payoutID: String) -> String { "payout_transactions " + payoutID }
 
+    /// Records that the transfers of `group` were listed to the end in run `runID` (`?transfer_group=`).
+    public func recordTransferGroupListing(_ group: String, run runID: Int64) async throws(HistoryError) {
+        try await recordSearch(Self.transferGroupListingPrefix + group, run: runID)
+    }
+
+    /// Records that the transfers created from `to` (a range's end) up to now were listed in run `runID`: they hold
+    /// the transfers every transfer group of that range made after it.
+    public func recordTransfersListing(after to: Int64, run runID: Int64) async throws(HistoryError) {
+        try await recordSearch(Self.transfersListing(after: to), run: runID)
+    }
+
+    private func recordSearch(_ search: String, run runID: Int64) async throws(HistoryError) {
+        try await writeDatabase { db in
+            try db.execute(
+                "INSERT INTO finished_searches (run_id, search) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                [.integer(runID), .text(search)])
+        }
+    }
+
+    /// The `finished_searches` entry of the window of every transfer created from `to` on.
+    static func transfersListing(after to: Int64) -> String { "transfers_after \(to)" }
+    static let transferGroupListingPrefix = "transfer_group "
+
     /// Transfers to `destination` created in `[from, to)` that the history holds: how dense a connected
     /// account's transfers are, to size the windows of a repayment search.
     public func transferCount(destination: String, from: Int64, to: Int64) async throws(HistoryError) -> Int {
@@ -108,7 +131,23 @@ extension HistoryGaps {
             let rangeCharges = "SELECT id FROM charges WHERE created >= \(from) AND created < \(to)"
             let chargeTransfer = GraphColumns.chargeTransfer
             let chargeFee = GraphColumns.chargeFee
-            let rangeTransfers = "SELECT \(chargeTransfer) FROM charges WHERE created >= \(from) AND created < \(to)"
+            let groups = Self.transferGroups(
+                charges: "\(rangeCharges) UNION \(lateCharges) UNION \(lateChildrensCharges)", seen: seen)
+            // The older charges of the range's refunds and disputes: refund recovery and unreversed disputes read
+            // their groups' transfers and reversals (not their balance transactions: no rule reads those).
+            let olderGroups = Self.transferGroups(
+                charges: """
+                    SELECT id FROM charges WHERE created < \(from) AND id IN (
+                        SELECT \(GraphColumns.refundCharge) FROM refunds WHERE created >= \(from) AND created < \(to)
+                        UNION SELECT \(GraphColumns.disputeCharge) FROM disputes
+                            WHERE created >= \(from) AND created < \(to))
+                    """, seen: seen)
+            // The transfers of the range's charges: a destination charge's own, and a separately transferred
+            // charge's group's, whenever made (their balance transactions and reversals are its platform net).
+            let rangeTransfers = """
+                SELECT \(chargeTransfer) FROM charges WHERE created >= \(from) AND created < \(to)
+                UNION \(groups.transfers)
+                """
             let rangeFees = "SELECT \(chargeFee) FROM charges WHERE created >= \(from) AND created < \(to)"
             var gaps = RangeGaps()
             gaps.charges = try unseen("charges", "SELECT id FROM scope_charges")
@@ -133,6 +172,7 @@ extension HistoryGaps {
             let scopeTransfers = """
                 SELECT id FROM transfers WHERE (created >= \(from) AND created < \(to))
                     OR id IN (SELECT \(chargeTransfer) FROM charges WHERE id IN (SELECT id FROM scope_charges))
+                UNION \(groups.transfers) UNION \(olderGroups.transfers)
                 """
             gaps.transferReversalLists = try ids(
                 """
@@ -184,6 +224,22 @@ extension HistoryGaps {
             }
             gaps.balanceTransactionsOfRangeObjects = try transactions(ownedBy: "t.created < \(to)")
             gaps.balanceTransactionsOfLaterObjects = try transactions(ownedBy: "t.created >= \(to)")
+            // Transfer groups of the range's separately transferred charges and of the late ones: a platform makes a
+            // group's transfers hours or days after the charge, so those made after the range are listed, by group
+            // or all at once (`transfers_after`); the older charges' groups are listed whole.
+            let unlisted = """
+                g.transfer_group IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
+                                AND f.search = '\(Self.transferGroupListingPrefix)' || g.transfer_group)
+                """
+            gaps.transferGroupLists = try ids(
+                """
+                SELECT DISTINCT g.transfer_group FROM (\(groups.names)) g WHERE \(unlisted)
+                  AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
+                                  AND f.search = '\(Self.transfersListing(after: to))')
+                """)
+            gaps.olderTransferGroupLists = try ids(
+                "SELECT DISTINCT g.transfer_group FROM (\(olderGroups.names)) g WHERE \(unlisted)")
             gaps.payoutTransactionLists = try Self.unlistedPayouts(db, from: from, to: to, seen: seen)
             // Won disputes of the range (the rules judge those) the platform recovered (`recoveryReversals`: the rule's
             // own definition) with no repayment transfer seen in this chain: the repayment may postdate the range,
@@ -192,6 +248,37 @@ extension HistoryGaps {
             gaps.unrepaidDisputes = try Self.unrepaidDisputes(db, from: from, to: to, seen: seen)
             return gaps
         }
+    }
+
+    /// The transfer groups (SPEC §4, "Separately transferred charges"; RULES.md) of the charges `charges` selects
+    /// that this chain (`seen`) has seen: `names`, the `SELECT` of each such charge's group (`transfer_group`), its
+    /// own `transfer_group`, else its PaymentIntent's (`NULL` when neither has one); `transfers`, the `SELECT` of
+    /// the ids of their groups' transfers and of the transfers naming one of them as `source_transaction`.
+    ///
+    /// Only a succeeded charge with something captured that is not a destination charge has a group: no
+    /// `transfer_data.destination`, no `transfer`, and a PaymentIntent (once stored) without
+    /// `transfer_data.destination` (a skipped transfer's). Stripe labels a destination charge's PaymentIntent
+    /// `group_pi_…` itself: such a label is no group, and a platform without separate charges reads none.
+    static func transferGroups(charges: String, seen: String) -> (names: String, transfers: String) {
+        let separate = """
+            SELECT c.id FROM charges c
+            WHERE c.id IN (\(charges)) AND c.last_seen_run IN \(seen)
+              AND c.status = '\(ChargeStatus.succeeded.rawValue)' AND c.amount_captured > 0
+              AND c.transfer_destination IS NULL AND c.\(GraphColumns.chargeTransfer) IS NULL
+              AND (c.\(GraphColumns.chargeIntent) IS NULL
+                   OR EXISTS (SELECT 1 FROM payment_intents p WHERE p.id = c.\(GraphColumns.chargeIntent)
+                              AND p.transfer_destination IS NULL))
+            """
+        let names = """
+            SELECT COALESCE(c.transfer_group, (SELECT p.transfer_group FROM payment_intents p
+                                               WHERE p.id = c.\(GraphColumns.chargeIntent))) AS transfer_group
+            FROM charges c WHERE c.id IN (\(separate))
+            """
+        let transfers = """
+            SELECT id FROM transfers WHERE transfer_group IN (SELECT n.transfer_group FROM (\(names)) n)
+            UNION SELECT id FROM transfers WHERE \(GraphColumns.transferSource) IN (\(separate))
+            """
+        return (names, transfers)
     }
 
     /// The won disputes of `[from, to)` and of the late outcomes of the runs `seen` whose funds the platform
@@ -268,4 +355,6 @@ private enum GraphColumns {
     static let repaymentDispute = ObjectKind.transfer.entry.edge(to: .dispute).column
     static let chargeTransfer = ObjectKind.charge.entry.column(of: "transfer")
     static let chargeFee = ObjectKind.charge.entry.column(of: "application_fee")
+    static let chargeIntent = ObjectKind.charge.entry.column(of: "payment_intent")
+    static let transferSource = ObjectKind.transfer.entry.column(of: "source_transaction")
 }

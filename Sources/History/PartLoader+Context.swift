@@ -10,8 +10,61 @@ extension PartLoader {
     ///
     /// Each step queries by the edges first: that finds most of the named objects too (a charge's transfer is
     /// funded by it), which are then read by id only when still missing, so no row is decoded twice.
+    ///
+    /// Then the other members of the transfer groups its charges belong to (``addTransferGroups(to:)``).
     func addContext(to part: inout ObjectLists) throws {
+        try addSteps(to: &part)
+        try addTransferGroups(to: &part)
+    }
+
+    private func addSteps(to part: inout ObjectLists) throws {
         for step in ObjectGraph.contextSteps { try StorableKinds.reader(of: step.kind).addStep(self, step, &part) }
+    }
+
+    /// Adds the other members of the transfer groups the part's charges belong to (SPEC §4, "Separately transferred
+    /// charges"; ``ChargeFacts/namedTransferGroup(intent:)``): the charges that carry the same group (on themselves
+    /// or on their PaymentIntent), the group's transfers whenever created, the charges those name as
+    /// `source_transaction`, and what all of them lead to, so that whichever part judges one of a group's charges,
+    /// refunds or disputes sees the whole group. A part without such charges costs no query.
+    private func addTransferGroups(to part: inout ObjectLists) throws {
+        let intents = Dictionary(part.paymentIntents.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var groups = Set<String>()
+        var unnamed = Set<String>()
+        for charge in part.charges {
+            let intent = charge.paymentIntentID.flatMap { intents[$0] }
+            guard charge.canBelongToTransferGroup(intent: intent) else { continue }
+            if let group = charge.namedTransferGroup(intent: intent) {
+                groups.insert(group)
+            } else {
+                unnamed.insert(charge.id)
+            }
+        }
+        if !unnamed.isEmpty {
+            for transfer in part.transfers {
+                guard let source = transfer.sourceTransactionID, unnamed.contains(source),
+                    let group = transfer.transferGroupKey
+                else { continue }
+                groups.insert(group)
+            }
+        }
+        guard !groups.isEmpty else { return }
+        let named = Array(groups)
+        var heldCharges = Set(part.charges.map(\.id))
+        var heldTransfers = Set(part.transfers.map(\.id))
+        var members = ObjectLists()
+        members.transfers = try facts(TransferFacts.self, "transfer_group", named).filter {
+            heldTransfers.insert($0.id).inserted
+        }
+        let intentCharges = try facts(PaymentIntentFacts.self, "transfer_group", named).compactMap(\.latestChargeID)
+        let sources = members.transfers.compactMap(\.sourceTransactionID)
+        members.charges =
+            (try facts(ChargeFacts.self, "transfer_group", named)
+            + facts(ChargeFacts.self, "id", (intentCharges + sources).filter { !heldCharges.contains($0) }))
+            .filter { heldCharges.insert($0.id).inserted }
+        guard !members.isEmpty else { return }
+        try addSteps(to: &members)
+        part.append(contentsOf: members)
+        part = part.uniqued()
     }
 
     /// One step of ``addContext(to:)`` for the facts of its kind (called through ``KindReader/addStep``, so that it

@@ -23,6 +23,15 @@ public struct RangeGaps: Sendable, Equatable {
     public var chargeRefundLists: [String] = []
     /// Disputed charges with no dispute stored (disputes created after the range).
     public var chargeDisputeLists: [String] = []
+    /// Transfer groups (SPEC §4, "Separately transferred charges") of the range's charges and of the late outcomes'
+    /// charges that are not destination charges, whose transfers made after the range this chain has not listed
+    /// (`/v1/transfers?transfer_group=`, or the transfers created since the range's end). Destination charges never
+    /// name one: Stripe labels their PaymentIntents `group_pi_…` itself.
+    public var transferGroupLists: [String] = []
+    /// Transfer groups of the older charges of the range's refunds and disputes (refund recovery and unreversed
+    /// disputes read their transfers and reversals), not listed in this chain: all their transfers are needed, most
+    /// made before the range.
+    public var olderTransferGroupLists: [String] = []
     /// Automatic payouts of the range, completed by Stripe, whose balance transactions (`?payout=`) this chain has
     /// not listed to the end.
     public var payoutTransactionLists: [String] = []

@@ -103,10 +103,11 @@ public struct ReconcileJob {
                 "destination_platform_fee": row.destinationPlatformFee, "stripe_fee": row.stripeFee,
                 "amount_owed": row.amountOwed, "unrecovered": row.unrecovered,
                 "pending_charges": Int64(row.pendingCharges), "pending_amount": row.pendingAmount,
+                "transfer_groups": Int64(row.transferGroups), "platform_take": row.platformTake,
             ]
         }
         return [
-            "platform_fees": outcome.platformFeeRows,
+            "platform_fees": outcome.platformFeeRows, "transfer_groups": outcome.report.transferGroups.count,
             "skipped_transfers": outcome.report.skippedTransfers.count,
             "unreversed_disputes": outcome.report.unreversedDisputes.count,
             "exceptions": outcome.report.exceptions.count, "findings_new": outcome.newFindings,

@@ -6,10 +6,17 @@ extension ReportBuilder {
     /// Statuses whose funds Stripe withdrew from the platform and has not returned (SPEC §4).
     static let fundsStillWithdrawn: Set<DisputeStatus> = [.needsResponse, .underReview, .lost]
 
-    /// Every dispute created in the range on a destination charge.
+    /// Every dispute this part judges on a destination charge or on a charge of a transfer group.
     mutating func disputes() {
         for dispute in index.disputes where index.judges(dispute) {
-            guard let charge = index.chargeByID[dispute.chargeID], index.isDestinationCharge(charge) else { continue }
+            guard let charge = index.chargeByID[dispute.chargeID] else { continue }
+            if let group = index.transferGroups.group(of: charge) {
+                if Self.fundsStillWithdrawn.contains(dispute.status) {
+                    unreversedDispute(dispute, charge, group: group)
+                }
+                continue
+            }
+            guard index.isDestinationCharge(charge) else { continue }
             let transfer = index.transfer(of: charge)
             if Self.fundsStillWithdrawn.contains(dispute.status) {
                 unreversedDispute(dispute, charge: charge, transfer: transfer)
@@ -34,27 +41,60 @@ extension ReportBuilder {
         _ dispute: DisputeFacts, charge: ChargeFacts, transfer: TransferFacts?
     ) {
         guard let transfer else { return }
+        let reversals = index.reversals(of: transfer)
+        unreversed(
+            dispute, charge: charge, transfers: [transfer],
+            refundLinked: reversals.filter { $0.sourceRefundID != nil },
+            recovery: dispute.recoveryReversals(
+                of: reversals, chargeDisputes: index.disputesByCharge[charge.id] ?? []))
+    }
+
+    /// The same for a dispute on a charge of a transfer group (SPEC §4): the group's transfers stand for `t`, and
+    /// reversals are attributed by time: those linked to a refund or made before the group's first dispute that
+    /// withdrew funds (a refund's share given back by hand, or a seller's payment the platform took back) left the
+    /// connected accounts before the dispute and cannot be recovered again; the recovery reversals are read over
+    /// the group's disputes.
+    private mutating func unreversedDispute(_ dispute: DisputeFacts, _ charge: ChargeFacts, group: String) {
+        let transfers = index.transferGroups.transfers[group] ?? []
+        guard !transfers.isEmpty else { return }
+        let reversals = index.reversals(ofGroup: group)
+        let disputes = index.disputes(ofGroup: group)
+        let firstDispute = disputes.first { DisputeFacts.fundsWithdrawnAtSomePoint.contains($0.status) }?.created
+        unreversed(
+            dispute, charge: charge, transfers: transfers,
+            refundLinked: reversals.filter { reversal in
+                reversal.sourceRefundID != nil || firstDispute.map { reversal.created < $0 } ?? false
+            },
+            recovery: dispute.recoveryReversals(of: reversals, chargeDisputes: disputes))
+    }
+
+    /// `recoverable = min(d.amount, Σ t.amount − refundLinked)`, `recovered` = `recovery`'s sum, reported when
+    /// `recoverable − recovered > 0`. The row names the destination account and the transfer when there is one of
+    /// each.
+    private mutating func unreversed(
+        _ dispute: DisputeFacts, charge: ChargeFacts, transfers: [TransferFacts],
+        refundLinked: [TransferReversalFacts], recovery: [TransferReversalFacts]
+    ) {
         var recoverable: Int64
         var recovered: Int64
-        if transfer.currency != dispute.currency {
+        if let other = transfers.first(where: { $0.currency != dispute.currency }) {
             // Amounts of two currencies cannot be compared: report the whole disputed amount as unrecovered and
             // say why, rather than subtracting eur from usd.
             recoverable = dispute.amount
             recovered = 0
             exception(
-                .transferCurrencyMismatch, dispute.id, related: transfer.id, currency: dispute.currency,
+                .transferCurrencyMismatch, dispute.id, related: other.id, currency: dispute.currency,
                 created: dispute.created, expected: .text(dispute.currency.rawValue),
-                actual: .text(transfer.currency.rawValue),
-                message: "Dispute \(dispute.id) is in \(dispute.currency) but transfer \(transfer.id) is in "
-                    + "\(transfer.currency), so what was recovered cannot be computed; the whole dispute is "
+                actual: .text(other.currency.rawValue),
+                message: "Dispute \(dispute.id) is in \(dispute.currency) but transfer \(other.id) is in "
+                    + "\(other.currency), so what was recovered cannot be computed; the whole dispute is "
                     + "reported as unrecovered, check its reversals by hand.")
         } else {
-            let reversals = index.reversals(of: transfer)
             guard
-                let refundLinked = Checked.sum(reversals.filter { $0.sourceRefundID != nil }.map(\.amount)),
-                let left = Checked.subtract(transfer.amount, refundLinked),
-                let sum = Checked.sum(
-                    recoveryReversals(of: dispute, charge: charge, transfer: transfer).map(\.amount))
+                let transferred = Checked.sum(transfers.map(\.amount)),
+                let linked = Checked.sum(refundLinked.map(\.amount)),
+                let left = Checked.subtract(transferred, linked),
+                let sum = Checked.sum(recovery.map(\.amount))
             else {
                 overflow(dispute.id, currency: dispute.currency, created: dispute.created, what: "recovered amount")
                 return
@@ -67,12 +107,13 @@ extension ReportBuilder {
             return
         }
         guard unrecovered > 0 else { return }
+        let accounts = Set(transfers.map(\.destinationAccountID))
         let row = UnreversedDisputeRow(
             disputeID: dispute.id, chargeID: charge.id, created: dispute.created, currency: dispute.currency,
             disputeAmount: dispute.amount, disputeStatus: dispute.status,
-            destinationAccount: transfer.destinationAccountID,
-            transferID: transfer.id, recoverable: recoverable, recovered: recovered, unrecovered: unrecovered,
-            status: .new)
+            destinationAccount: accounts.count == 1 ? accounts.first ?? nil : nil,
+            transferID: transfers.count == 1 ? transfers.first?.id : nil, recoverable: recoverable,
+            recovered: recovered, unrecovered: unrecovered, status: .new)
         unreversedDisputes.append(row)
         addToStatement(row)
         countInSummary(dispute.currency, \.unreversedDisputes)

@@ -36,6 +36,9 @@ struct FactIndex {
     let repaymentsByDispute: [String: [TransferFacts]]
     /// Payout → the ids of the balance transactions `?payout=` listed for it, each once, sorted.
     let transactionsByPayout: [String: [String]]
+    /// The transfer groups the input holds (SPEC §4, "Separately transferred charges"): each charge's group, and
+    /// each group's charges and transfers, in creation order (ties by id).
+    let transferGroups: TransferGroupIndex
 
     init(_ input: ReconciliationInput) {
         guard input.isLedgerOnly, !input.balanceTransactions.isEmpty else {
@@ -98,6 +101,11 @@ struct FactIndex {
                 ($0.created, $0.id) < ($1.created, $1.id)
             },
             by: { $0.disputeIDMetadata ?? "" })
+        transferGroups = TransferGroupIndex(
+            charges: charges, transfers: transfers,
+            intent: { [paymentIntentByID] charge in
+                charge.paymentIntentID.flatMap { paymentIntentByID[$0] }
+            })
     }
 
     // MARK: Questions the rules ask
@@ -126,8 +134,7 @@ struct FactIndex {
 
     /// SPEC §4: `transfer_data.destination`, or `transfer`, or the PaymentIntent's `transfer_data.destination`.
     func isDestinationCharge(_ charge: ChargeFacts) -> Bool {
-        charge.destinationAccountID != nil || charge.transferID != nil
-            || paymentIntent(of: charge)?.destinationAccountID != nil
+        charge.isDestinationCharge(intent: paymentIntent(of: charge))
     }
 
     func transfer(of charge: ChargeFacts) -> TransferFacts? { charge.transferID.flatMap { transferByID[$0] } }

@@ -154,7 +154,17 @@ extension ReportBuilder {
             sources.append(dispute.id)
             named.append(contentsOf: dispute.balanceTransactionIDs.map { Optional($0) })
         }
+        return settledNet(
+            sources: sources, named: named, settlement: chargeBT?.currency, objectID: charge.id,
+            created: charge.created)
+    }
 
+    /// The sum of `net` over the balance transactions `named` and those whose `source` is one of `sources`, in
+    /// `settlement` (else the one currency they are all in): `nil` (unknown, not zero) when a named balance
+    /// transaction is absent from the input, when they are in more than one currency, or when the sum overflows.
+    mutating func settledNet(
+        sources: [String], named: [String?], settlement: Currency?, objectID: String, created: Int64
+    ) -> (settlement: Currency?, amount: Int64?) {
         var transactions: [String: BalanceTransactionFacts] = [:]
         var complete = true
         for id in named.compactMap({ $0 }) {
@@ -164,12 +174,12 @@ extension ReportBuilder {
             for bt in index.balanceTransactionsBySource[source] ?? [] { transactions[bt.id] = bt }
         }
         let currencies = Set(transactions.values.map(\.currency))
-        let settlement = chargeBT?.currency ?? (currencies.count == 1 ? currencies.first : nil)
+        let settlement = settlement ?? (currencies.count == 1 ? currencies.first : nil)
         guard complete, let settlement, currencies.allSatisfy({ $0 == settlement }) else {
             return (settlement, nil)
         }
         guard let net = Checked.sum(transactions.values.map(\.net)) else {
-            overflow(charge.id, currency: settlement, created: charge.created, what: "platform net")
+            overflow(objectID, currency: settlement, created: created, what: "platform net")
             return (settlement, nil)
         }
         return (settlement, net)

@@ -18,26 +18,14 @@ extension ReportBuilder {
     }
 
     /// Transfers in the range: each needs a balance transaction (unless it or its charge is still inside the grace
-    /// period: Stripe attaches it later), and a `source_transaction` must be a destination charge.
+    /// period: Stripe attaches it later). A transfer funded by a charge that is not a destination charge is a
+    /// separately transferred charge (``transferGroups()``), never an exception (SPEC §4).
     mutating func transfersInRange() {
         for transfer in index.transfers where index.judges(transfer) {
-            if !isPartYoung(created: transfer.created, chargeID: transfer.sourceTransactionID) {
-                missingBalanceTransaction(
-                    transfer.balanceTransactionID, of: "Transfer", transfer.id, related: transfer.sourceTransactionID,
-                    currency: transfer.currency, created: transfer.created)
-            }
-            // A source charge absent from the input cannot be judged; if Stripe answered 404 for it, it has its
-            // own missing_object row.
-            guard let sourceID = transfer.sourceTransactionID, let source = index.chargeByID[sourceID],
-                !index.isDestinationCharge(source)
-            else { continue }
-            exception(
-                .transferSourceNotDestinationCharge, transfer.id, related: source.id, currency: transfer.currency,
-                created: transfer.created,
-                message: "Transfer \(transfer.id) of \(describe(transfer.amount, transfer.currency)) is funded by "
-                    + "charge \(source.id), which is not a destination charge; check why these funds went to "
-                    + "\(transfer.destinationAccountID ?? "a connected account") and reverse the transfer if it was a mistake."
-            )
+            guard !isPartYoung(created: transfer.created, chargeID: transfer.sourceTransactionID) else { continue }
+            missingBalanceTransaction(
+                transfer.balanceTransactionID, of: "Transfer", transfer.id, related: transfer.sourceTransactionID,
+                currency: transfer.currency, created: transfer.created)
         }
     }
 

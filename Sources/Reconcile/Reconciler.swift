@@ -46,6 +46,7 @@ public struct ReconciliationSession: Sendable {
         if builder.days == nil { builder.days = ReportingDays.utc(from: part.from, to: part.to) }
         builder.index = FactIndex(part)
         builder.destinationCharges()
+        builder.transferGroups()
         builder.chargesInRange()
         builder.transfersInRange()
         builder.applicationFeesInRange()
@@ -86,6 +87,7 @@ struct ReportBuilder {
     let grace: Int64
 
     var platformFees: [PlatformFeeRow] = []
+    var transferGroupRows: [TransferGroupRow] = []
     var skippedTransfers: [SkippedTransferRow] = []
     var unreversedDisputes: [UnreversedDisputeRow] = []
     var ledgerGroups: [LedgerKey: LedgerRow] = [:]
@@ -217,6 +219,9 @@ struct ReportBuilder {
     func report() -> ReconciliationReport {
         var report = ReconciliationReport(
             platformFees: Self.sorted(platformFees),
+            transferGroups: transferGroupRows.sorted {
+                ($0.created, $0.transferGroup) < ($1.created, $1.transferGroup)
+            },
             skippedTransfers: skippedTransfers.sorted { ($0.created, $0.chargeID) < ($1.created, $1.chargeID) },
             unreversedDisputes: unreversedDisputes.sorted {
                 ($0.created, $0.disputeID) < ($1.created, $1.disputeID)

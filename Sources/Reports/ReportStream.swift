@@ -17,7 +17,8 @@ import ReconCore
 /// cursor, so a sheet may be written after the ones added behind it, as long as its own rows go top to bottom).
 /// The two tables that grow with the range stream (``StreamedTable``): the platform fees straight to
 /// `platform_fees.csv` and the sheets after the Summary; once the payout transactions begin, the platform fees are
-/// over, the Payouts sheet is added empty (a range's payouts are few; they are written at the end) and the payout
+/// over, the Transfer groups and Payouts sheets are added empty (a range's groups and payouts are held until the end,
+/// when they are written) and the payout
 /// transactions go to their file and the sheets after it. So a million rows never sit in memory, and both
 /// tables are written while the rules still run. Everything happens in a hidden temporary folder;
 /// ``finish(_:metadata:)`` writes the other tables in ``WorkbookSheet`` order, the Run sheet and the Summary,
@@ -54,6 +55,8 @@ public final class ReportStream {
     private var summarySheet: UnsafeMutablePointer<lxw_worksheet>?
     /// The Payouts sheet, added when the payout transactions begin and written last.
     private var payoutsSheet: UnsafeMutablePointer<lxw_worksheet>?
+    /// The Transfer groups sheet, beside the platform fees: added when they end and written last.
+    private var transferGroupsSheet: UnsafeMutablePointer<lxw_worksheet>?
     private var totals = SummaryChecks.Totals()
     private var finished = false
     public private(set) var timings = Timings()
@@ -161,6 +164,7 @@ public final class ReportStream {
         }
         do {
             try endStreamed(fees, &writer)
+            transferGroupsSheet = try writer.reserveSheet(named: ReportTable.transferGroups([]).sheetName)
             payoutsSheet = try writer.reserveSheet(named: ReportTable.payouts([]).sheetName)
         } catch {
             workbook = consume writer
@@ -244,6 +248,12 @@ public final class ReportStream {
                 }
                 let table = ReportTable.payouts(report.payouts)
                 parts[table.fileName] = try writer.write(table, onReserved: payoutsSheet)
+            case .transferGroups:
+                guard let transferGroupsSheet else {
+                    preconditionFailure("the Transfer groups sheet is added with the payout transactions")
+                }
+                let table = ReportTable.transferGroups(report.transferGroups)
+                parts[table.fileName] = try writer.write(table, onReserved: transferGroupsSheet)
             default:
                 guard let table = ReportTable.table(kind, of: report) else { continue }
                 parts[table.fileName] = try writer.write(table)

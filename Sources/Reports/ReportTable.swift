@@ -85,6 +85,7 @@ struct ReportTable {
         switch sheet {
         case .summary: summary(report.summary)
         case .platformFees: platformFees(report.platformFees)
+        case .transferGroups: transferGroups(report.transferGroups)
         case .skippedTransfers: skippedTransfers(report.skippedTransfers)
         case .unreversedDisputes: unreversedDisputes(report.unreversedDisputes)
         case .exceptions: exceptions(report.exceptions)
@@ -99,7 +100,8 @@ struct ReportTable {
     /// Every CSV table of a report, in SPEC §5's order (the workbook's order is ``WorkbookSheet``'s).
     static func tables(of report: ReconciliationReport) -> [ReportTable] {
         [
-            platformFees(report.platformFees), skippedTransfers(report.skippedTransfers),
+            platformFees(report.platformFees), transferGroups(report.transferGroups),
+            skippedTransfers(report.skippedTransfers),
             unreversedDisputes(report.unreversedDisputes), exceptions(report.exceptions), ledger(report.ledger),
             summary(report.summary), connectedAccounts(report.connectedAccounts), payouts(report.payouts),
             payoutTransactions(report.payoutTransactions),
@@ -107,6 +109,36 @@ struct ReportTable {
     }
 
     static let platformFeesFileName = "platform_fees.csv"
+
+    static let transferGroupsColumns = [
+        Column("transfer_group", .identifier), Column("created_utc", .time), Column("currency", .text),
+        Column("charges", .count), Column("charged", .amount), Column("refunded", .amount),
+        Column("transfers", .count), Column("transferred", .amount), Column("reversed", .amount),
+        Column("platform_take", .amount), Column("stripe_fee", .amount), Column("settlement_currency", .text),
+        Column("platform_net", .amount),
+    ]
+
+    static func transferGroups(_ rows: [TransferGroupRow]) -> ReportTable {
+        ReportTable(
+            fileName: "transfer_groups.csv", sheetName: "Transfer groups", columns: transferGroupsColumns,
+            rowCount: rows.count
+        ) { index, cells in
+            let row = rows[index]
+            cells.append(.text(row.transferGroup))
+            cells.append(.time(row.created))
+            cells.append(.text(row.currency?.rawValue))
+            cells.append(.count(row.charges))
+            cells.append(.amount(row.charged, row.currency))
+            cells.append(.amount(row.refunded, row.currency))
+            cells.append(.count(row.transfers))
+            cells.append(.amount(row.transferred, row.currency))
+            cells.append(.amount(row.reversed, row.currency))
+            cells.append(.amount(row.platformTake, row.currency))
+            cells.append(.amount(row.stripeFee, row.settlementCurrency))
+            cells.append(.text(row.settlementCurrency?.rawValue))
+            cells.append(.amount(row.platformNet, row.settlementCurrency))
+        }
+    }
 
     static let platformFeesColumns = [
         Column("charge_id", .identifier), Column("created_utc", .time), Column("currency", .text),
@@ -343,6 +375,8 @@ struct ReportTable {
             cells.append(.amount(row.unrecovered, row.currency))
             cells.append(.count(row.pendingCharges))
             cells.append(.amount(row.pendingAmount, row.currency))
+            cells.append(.count(row.transferGroups))
+            cells.append(.amount(row.platformTake, row.currency))
         }
     }
 
@@ -351,5 +385,6 @@ struct ReportTable {
         Column("refunded", .amount), Column("destination_platform_fee", .amount), Column("stripe_fee", .amount),
         Column("skipped_transfers", .count), Column("amount_owed", .amount), Column("unreversed_disputes", .count),
         Column("unrecovered", .amount), Column("pending_charges", .count), Column("pending_amount", .amount),
+        Column("transfer_groups", .count), Column("platform_take", .amount),
     ]
 }

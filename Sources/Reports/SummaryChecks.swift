@@ -63,6 +63,8 @@ enum SummaryChecks {
         "amount_owed": Source(table: "skipped_transfers.csv", sumColumn: "amount_owed"),
         "unreversed_disputes": Source(table: "unreversed_disputes.csv", sumColumn: nil),
         "unrecovered": Source(table: "unreversed_disputes.csv", sumColumn: "unrecovered"),
+        "transfer_groups": Source(table: "transfer_groups.csv", sumColumn: nil),
+        "platform_take": Source(table: "transfer_groups.csv", sumColumn: "platform_take"),
     ]
 
     /// Summary column → the Connected accounts column of the same name (every summary column but `stripe_fee`,
@@ -100,7 +102,8 @@ enum SummaryChecks {
             if let settlement = row.settlementCurrency, let fee = row.stripeFee { add("stripe_fee", settlement, fee) }
         }
 
-        /// Adds the skipped transfers and unreversed disputes of `report` (its platform fees are not read).
+        /// Adds the transfer groups, skipped transfers and unreversed disputes of `report` (its platform fees are not
+        /// read).
         mutating func add(_ report: ReconciliationReport) {
             for row in report.skippedTransfers {
                 add("skipped_transfers", row.currency, 1)
@@ -109,6 +112,12 @@ enum SummaryChecks {
             for row in report.unreversedDisputes {
                 add("unreversed_disputes", row.currency, 1)
                 add("unrecovered", row.currency, row.unrecovered)
+            }
+            // A group whose amounts are in more than one currency has no `currency` and counts in no row.
+            for row in report.transferGroups {
+                guard let currency = row.currency, let take = row.platformTake else { continue }
+                add("transfer_groups", currency, 1)
+                add("platform_take", currency, take)
             }
         }
 

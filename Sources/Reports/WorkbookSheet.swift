@@ -7,6 +7,9 @@ enum WorkbookSheet: CaseIterable {
     case summary
     /// Streamed while the rules judge the range's charges.
     case platformFees
+    /// The range's transfer groups, beside the platform fees (added empty when the platform fees end, filled at the
+    /// end: a group's row is made when its first charge of the range is judged, and the rows are sorted then).
+    case transferGroups
     /// The range's automatic payouts (added empty when their transactions begin, filled at the end: a range's
     /// payouts are few), and the balance transactions each paid out (streamed while the rules judge the payouts).
     case payouts

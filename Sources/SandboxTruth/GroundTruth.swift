@@ -18,6 +18,9 @@ public struct GroundTruth: Codable, Sendable, Equatable {
     public var skippedTransferGrace: Int64
     /// The destination charges created in the range (`platform_fees.csv`), sorted by charge id.
     public var platformFees: [PlatformFee]
+    /// The transfer groups with a charge created in the range (`transfer_groups.csv`), sorted by creation time, then
+    /// group.
+    public var transferGroups: [TransferGroupRow] = []
     /// Every row's status is ``FindingStatus/new``, as a first run reports it.
     public var skippedTransfers: [SkippedTransferRow]
     /// Every row's status is ``FindingStatus/new``, as a first run reports it.

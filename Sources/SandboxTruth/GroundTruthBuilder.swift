@@ -49,13 +49,17 @@ extension SandboxWorld {
     ///   amount, actual the transfer amount. `transfer_currency_mismatch`: expected and actual currencies.
     ///   `transfer_destination_mismatch`: expected and actual account ids. All three for destination charges
     ///   created in the range.
-    /// - `transfer_source_not_destination_charge`: a transfer created in the range, related its source charge.
+    /// - No `transfer_source_not_destination_charge`: a transfer whose source is not a destination charge is a
+    ///   separately transferred charge's (below).
     /// - `missing_balance_transaction`: a charge, transfer or application fee created in the range, while Stripe
     ///   should have made it (asynchronous parts): a charge that is not young; a transfer or fee that is not young and
     ///   whose source or originating charge is not young.
     /// - `refund_not_recovered`: a destination charge with a transfer and a refund created in the range that did not
     ///   fail, whose transfer's reversals gave back less than the account's share of its refunds; related the
     ///   transfer; expected the share, actual what was given back.
+    ///   For a transfer group (below) with such a refund: about the group key, no related object, in its transfers'
+    ///   currency, the sums over all its charges and transfers; not judged when its charges or its transfers are in
+    ///   more than one currency.
     /// - `failed_refund_not_retransferred`: a refund created in the range that failed after it reversed the transfer,
     ///   related the reversal, in the charge's currency; expected the reversal's amount, actual 0.
     /// - `won_dispute_not_repaid`: a won dispute created in the range, related its transfer; expected the
@@ -65,6 +69,23 @@ extension SandboxWorld {
     ///   nets, actual the amount.
     /// - `payout_failed`: a payout created in the range that failed, related the `payout_failure` balance
     ///   transaction that returned its funds; expected its amount, actual 0 (nothing reached the bank).
+    ///
+    /// Separately transferred charges (docs/RULES.md, "transfer groups"): a transfer's group is its `transfer_group`,
+    /// else the id of the charge it names as `source_transaction`; a charge's, when it counts and is not a destination
+    /// charge, its own `transfer_group`, else the group of the earliest transfer naming it as `source_transaction`.
+    /// `transferGroups` has one row per group with a charge created in the range, over all its charges and transfers
+    /// as served: `charged = Σ (amount_captured − customer refunds)`, `refunded`, `transferred = Σ amount`,
+    /// `reversed = Σ amount_reversed`, `platform_take = charged − (transferred − reversed)`, in the one currency of
+    /// its charges and transfers; else from the balance transactions when they all exist and share one currency
+    /// (`charged` = the charges' plus all their refunds' and refund failures' `amount`, `refunded` = minus the
+    /// customer refunds' that did not fail, `transferred` = minus the transfers', `reversed` = the reversals'); else
+    /// `nil`. `stripe_fee` and `settlement_currency` from the charges' balance transactions (`nil` while one has none
+    /// or they differ); `platform_net` the nets of the charges', refunds' (failures too), transfers', reversals' and
+    /// disputes' balance transactions (`nil` when a charge, refund, transfer or reversal has none, or they differ in
+    /// currency). The Summary counts each row with a currency (`transfer_groups`, `platform_take`); each group's
+    /// transfers add to `transferred` and `reversed` of their account's statement in their currency. A dispute on a
+    /// group's charge is judged with the group's transfers standing for `t` (recoverable net of what they gave back
+    /// for refunds); its row names the account when they go to one, the transfer when there is one.
     ///
     /// Payouts carry their `reconciliation_status`; one that is not `completed` has no counts, sums nor difference
     /// and no `payout_transactions` rows. The ledger groups the range's balance transactions by currency,
@@ -94,6 +115,8 @@ struct GroundTruthBuilder {
     private var summary: [Currency: SummaryRow] = [:]
     /// Connected-account rows by `account/currency`, filled as the rows are found.
     private var accounts: [String: ConnectedAccountRow] = [:]
+    /// The world's transfer groups, collected before the rows.
+    var groups = TransferGroupIndex()
 
     init(storage: WorldStorage, from: Int64, to: Int64, asOf: Int64, grace: Int64, lookbackDays: Int) {
         self.storage = storage
@@ -137,7 +160,9 @@ struct GroundTruthBuilder {
     func young(_ created: Int64) -> Bool { asOf - created < grace }
 
     mutating func build() -> GroundTruth {
+        groups = collectTransferGroups()
         for c in inRange(storage.charges.created) { addCharge(c) }
+        addTransferGroups()
         addPendingCharges()
         addTransfersAndFees()
         addRefunds()
@@ -203,10 +228,6 @@ struct GroundTruthBuilder {
                     .missingBalanceTransaction, id(.transfer, t), id(.charge, transfers.sourceCharge[t]), currency, nil,
                     nil)
             }
-            if source >= 0, !charges.isDestinationCharge(source) {
-                exception(
-                    .transferSourceNotDestinationCharge, id(.transfer, t), id(.charge, source), currency, nil, nil)
-            }
         }
         for f in inRange(storage.fees.created) where storage.fees.balanceTransaction[f] < 0 {
             let charge = Int(storage.fees.charge[f])
@@ -233,6 +254,7 @@ struct GroundTruthBuilder {
             }
         }
         addRefundRecovery()
+        addGroupRefundRecovery()
     }
 
     /// SPEC §4 "Refund recovery", written from the world's tables: per destination charge with a transfer and a
@@ -291,7 +313,10 @@ struct GroundTruthBuilder {
             let currency = charges.currency[charge].currency
             let status = disputes.status[d]
             let transfer = Int(charges.transfer[charge])
-            guard charges.isDestinationCharge(charge) else { continue }
+            guard charges.isDestinationCharge(charge) else {
+                if let key = groups.groupOfCharge[charge] { addGroupDispute(d, charge: charge, key: key) }
+                continue
+            }
             if status == .won, transfer >= 0 {
                 let recovered = transfers.reversals.items(of: transfer)
                     .filter { storage.reversals.dispute[Int($0)] == Int32(d) }
@@ -417,6 +442,7 @@ struct GroundTruthBuilder {
 
     private mutating func sortRows() {
         truth.platformFees.sort { $0.chargeID < $1.chargeID }
+        truth.transferGroups.sort { ($0.created, $0.transferGroup) < ($1.created, $1.transferGroup) }
         truth.skippedTransfers.sort { $0.chargeID < $1.chargeID }
         truth.unreversedDisputes.sort { $0.disputeID < $1.disputeID }
         truth.exceptions.sort { ($0.objectID, $0.kind.rawValue) < ($1.objectID, $1.kind.rawValue) }

@@ -26,6 +26,7 @@ import Testing
         let (world, facts) = try await SandboxFacts.load(
             seed: spec.seed, charges: spec.charges, start: Self.start, days: spec.days)
         let range = try ReportingRange(from: world.start, to: world.end, timeZone: .gmt)
+        #expect(world.groundTruth(for: range, asOf: world.end, skippedTransferGrace: 3_600).transferGroups.count >= 8)
         // When the reconciler and the ground truth reconcile the whole world (payouts included)
         try compare(world: world, facts: facts, range: range, asOf: world.end, withPayouts: true)
     }
@@ -78,5 +79,17 @@ import Testing
 
         // Then every report agrees with the ground truth, row by row
         GroundTruthComparison.expectMatches(report, truth, withPayouts: withPayouts ?? !truth.payouts.isEmpty)
+        // The transfer groups too (SPEC §4, docs/RULES.md "transfer groups"), every field, in the report's order
+        let extra = Set(report.transferGroups).subtracting(truth.transferGroups)
+        let lacking = Set(truth.transferGroups).subtracting(report.transferGroups)
+        #expect(report.transferGroups.count == truth.transferGroups.count, "transfer_groups: row count")
+        #expect(extra.isEmpty, "transfer_groups: rows the ground truth lacks: \(Array(extra.prefix(5)))")
+        #expect(lacking.isEmpty, "transfer_groups: ground-truth rows the reconciler lacks: \(Array(lacking.prefix(5)))")
+        #expect(report.transferGroups.map(\.transferGroup) == truth.transferGroups.map(\.transferGroup))
+        let summaries = Dictionary(uniqueKeysWithValues: report.summary.map { ($0.currency, $0) })
+        for row in truth.summary {
+            #expect(summaries[row.currency]?.transferGroups == row.transferGroups, "\(row.currency) transfer_groups")
+            #expect(summaries[row.currency]?.platformTake == row.platformTake, "\(row.currency) platform_take")
+        }
     }
 }

@@ -65,25 +65,26 @@ final class ExtractionHarness {
                 connectTimeout: .seconds(5), requestTimeout: .seconds(5), maxConcurrentRequests: 16))
     }
 
-    /// Records a run over `[from, to)` and extracts it.
+    /// Records a run over `[from, to)` and extracts it, at `now` (30 days after `to` unless given).
     @discardableResult
     func extract(
         store: HistoryStore, client: StripeClient, from: Int64 = start, to: Int64 = start + 10 * day,
-        concurrency: Int = 8, windowSeconds: Int64 = 7 * day
+        concurrency: Int = 8, windowSeconds: Int64 = 7 * day, now: Int64? = nil
     ) async throws -> (runID: Int64, summary: ExtractionSummary) {
+        let now = now ?? to + 30 * Self.day
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
             timeZone: TimeZone(identifier: "UTC")!)
         let (runID, _) = try store.runs.beginRun(
             RunStart(
                 command: "extract", range: range, mode: .test, toolVersion: "test", stripeVersion: "2026-07-29.dahlia",
-                apiBase: server.baseURL.absoluteString, startedAt: to + 30 * Self.day, pid: 1))
+                apiBase: server.baseURL.absoluteString, startedAt: now, pid: 1))
         let extractor = Extractor(
             client: client, store: store,
             options: Extractor.Options(concurrency: concurrency, settleMargin: 300, windowSeconds: windowSeconds),
             logger: Logger(label: "extract-tests"))
-        let summary = try await extractor.extract(from: from, to: to, runID: runID, now: to + 30 * Self.day)
-        try store.runs.finishRun(runID, status: .completed, finishedAt: to + 30 * Self.day, message: nil, details: nil)
+        let summary = try await extractor.extract(from: from, to: to, runID: runID, now: now)
+        try store.runs.finishRun(runID, status: .completed, finishedAt: now, message: nil, details: nil)
         return (runID, summary)
     }
 

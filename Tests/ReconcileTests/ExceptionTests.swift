@@ -106,24 +106,6 @@ import Testing
         #expect(row.actual == .text("acct_2"))
     }
 
-    @Test func aTransferFundedByAPlainChargeIsFlagged() throws {
-        // Given a transfer whose source_transaction is a charge without transfer_data or intent to transfer
-        var book = Book()
-        let plain = book.charge(style: .plain)
-        let transfer = book.transfer(amount: 500, source: plain)
-        // And a separate transfer funded from the balance, and one funded by a destination charge
-        book.transfer(amount: 700)
-        let destination = book.charge(style: .fullTransfer)
-        book.transfer(amount: 100, source: destination)
-        // When reconciled
-        let rows = book.reconcile().exceptions
-        // Then only the first is flagged, related to its source charge
-        let row = try #require(rows.only)
-        #expect(row.kind == .transferSourceNotDestinationCharge)
-        #expect(row.objectID == transfer)
-        #expect(row.relatedID == plain)
-    }
-
     @Test func aSettledChargeTransferOrFeeWithoutBalanceTransactionIsFlagged() {
         // Given a succeeded plain charge with no balance transaction, a transfer without one, a fee without one,
         // and a charge naming a balance transaction the input lacks

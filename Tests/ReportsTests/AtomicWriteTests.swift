@@ -9,10 +9,10 @@ struct AtomicWriteTests {
     static let expectedFiles = [
         "connected_accounts.csv", "exceptions.csv", "ledger.csv", "payout_transactions.csv", "payouts.csv",
         "platform_fees.csv", "reconciliation_2026-11-20_2026-11-21.xlsx", "skipped_transfers.csv", "summary.csv",
-        "unreversed_disputes.csv",
+        "transfer_groups.csv", "unreversed_disputes.csv",
     ]
 
-    @Test func writesOneFolderWithTheTenFilesAndNothingElse() throws {
+    @Test func writesOneFolderWithTheElevenFilesAndNothingElse() throws {
         let scratch = try TemporaryFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         #expect(try scratch.entries() == ["2026-11-20_2026-11-21"])

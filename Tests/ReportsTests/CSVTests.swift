@@ -21,6 +21,16 @@ struct CSVTests {
             """
         ),
         (
+            "transfer_groups.csv",
+            """
+            transfer_group,created_utc,currency,charges,charged,refunded,transfers,transferred,reversed,platform_take,\
+            stripe_fee,settlement_currency,platform_net
+            order_1234,2026-11-20T13:45:07Z,usd,1,100.00,0.00,2,85.00,10.00,25.00,3.20,usd,21.80
+            ch_8,2026-11-20T13:45:12Z,,1,,,1,,,,0.30,eur,
+
+            """
+        ),
+        (
             "skipped_transfers.csv",
             """
             charge_id,created_utc,currency,amount,intended_destination,payment_intent_id,amount_owed,status
@@ -61,10 +71,10 @@ struct CSVTests {
             "summary.csv",
             """
             currency,destination_charges,gross,refunded,destination_platform_fee,stripe_fee,skipped_transfers,\
-            amount_owed,unreversed_disputes,unrecovered,pending_charges,pending_amount
-            bhd,1,10.000,0.000,8.770,0.000,0,0.000,0,0.000,0,0.000
-            jpy,1,1234567,0,877,4321,0,0,0,0,2,1500
-            usd,2,20.00,10.00,-7.54,1.09,1,18.00,1,7.50,1,12.34
+            amount_owed,unreversed_disputes,unrecovered,pending_charges,pending_amount,transfer_groups,platform_take
+            bhd,1,10.000,0.000,8.770,0.000,0,0.000,0,0.000,0,0.000,0,0.000
+            jpy,1,1234567,0,877,4321,0,0,0,0,2,1500,0,0
+            usd,2,20.00,10.00,-7.54,1.09,1,18.00,1,7.50,1,12.34,1,25.00
 
             """
         ),
@@ -122,11 +132,11 @@ struct CSVTests {
         #expect(file.url.deletingLastPathComponent().lastPathComponent == "2026-11-20_2026-11-21")
     }
 
-    @Test func listsTheNineFilesInSpecOrderWithRowCounts() throws {
+    @Test func listsTheTenFilesInSpecOrderWithRowCounts() throws {
         let scratch = try TemporaryFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         #expect(files.csvFiles.map(\.name) == CSVTests.expectedFiles.map(\.0))
-        #expect(files.csvFiles.map(\.rowCount) == [4, 1, 1, 2, 3, 3, 5, 4, 4])
+        #expect(files.csvFiles.map(\.rowCount) == [4, 2, 1, 1, 2, 3, 3, 5, 4, 4])
         #expect(files.amountsWithUnknownDecimals == 0)
     }
 

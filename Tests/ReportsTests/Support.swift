@@ -63,6 +63,18 @@ enum Fixture {
                     applicationFeeRefunded: nil, destinationPlatformFee: 8770, stripeFee: 50, settlementCurrency: .usd,
                     platformNet: -5),
             ],
+            transferGroups: [
+                // An order paying two sellers 60.00 and 25.00, 10.00 reversed: the platform kept 25.00.
+                TransferGroupRow(
+                    transferGroup: "order_1234", created: created, currency: .usd, charges: 1, charged: 10000,
+                    refunded: 0, transfers: 2, transferred: 8500, reversed: 1000, platformTake: 2500, stripeFee: 320,
+                    settlementCurrency: .usd, platformNet: 2180),
+                // A eur charge paying a jpy seller, settled in two currencies: no take.
+                TransferGroupRow(
+                    transferGroup: "ch_8", created: created + 5, currency: nil, charges: 1, charged: nil, refunded: nil,
+                    transfers: 1, transferred: nil, reversed: nil, platformTake: nil, stripeFee: 30,
+                    settlementCurrency: .eur, platformNet: nil),
+            ],
             skippedTransfers: [
                 SkippedTransferRow(
                     chargeID: "ch_5", created: created, currency: .usd, amount: 2000, intendedDestination: "acct_9",
@@ -102,7 +114,7 @@ enum Fixture {
                 SummaryRow(
                     currency: .usd, destinationCharges: 2, gross: 2000, refunded: 1000, destinationPlatformFee: -754,
                     stripeFee: 109, skippedTransfers: 1, amountOwed: 1800, unreversedDisputes: 1, unrecovered: 750,
-                    pendingCharges: 1, pendingAmount: 1234),
+                    pendingCharges: 1, pendingAmount: 1234, transferGroups: 1, platformTake: 2500),
             ],
             connectedAccounts: [
                 ConnectedAccountRow(

@@ -12,13 +12,14 @@ import Testing
     .enabled(if: Python.hasOpenpyxl || ProcessInfo.processInfo.environment["CI"] != nil, "\(Python.skipMessage)"))
 struct WorkbookTests {
     static let sheetNames = [
-        "Summary", "Platform fees", "Payouts", "Payout transactions", "Skipped transfers", "Unreversed disputes",
-        "Exceptions", "Connected accounts", "Ledger", "Run",
+        "Summary", "Platform fees", "Transfer groups", "Payouts", "Payout transactions", "Skipped transfers",
+        "Unreversed disputes", "Exceptions", "Connected accounts", "Ledger", "Run",
     ]
 
     /// Each CSV file's sheet.
     static let sheetOfFile = [
-        "summary.csv": "Summary", "platform_fees.csv": "Platform fees", "skipped_transfers.csv": "Skipped transfers",
+        "summary.csv": "Summary", "platform_fees.csv": "Platform fees", "transfer_groups.csv": "Transfer groups",
+        "skipped_transfers.csv": "Skipped transfers",
         "unreversed_disputes.csv": "Unreversed disputes", "exceptions.csv": "Exceptions",
         "connected_accounts.csv": "Connected accounts", "payouts.csv": "Payouts",
         "payout_transactions.csv": "Payout transactions", "ledger.csv": "Ledger",
@@ -136,12 +137,16 @@ struct WorkbookTests {
         #expect(summary.cell(1, "gross")?.value == .number(1_234_567))
         #expect(summary.cell(0, "destination_platform_fee")?.format == "#,##0.000;[Red]-#,##0.000")
         #expect(summary.cell(2, "destination_charges")?.value == .number(2))
-        #expect(summary.filter == "A1:L4")
-        // The look-back window's pending charges, the last two columns: usd 1 pending of 12.34, jpy 2 of 1,500
-        #expect(Array(summary.header.suffix(2)) == ["Pending charges", "Pending amount"])
+        #expect(summary.filter == "A1:N4")
+        // The look-back window's pending charges: usd 1 pending of 12.34, jpy 2 of 1,500
+        #expect(Array(summary.header.suffix(4).prefix(2)) == ["Pending charges", "Pending amount"])
         #expect(summary.cell(2, "pending_charges")?.value == .number(1))
         #expect(summary.cell(2, "pending_amount")?.value == .number(12.34))
         #expect(summary.cell(1, "pending_amount")?.value == .number(1_500))
+        // The transfer groups and their take, the last two columns: usd 1 group that kept 25.00
+        #expect(Array(summary.header.suffix(2)) == ["Transfer groups", "Platform take"])
+        #expect(summary.cell(2, "transfer_groups")?.value == .number(1))
+        #expect(summary.cell(2, "platform_take")?.value == .number(25))
         // Then, after a blank row, the findings by kind: new, open, resolved
         #expect(summary.rows[5].map(\.value.string).prefix(6) == ["Findings", nil, nil, "New", "Open", "Resolved"])
         #expect(summary.rows[7][0].value == .string("skipped_transfer"))
@@ -164,6 +169,12 @@ struct WorkbookTests {
         #expect(usd[5].value == .string("=SUMIF('Platform fees'!$Q:$Q,\"usd\",'Platform fees'!$P:$P)"))
         #expect(usd[5].cached == .number(1.09))
         #expect(summary.rows[12][2].cached == .number(10), "bhd gross")
+        // The transfer groups are counted and their take summed from their sheet (a group without a currency in
+        // no row)
+        #expect(usd[12].value == .string("=COUNTIF('Transfer groups'!$C:$C,\"usd\")"))
+        #expect(usd[12].cached == .number(1))
+        #expect(usd[13].value == .string("=SUMIF('Transfer groups'!$C:$C,\"usd\",'Transfer groups'!$J:$J)"))
+        #expect(usd[13].cached == .number(25))
         // Then the same totals from the connected accounts' statements (no Stripe fee: it is not the account's)
         #expect(summary.rows[16][0].value.string?.contains("Connected accounts") == true)
         let accounts = summary.rows[19]
@@ -307,12 +318,12 @@ struct WorkbookTests {
         // it; but the Payouts, added before their streamed transactions and written at the end, continue after
         // those (a range of more than a sheet's rows of payouts, which no platform reaches)
         #expect(
-            dump.names.prefix(16) == [
-                "Summary", "Platform fees", "Platform fees (2)", "Payouts", "Payout transactions",
+            dump.names.prefix(17) == [
+                "Summary", "Platform fees", "Platform fees (2)", "Transfer groups", "Payouts", "Payout transactions",
                 "Payout transactions (2)", "Payouts (2)", "Skipped transfers", "Unreversed disputes", "Exceptions",
                 "Connected accounts", "Connected accounts (2)", "Ledger", "Ledger (2)", "Ledger (3)", "Run",
             ])
-        #expect(dump.names.dropFirst(16).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
+        #expect(dump.names.dropFirst(17).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
         #expect(dump.active == "Summary")
         #expect(files.sheetNames == dump.names)
         let parts = ["Ledger", "Ledger (2)", "Ledger (3)"].compactMap { dump.sheet($0) }
@@ -392,12 +403,12 @@ struct WorkbookTests {
         #expect(files.sheetNames == whole.files.sheetNames)
         #expect(try Python.readWorkbook(files.workbook) == whole.dump)
         // And the streamed tables come first, each followed by its continuation, the Payouts before their
-        // transactions
+        // transactions, after the Transfer groups beside the platform fees
         let feeSheets = files.sheetNames.dropFirst().prefix { $0.hasPrefix("Platform fees") }
         #expect(feeSheets.count >= 2)
         #expect(
-            Array(files.sheetNames.dropFirst(1 + feeSheets.count).prefix(3)) == [
-                "Payouts", "Payout transactions", "Payout transactions (2)",
+            Array(files.sheetNames.dropFirst(1 + feeSheets.count).prefix(4)) == [
+                "Transfer groups", "Payouts", "Payout transactions", "Payout transactions (2)",
             ])
     }
 

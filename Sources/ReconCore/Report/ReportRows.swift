@@ -136,7 +136,6 @@ public enum ExceptionKind: String, Sendable, Codable, CaseIterable {
     case transferAmountMismatch = "transfer_amount_mismatch"
     case transferCurrencyMismatch = "transfer_currency_mismatch"
     case transferDestinationMismatch = "transfer_destination_mismatch"
-    case transferSourceNotDestinationCharge = "transfer_source_not_destination_charge"
     /// The charge names a transfer whose `source_transaction` is another charge.
     case transferOfAnotherCharge = "transfer_of_another_charge"
     case missingBalanceTransaction = "missing_balance_transaction"
@@ -242,11 +241,15 @@ public struct SummaryRow: Sendable, Hashable, Codable {
     public var pendingCharges: Int
     /// The sum of those charges' `amount`, minor units of `currency`.
     public var pendingAmount: Int64
+    /// How many transfer groups of the range (`transfer_groups.csv`) have their platform take in this currency.
+    public var transferGroups: Int
+    /// The sum of their `platform_take`, minor units of `currency`.
+    public var platformTake: Int64
 
     public init(
         currency: Currency, destinationCharges: Int, gross: Int64, refunded: Int64, destinationPlatformFee: Int64,
         stripeFee: Int64, skippedTransfers: Int, amountOwed: Int64, unreversedDisputes: Int, unrecovered: Int64,
-        pendingCharges: Int = 0, pendingAmount: Int64 = 0
+        pendingCharges: Int = 0, pendingAmount: Int64 = 0, transferGroups: Int = 0, platformTake: Int64 = 0
     ) {
         self.currency = currency
         self.destinationCharges = destinationCharges
@@ -260,12 +263,16 @@ public struct SummaryRow: Sendable, Hashable, Codable {
         self.unrecovered = unrecovered
         self.pendingCharges = pendingCharges
         self.pendingAmount = pendingAmount
+        self.transferGroups = transferGroups
+        self.platformTake = platformTake
     }
 }
 
 /// Everything a range's reports contain, computed by the reconciler; writers only format it.
 public struct ReconciliationReport: Sendable, Hashable, Codable {
     public var platformFees: [PlatformFeeRow]
+    /// The range's transfer groups (`transfer_groups.csv`), sorted by creation time, then group.
+    public var transferGroups: [TransferGroupRow]
     public var skippedTransfers: [SkippedTransferRow]
     public var unreversedDisputes: [UnreversedDisputeRow]
     public var exceptions: [ExceptionRow]
@@ -286,13 +293,15 @@ public struct ReconciliationReport: Sendable, Hashable, Codable {
     public var findingCounts: [FindingCountRow]
 
     public init(
-        platformFees: [PlatformFeeRow] = [], skippedTransfers: [SkippedTransferRow] = [],
+        platformFees: [PlatformFeeRow] = [], transferGroups: [TransferGroupRow] = [],
+        skippedTransfers: [SkippedTransferRow] = [],
         unreversedDisputes: [UnreversedDisputeRow] = [], exceptions: [ExceptionRow] = [], ledger: [LedgerRow] = [],
         summary: [SummaryRow] = [], connectedAccounts: [ConnectedAccountRow] = [], payouts: [PayoutRow] = [],
         payoutTransactions: [PayoutTransactionRow] = [], dailyPlatformFees: [DailyPlatformFeeRow] = [],
         findingCounts: [FindingCountRow] = []
     ) {
         self.platformFees = platformFees
+        self.transferGroups = transferGroups
         self.skippedTransfers = skippedTransfers
         self.unreversedDisputes = unreversedDisputes
         self.exceptions = exceptions

@@ -19,9 +19,17 @@ extension Router {
             case (.charges, "payment_intent"), (.paymentIntents, "payment_intent"):
                 restrict(index(value, .paymentIntent).map { [Int32($0)] } ?? [])
             case (.charges, "transfer_group"):
-                restrict(groupCharge(value).map { [Int32($0)] } ?? [])
+                if let group = s.groupIndex(value) {
+                    restrict(Array(s.groupCharges.items(of: group)))
+                } else {
+                    restrict(groupCharge(value).map { [Int32($0)] } ?? [])
+                }
             case (.transfers, "transfer_group"):
-                restrict(groupCharge(value).map { [s.charges.transfer[$0]] } ?? [])
+                if let group = s.groupIndex(value) {
+                    restrict(Array(s.groupTransfers.items(of: group)))
+                } else {
+                    restrict(groupCharge(value).map { [s.charges.transfer[$0]] } ?? [])
+                }
             case (.transfers, "destination"):
                 let account = index(value, .account).flatMap { $0 < s.accountCount ? Int16($0) : nil } ?? -2
                 predicates.append { s.transfers.destination[$0] == account }
@@ -54,6 +62,7 @@ extension Router {
 
     private func index(_ id: String, _ kind: StripeIDKind) -> Int? { storage.ids.index(of: id, kind: kind) }
 
+    /// The destination charge whose PaymentIntent's `group_pi_…` names `group`.
     private func groupCharge(_ group: String) -> Int? {
         guard group.hasPrefix("group_"), let pi = index(String(group.dropFirst(6)), .paymentIntent),
             pi < storage.charges.count, storage.charges.intentDestination[pi] >= 0

@@ -64,13 +64,14 @@ public final class SandboxServer: Sendable {
         }
         for (name, rate) in [
             ("fail rate", options.failRate), ("drop rate", options.dropRate), ("truncate rate", options.truncateRate),
-            ("slow rate", options.slowRate),
+            ("slow rate", options.slowRate), ("transfer group share", options.transferGroupShare),
         ] where !(0...1).contains(rate) {
             throw SandboxError(message: "The \(name) is a share between 0 and 1, not \(rate).", isBadInput: true)
         }
         try options.checkAsOf()
         let world = SandboxWorld(
-            seed: options.seed, charges: options.charges, start: options.start, end: options.end, asOf: options.asOf)
+            seed: options.seed, charges: options.charges, start: options.start, end: options.end, asOf: options.asOf,
+            transferGroupShare: options.transferGroupShare)
         let router = Router(
             storage: world.storage, restrictedKeyForbiddenResources: options.restrictedKeyForbiddenResources)
         let core = ServerCore(router: router, faults: FaultState(options: options, clock: clock))

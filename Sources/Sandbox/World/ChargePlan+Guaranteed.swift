@@ -265,7 +265,7 @@ extension ChargePlan {
         add {
             $0.style = nil
             $0.currency = .usd
-            $0.anomaly = .sourceNotDestination
+            $0.anomaly = .sourceTransactionOnly
         }
         add {
             $0.style = nil
@@ -284,6 +284,7 @@ extension ChargePlan {
         }
         plans += moneySituations()
         plans += captureSituations()
+        plans += transferGroupSituations()
         return plans
     }
 

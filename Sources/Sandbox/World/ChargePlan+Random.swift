@@ -54,7 +54,7 @@ extension ChargePlan {
         if plan.method == .card, plan.refunds.isEmpty, plan.disputes.isEmpty, rng.chance(0.002) {
             let anomalies: [ChargePlan.Anomaly] = [
                 .feeMissing, .feeMismatch, .transferAmountMismatch, .transferCurrencyMismatch,
-                .transferDestinationMismatch, .sourceNotDestination, .missingChargeBT, .missingTransferBT,
+                .transferDestinationMismatch, .sourceTransactionOnly, .missingChargeBT, .missingTransferBT,
                 .missingFeeBT,
             ]
             let anomaly = anomalies[rng.int(0...(anomalies.count - 1))]
@@ -62,7 +62,7 @@ extension ChargePlan {
             case .feeMissing, .feeMismatch, .missingFeeBT: plan.style = .applicationFee
             case .transferAmountMismatch: plan.style = .transferAmount
             case .transferCurrencyMismatch, .transferDestinationMismatch, .missingTransferBT: plan.style = .fullTransfer
-            case .sourceNotDestination, .missingChargeBT: plan.style = nil
+            case .sourceTransactionOnly, .missingChargeBT: plan.style = nil
             case .none: break
             }
             if anomaly == .transferCurrencyMismatch { plan.currency = .usd }

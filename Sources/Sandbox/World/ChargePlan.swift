@@ -4,9 +4,13 @@ import ReconCore
 /// (``ChargePlan/guaranteed()``) puts every SPEC §4 situation in any world of a few hundred charges.
 struct ChargePlan {
     enum Outcome { case succeeded, pending, failed }
+    /// The plan's deliberate inconsistencies, one per exception kind, drawn with the random plans' rare shapes.
+    /// ``sourceTransactionOnly`` is no inconsistency any more (SPEC §4: a separately transferred charge) but keeps its
+    /// place in the draw, so random worlds keep their values: a plain charge and a transfer, hours later, that names it
+    /// as `source_transaction` with no `transfer_group`.
     enum Anomaly {
         case none, feeMissing, feeMismatch, transferAmountMismatch, transferCurrencyMismatch
-        case transferDestinationMismatch, sourceNotDestination, missingChargeBT, missingTransferBT, missingFeeBT
+        case transferDestinationMismatch, sourceTransactionOnly, missingChargeBT, missingTransferBT, missingFeeBT
     }
     enum Recovery { case none, full, partial }
     /// Which connected account a destination charge goes to, by the currency it settles in.
@@ -83,6 +87,48 @@ struct ChargePlan {
         var tag: SandboxScenario?
     }
 
+    /// A separately transferred charge (SPEC §2, Stripe's "Separate charges and transfers"): no destination; the
+    /// platform pays connected accounts with transfers it creates itself, tied to the charge by a `transfer_group`
+    /// and/or `source_transaction`, and recovers refunds and disputes by reversing them by hand (refunds never
+    /// `reverse_transfer` them).
+    struct Separate {
+        enum Grouping {
+            /// The charge and its PaymentIntent carry a `transfer_group` of their own.
+            case ownGroup
+            /// A `transfer_group` of its own that the next charge planned with ``joinsOpenGroup`` shares.
+            case opensSharedGroup
+            /// The `transfer_group` the last ``opensSharedGroup`` charge opened (its own when there is none).
+            case joinsOpenGroup
+            /// No `transfer_group`: the transfers name the charge as `source_transaction` only.
+            case sourceOnly
+        }
+
+        struct Transfer {
+            /// Per mille of what was captured, rounded to the currency's granularity.
+            var perMille: Int64
+            /// Seconds after the charge settled (after midnight following the charge's day when `afterChargeDay`).
+            var delay: ClosedRange<Int64> = 60...3_600
+            var afterChargeDay = false
+            /// Names the charge as `source_transaction` (always for a ``Grouping/sourceOnly`` charge).
+            var namesSource = true
+            /// The platform reverses this per mille of the transfer by hand (no refund, no dispute), this many seconds
+            /// after it: a courier who did not deliver.
+            var handReversal: (perMille: Int64, delay: ClosedRange<Int64>)?
+            /// A transfer in another currency than the charge's, settling in that currency's platform settlement
+            /// currency.
+            var currency: WorldCurrency?
+        }
+
+        var grouping = Grouping.ownGroup
+        var transfers: [Transfer]
+        /// After each refund the platform reverses this per mille of the accounts' share of it
+        /// (`round_half_up(refund × transferred ÷ captured)`) from the transfers, this many seconds later; `nil` when
+        /// it never does.
+        var refundRecovery: (perMille: Int64, delay: ClosedRange<Int64>)?
+        /// The scenarios the charge shows once its events fit in the world (group scenarios only).
+        var tags: [SandboxScenario] = []
+    }
+
     var method = PaymentMethodKind.card
     var outcome = Outcome.succeeded
     /// Seconds from a bank debit to its settlement; `nil` for the usual 1 to 4 days.
@@ -112,5 +158,7 @@ struct ChargePlan {
     var refunds: [Refund] = []
     var disputes: [Dispute] = []
     var anomaly = Anomaly.none
+    /// Separately transferred (``style`` is then `nil`); `nil` for any other charge.
+    var separate: Separate?
     var tags: [SandboxScenario] = []
 }

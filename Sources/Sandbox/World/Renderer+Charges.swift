@@ -112,11 +112,18 @@ extension Renderer {
             } else {
                 writer.null()
             }
-            writer.field(
-                "transfer_group",
-                charges.intentDestination[index] >= 0 ? "group_" + storage.ids.id(.paymentIntent, index) : nil)
+            writer.field("transfer_group", transferGroup(ofCharge: index))
             writer.nullField("source")
         }
+    }
+
+    /// The `transfer_group` of a charge and its PaymentIntent: Stripe's own `group_pi_…` for a destination charge, the
+    /// platform's group for a separately transferred charge that has one, else none.
+    func transferGroup(ofCharge index: Int) -> String? {
+        let charges = storage.charges
+        if charges.intentDestination[index] >= 0 { return "group_" + storage.ids.id(.paymentIntent, index) }
+        let group = charges.group[index]
+        return group >= 0 ? WorldStorage.groupName(Int(group)) : nil
     }
 
     /// The card's or bank account's details: a card's from Stripe's example charge (``CardPaymentDetails``), with

@@ -87,7 +87,7 @@ extension Renderer {
             } else {
                 writer.null()
             }
-            writer.field("transfer_group", c.intentDestination[index] >= 0 ? "group_" + piID : nil)
+            writer.field("transfer_group", transferGroup(ofCharge: index))
             writer.nullField("excluded_payment_method_types")
             writer.nullField("customer_account")
             writer.field("managed_payments") { writer.field("enabled", false) }

@@ -35,11 +35,20 @@ extension Renderer {
             writer.field("reversed", t.amountReversed[index] == t.amount[index])
             reference("source_transaction", writer, expand, "source_transaction", source >= 0 ? .charge(source) : nil)
             writer.field("source_type", "card")
-            writer.field(
-                "transfer_group",
-                t.role[index] == .destination && storage.charges.intentDestination[source] >= 0
-                    ? "group_" + storage.ids.id(.paymentIntent, source) : nil)
+            writer.field("transfer_group", transferGroup(ofTransfer: index))
         }
+    }
+
+    /// A transfer's `transfer_group`: its destination charge's (Stripe's `group_pi_…`), or the platform's group of a
+    /// separately transferred charge's transfer, else none (a transfer naming its charge as `source_transaction` only,
+    /// a bonus, a dispute repayment).
+    func transferGroup(ofTransfer index: Int) -> String? {
+        let t = storage.transfers
+        let source = Int(t.sourceCharge[index])
+        if t.role[index] == .destination, source >= 0, storage.charges.intentDestination[source] >= 0 {
+            return "group_" + storage.ids.id(.paymentIntent, source)
+        }
+        return t.group[index] >= 0 ? WorldStorage.groupName(Int(t.group[index])) : nil
     }
 
     func transferReversal(_ index: Int, _ writer: JSONWriter, _ expand: ExpandTree) {

@@ -1,5 +1,5 @@
 /// The situations of SPEC §4 the world is built to contain. ``SandboxWorld/ids(for:)`` names the objects
-/// that show each one (charge ids, except ``separateTransfer`` which names transfers, the payout scenarios which
+/// that show each one (charge ids, except ``bonusTransfer`` which names transfers, the payout scenarios which
 /// name payouts, ``issuingTransaction`` which names balance transactions, ``lateFailedRefund`` which names refunds
 /// and ``lateDisputeWon`` and ``lateDisputeLost`` which name disputes), so tests can find them. A scenario is what
 /// the object shows by the end the world was generated up to, also in a world served as of an earlier moment.
@@ -73,7 +73,33 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     case zeroDecimalCurrency = "zero_decimal_currency"
     case threeDecimalCurrency = "three_decimal_currency"
     case crossCurrency = "cross_currency"
-    case separateTransfer = "separate_transfer"
+    // Separate charges and transfers (SPEC §2, §4 "Separately transferred charges"): charges with no destination
+    // whose platform pays connected accounts with transfers it creates itself (charge ids, but ``bonusTransfer``).
+    /// A transfer with no `source_transaction` and no `transfer_group`: a bonus or top-up from the platform's balance
+    /// (transfer ids). A group of no charge: no row, no finding.
+    case bonusTransfer = "bonus_transfer"
+    /// 100.00 usd in a `transfer_group` (charge and PaymentIntent), paid out by two transfers to two accounts: 60.00
+    /// minutes later naming the charge as `source_transaction`, and 25.00 with the group only, created the day after
+    /// the charge's day and 10.00 of it reversed by hand later: platform take 25.00.
+    case transferGroupSplit = "transfer_group_split"
+    /// Two charges sharing one `transfer_group`, each with its transfer: one group row of two charges.
+    case transferGroupTwoCharges = "transfer_group_two_charges"
+    /// A charge with no `transfer_group` and a transfer naming it as `source_transaction` with none either: its
+    /// group is the charge's id.
+    case sourceTransactionOnly = "source_transaction_only"
+    /// A group charge refunded (without `reverse_transfer`) whose accounts' share the platform reversed by hand
+    /// from its transfers afterwards, exactly: no finding.
+    case groupRefundRecovered = "group_refund_recovered"
+    /// The same with a hand reversal short of the share: `refund_not_recovered` about the group.
+    case groupRefundNotRecovered = "group_refund_not_recovered"
+    /// A lost dispute on a group charge the platform recovered by reversing the group's transfers by hand after it.
+    case groupDisputeReversed = "group_dispute_reversed"
+    /// A dispute on a group charge whose funds are withdrawn (`needs_response`) with no reversal after it: an
+    /// unreversed dispute.
+    case groupDisputeNotReversed = "group_dispute_not_reversed"
+    /// A group whose charge is in eur (settling in usd) and whose transfer is in usd: its figures come from the
+    /// balance transactions, in usd.
+    case transferGroupCrossCurrency = "transfer_group_cross_currency"
     // Money across borders
     /// An application fee in its destination account's settlement currency, not the charge's (a cross-border
     /// destination charge): the fee's amount is the `application_fee_amount` converted, its balance transaction in
@@ -140,7 +166,6 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     case transferAmountMismatch = "transfer_amount_mismatch"
     case transferCurrencyMismatch = "transfer_currency_mismatch"
     case transferDestinationMismatch = "transfer_destination_mismatch"
-    case transferSourceNotDestinationCharge = "transfer_source_not_destination_charge"
     case missingBalanceTransaction = "missing_balance_transaction"
     // The seed's worked examples (SPEC §4), with their exact amounts
     /// 10.00 usd with `application_fee_amount` 1.23: DPF 1.23.

@@ -18,10 +18,14 @@ public struct SandboxWorld: Sendable {
     package let storage: WorldStorage
 
     /// Generates the world over `[start, start + days × 86400 s)`. `charges` is the number of platform charges;
-    /// related objects come on top. `asOf`: serve it as of that moment (see ``init(seed:charges:start:end:asOf:)``).
-    public init(seed: UInt64, charges: Int, start: Date, days: Int, asOf: Date? = nil) {
+    /// related objects come on top. `asOf`: serve it as of that moment (see
+    /// ``init(seed:charges:start:end:asOf:transferGroupShare:)``).
+    public init(
+        seed: UInt64, charges: Int, start: Date, days: Int, asOf: Date? = nil, transferGroupShare: Double = 0
+    ) {
         let end = start.addingTimeInterval(Double(max(days, 1)) * 86_400)
-        self.init(seed: seed, charges: charges, start: start, end: end, asOf: asOf)
+        self.init(
+            seed: seed, charges: charges, start: start, end: end, asOf: asOf, transferGroupShare: transferGroupShare)
     }
 
     /// Generates the world over `[start, end)`; `end`, the world's "now", need not be a midnight. An `end` less than
@@ -35,11 +39,23 @@ public struct SandboxWorld: Sendable {
     /// before). An object created before `asOf` has the same id in both and the same JSON unless its state changed
     /// since. ``end`` is then `asOf`, and ``plannedEnd`` the end the world was generated up to. `nil` serves it as of
     /// its end.
-    public init(seed: UInt64, charges: Int, start: Date, end: Date, asOf: Date? = nil) {
+    ///
+    /// `transferGroupShare` (0…1): the share of the randomly drawn charges made separately transferred charges (SPEC
+    /// §2, "Separate charges and transfers"): no destination, a `transfer_group` (or transfers naming them as
+    /// `source_transaction` only), one to three transfers to different accounts, some created a day or more later,
+    /// sometimes refunds and disputes with or without the platform's hand reversals. They are drawn from a random
+    /// stream of their own: at 0 (the default) the world is the one it always was, and the guaranteed scenarios hold
+    /// a few such charges whatever the share.
+    public init(
+        seed: UInt64, charges: Int, start: Date, end: Date, asOf: Date? = nil, transferGroupShare: Double = 0
+    ) {
         let startSeconds = Int64(start.timeIntervalSince1970.rounded(.down))
         let endSeconds = max(Int64(end.timeIntervalSince1970.rounded(.down)), startSeconds + 7_200)
-        let world = WorldBuilder(seed: seed, chargeCount: max(charges, 0), start: startSeconds, end: endSeconds)
-            .build()
+        let world = WorldBuilder(
+            seed: seed, chargeCount: max(charges, 0), start: startSeconds, end: endSeconds,
+            transferGroupShare: transferGroupShare
+        )
+        .build()
         storage = asOf.map { world.servedAsOf(Self.moment($0, inside: world)) } ?? world
     }
 

@@ -70,9 +70,11 @@ extension WorldBuilder {
         appendCharge(terms)
         addChargeBalanceTransactions(terms)
         let links = addTransferAndFee(terms, rng: &rng)
-        let (refunded, lastRefund) = addRefunds(terms, links, rng: &rng)
+        var group = addSeparateTransfers(terms, rng: &rng)
+        let (refunded, lastRefund) = addRefunds(terms, links, &group, rng: &rng)
         charges.amountRefunded.append(refunded)
-        let disputed = addDisputes(terms, links, refunded: refunded, after: lastRefund, rng: &rng)
+        let disputed = addDisputes(terms, links, group, refunded: refunded, after: lastRefund, rng: &rng)
+        if let group, group.group >= 0, group.group == openGroup { openGroupDraft = group }
 
         var flags: UInt8 = 0
         switch plan.capture {
@@ -181,7 +183,8 @@ extension WorldBuilder {
     }
 
     /// The destination charge's transfer and application fee, with the plan's deliberate inconsistencies, and
-    /// the stray transfer of a plain charge that names it as its source.
+    /// the transfer of a plain charge that names it as its `source_transaction` and carries no `transfer_group`
+    /// (``SandboxScenario/sourceTransactionOnly``: a group of its own, keyed by the charge's id).
     private func addTransferAndFee(_ terms: ChargeTerms, rng: inout SplitMix64) -> ChargeLinks {
         let plan = terms.plan
         let c = terms.index
@@ -214,11 +217,11 @@ extension WorldBuilder {
             addFee(terms, &links)
         }
         charges.fee.append(links.fee)
-        if plan.anomaly == .sourceNotDestination {
+        if plan.anomaly == .sourceTransactionOnly {
             _ = addTransfer(
                 min(terms.created + rng.int(3_600...10_800), end - 1), amount: roundDown(terms.amount / 2, g),
                 currency: terms.currency, settlement: terms.settlement, rate: terms.rate,
-                destination: Int16(rng.int(0...(accountCount - 1))), sourceCharge: Int32(c), role: .sourceTransaction)
+                destination: Int16(rng.int(0...(accountCount - 1))), sourceCharge: Int32(c), role: .separateCharge)
         }
         return links
     }
@@ -254,11 +257,12 @@ extension WorldBuilder {
     /// amount refunded (failed refunds not counted, as Stripe's `amount_refunded`) and when the last refund (or the
     /// settlement) happened.
     private func addRefunds(
-        _ terms: ChargeTerms, _ links: ChargeLinks, rng: inout SplitMix64
+        _ terms: ChargeTerms, _ links: ChargeLinks, _ group: inout GroupDraft?, rng: inout SplitMix64
     ) -> (refunded: Int64, last: Int64) {
         var refunded: Int64 = 0
         var failed: Int64 = 0
-        var last = terms.settledAt
+        // A separately transferred charge is refunded after its transfers were made.
+        var last = group?.lastTransfer ?? terms.settledAt
         let remainder = addRemainderRefund(terms)
         guard terms.settledInFull, terms.captured > 0 else { return (remainder, last) }
         // The customer's refunds are shares of what was captured.
@@ -304,6 +308,7 @@ extension WorldBuilder {
                     tag(scenario, .charge, terms.index)
                 }
             }
+            if group != nil { recoverGroupRefund(&group!, terms, refund: refundAmount, at: created, rng: &rng) }
             refunds.transferReversal.append(reversal)
             refunds.pendingUntilFailure[refund] = refundPlan.fails && refundPlan.pendingUntilFailure
             if refundPlan.fails,

@@ -2,10 +2,11 @@
 // the reversal that recovers them from the connected account and the transfer that pays them back after a win.
 
 extension WorldBuilder {
-    /// The plan's disputes that fit in the world, each after the previous one (the first after the last refund);
-    /// returns whether the charge was disputed.
+    /// The plan's disputes that fit in the world, each after the previous one (the first after the last refund),
+    /// recovered from a separately transferred charge's group by hand reversals as the plan says; returns whether the
+    /// charge was disputed.
     func addDisputes(
-        _ terms: ChargeTerms, _ links: ChargeLinks, refunded: Int64, after lastRefund: Int64,
+        _ terms: ChargeTerms, _ links: ChargeLinks, _ group: GroupDraft?, refunded: Int64, after lastRefund: Int64,
         rng: inout SplitMix64
     ) -> Bool {
         guard terms.outcome == .succeeded, !terms.young else { return false }
@@ -47,6 +48,10 @@ extension WorldBuilder {
                     at: created, reinstatedAt: reinstatedAt, rng: &rng)
             }
             disputes.repayment.append(repayment)
+            if let group {
+                recoverGroupDispute(
+                    group, terms, disputePlan, amount: disputeAmount, status: status, at: created, rng: &rng)
+            }
         }
         return disputed
     }

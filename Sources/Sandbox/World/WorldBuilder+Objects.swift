@@ -43,7 +43,8 @@ extension WorldBuilder {
     /// Appends a transfer in `currency` whose balance transaction (and its reversals') is in `settlement`, at `rate`.
     func addTransfer(
         _ created: Int64, amount: Int64, currency: WorldCurrency, settlement: WorldCurrency, rate: Int32,
-        destination: Int16, sourceCharge: Int32, role: TransferRole, dispute: Int32 = -1, withBT: Bool = true
+        destination: Int16, sourceCharge: Int32, role: TransferRole, dispute: Int32 = -1, group: Int32 = -1,
+        withBT: Bool = true
     ) -> Int32 {
         let index = transfers.count
         transfers.created.append(created)
@@ -53,6 +54,7 @@ extension WorldBuilder {
         transfers.rate.append(rate)
         transfers.destination.append(destination)
         transfers.sourceCharge.append(sourceCharge)
+        transfers.group.append(group)
         transfers.role.append(role)
         transfers.dispute.append(dispute)
         transfers.amountReversed.append(0)

@@ -99,7 +99,7 @@ extension WorldBuilder {
         return WorldStorage(
             seed: seed, start: start, end: end, accountCount: accountCount, charges: charges, transfers: t,
             reversals: v, fees: f, feeRefunds: fr, refunds: r, disputes: d, balanceTransactions: b, payouts: p,
-            scenarios: tags)
+            scenarios: tags, groupCount: Int(groupCount))
     }
 
     private func sortedTransfers(_ o: WorldOrder) -> TransferTable {
@@ -112,6 +112,7 @@ extension WorldBuilder {
         t.rate = order.permute(transfers.rate)
         t.destination = order.permute(transfers.destination)
         t.sourceCharge = order.permute(transfers.sourceCharge)
+        t.group = order.permute(transfers.group)
         t.role = order.permute(transfers.role)
         t.dispute = order.permute(o.disputes.remap(transfers.dispute))
         t.balanceTransaction = order.permute(o.balanceTransactions.remap(transfers.balanceTransaction))

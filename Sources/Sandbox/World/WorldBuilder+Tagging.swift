@@ -9,10 +9,11 @@ extension WorldBuilder {
     }
 
     /// Tags the charge with the scenarios it shows: the plan's own tags, then (unless it is one of the young
-    /// charges of the world's last hour) its shape, its refunds and its disputes.
+    /// charges of the world's last hour, or a separately transferred charge, tagged as it is generated) its shape, its
+    /// refunds and its disputes.
     func tagCharge(_ c: Int, plan: ChargePlan, young: Bool, skipped: Bool, outcome: ChargePlan.Outcome) {
         for scenario in plan.tags { tag(scenario, .charge, c) }
-        if young { return }
+        if young || plan.separate != nil { return }
         tagShape(c, plan: plan, skipped: skipped, outcome: outcome)
         let refundIndexes = tagRefunds(c)
         tagDisputes(c, refundIndexes: refundIndexes)
@@ -63,7 +64,7 @@ extension WorldBuilder {
         case .transferAmountMismatch: tag(.transferAmountMismatch, .charge, c)
         case .transferCurrencyMismatch: tag(.transferCurrencyMismatch, .charge, c)
         case .transferDestinationMismatch: tag(.transferDestinationMismatch, .charge, c)
-        case .sourceNotDestination: tag(.transferSourceNotDestinationCharge, .charge, c)
+        case .sourceTransactionOnly: tag(.sourceTransactionOnly, .charge, c)
         case .missingChargeBT, .missingTransferBT, .missingFeeBT: tag(.missingBalanceTransaction, .charge, c)
         }
     }

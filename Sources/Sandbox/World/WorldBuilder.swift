@@ -13,6 +13,8 @@ final class WorldBuilder {
     let start: Int64
     let end: Int64
     let accountCount: Int
+    /// The share of random charges made separately transferred charges (``ChargePlan/separatelyTransferred(_:)``).
+    let transferGroupShare: Double
 
     // The draft tables, in generation order until `finish()` sorts them.
     var charges = ChargeTable()
@@ -27,13 +29,20 @@ final class WorldBuilder {
     var scenarios: [SandboxScenario: [ScenarioObject]] = [:]
     /// Per transfer (draft index): the amount reversed by refund-linked reversals so far.
     var refundReversed: [Int64] = []
+    /// The `transfer_group` values handed out so far.
+    var groupCount: Int32 = 0
+    /// The group a ``ChargePlan/Separate/Grouping/opensSharedGroup`` charge opened for the next charge to join, and
+    /// what the generator knows of it; `-1` for none.
+    var openGroup: Int32 = -1
+    var openGroupDraft: GroupDraft?
 
-    init(seed: UInt64, chargeCount: Int, start: Int64, end: Int64) {
+    init(seed: UInt64, chargeCount: Int, start: Int64, end: Int64, transferGroupShare: Double = 0) {
         self.seed = seed
         self.chargeCount = chargeCount
         self.start = start
         self.end = end
         self.accountCount = max(8, min(400, chargeCount / 2_500))
+        self.transferGroupShare = min(max(transferGroupShare, 0), 1)
     }
 
     /// The number of young charges: card payments under asynchronous capture in the world's last hour, two without
@@ -125,7 +134,14 @@ final class WorldBuilder {
             }
             return plan
         }
-        return plannedAt[index] ?? ChargePlan.random(&rng)
+        if let planned = plannedAt[index] { return planned }
+        var plan = ChargePlan.random(&rng)
+        // Drawn from a stream of its own, so that a world without separately transferred charges keeps its values.
+        if transferGroupShare > 0 {
+            var groupRNG = SplitMix64(seed: SplitMix64.mix(seed ^ 0x7E5A_9A00) &+ UInt64(index))
+            if groupRNG.chance(transferGroupShare) { plan.makeSeparatelyTransferred(&groupRNG) }
+        }
+        return plan
     }
 
     private func generateSeparateTransfers(_ rng: inout SplitMix64) {
@@ -136,7 +152,7 @@ final class WorldBuilder {
                 rng.int(start...(end - 1)), amount: rng.int(1_000...80_000), currency: currency,
                 settlement: currency.settlement, rate: 0, destination: Int16(rng.int(0...(accountCount - 1))),
                 sourceCharge: -1, role: .separate)
-            tag(.separateTransfer, .transfer, Int(index))
+            tag(.bonusTransfer, .transfer, Int(index))
         }
     }
 

@@ -45,7 +45,7 @@ extension WorldStorage {
         return WorldStorage(
             seed: seed, start: start, end: moment, plannedEnd: plannedEnd, plannedChargeCount: plannedChargeCount,
             accountCount: accountCount, charges: c, transfers: t, reversals: v, fees: f, feeRefunds: fr, refunds: r,
-            disputes: d, balanceTransactions: b, payouts: p, scenarios: tags)
+            disputes: d, balanceTransactions: b, payouts: p, scenarios: tags, groupCount: groupCount)
     }
 
     // MARK: Each table
@@ -222,6 +222,7 @@ extension ChargeTable {
         cut(&failureBalanceTransaction, n)
         cut(&amountRefunded, n)
         cut(&amountCaptured, n)
+        cut(&group, n)
     }
 }
 
@@ -234,6 +235,7 @@ extension TransferTable {
         cut(&rate, n)
         cut(&destination, n)
         cut(&sourceCharge, n)
+        cut(&group, n)
         cut(&role, n)
         cut(&dispute, n)
         cut(&balanceTransaction, n)

@@ -204,8 +204,9 @@ enum TransferRole: UInt8, Sendable {
     case separate
     /// A separate transfer paying back recovered dispute funds after a won dispute.
     case disputeRepayment
-    /// A transfer with a `source_transaction` that is not a destination charge (an inconsistency).
-    case sourceTransaction
+    /// A transfer the platform made itself for a separately transferred charge (Stripe's "Separate charges and
+    /// transfers"): it carries the charge's `transfer_group`, names the charge as `source_transaction`, or both.
+    case separateCharge
 }
 
 /// Owner → items, for one-to-many links (a charge's refunds, a transfer's reversals). Items of each owner are
@@ -278,6 +279,9 @@ package struct ChargeTable: Sendable {
     /// `amount_captured` of a charge that did not fail (a failed one shows 0): `amount`, less for a partial capture,
     /// what was captured so far for a multicapture in progress, 0 for an authorisation that expired uncaptured.
     package var amountCaptured: [Int64] = []
+    /// The `transfer_group` of a charge that is not a destination charge (its PaymentIntent's too), an index of
+    /// ``WorldStorage/groupName(_:)``; `-1` for none.
+    package var group: [Int32] = []
     package var refunds = Adjacency()
     package var disputes = Adjacency()
 
@@ -310,6 +314,10 @@ package struct TransferTable: Sendable {
     var rate: [Int32] = []
     package var destination: [Int16] = []
     package var sourceCharge: [Int32] = []
+    /// The `transfer_group` of a transfer of a separately transferred charge, an index of
+    /// ``WorldStorage/groupName(_:)``; `-1` for none (a destination charge's transfer shows its PaymentIntent's
+    /// `group_pi_…` instead).
+    package var group: [Int32] = []
     var role: [TransferRole] = []
     /// `metadata.dispute_id` of a dispute repayment, `-1` for none.
     var dispute: [Int32] = []
@@ -471,13 +479,32 @@ package final class WorldStorage: Sendable {
     package let payouts: PayoutTable
     /// Scenario → the objects that show it (charge, transfer, payout or balance transaction indexes).
     let scenarios: [SandboxScenario: [ScenarioObject]]
+    /// How many `transfer_group` values the separately transferred charges use.
+    package let groupCount: Int
+    /// Group → the charges that carry it, and the transfers that carry it (ascending indexes).
+    let groupCharges: Adjacency
+    let groupTransfers: Adjacency
+
+    /// The `transfer_group` value of group `index`: `order_000001` for the first.
+    package static func groupName(_ index: Int) -> String {
+        let digits = String(index + 1)
+        return "order_" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+    }
+
+    /// The group index a `transfer_group` value names, `nil` for none of the world's.
+    func groupIndex(_ name: some StringProtocol) -> Int? {
+        guard name.hasPrefix("order_"), let number = Int(name.dropFirst(6)), number >= 1, number <= groupCount,
+            Self.groupName(number - 1) == name
+        else { return nil }
+        return number - 1
+    }
 
     init(
         seed: UInt64, start: Int64, end: Int64, plannedEnd: Int64? = nil, plannedChargeCount: Int? = nil,
         accountCount: Int, charges: ChargeTable, transfers: TransferTable,
         reversals: ReversalTable, fees: FeeTable, feeRefunds: FeeRefundTable, refunds: RefundTable,
         disputes: DisputeTable, balanceTransactions: BalanceTransactionTable, payouts: PayoutTable,
-        scenarios: [SandboxScenario: [ScenarioObject]]
+        scenarios: [SandboxScenario: [ScenarioObject]], groupCount: Int
     ) {
         self.seed = seed
         self.start = start
@@ -496,6 +523,9 @@ package final class WorldStorage: Sendable {
         self.balanceTransactions = balanceTransactions
         self.payouts = payouts
         self.scenarios = scenarios
+        self.groupCount = groupCount
+        self.groupCharges = Adjacency(ownerCount: groupCount, owner: charges.group)
+        self.groupTransfers = Adjacency(ownerCount: groupCount, owner: transfers.group)
     }
 }
 

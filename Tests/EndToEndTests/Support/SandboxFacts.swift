@@ -17,7 +17,8 @@ extension ObjectLists {
 
     /// Only what SPEC §3's extraction holds for `[from, to)`: the objects created in the range, plus what they
     /// refer to at any creation time — the charges (and their PaymentIntents, transfers, application fees) of the
-    /// range's refunds and disputes, the source charge of a transfer, every reversal of a transfer and refund of a
+    /// range's refunds and disputes, the source charge of a transfer, the transfers of the transfer groups of those
+    /// charges, every reversal of a transfer and refund of a
     /// fee, every refund and dispute of a charge (the platform net counts them "whenever created"), the transfer
     /// that repays a dispute (found by searching the destination's transfers since the dispute), the range's
     /// payouts with what `?payout=` lists for them, and the balance transactions all of these name.
@@ -37,6 +38,19 @@ extension ObjectLists {
         result.applicationFees = applicationFees.filter { feeIDs.contains($0.id) || inRange($0.created) }
         result.refunds = refunds.filter { inRange($0.created) || $0.chargeID.map(chargeIDs.contains) == true }
         result.disputes = disputes.filter { inRange($0.created) || chargeIDs.contains($0.chargeID) }
+        // The extraction lists the transfers of the groups its charges belong to (`?transfer_group=`), whenever made;
+        // a charge tied only by `source_transaction` has its group by the transfers naming it.
+        let intents = Dictionary(paymentIntents.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var groups = Set<String>()
+        for charge in result.charges {
+            let intent = charge.paymentIntentID.flatMap { intents[$0] }
+            guard charge.canBelongToTransferGroup(intent: intent) else { continue }
+            groups.insert(charge.namedTransferGroup(intent: intent) ?? charge.id)
+        }
+        let grouped = Set(result.transfers.map(\.id))
+        result.transfers += transfers.filter {
+            !grouped.contains($0.id) && $0.transferGroupKey.map(groups.contains) == true
+        }
         // The extraction searches a won dispute's destination for the transfer that repays it, whenever made.
         let disputeIDs = Set(result.disputes.map(\.id))
         let listed = Set(result.transfers.map(\.id))

@@ -42,7 +42,7 @@ struct Book {
         retained: Int64 = 123, stripeFee: Int64 = 59, destination: String = "acct_1",
         created: Int64 = Book.from + 3_600,
         settlement: Settlement? = nil, status: ChargeStatus = .succeeded, transferred: Bool = true,
-        withBalanceTransaction: Bool = true, feeIn: Settlement? = nil
+        withBalanceTransaction: Bool = true, feeIn: Settlement? = nil, transferGroup: String? = nil
     ) -> String {
         let chargeID = id ?? next("ch")
         let intentID = "pi_" + chargeID.dropFirst(3)
@@ -54,7 +54,8 @@ struct Book {
             PaymentIntentFacts(
                 id: intentID, created: created, currency: currency, amount: amount, applicationFeeAmount: feeAmount,
                 destinationAccountID: isDestination ? destination : nil, transferDataAmount: transferAmount,
-                status: status == .succeeded ? .succeeded : .processing, latestChargeID: chargeID, livemode: false))
+                status: status == .succeeded ? .succeeded : .processing, latestChargeID: chargeID, livemode: false,
+                transferGroup: transferGroup))
         var btID: String?
         if withBalanceTransaction {
             btID = balanceTransaction(
@@ -84,7 +85,7 @@ struct Book {
                 captured: status != "failed", paymentIntentID: intentID, transferID: transferID,
                 applicationFeeID: feeID, applicationFeeAmount: attached ? feeAmount : nil,
                 destinationAccountID: attached ? destination : nil, transferDataAmount: attached ? transferAmount : nil,
-                balanceTransactionID: btID, livemode: false))
+                balanceTransactionID: btID, livemode: false, transferGroup: transferGroup))
         return chargeID
     }
 
@@ -92,7 +93,7 @@ struct Book {
     mutating func transfer(
         _ id: String? = nil, amount: Int64, currency: Currency = .usd, destination: String = "acct_1",
         source: String? = nil, created: Int64 = Book.from + 3_600, settlement: Settlement? = nil,
-        disputeTag: String? = nil, withBalanceTransaction: Bool = true
+        disputeTag: String? = nil, withBalanceTransaction: Bool = true, group: String? = nil
     ) -> String {
         let transferID = id ?? next("tr")
         let settle = settlement ?? Settlement(currency: currency, rateMillionths: nil)
@@ -105,7 +106,7 @@ struct Book {
             TransferFacts(
                 id: transferID, created: created, currency: currency, amount: amount, amountReversed: 0,
                 destinationAccountID: destination, sourceTransactionID: source, balanceTransactionID: btID,
-                transferGroup: nil, disputeIDMetadata: disputeTag, livemode: false))
+                transferGroup: group, disputeIDMetadata: disputeTag, livemode: false))
         return transferID
     }
 

@@ -26,9 +26,9 @@ func csvFiles(_ folder: String) -> [String: Data] {
     snapshot(folder).filter { $0.key.hasSuffix(".csv") && !$0.key.contains("/") }
 }
 
-/// The names of the nine CSV files every report folder holds.
+/// The names of the ten CSV files every report folder holds.
 let csvNames = [
-    "platform_fees.csv", "skipped_transfers.csv", "unreversed_disputes.csv", "exceptions.csv", "ledger.csv",
+    "platform_fees.csv", "transfer_groups.csv", "skipped_transfers.csv", "unreversed_disputes.csv", "exceptions.csv", "ledger.csv",
     "summary.csv", "connected_accounts.csv", "payouts.csv", "payout_transactions.csv",
 ]
 

@@ -1,0 +1,29 @@
+/// Which charges and transfers SPEC §4's "Separately transferred charges" ties together: the one definition the
+/// rules and the history's part reader (which loads a group's other members) share.
+extension ChargeFacts {
+    /// SPEC §4's destination charge: `transfer_data.destination`, or `transfer`, or its PaymentIntent's
+    /// `transfer_data.destination`.
+    public func isDestinationCharge(intent: PaymentIntentFacts?) -> Bool {
+        destinationAccountID != nil || transferID != nil || intent?.destinationAccountID != nil
+    }
+
+    /// Whether the charge can belong to a transfer group: it succeeded with something captured, and it is not a
+    /// destination charge (Stripe labels a destination charge's PaymentIntent `group_pi_…` itself; that is no
+    /// group the platform made).
+    public func canBelongToTransferGroup(intent: PaymentIntentFacts?) -> Bool {
+        isSucceededAndCaptured && !isDestinationCharge(intent: intent)
+    }
+
+    /// The group the charge names: its own `transfer_group`, else its PaymentIntent's; `nil` when it names none
+    /// (it may still belong to the group of a transfer naming it as `source_transaction`) or cannot belong to one.
+    public func namedTransferGroup(intent: PaymentIntentFacts?) -> String? {
+        guard canBelongToTransferGroup(intent: intent) else { return nil }
+        return transferGroup ?? intent?.transferGroup
+    }
+}
+
+extension TransferFacts {
+    /// The transfer's group: its `transfer_group`, else (it names a `source_transaction` and no group) that charge's
+    /// id; `nil` for a transfer tied to neither (a bonus from the available balance).
+    public var transferGroupKey: String? { transferGroup ?? sourceTransactionID }
+}

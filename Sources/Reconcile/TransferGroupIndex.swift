@@ -1,0 +1,82 @@
+import ReconCore
+
+/// The transfer groups of a part (SPEC §4, "Separately transferred charges"): which group each charge belongs to,
+/// and each group's charges and transfers, in creation order (ties by id).
+struct TransferGroupIndex {
+    /// Charge id → its group, for the charges that belong to one.
+    let groupOfCharge: [String: String]
+    /// Group → its charges.
+    let charges: [String: [ChargeFacts]]
+    /// Group → its transfers (only groups with a charge: a bonus transfer's group has none).
+    let transfers: [String: [TransferFacts]]
+
+    static let empty = TransferGroupIndex(groupOfCharge: [:], charges: [:], transfers: [:])
+
+    private init(
+        groupOfCharge: [String: String], charges: [String: [ChargeFacts]], transfers: [String: [TransferFacts]]
+    ) {
+        self.groupOfCharge = groupOfCharge
+        self.charges = charges
+        self.transfers = transfers
+    }
+
+    /// A charge belongs to the group it names (``ChargeFacts/namedTransferGroup(intent:)``), else to the group of
+    /// the earliest transfer naming it as `source_transaction`; a transfer to its ``TransferFacts/transferGroupKey``.
+    init(charges: [ChargeFacts], transfers: [TransferFacts], intent: (ChargeFacts) -> PaymentIntentFacts?) {
+        var groupOfCharge: [String: String] = [:]
+        var unnamed: [String] = []
+        for charge in charges {
+            let intent = intent(charge)
+            guard charge.canBelongToTransferGroup(intent: intent) else { continue }
+            if let group = charge.namedTransferGroup(intent: intent) {
+                groupOfCharge[charge.id] = group
+            } else {
+                unnamed.append(charge.id)
+            }
+        }
+        if !unnamed.isEmpty {
+            let candidates = Set(unnamed)
+            let sorted = transfers.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+            for transfer in sorted {
+                guard let source = transfer.sourceTransactionID, candidates.contains(source),
+                    groupOfCharge[source] == nil, let group = transfer.transferGroupKey
+                else { continue }
+                groupOfCharge[source] = group
+            }
+        }
+        guard !groupOfCharge.isEmpty else {
+            self = .empty
+            return
+        }
+        var groupCharges: [String: [ChargeFacts]] = [:]
+        for charge in charges {
+            if let group = groupOfCharge[charge.id] { groupCharges[group, default: []].append(charge) }
+        }
+        var groupTransfers: [String: [TransferFacts]] = [:]
+        for transfer in transfers {
+            guard let group = transfer.transferGroupKey, groupCharges[group] != nil else { continue }
+            groupTransfers[group, default: []].append(transfer)
+        }
+        let order: (ChargeFacts, ChargeFacts) -> Bool = { ($0.created, $0.id) < ($1.created, $1.id) }
+        self.groupOfCharge = groupOfCharge
+        self.charges = groupCharges.mapValues { $0.sorted(by: order) }
+        self.transfers = groupTransfers.mapValues { $0.sorted { ($0.created, $0.id) < ($1.created, $1.id) } }
+    }
+
+    /// The group `charge` belongs to, if any.
+    func group(of charge: ChargeFacts) -> String? { groupOfCharge[charge.id] }
+}
+
+extension FactIndex {
+    /// The reversals of a group's transfers, in creation order (ties by id).
+    func reversals(ofGroup group: String) -> [TransferReversalFacts] {
+        (transferGroups.transfers[group] ?? []).flatMap { reversals(of: $0) }
+            .sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+    }
+
+    /// The disputes of a group's charges, in creation order (ties by id).
+    func disputes(ofGroup group: String) -> [DisputeFacts] {
+        (transferGroups.charges[group] ?? []).flatMap { disputesByCharge[$0.id] ?? [] }
+            .sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+    }
+}

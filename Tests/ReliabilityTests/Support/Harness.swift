@@ -28,7 +28,8 @@ func csvFiles(_ folder: String) -> [String: Data] {
 
 /// The names of the ten CSV files every report folder holds.
 let csvNames = [
-    "platform_fees.csv", "transfer_groups.csv", "skipped_transfers.csv", "unreversed_disputes.csv", "exceptions.csv", "ledger.csv",
+    "platform_fees.csv", "transfer_groups.csv", "skipped_transfers.csv", "unreversed_disputes.csv", "exceptions.csv",
+    "ledger.csv",
     "summary.csv", "connected_accounts.csv", "payouts.csv", "payout_transactions.csv",
 ]
 

@@ -19,6 +19,8 @@ struct ConnectReconBench {
     struct Options {
         var extractionCharges = 40_000
         var extractionDays = 60
+        /// `--transfer-group-share`: the share of the extraction world's charges that are separately transferred.
+        var transferGroupShare = 0.0
         /// 1,250,000 platform charges are about 1,000,000 destination charges (the world's mix is 80 %).
         var reconcileCharges = 1_250_000
         var reconcileDays = 30
@@ -48,6 +50,11 @@ struct ConnectReconBench {
                 case "--reconcile-charges": reconcileCharges = try number(flag)
                 case "--xlsx-rows": xlsxRows = try number(flag)
                 case "--scale-charges": scaleCharges = try number(flag)
+                case "--transfer-group-share":
+                    guard let text = rest.popFirst(), let share = Double(text), (0...1).contains(share) else {
+                        throw BenchError("--transfer-group-share needs a number from 0 to 1, such as 0.2")
+                    }
+                    transferGroupShare = share
                 case "--db":
                     guard case .postgreSQL(let address) = try HistoryLocation(rest.popFirst() ?? "") else {
                         throw BenchError("--db takes a postgresql:// URL (SQLite is always measured)")
@@ -65,6 +72,7 @@ struct ConnectReconBench {
                         usage: connect-recon-bench [--only extraction,storage,reconcile,xlsx,sandbox-scale,large-sheet]
                                                    [--extraction-charges N] [--reconcile-charges N] [--xlsx-rows N]
                                                    [--scale-charges N] [--cache DIR] [--db postgresql://…]
+                                                   [--transfer-group-share 0…1]
                         """)
                 default: throw BenchError("unknown option '\(flag)' (try --help)")
                 }
@@ -105,7 +113,7 @@ struct ConnectReconBench {
             log("extraction: \(Machine.loadAverage)")
             let extraction = try await ExtractionBenchmark(
                 charges: options.extractionCharges, days: options.extractionDays, folder: scratch,
-                postgreSQL: options.postgreSQL
+                postgreSQL: options.postgreSQL, transferGroupShare: options.transferGroupShare
             ).run(log: log)
             if options.runs("extraction") {
                 sections.append(("(a) extraction against the sandbox at Stripe's limits", extraction.figures))

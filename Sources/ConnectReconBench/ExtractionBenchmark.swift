@@ -27,6 +27,9 @@ struct ExtractionBenchmark {
     /// A PostgreSQL server: the week is then extracted into a database there too, beside SQLite (issue 19: at
     /// most 10 % slower).
     var postgreSQL: PostgreSQLAddress?
+    /// The share of the random charges made separately transferred charges (transfer groups): 0 keeps the world's
+    /// mix of destination charges, whose only groups are the few guaranteed scenarios.
+    var transferGroupShare: Double = 0
 
     static let latency: Duration = .milliseconds(150)
     /// Stripe warns that deep expansions on lists are slower: each expanded object costs this much.
@@ -76,6 +79,7 @@ struct ExtractionBenchmark {
         options.charges = charges
         options.days = days
         options.hours = hours
+        options.transferGroupShare = transferGroupShare
         options.latency = Self.latency
         options.expansionLatency = Self.expansionLatency
         options.rateLimit = Self.globalLimit
@@ -90,7 +94,9 @@ struct ExtractionBenchmark {
             Figure(
                 "world",
                 "\(Format.count(charges)) charges over \(days) days \(hours) h, "
-                    + "\(Format.count(server.world.objectCount)) objects",
+                    + "\(Format.count(server.world.objectCount)) objects"
+                    + (transferGroupShare > 0
+                        ? ", \(Int(transferGroupShare * 100)) % of charges in transfer groups" : ""),
                 target: "latency 150 ms + \(Int(Self.expansionLatency.inSeconds * 1e6)) µs per expanded object, "
                     + "100/s, 25/s per endpoint")
         ]

@@ -44,7 +44,8 @@ enum RunOutput {
             let fee = (try? Money(minorUnits: row.destinationPlatformFee, currency: row.currency).formatted()) ?? "?"
             lines.append(
                 "  \(row.currency.rawValue): \(row.destinationCharges) charges, Destination Platform Fee \(fee), "
-                    + "\(row.skippedTransfers) skipped transfers, \(row.unreversedDisputes) unreversed disputes")
+                    + "\(row.skippedTransfers) skipped transfers, \(row.unreversedDisputes) unreversed disputes"
+                    + groups(row))
         }
         lines.append(
             "  findings: \(outcome.newFindings) new, \(outcome.openFindings) open, \(outcome.resolved.count) resolved; "
@@ -52,5 +53,12 @@ enum RunOutput {
         lines.append("Reports: \(outcome.files.folder.path)/")
         lines.append("Workbook: \(outcome.files.workbook.path)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `, 3 transfer groups with a platform take of 75.00` when the currency has any.
+    private static func groups(_ row: SummaryRow) -> String {
+        guard row.transferGroups > 0 else { return "" }
+        let take = (try? Money(minorUnits: row.platformTake, currency: row.currency).formatted()) ?? "?"
+        return ", \(row.transferGroups) transfer groups with a platform take of \(take)"
     }
 }

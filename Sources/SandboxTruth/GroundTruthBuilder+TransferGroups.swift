@@ -262,9 +262,10 @@ extension GroundTruthBuilder {
         }
     }
 
-    /// An unreversed dispute on a group's charge, its transfers standing for `t`: `recoverable = min(d.amount,
-    /// Σ amount − what they gave back for refunds)`, `recovered` = their reversals naming no refund made at or after
-    /// the dispute. The row names the destination account when the group's transfers go to one account, and the
+    /// An unreversed dispute on a group's charge, its transfers standing for `t`, reversals attributed by time:
+    /// `recoverable = min(d.amount, Σ amount − their reversals naming a refund or made before the group's first
+    /// dispute that withdrew funds)` (that money left the accounts before the dispute), `recovered` = their reversals
+    /// naming no refund made at or after the dispute. The row names the destination account when the group's transfers go to one account, and the
     /// transfer when it has one.
     mutating func addGroupDispute(_ d: Int, charge: Int, key: String) {
         let disputes = storage.disputes
@@ -273,7 +274,17 @@ extension GroundTruthBuilder {
         guard status.fundsStillWithdrawn else { return }
         let groupTransfers = groups.transfers[key] ?? []
         let transferred = groupTransfers.reduce(Int64(0)) { $0 + transfers.amount[$1] }
-        let recoverable = min(disputes.amount[d], transferred - groupGivenBack(key).given)
+        let firstDispute = (groups.charges[key] ?? []).flatMap { storage.charges.disputes.items(of: $0).map(Int.init) }
+            .filter { disputes.status[$0].withdrawsFunds }
+            .map { disputes.created[$0] }.min()
+        var before: Int64 = 0
+        for t in groupTransfers {
+            for v in transfers.reversals.items(of: t).map(Int.init)
+            where storage.reversals.sourceRefund[v] >= 0 || storage.reversals.created[v] < (firstDispute ?? .max) {
+                before += storage.reversals.amount[v]
+            }
+        }
+        let recoverable = min(disputes.amount[d], transferred - before)
         var recovered: Int64 = 0
         for t in groupTransfers {
             for v in transfers.reversals.items(of: t).map(Int.init)

@@ -105,6 +105,18 @@ struct CommandLineAgainstGroundTruthTests {
                     money(row.amountOwed, c), String(row.unreversedDisputes), money(row.unrecovered, c),
                 ].joined(separator: ",")
             })
+        files["transfer_groups.csv"] = Set(
+            truth.transferGroups.map { row in
+                let c = row.currency
+                func amount(_ value: Int64?) -> String { c.flatMap { c in value.map { money($0, c) } } ?? "" }
+                let s = row.settlementCurrency
+                return [
+                    row.transferGroup, time(row.created), c?.rawValue ?? "", String(row.charges), amount(row.charged),
+                    amount(row.refunded), String(row.transfers), amount(row.transferred), amount(row.reversed),
+                    amount(row.platformTake), s.flatMap { s in row.stripeFee.map { money($0, s) } } ?? "",
+                    s?.rawValue ?? "", s.flatMap { s in row.platformNet.map { money($0, s) } } ?? "",
+                ].joined(separator: ",")
+            })
         files["payouts.csv"] = Set(
             truth.payouts.map { row in
                 let c = row.currency
@@ -139,7 +151,7 @@ struct CommandLineAgainstGroundTruthTests {
     static let columns = [
         "platform_fees.csv": 18, "skipped_transfers.csv": 7, "unreversed_disputes.csv": 11, "exceptions.csv": 6,
         "ledger.csv": 7, "summary.csv": 10, "connected_accounts.csv": 13, "payouts.csv": 10,
-        "payout_transactions.csv": 10,
+        "payout_transactions.csv": 10, "transfer_groups.csv": 13,
     ]
 
     @Test(
@@ -222,12 +234,17 @@ struct CommandLineAgainstGroundTruthTests {
         #expect(try store.runs.list().allSatisfy { $0.status == .completed })
     }
 
-    @Test("a slice of days 3–5 matches the ground truth, with references across both boundaries followed")
-    func sliceMatchesGroundTruth() async throws {
-        // Seed 42 with 400 charges over 10 days has a won dispute on day 3–5 repaid after day 5.
+    @Test(
+        "a slice of days 3–5 matches the ground truth, with references across both boundaries followed",
+        arguments: [0, 0.2])
+    func sliceMatchesGroundTruth(transferGroupShare: Double) async throws {
+        // Seed 42 with 400 charges over 10 days has a won dispute on day 3–5 repaid after day 5; with a fifth of its
+        // charges in transfer groups, groups whose transfers are made after day 5 and refunds and disputes of
+        // older groups' charges.
         var options = SandboxOptions()
         options.charges = 400
         options.days = 10
+        options.transferGroupShare = transferGroupShare
         let server = try await SandboxServer.start(options)
         let folder = try TemporaryFolder()
         let config = try folder.write("config.yaml", "")

@@ -16,15 +16,21 @@ import Testing
         var seed: UInt64
         var charges: Int
         var days: Int
+        /// The share of the random charges made transfer groups (separate charges and transfers).
+        var transferGroupShare = 0.0
     }
 
-    static let worlds = [World(seed: 42, charges: 400, days: 10), World(seed: 7, charges: 600, days: 10)]
+    static let worlds = [
+        World(seed: 42, charges: 400, days: 10), World(seed: 7, charges: 600, days: 10),
+        World(seed: 11, charges: 500, days: 10, transferGroupShare: 0.2),
+    ]
 
     @Test(arguments: worlds)
     func theWholeWorldMatchesTheGroundTruthRowByRow(_ spec: World) async throws {
         // Given a sandbox world and every object it serves, as facts
         let (world, facts) = try await SandboxFacts.load(
-            seed: spec.seed, charges: spec.charges, start: Self.start, days: spec.days)
+            seed: spec.seed, charges: spec.charges, start: Self.start, days: spec.days,
+            transferGroupShare: spec.transferGroupShare)
         let range = try ReportingRange(from: world.start, to: world.end, timeZone: .gmt)
         #expect(world.groundTruth(for: range, asOf: world.end, skippedTransferGrace: 3_600).transferGroups.count >= 8)
         // When the reconciler and the ground truth reconcile the whole world (payouts included)
@@ -36,7 +42,8 @@ import Testing
         // Given a slice of days 3–5: objects created outside it are still in the input, as the extraction fetches
         // what the range's objects refer to
         let (world, facts) = try await SandboxFacts.load(
-            seed: spec.seed, charges: spec.charges, start: Self.start, days: spec.days)
+            seed: spec.seed, charges: spec.charges, start: Self.start, days: spec.days,
+            transferGroupShare: spec.transferGroupShare)
         let from = world.start.addingTimeInterval(3 * 86_400)
         let range = try ReportingRange(from: from, to: from.addingTimeInterval(2 * 86_400), timeZone: .gmt)
         // When both reconcile the slice at the world's end
@@ -47,7 +54,8 @@ import Testing
     func aSliceReconciledFromWhatTheExtractionHoldsMatchesTheGroundTruth(_ spec: World) async throws {
         // Given days 3–5 and only the objects SPEC §3's extraction holds for them (no later, unreferenced objects)
         let (world, facts) = try await SandboxFacts.load(
-            seed: spec.seed, charges: spec.charges, start: Self.start, days: spec.days)
+            seed: spec.seed, charges: spec.charges, start: Self.start, days: spec.days,
+            transferGroupShare: spec.transferGroupShare)
         let from = world.start.addingTimeInterval(3 * 86_400)
         let range = try ReportingRange(from: from, to: from.addingTimeInterval(2 * 86_400), timeZone: .gmt)
         let closure = facts.closure(from: range.unixSeconds.from, to: range.unixSeconds.to)

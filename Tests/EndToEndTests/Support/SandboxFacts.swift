@@ -82,8 +82,11 @@ extension ObjectLists {
 
 extension SandboxFacts {
     /// Starts a sandbox for the world, reads all of it, and stops the sandbox.
-    static func load(seed: UInt64, charges: Int, start: Date, days: Int) async throws -> (SandboxWorld, ObjectLists) {
+    static func load(
+        seed: UInt64, charges: Int, start: Date, days: Int, transferGroupShare: Double = 0
+    ) async throws -> (SandboxWorld, ObjectLists) {
         var options = SandboxOptions()
+        options.transferGroupShare = transferGroupShare
         options.seed = seed
         options.charges = charges
         options.start = start

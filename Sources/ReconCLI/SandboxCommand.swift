@@ -40,6 +40,11 @@ struct SandboxCommand: AsyncParsableCommand {
                 + "state then. Default: its end.", valueName: "date"))
     var asOf: String?
 
+    @Option(
+        name: .customLong("transfer-group-share"),
+        help: "Share of the random charges (0 to 1) that are separate charges and transfers (transfer groups).")
+    var transferGroupShare: Double = 0
+
     @Option(name: .customLong("latency-ms"), help: "Delay added to every response, in milliseconds.")
     var latencyMilliseconds: Int = 0
 
@@ -79,6 +84,10 @@ struct SandboxCommand: AsyncParsableCommand {
         guard (0...1_000_000).contains(expansionLatencyMicroseconds) else {
             throw ValidationError("--expansion-latency-us must be from 0 to 1000000.")
         }
+        guard (0...1).contains(transferGroupShare) else {
+            throw ValidationError(
+                "--transfer-group-share is a share from 0 to 1 (0.2 makes a fifth of the charges groups).")
+        }
         guard (0...1).contains(failRate) else {
             throw ValidationError("--fail-rate is a share from 0 to 1 (0.05 answers 5 % of requests with a 500).")
         }
@@ -111,7 +120,8 @@ struct SandboxCommand: AsyncParsableCommand {
         }
     }
 
-    /// The options that shape the world: seed, charges, start, days, hours and the moment it is served as of.
+    /// The options that shape the world: seed, charges, start, days, hours, transfer groups and the moment it is
+    /// served as of.
     private func worldOptions() throws -> SandboxOptions {
         var options = SandboxOptions()
         options.seed = seed
@@ -119,6 +129,7 @@ struct SandboxCommand: AsyncParsableCommand {
         options.start = try startDate()
         options.days = days
         options.hours = hours
+        options.transferGroupShare = transferGroupShare
         options.asOf = try asOfDate()
         return options
     }

@@ -315,7 +315,7 @@ struct BadInputTests {
         "sandbox options out of range",
         arguments: [
             (["--port", "70000"], "--port"), (["--charges", "0"], "--charges"),
-            (["--fail-rate", "1.5"], "--fail-rate"),
+            (["--fail-rate", "1.5"], "--fail-rate"), (["--transfer-group-share", "2"], "--transfer-group-share"),
             (["--rate-limit", "0"], "--rate-limit"), (["--start", "2026-02-30"], "not a real calendar date"),
             (["--latency-ms", "-1"], "--latency-ms"), (["--days", "0"], "--days"), (["--hours", "24"], "--hours"),
             (["--hours", "-1"], "--hours"),

@@ -13,6 +13,8 @@ enum ExtractionWork: Sendable {
     case planPayoutLists
     /// Search a connected account's transfers for the repayments of won disputes.
     case repaymentSearch(RepaymentSearch)
+    /// List what a payout paid out, in parallel windows when it is long.
+    case payoutTransactions(PayoutListing)
 
     /// Identifies a follow-up so it is requested once per run.
     var key: String {
@@ -25,6 +27,7 @@ enum ExtractionWork: Sendable {
         case .planFollowUps: "plan"
         case .planPayoutLists: "plan payouts"
         case .repaymentSearch(let search): "repayments \(search.destination) \(search.disputeIDs) \(search.since)"
+        case .payoutTransactions(let listing): "payout transactions \(listing.payoutID)"
         }
     }
 }

@@ -215,6 +215,8 @@ public struct Extractor: Sendable {
             try await followUps.planPayoutLists(dispatcher: dispatcher, context)
         case .repaymentSearch(let search):
             try await search.run(pager: pager, store: store, dispatcher: dispatcher, context)
+        case .payoutTransactions(let listing):
+            try await listing.run(pager: pager, store: store, dispatcher: dispatcher, context)
         }
     }
 

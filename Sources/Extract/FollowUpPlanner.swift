@@ -72,12 +72,7 @@ actor FollowUpPlanner {
                     kind: .feeRefunds, path: "/v1/application_fees/\($0)/refunds",
                     endpoint: "/v1/application_fees/{id}/refunds"))
         }
-        work += needs.payoutTransactionLists.map {
-            .list(
-                .init(
-                    kind: .payoutTransactions, path: ListKind.balanceTransactions.pathForList,
-                    endpoint: ListKind.balanceTransactions.pathForList, filter: [("payout", $0)]))
-        }
+        work += needs.payoutTransactionLists.map { .payoutTransactions(PayoutListing(payoutID: $0)) }
         work += cheaper(needs.chargeRefundLists, window: .refunds, listed: listed) {
             .list(.init(kind: .refunds, filter: [("charge", $0)]))
         }

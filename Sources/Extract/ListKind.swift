@@ -69,8 +69,8 @@ struct ListKind: Hashable, Sendable, CustomStringConvertible {
             throw .malformedResponse(endpoint: endpoint, requestID: page.requestID, detail: error.description)
         }
         return PageResult(
-            batch: batch, ids: page.items.map(\.object.id), lastCreated: page.items.last?.object.created,
-            hasMore: page.hasMore, requestID: page.requestID, objects: page.items.count)
+            batch: batch, ids: page.items.map(\.object.id), firstCreated: page.items.first?.object.created,
+            lastCreated: page.items.last?.object.created, hasMore: page.hasMore, requestID: page.requestID, objects: page.items.count)
     }
 }
 
@@ -91,6 +91,8 @@ extension ListKind {
 struct PageResult: Sendable {
     var batch: ObjectLists
     var ids: [String]
+    /// The creation times of the page's first (newest) and last (oldest) items.
+    var firstCreated: Int64?
     var lastCreated: Int64?
     var hasMore: Bool
     var requestID: String?

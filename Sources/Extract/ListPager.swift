@@ -13,9 +13,11 @@ struct ListPager: Sendable {
     let minimumSplitSeconds: Int64
     let progress: (any ExtractionProgress)?
 
-    /// Pages one stream to its end, splitting its window by density.
+    /// Pages one stream to its end (or to its ``ListStream/pageLimit``), splitting its window by density; returns
+    /// the stream as it ended (what it listed, whether more follow, the creation times it met).
+    @discardableResult
     func page(_ start: ListStream, dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext)
-        async throws
+        async throws -> ListStream
     {
         var stream = start
         let path = stream.path ?? stream.kind.pathForList
@@ -34,6 +36,7 @@ struct ListPager: Sendable {
         if stream.isRange, stream.kind == .payouts, await context.lists.payoutListsDue() {
             await dispatcher.add(.planPayoutLists)
         }
+        return stream
     }
 
     /// Pages `stream` to its end. Each page is written while the next one is fetched (the history has one writer,
@@ -63,10 +66,6 @@ struct ListPager: Sendable {
             }
             writes.finish()
             try await group.waitForAll()
-        }
-        if stream.kind == .payoutTransactions, let payoutID = stream.filter.first(where: { $0.0 == "payout" })?.1 {
-            // Every page is stored: the payout's transactions count as listed in this run.
-            try await store.gaps.recordPayoutListing(payoutID: payoutID, run: context.runID)
         }
         if stream.kind == .transfers, stream.window == nil,
             let group = stream.filter.first(where: { $0.0 == "transfer_group" })?.1
@@ -111,6 +110,10 @@ struct ListPager: Sendable {
             }
             previousIDs = Set(page.ids)
             stream.listed += page.objects
+            stream.pages += 1
+            stream.hasMore = page.hasMore
+            if stream.newestCreated == nil { stream.newestCreated = page.firstCreated }
+            if let last = page.lastCreated { stream.oldestCreated = last }
 
             if page.hasMore, let lastCreated = page.lastCreated {
                 try await split(
@@ -118,7 +121,7 @@ struct ListPager: Sendable {
                     dispatcher: dispatcher, context)
             }
 
-            let finished = !page.hasMore
+            let finished = !page.hasMore || stream.pageLimit.map { stream.pages >= $0 } == true
             let checkpoint =
                 finished && stream.isRange
                 ? stream.window.map {

@@ -18,6 +18,16 @@ struct ListStream: Sendable {
     var isLateRead = false
     /// Items paged so far, with the window's upper bound: the stream's density.
     var listed = 0
+    /// Stop after this many pages (the first page of a payout's list, which shows whether it is long); `nil`: page
+    /// to the end.
+    var pageLimit: Int?
+    /// Pages fetched so far.
+    var pages = 0
+    /// Whether the last page fetched said more follow (`has_more`).
+    var hasMore = false
+    /// The creation times of the newest and oldest objects paged so far (lists come newest first).
+    var newestCreated: Int64?
+    var oldestCreated: Int64?
     /// Whether a dense window may be split, and the pages a piece should be expected to hold at least.
     var splits = true
     var minimumPagesPerPiece = ListPager.minimumPagesPerPiece

@@ -1,0 +1,78 @@
+import Extract
+import Foundation
+import History
+import ReconCore
+import Sandbox
+import StripeAPI
+import TestSupport
+import Testing
+
+private typealias H = ExtractionHarness
+
+/// A payout's `?payout=` list, read in parallel `created` windows once its first page shows it is long (issue 29).
+@Suite struct PayoutListingTests {
+    /// The ids `?payout=` lists for `payout`, paged with one cursor: the oracle.
+    static func sequential(_ client: StripeClient, payout: String) async throws -> Set<String> {
+        var ids = Set<String>()
+        var cursor: String?
+        while true {
+            var query = [("limit", "100"), ("payout", payout)]
+            if let cursor { query.append(("starting_after", cursor)) }
+            let page = try await client.listPage(
+                BalanceTransaction.self, path: "/v1/balance_transactions", query: query)
+            ids.formUnion(page.items.map(\.object.id))
+            guard page.hasMore, let last = page.items.last?.object.id else { return ids }
+            cursor = last
+        }
+    }
+
+    @Test("a long payout is read in created windows at once and holds exactly what one cursor lists")
+    func longPayoutInWindows() async throws {
+        // Given a world dense enough that a day's payout pays out several pages of balance transactions
+        let harness = try await H {
+            $0.charges = 4_000
+            $0.days = 6
+        }
+        let store = try harness.store()
+        let recorder = RecordingTransport(try H.curl())
+        let from = H.start + 3 * H.day
+        let to = H.start + 5 * H.day
+        // When its days 3 and 4 are extracted
+        let (runID, _) = try await harness.extract(
+            store: store, client: try harness.client(transport: recorder), from: from, to: to)
+
+        // Then every completed payout of the range holds exactly the transactions one cursor lists
+        let input = try store.parts.whole(from: from, to: to, asOf: to + 30 * H.day, skippedTransferGrace: 3_600)
+        let payouts = input.payouts.filter(\.isReconciled)
+        #expect(!payouts.isEmpty)
+        let client = try harness.client()
+        var longest = 0
+        for payout in payouts {
+            let expected = try await Self.sequential(client, payout: payout.id)
+            let stored = Set(input.payoutTransactions.filter { $0.payoutID == payout.id }.map(\.balanceTransactionID))
+            #expect(stored == expected, "\(payout.id)")
+            longest = max(longest, expected.count)
+        }
+        #expect(longest > 300, "a payout of several pages")
+        // And the long ones were read in created windows after their first page, and the payouts count as listed
+        let windows = recorder.queries(containing: "payout=").filter { $0.contains("created[lt]") }
+        #expect(windows.count >= 3)
+        #expect(try await store.gaps.unlistedPayouts(from: from, to: to, chain: [runID]).isEmpty)
+        print("payout listing: the longest payout \(longest) transactions, \(windows.count) window requests")
+        try await harness.close()
+    }
+
+    @Test("a short payout costs one request, as before")
+    func shortPayoutOnePage() async throws {
+        let harness = try await H()
+        let store = try harness.store()
+        let recorder = RecordingTransport(try H.curl())
+        let from = H.start + 3 * H.day
+        let to = H.start + 5 * H.day
+        try await harness.extract(store: store, client: try harness.client(transport: recorder), from: from, to: to)
+        let payoutRequests = recorder.queries(containing: "payout=")
+        #expect(!payoutRequests.isEmpty)
+        #expect(payoutRequests.allSatisfy { !$0.contains("created[") && !$0.contains("starting_after") })
+        try await harness.close()
+    }
+}

@@ -70,7 +70,8 @@ struct ListKind: Hashable, Sendable, CustomStringConvertible {
         }
         return PageResult(
             batch: batch, ids: page.items.map(\.object.id), firstCreated: page.items.first?.object.created,
-            lastCreated: page.items.last?.object.created, hasMore: page.hasMore, requestID: page.requestID, objects: page.items.count)
+            lastCreated: page.items.last?.object.created, hasMore: page.hasMore, requestID: page.requestID,
+            objects: page.items.count)
     }
 }
 

@@ -26,6 +26,8 @@ struct ConnectReconBench {
         var reconcileDays = 30
         var xlsxRows = 1_000_000
         var scaleCharges = 1_000_000
+        /// The payout benchmark's world: charges over 10 days, dense enough that a day's usd payout sweeps 5,000+.
+        var payoutCharges = 60_000
         var only: Set<String> = []
         /// A PostgreSQL server (`--db postgresql://…`) whose user may create databases: extraction, storage and
         /// reconcile are then measured with the history there too, beside SQLite.
@@ -33,7 +35,7 @@ struct ConnectReconBench {
         var folder = URL(fileURLWithPath: ".build-bench", isDirectory: true)
 
         static let measurements: Set<String> = [
-            "extraction", "storage", "reconcile", "xlsx", "sandbox-scale", "large-sheet",
+            "extraction", "storage", "reconcile", "xlsx", "sandbox-scale", "large-sheet", "payout",
         ]
 
         init(_ arguments: [String]) throws {
@@ -50,6 +52,7 @@ struct ConnectReconBench {
                 case "--reconcile-charges": reconcileCharges = try number(flag)
                 case "--xlsx-rows": xlsxRows = try number(flag)
                 case "--scale-charges": scaleCharges = try number(flag)
+                case "--payout-charges": payoutCharges = try number(flag)
                 case "--transfer-group-share":
                     guard let text = rest.popFirst(), let share = Double(text), (0...1).contains(share) else {
                         throw BenchError("--transfer-group-share needs a number from 0 to 1, such as 0.2")
@@ -69,10 +72,10 @@ struct ConnectReconBench {
                 case "--help", "-h":
                     throw BenchError(
                         """
-                        usage: connect-recon-bench [--only extraction,storage,reconcile,xlsx,sandbox-scale,large-sheet]
+                        usage: connect-recon-bench [--only extraction,storage,reconcile,xlsx,sandbox-scale,large-sheet,payout]
                                                    [--extraction-charges N] [--reconcile-charges N] [--xlsx-rows N]
                                                    [--scale-charges N] [--cache DIR] [--db postgresql://…]
-                                                   [--transfer-group-share 0…1]
+                                                   [--transfer-group-share 0…1] [--payout-charges N]
                         """)
                 default: throw BenchError("unknown option '\(flag)' (try --help)")
                 }
@@ -156,6 +159,14 @@ struct ConnectReconBench {
                 folder: scratch.appendingPathComponent("large-sheet", isDirectory: true)
             ).run(log: log)
             sections.append(("(f) a sheet at Excel's row limit", figures))
+        }
+        if options.runs("payout") {
+            log("payout: a nightly run whose daily payout sweeps thousands of balance transactions")
+            let figures = try await PayoutBenchmark(
+                charges: options.payoutCharges, days: 10,
+                folder: scratch.appendingPathComponent("payout", isDirectory: true)
+            ).run(log: log)
+            sections.append(("(g) a long payout listed in parallel", figures))
         }
 
         print("connect-recon-bench on \(Machine.description); \(loadAtStart) at the start")

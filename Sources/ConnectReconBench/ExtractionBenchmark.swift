@@ -442,6 +442,9 @@ final class TimelineTransport: HTTPTransport {
         return (buckets, all.map(\.end).max() ?? 0, all.map(\.start).min() ?? 0)
     }
 
+    /// Every request so far: its path, URL, and when it started and ended.
+    var recorded: [(path: String, url: URL, start: Double, end: Double)] { events.withLock { $0 } }
+
     /// How many requests `isCounted` picks, by their path and query.
     func count(where isCounted: (_ path: String, _ query: [URLQueryItem]) -> Bool) -> Int {
         events.withLock { $0 }.count { event in

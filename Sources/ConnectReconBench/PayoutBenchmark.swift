@@ -1,0 +1,105 @@
+import Foundation
+import History
+import ReconCore
+import Sandbox
+
+/// (g) A day's run of a platform whose daily payout sweeps thousands of balance transactions (issue 29): a
+/// world dense enough that a day's payout pays out 5,000 or more, at Stripe's latency and limits. What counts is the
+/// time the run goes on after the range's own lists are done: at most 2 round trips plus the payout's pages at the
+/// endpoint's rate, where one cursor would take a round trip a page.
+struct PayoutBenchmark {
+    var charges: Int
+    var days: Int
+    var folder: URL
+
+    func run(log: @escaping @Sendable (String) -> Void) async throws -> [Figure] {
+        var options = SandboxOptions()
+        options.charges = charges
+        options.days = days
+        options.hours = 4
+        options.latency = ExtractionBenchmark.latency
+        options.expansionLatency = ExtractionBenchmark.expansionLatency
+        options.rateLimit = ExtractionBenchmark.globalLimit
+        options.endpointRateLimit = ExtractionBenchmark.endpointLimit
+        let server = try await SandboxServer.start(options)
+        let start = Int64(server.world.start.timeIntervalSince1970)
+        let now = Int64(server.world.end.timeIntervalSince1970)
+        // The day before the last whole one: the sandbox's payouts of the last day and a half are still being
+        // reconciled by Stripe (`in_progress`), and only a completed payout's list is read.
+        let from = start + Int64(days - 2) * 86_400
+        let to = from + 86_400
+        log("payout: sandbox \(server.summary)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let bench = ExtractionBenchmark(charges: charges, days: days, folder: folder)
+        let observed = try await bench.observedExtraction(
+            server: server, range: from..<to, now: now,
+            into: ExtractionBenchmark.freshSQLiteHistory(folder.appendingPathComponent("payout.sqlite").path),
+            options: ExtractionBenchmark.options())
+        try await server.shutdown()
+
+        let timeline = observed.timeline
+        let payoutRequests = timeline.events { _, query in query.contains { $0.name == "payout" } }
+        let rangeLists = timeline.events { path, query in
+            ExtractionBenchmark.listPaths.contains(path)
+                && !query.contains { $0.name == "payout" || $0.name == "transfer_group" }
+                && query.contains { $0.name == "created[gte]" && Int64($0.value ?? "") ?? 0 >= from }
+                && query.contains { $0.name == "created[lt]" && Int64($0.value ?? "") ?? .max <= to }
+        }
+        let listsEnd = rangeLists.map(\.end).max() ?? 0
+        // The largest payout: the one with the most requests.
+        let byPayout = Dictionary(grouping: payoutRequests) { event in
+            event.query.first { $0.name == "payout" }?.value ?? ""
+        }
+        guard let (payout, requests) = byPayout.max(by: { $0.value.count < $1.value.count }) else {
+            return [Figure("**(g) a long payout**", "no completed payout in the range")]
+        }
+        let input = try HistoryStore.open(
+            path: folder.appendingPathComponent("payout.sqlite").path
+        ).parts
+        var transactions = 0
+        try input.forEach(from: from, to: to, asOf: now, skippedTransferGrace: ExtractionBenchmark.grace) { part in
+            transactions += part.payoutTransactions.count { $0.payoutID == payout }
+        }
+        let roundTrip = ExtractionBenchmark.latency.inSeconds
+        let pages = Double(transactions) / 100
+        let after = max(0, (requests.map(\.end).max() ?? 0) - listsEnd)
+        let bound = 2 * roundTrip + pages / ExtractionBenchmark.endpointLimit
+        let busiest = observed.byEndpoint.max { $0.value < $1.value } ?? (key: "none", value: 0)
+        let runBound =
+            max(
+                Double(observed.requests) / ExtractionBenchmark.globalLimit,
+                Double(busiest.value) / ExtractionBenchmark.endpointLimit) + roundTrip
+        log(
+            "payout: \(payout) \(transactions) transactions in \(requests.count) requests from "
+                + "\(Format.seconds(requests.map(\.start).min() ?? 0)) to \(Format.seconds(requests.map(\.end).max() ?? 0)); "
+                + "the range's lists ended at \(Format.seconds(listsEnd))")
+        return [
+            Figure(
+                "**(g) a long payout**",
+                "\(Format.count(charges)) charges over \(days) days 4 h; the day before the last, its largest payout "
+                    + "\(Format.count(transactions)) transactions in \(requests.count) requests",
+                target: "latency 150 ms, 100/s, 25/s per endpoint"),
+            Figure.atLeast(
+                "whole run: share of the bound (max(req/100, busiest/25) + 1 RTT)", runBound / observed.seconds, 0.95,
+                format: Format.percent,
+                targetText: "\(Format.seconds(observed.seconds)) for \(Format.count(observed.requests)) requests, "
+                    + "\(busiest.value) of them \(busiest.key): bound \(Format.seconds(runBound))"),
+            Figure.atMost(
+                "time after the range's lists", after, bound, format: Format.seconds,
+                targetText: "≤ 2 RTT + pages/25 = \(Format.seconds(bound)) (one cursor: "
+                    + "\(Format.seconds(pages.rounded(.up) * roundTrip)))"),
+        ]
+    }
+}
+
+extension TimelineTransport {
+    /// The requests `isPicked` picks by their path and query, with when they started and ended.
+    func events(
+        where isPicked: (_ path: String, _ query: [URLQueryItem]) -> Bool
+    ) -> [(query: [URLQueryItem], start: Double, end: Double)] {
+        recorded.compactMap { event in
+            let query = URLComponents(url: event.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            return isPicked(event.path, query) ? (query, event.start, event.end) : nil
+        }
+    }
+}

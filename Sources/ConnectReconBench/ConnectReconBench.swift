@@ -35,7 +35,7 @@ struct ConnectReconBench {
         var folder = URL(fileURLWithPath: ".build-bench", isDirectory: true)
 
         static let measurements: Set<String> = [
-            "extraction", "storage", "reconcile", "xlsx", "sandbox-scale", "large-sheet", "payout",
+            "extraction", "storage", "reconcile", "xlsx", "sandbox-scale", "large-sheet", "payout", "extraction-cpu",
         ]
 
         init(_ arguments: [String]) throws {
@@ -72,7 +72,8 @@ struct ConnectReconBench {
                 case "--help", "-h":
                     throw BenchError(
                         """
-                        usage: connect-recon-bench [--only extraction,storage,reconcile,xlsx,sandbox-scale,large-sheet,payout]
+                        usage: connect-recon-bench [--only extraction,storage,reconcile,xlsx,sandbox-scale,large-sheet,payout,
+                                                          extraction-cpu]
                                                    [--extraction-charges N] [--reconcile-charges N] [--xlsx-rows N]
                                                    [--scale-charges N] [--cache DIR] [--db postgresql://…]
                                                    [--transfer-group-share 0…1] [--payout-charges N]
@@ -88,6 +89,10 @@ struct ConnectReconBench {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
+            if arguments.first == ChildSandbox.flag {
+                try await ChildSandbox.main(Array(arguments.dropFirst()))
+                return
+            }
             if arguments.first == ChildReconcile.flag {
                 try await ChildReconcile.main(Array(arguments.dropFirst()))
                 return
@@ -159,6 +164,14 @@ struct ConnectReconBench {
                 folder: scratch.appendingPathComponent("large-sheet", isDirectory: true)
             ).run(log: log)
             sections.append(("(f) a sheet at Excel's row limit", figures))
+        }
+        if options.runs("extraction-cpu") {
+            log("extraction-cpu: the week's extraction from a sandbox in a child process, against JSONSerialization")
+            let figures = try await ExtractionCPUBenchmark(
+                charges: options.extractionCharges, days: options.extractionDays,
+                folder: scratch.appendingPathComponent("extraction-cpu", isDirectory: true)
+            ).run(log: log)
+            sections.append(("(h) the extraction's CPU per object", figures))
         }
         if options.runs("payout") {
             log("payout: a nightly run whose daily payout sweeps thousands of balance transactions")

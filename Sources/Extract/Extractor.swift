@@ -42,10 +42,14 @@ public struct Extractor: Sendable {
         /// The grace period of asynchronous capture: a charge read while younger than this with a part missing is
         /// read again.
         public var skippedTransferGrace: Int64
+        /// Pages one cursor reads of a payout's list before the rest may be read in windows
+        /// (``PayoutListing/cursorPages``).
+        public var payoutCursorPages: Int
 
         public init(
             concurrency: Int, settleMargin: Int64, windowSeconds: Int64 = 7 * 86_400, minimumSplitSeconds: Int64 = 2,
-            lookbackSeconds: Int64 = 0, skippedTransferGrace: Int64 = 3_600
+            lookbackSeconds: Int64 = 0, skippedTransferGrace: Int64 = 3_600,
+            payoutCursorPages: Int = PayoutListing.cursorPages
         ) {
             self.concurrency = max(1, concurrency)
             self.settleMargin = settleMargin
@@ -53,6 +57,7 @@ public struct Extractor: Sendable {
             self.minimumSplitSeconds = max(2, minimumSplitSeconds)
             self.lookbackSeconds = max(0, lookbackSeconds)
             self.skippedTransferGrace = skippedTransferGrace
+            self.payoutCursorPages = max(1, payoutCursorPages)
         }
     }
 
@@ -107,7 +112,9 @@ public struct Extractor: Sendable {
         let context = ExtractionContext(
             from: from, to: to, runID: runID, now: now, chain: try await store.runs.runChain(runID), tally: Tally(),
             lists: RangeLists(streams: streams),
-            planner: FollowUpPlanner(after: to..<max(to, now) + 1, rangeSeconds: max(1, to - from)))
+            planner: FollowUpPlanner(
+                after: to..<max(to, now) + 1, rangeSeconds: max(1, to - from),
+                payoutCursorPages: options.payoutCursorPages))
         // The balance transactions list is the longest (a transaction for every charge, refund, transfer, fee…), so
         // its rate limit decides the extraction's length: it keeps its rate while the others share the rest.
         await client.prioritize(endpoint: ListKind.balanceTransactions.pathForList)

@@ -29,9 +29,13 @@ actor FollowUpPlanner {
     private(set) var planned = 0
     private(set) var rounds = 0
 
-    init(after: Range<Int64>, rangeSeconds: Int64) {
+    /// Pages one cursor reads of a payout's list before the rest may be read in windows.
+    let payoutCursorPages: Int
+
+    init(after: Range<Int64>, rangeSeconds: Int64, payoutCursorPages: Int = PayoutListing.cursorPages) {
         self.after = after
         self.rangeSeconds = rangeSeconds
+        self.payoutCursorPages = payoutCursorPages
     }
 
     /// Counts a round planned while the lists still page.
@@ -72,7 +76,9 @@ actor FollowUpPlanner {
                     kind: .feeRefunds, path: "/v1/application_fees/\($0)/refunds",
                     endpoint: "/v1/application_fees/{id}/refunds"))
         }
-        work += needs.payoutTransactionLists.map { .payoutTransactions(PayoutListing(payoutID: $0)) }
+        work += needs.payoutTransactionLists.map {
+            .payoutTransactions(PayoutListing(payoutID: $0, cursorPages: payoutCursorPages))
+        }
         work += cheaper(needs.chargeRefundLists, window: .refunds, listed: listed) {
             .list(.init(kind: .refunds, filter: [("charge", $0)]))
         }

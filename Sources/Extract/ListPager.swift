@@ -131,8 +131,9 @@ struct ListPager: Sendable {
                 PageWrite(
                     page: page, checkpoint: checkpoint,
                     resource: stream.resource, kind: stream.kind))
+            // A stream stopped at its page limit keeps its cursor, to go on from there.
+            if page.hasMore { stream.cursor = page.lastID }
             if finished { return }
-            stream.cursor = page.lastID
         }
     }
 

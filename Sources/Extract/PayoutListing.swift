@@ -5,60 +5,98 @@ import StripeAPI
 /// What one automatic payout paid out (`/v1/balance_transactions?payout=po_…`, SPEC §3), paged in parallel when it
 /// is long. A day's payout of a large platform sweeps tens of thousands of balance transactions; one cursor pages
 /// them one round trip after another, at a tenth of what the endpoint allows. Stripe's list takes `created` bounds
-/// with `payout`, so once the first page shows that more follow, the rest is read in `created` windows going back
-/// in time from that page, as many at once as keep the endpoint at its rate, each window sized by the density the
-/// first page showed. A window that comes back empty, older than every window that held something, ends the fan
-/// out; one last list of everything older (normally a single empty page) makes the listing complete whatever gaps
-/// the payout's transactions have. The payout counts as listed only once every window and that last list are
-/// stored: an interrupted run lists it again from the start (its pages are upserted, never duplicated).
-struct PayoutListing: Sendable, Hashable {
+/// with `payout`, so when more pages follow the first 25 and the endpoint has room for more cursors (the range's
+/// own balance transactions list may be using its rate), the rest is read in `created` windows going back in time
+/// from the last page read, as many at once as keep the endpoint at its rate, each sized by the density the pages showed; while
+/// it has no room, one cursor goes on, a page at a time. A window that comes back empty, older than every window
+/// that held something, ends a round of windows; the first page of everything older (normally empty) then either ends
+/// the listing or starts the windows again from where the older transactions are, so gaps cost a page, not a
+/// cursor through the rest. The payout counts as listed only once all of
+/// it is stored: an interrupted run lists it again from the start (its pages are upserted, never duplicated).
+public struct PayoutListing: Sendable, Hashable {
     var payoutID: String
+    /// Pages one cursor reads before the rest may be read in windows (default ``cursorPages``).
+    var cursorPages = Self.cursorPages
 
-    /// Pages a window is sized to hold by the first page's density: long enough that a window's last, part-empty
+    /// Pages a window is sized to hold by the density of the pages read: long enough that a window's last, part-empty
     /// page costs little, short enough that a day's payout fans out over every cursor the endpoint's rate allows.
     static let pagesPerWindow = 4.0
+
+    /// Pages one cursor reads before the rest may be read in windows. Windows cost requests and round trips (each
+    /// one's last page is part empty, one comes back empty, one last list follows), which a payout of a few dozen
+    /// pages does not win back: on the benchmark's week and month-old day, whose payouts are up to about 20 pages,
+    /// fanning out after the first page cost 41 requests more on the busiest endpoint and 1.2 s, after ten pages
+    /// still 0.7 s on the month-old day. Twenty-five pages are under 4 s with one cursor; a payout of a thousand
+    /// pages fans out after them.
+    public static let cursorPages = 25
 
     func run(
         pager: ListPager, store: HistoryStore, dispatcher: ExtractionDispatcher<ExtractionWork>,
         _ context: ExtractionContext
     ) async throws {
-        var first = stream()
-        first.pageLimit = 1
-        let started = ContinuousClock.now
-        let head = try await pager.page(first, dispatcher: dispatcher, context)
-        let roundTrip = ContinuousClock.now - started
-        if head.hasMore, let newest = head.newestCreated, let oldest = head.oldestCreated {
-            // Everything created at or before the first page's oldest second (its ties included: they are upserted).
-            let rest = oldest + 1
-            let perSecond = Double(head.listed) / Double(max(1, newest - oldest + 1))
-            let length = max(60, Int64((Self.pagesPerWindow * 100 / perSecond).rounded(.up)))
-            let cursors = max(
-                2,
-                min(
-                    ListPager.maximumStreams,
-                    Int((pager.client.endpointRate * min(roundTrip.inSeconds, 1)).rounded(.up)) + 1))
-            let lowest = try await fanOut(
-                before: rest, length: length, cursors: cursors, pager: pager, dispatcher: dispatcher, context)
-            // Whatever is older than the windows read (nothing, unless the payout's transactions have a gap longer
-            // than a window): one cursor to the end.
-            var tail = stream()
-            tail.window = 0..<lowest
-            tail.splits = false
-            try await pager.page(tail, dispatcher: dispatcher, context)
+        var cursor = stream()
+        let endpoint = cursor.endpoint ?? ListKind.balanceTransactions.pathForList
+        var newest: Int64?
+        // One cursor, a page at a time, for the first ``cursorPages`` pages and while the endpoint is busy with other
+        // cursors (the range's balance transactions list, other payouts): windows would only share its rate and cost
+        // their part-empty pages. Then, once it has room for two more, the rest is read in windows.
+        while true {
+            cursor.pageLimit = cursor.pages + 1
+            let started = ContinuousClock.now
+            cursor = try await pager.page(cursor, dispatcher: dispatcher, context)
+            let roundTrip = ContinuousClock.now - started
+            newest = newest ?? cursor.newestCreated
+            guard cursor.hasMore, let oldest = cursor.oldestCreated, let top = newest else { break }
+            let wanted = min(
+                ListPager.maximumStreams,
+                Int((pager.client.endpointRate * min(roundTrip.inSeconds, 1)).rounded(.up)) + 1)
+            guard cursor.pages >= cursorPages, await dispatcher.streams(endpoint) + 2 <= wanted else { continue }
+            // Everything created at or before the oldest second paged so far (its ties included: upserted).
+            try await fanOut(
+                before: oldest + 1, newest: top, listed: cursor.listed, cursors: max(2, wanted - 1), pager: pager,
+                dispatcher: dispatcher, context)
+            break
         }
         // Every page is stored: the payout's transactions count as listed in this run.
         try await store.gaps.recordPayoutListing(payoutID: payoutID, run: context.runID)
     }
 
-    /// Pages `created` windows of `length` seconds going back from `before` (the first page's oldest second, whose
-    /// transactions it held), `cursors` at a time, until a window older than every window that held something comes
-    /// back empty; returns the lower bound of the oldest window read.
+    /// Reads everything created before `before` in windows (``windows(before:length:cursors:pager:dispatcher:_:)``),
+    /// sized by the density of the pages read so far (`listed` objects created from `newest` down to `before`), then
+    /// the first page of everything older than the windows: a payout's transactions come in clusters (its charges
+    /// became available days after they were made, its transfers and fees the day before), so when that page shows
+    /// more, the windows start again from it, sized by its own density, until nothing older is left.
     private func fanOut(
-        before: Int64, length: Int64, cursors: Int, pager: ListPager,
+        before: Int64, newest: Int64, listed: Int, cursors: Int, pager: ListPager,
+        dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext
+    ) async throws {
+        var before = before
+        var perSecond = Double(listed) / Double(max(1, newest - before + 2))
+        while true {
+            let length = max(60, Int64((Self.pagesPerWindow * 100 / perSecond).rounded(.up)))
+            let lowest = try await windows(
+                before: before, length: length, cursors: cursors, pager: pager, dispatcher: dispatcher, context)
+            var older = stream()
+            older.window = 0..<lowest
+            older.splits = false
+            older.pageLimit = 1
+            older = try await pager.page(older, dispatcher: dispatcher, context)
+            guard older.hasMore, let oldest = older.oldestCreated, let top = older.newestCreated else { return }
+            before = oldest + 1
+            perSecond = Double(older.listed) / Double(max(1, top - oldest + 1))
+        }
+    }
+
+    /// Pages `created` windows of `length` seconds going back from `before` (the oldest second paged so far, whose
+    /// transactions the cursor held), `cursors` at a time, until a window older than every window that held something comes
+    /// back empty; returns the lower bound of the oldest window read.
+    private func windows(
+        before: Int64, length initialLength: Int64, cursors: Int, pager: ListPager,
         dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext
     ) async throws -> Int64 {
         try await withThrowingTaskGroup(of: (window: Range<Int64>, listed: Int).self) { group in
             var next = before
+            var length = initialLength
             // The first page held the transactions just newer than `before`.
             var oldestHolding = before
             var oldestEmpty = Int64.max
@@ -88,6 +126,15 @@ struct PayoutListing: Sendable, Hashable {
                 // An empty window older than every window that held something: the payout's oldest transaction is
                 // behind (or a gap longer than a window is, which the last list reads).
                 ended = ended || oldestEmpty < oldestHolding
+                // The windows still to come are sized by what this one held: a payout's older transactions thin out
+                // (refunds and disputes of older charges that became available), and a window of the dense part's
+                // length there would hold a few each, a request apiece.
+                let expected = Self.pagesPerWindow * 100
+                if done.listed > 0, Double(done.listed) < expected / 2 {
+                    length = Int64(Double(length) * min(8, expected / Double(done.listed)))
+                } else if Double(done.listed) > expected * 2 {
+                    length = max(60, length / 2)
+                }
                 guard !ended else { continue }
                 launch()
                 if done.listed > 0 { launch() }

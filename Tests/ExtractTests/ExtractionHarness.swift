@@ -69,7 +69,8 @@ final class ExtractionHarness {
     @discardableResult
     func extract(
         store: HistoryStore, client: StripeClient, from: Int64 = start, to: Int64 = start + 10 * day,
-        concurrency: Int = 8, windowSeconds: Int64 = 7 * day, now: Int64? = nil
+        concurrency: Int = 8, windowSeconds: Int64 = 7 * day, now: Int64? = nil,
+        payoutCursorPages: Int = PayoutListing.cursorPages
     ) async throws -> (runID: Int64, summary: ExtractionSummary) {
         let now = now ?? to + 30 * Self.day
         let range = try ReportingRange(
@@ -81,7 +82,9 @@ final class ExtractionHarness {
                 apiBase: server.baseURL.absoluteString, startedAt: now, pid: 1))
         let extractor = Extractor(
             client: client, store: store,
-            options: Extractor.Options(concurrency: concurrency, settleMargin: 300, windowSeconds: windowSeconds),
+            options: Extractor.Options(
+                concurrency: concurrency, settleMargin: 300, windowSeconds: windowSeconds,
+                payoutCursorPages: payoutCursorPages),
             logger: Logger(label: "extract-tests"))
         let summary = try await extractor.extract(from: from, to: to, runID: runID, now: now)
         try store.runs.finishRun(runID, status: .completed, finishedAt: now, message: nil, details: nil)

@@ -28,6 +28,7 @@ private typealias H = ExtractionHarness
 
     @Test("a long payout is read in created windows at once and holds exactly what one cursor lists")
     func longPayoutInWindows() async throws {
+        // (Windows after one cursor's first page: the product waits for ten, which this world's payouts do not have.)
         // Given a world dense enough that a day's payout pays out several pages of balance transactions
         let harness = try await H {
             $0.charges = 4_000
@@ -39,7 +40,7 @@ private typealias H = ExtractionHarness
         let to = H.start + 5 * H.day
         // When its days 3 and 4 are extracted
         let (runID, _) = try await harness.extract(
-            store: store, client: try harness.client(transport: recorder), from: from, to: to)
+            store: store, client: try harness.client(transport: recorder), from: from, to: to, payoutCursorPages: 1)
 
         // Then every completed payout of the range holds exactly the transactions one cursor lists
         let input = try store.parts.whole(from: from, to: to, asOf: to + 30 * H.day, skippedTransferGrace: 3_600)
@@ -62,17 +63,22 @@ private typealias H = ExtractionHarness
         try await harness.close()
     }
 
-    @Test("a short payout costs one request, as before")
+    @Test("a payout of fewer pages than the cursor reads first costs its pages, as with one cursor")
     func shortPayoutOnePage() async throws {
-        let harness = try await H()
+        // Given the same world, whose payouts are a few pages each, with the product's 25 pages read first
+        let harness = try await H {
+            $0.charges = 4_000
+            $0.days = 6
+        }
         let store = try harness.store()
         let recorder = RecordingTransport(try H.curl())
         let from = H.start + 3 * H.day
         let to = H.start + 5 * H.day
         try await harness.extract(store: store, client: try harness.client(transport: recorder), from: from, to: to)
+        // Then each is paged with its cursor alone: no window, as many requests as pages
         let payoutRequests = recorder.queries(containing: "payout=")
-        #expect(!payoutRequests.isEmpty)
-        #expect(payoutRequests.allSatisfy { !$0.contains("created[") && !$0.contains("starting_after") })
+        #expect(payoutRequests.contains { $0.contains("starting_after") })
+        #expect(payoutRequests.allSatisfy { !$0.contains("created[") })
         try await harness.close()
     }
 }

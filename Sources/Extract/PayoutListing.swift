@@ -5,14 +5,13 @@ import StripeAPI
 /// What one automatic payout paid out (`/v1/balance_transactions?payout=po_…`, SPEC §3), paged in parallel when it
 /// is long. A day's payout of a large platform sweeps tens of thousands of balance transactions; one cursor pages
 /// them one round trip after another, at a tenth of what the endpoint allows. Stripe's list takes `created` bounds
-/// with `payout`, so when more pages follow the first 25 and the endpoint has room for more cursors (the range's
-/// own balance transactions list may be using its rate), the rest is read in `created` windows going back in time
-/// from the last page read, as many at once as keep the endpoint at its rate, each sized by the density the pages showed; while
-/// it has no room, one cursor goes on, a page at a time. A window that comes back empty, older than every window
-/// that held something, ends a round of windows; the first page of everything older (normally empty) then either ends
-/// the listing or starts the windows again from where the older transactions are, so gaps cost a page, not a
-/// cursor through the rest. The payout counts as listed only once all of
-/// it is stored: an interrupted run lists it again from the start (its pages are upserted, never duplicated).
+/// with `payout`, so when more pages follow the first 25, the rest is read in `created` windows going back in time
+/// from the last page read, as many at once as keep the endpoint at its rate, each sized by what the one before it
+/// held. A window that comes back empty, older than every window that held something, ends a round of windows; the
+/// first page of everything older (normally empty) then either ends the listing or starts the windows again from
+/// where the older transactions are, so a gap costs a page, not a cursor through the rest. The payout counts as
+/// listed only once all of it is stored: an interrupted run lists it again from the start (its pages are upserted,
+/// never duplicated).
 public struct PayoutListing: Sendable, Hashable {
     var payoutID: String
     /// Pages one cursor reads before the rest may be read in windows (default ``cursorPages``).
@@ -35,11 +34,9 @@ public struct PayoutListing: Sendable, Hashable {
         _ context: ExtractionContext
     ) async throws {
         var cursor = stream()
-        let endpoint = cursor.endpoint ?? ListKind.balanceTransactions.pathForList
         var newest: Int64?
-        // One cursor, a page at a time, for the first ``cursorPages`` pages and while the endpoint is busy with other
-        // cursors (the range's balance transactions list, other payouts): windows would only share its rate and cost
-        // their part-empty pages. Then, once it has room for two more, the rest is read in windows.
+        // One cursor, a page at a time, for the first ``cursorPages`` pages: most payouts end within them, and windows
+        // would only cost them their part-empty pages. Then the rest is read in windows.
         while true {
             cursor.pageLimit = cursor.pages + 1
             let started = ContinuousClock.now
@@ -47,13 +44,15 @@ public struct PayoutListing: Sendable, Hashable {
             let roundTrip = ContinuousClock.now - started
             newest = newest ?? cursor.newestCreated
             guard cursor.hasMore, let oldest = cursor.oldestCreated, let top = newest else { break }
+            // As many cursors as keep the endpoint at its rate, and one more: its rate limiter holds the excess, while
+            // one too few leaves its slots idle.
             let wanted = min(
                 ListPager.maximumStreams,
                 Int((pager.client.endpointRate * min(roundTrip.inSeconds, 1)).rounded(.up)) + 1)
-            guard cursor.pages >= cursorPages, await dispatcher.streams(endpoint) + 2 <= wanted else { continue }
+            guard cursor.pages >= cursorPages else { continue }
             // Everything created at or before the oldest second paged so far (its ties included: upserted).
             try await fanOut(
-                before: oldest + 1, newest: top, listed: cursor.listed, cursors: max(2, wanted - 1), pager: pager,
+                before: oldest + 1, newest: top, listed: cursor.listed, cursors: wanted + 1, pager: pager,
                 dispatcher: dispatcher, context)
             break
         }

@@ -75,15 +75,8 @@ struct ExtractionBenchmark {
     }
 
     func run(log: @escaping @Sendable (String) -> Void) async throws -> Result {
-        var options = SandboxOptions()
-        options.charges = charges
-        options.days = days
-        options.hours = hours
+        var options = Self.sandboxAtStripesLimits(charges: charges, days: days, hours: hours)
         options.transferGroupShare = transferGroupShare
-        options.latency = Self.latency
-        options.expansionLatency = Self.expansionLatency
-        options.rateLimit = Self.globalLimit
-        options.endpointRateLimit = Self.endpointLimit
         let server = try await SandboxServer.start(options)
         let start = Int64(server.world.start.timeIntervalSince1970)
         let now = Int64(server.world.end.timeIntervalSince1970)
@@ -331,6 +324,19 @@ struct ExtractionBenchmark {
                 command: "extract", range: range, mode: .test, toolVersion: "bench", stripeVersion: stripeVersion,
                 apiBase: apiBase, startedAt: now, pid: getpid())
         ).runID
+    }
+
+    /// A sandbox world of `charges` over `days` days and `hours` hours, served with Stripe's latency and limits.
+    static func sandboxAtStripesLimits(charges: Int, days: Int, hours: Int) -> SandboxOptions {
+        var options = SandboxOptions()
+        options.charges = charges
+        options.days = days
+        options.hours = hours
+        options.latency = latency
+        options.expansionLatency = expansionLatency
+        options.rateLimit = globalLimit
+        options.endpointRateLimit = endpointLimit
+        return options
     }
 
     static func transport(concurrency: Int) throws -> CurlHTTPTransport {

@@ -173,7 +173,7 @@ struct ChildSandbox {
         let end = Int64(server.world.end.timeIntervalSince1970)
         FileHandle.standardOutput.write(Data("\(server.baseURL.absoluteString) \(start) \(end)\n".utf8))
         // Until the parent closes our standard input.
-        _ = try await Task.detached { FileHandle.standardInput.readDataToEndOfFile() }.value
+        _ = await Task.detached { FileHandle.standardInput.readDataToEndOfFile() }.value
         try await server.shutdown()
     }
 }

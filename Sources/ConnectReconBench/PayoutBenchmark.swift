@@ -13,15 +13,8 @@ struct PayoutBenchmark {
     var folder: URL
 
     func run(log: @escaping @Sendable (String) -> Void) async throws -> [Figure] {
-        var options = SandboxOptions()
-        options.charges = charges
-        options.days = days
-        options.hours = 4
-        options.latency = ExtractionBenchmark.latency
-        options.expansionLatency = ExtractionBenchmark.expansionLatency
-        options.rateLimit = ExtractionBenchmark.globalLimit
-        options.endpointRateLimit = ExtractionBenchmark.endpointLimit
-        let server = try await SandboxServer.start(options)
+        let server = try await SandboxServer.start(
+            ExtractionBenchmark.sandboxAtStripesLimits(charges: charges, days: days, hours: 4))
         let start = Int64(server.world.start.timeIntervalSince1970)
         let now = Int64(server.world.end.timeIntervalSince1970)
         // The day before the last whole one: the sandbox's payouts of the last day and a half are still being

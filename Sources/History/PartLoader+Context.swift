@@ -22,31 +22,16 @@ extension PartLoader {
     }
 
     /// Adds the other members of the transfer groups the part's charges belong to (SPEC §4, "Separately transferred
-    /// charges"; ``ChargeFacts/namedTransferGroup(intent:)``): the charges that carry the same group (on themselves
+    /// charges"; ``TransferGroupIndex``): the charges that carry the same group (on themselves
     /// or on their PaymentIntent), the group's transfers whenever created, the charges those name as
     /// `source_transaction`, and what all of them lead to, so that whichever part judges one of a group's charges,
     /// refunds or disputes sees the whole group. A part without such charges costs no query.
     private func addTransferGroups(to part: inout ObjectLists) throws {
         let intents = Dictionary(part.paymentIntents.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var groups = Set<String>()
-        var unnamed = Set<String>()
-        for charge in part.charges {
-            let intent = charge.paymentIntentID.flatMap { intents[$0] }
-            guard charge.canBelongToTransferGroup(intent: intent) else { continue }
-            if let group = charge.namedTransferGroup(intent: intent) {
-                groups.insert(group)
-            } else {
-                unnamed.insert(charge.id)
-            }
-        }
-        if !unnamed.isEmpty {
-            for transfer in part.transfers {
-                guard let source = transfer.sourceTransactionID, unnamed.contains(source),
-                    let group = transfer.transferGroupKey
-                else { continue }
-                groups.insert(group)
-            }
-        }
+        let groups = Set(
+            TransferGroupIndex(charges: part.charges, transfers: part.transfers) {
+                $0.paymentIntentID.flatMap { intents[$0] }
+            }.groupOfCharge.values)
         guard !groups.isEmpty else { return }
         let named = Array(groups)
         var heldCharges = Set(part.charges.map(\.id))

@@ -26,21 +26,32 @@ private typealias H = ExtractionHarness
         }
     }
 
-    @Test("a long payout is read in created windows at once and holds exactly what one cursor lists")
-    func longPayoutInWindows() async throws {
-        // (Windows after one cursor's first page: the product waits for ten, which this world's payouts do not have.)
-        // Given a world dense enough that a day's payout pays out several pages of balance transactions
+    /// Days 3 and 4 of a 6-day world of 4,000 charges, dense enough that a day's payout pays out several pages,
+    /// extracted through a transport that records every request; windows after `payoutCursorPages` pages.
+    private func extractDaysThreeAndFour(
+        payoutCursorPages: Int
+    ) async throws -> (harness: H, store: HistoryStore, recorder: RecordingTransport, runID: Int64) {
         let harness = try await H {
             $0.charges = 4_000
             $0.days = 6
         }
         let store = try harness.store()
         let recorder = RecordingTransport(try H.curl())
-        let from = H.start + 3 * H.day
-        let to = H.start + 5 * H.day
-        // When its days 3 and 4 are extracted
         let (runID, _) = try await harness.extract(
-            store: store, client: try harness.client(transport: recorder), from: from, to: to, payoutCursorPages: 1)
+            store: store, client: try harness.client(transport: recorder), from: Self.from, to: Self.to,
+            payoutCursorPages: payoutCursorPages)
+        return (harness, store, recorder, runID)
+    }
+
+    static let from = H.start + 3 * H.day
+    static let to = H.start + 5 * H.day
+
+    @Test("a long payout is read in created windows at once and holds exactly what one cursor lists")
+    func longPayoutInWindows() async throws {
+        // Given days 3 and 4 extracted with windows after one cursor's first page (the product reads 25 pages
+        // first, which this world's payouts do not have)
+        let (harness, store, recorder, runID) = try await extractDaysThreeAndFour(payoutCursorPages: 1)
+        let (from, to) = (Self.from, Self.to)
 
         // Then every completed payout of the range holds exactly the transactions one cursor lists
         let input = try store.parts.whole(from: from, to: to, asOf: to + 30 * H.day, skippedTransferGrace: 3_600)
@@ -65,16 +76,8 @@ private typealias H = ExtractionHarness
 
     @Test("a payout of fewer pages than the cursor reads first costs its pages, as with one cursor")
     func shortPayoutOnePage() async throws {
-        // Given the same world, whose payouts are a few pages each, with the product's 25 pages read first
-        let harness = try await H {
-            $0.charges = 4_000
-            $0.days = 6
-        }
-        let store = try harness.store()
-        let recorder = RecordingTransport(try H.curl())
-        let from = H.start + 3 * H.day
-        let to = H.start + 5 * H.day
-        try await harness.extract(store: store, client: try harness.client(transport: recorder), from: from, to: to)
+        // Given the same days, whose payouts are a few pages each, with the product's 25 pages read first
+        let (harness, _, recorder, _) = try await extractDaysThreeAndFour(payoutCursorPages: PayoutListing.cursorPages)
         // Then each is paged with its cursor alone: no window, as many requests as pages
         let payoutRequests = recorder.queries(containing: "payout=")
         #expect(payoutRequests.contains { $0.contains("starting_after") })

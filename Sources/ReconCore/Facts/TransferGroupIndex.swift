@@ -1,16 +1,15 @@
-import ReconCore
-
-/// The transfer groups of a part (SPEC §4, "Separately transferred charges"): which group each charge belongs to,
-/// and each group's charges and transfers, in creation order (ties by id).
-struct TransferGroupIndex {
+/// The transfer groups of some charges and transfers (SPEC §4, "Separately transferred charges"): which group each
+/// charge belongs to, and each group's charges and transfers, in creation order (ties by id). The rules read a part's
+/// groups through it, and the history's part reader finds with it which groups a part must hold whole.
+public struct TransferGroupIndex: Sendable {
     /// Charge id → its group, for the charges that belong to one.
-    let groupOfCharge: [String: String]
+    public let groupOfCharge: [String: String]
     /// Group → its charges.
-    let charges: [String: [ChargeFacts]]
+    public let charges: [String: [ChargeFacts]]
     /// Group → its transfers (only groups with a charge: a bonus transfer's group has none).
-    let transfers: [String: [TransferFacts]]
+    public let transfers: [String: [TransferFacts]]
 
-    static let empty = TransferGroupIndex(groupOfCharge: [:], charges: [:], transfers: [:])
+    public static let empty = TransferGroupIndex(groupOfCharge: [:], charges: [:], transfers: [:])
 
     private init(
         groupOfCharge: [String: String], charges: [String: [ChargeFacts]], transfers: [String: [TransferFacts]]
@@ -22,7 +21,9 @@ struct TransferGroupIndex {
 
     /// A charge belongs to the group it names (``ChargeFacts/namedTransferGroup(intent:)``), else to the group of
     /// the earliest transfer naming it as `source_transaction`; a transfer to its ``TransferFacts/transferGroupKey``.
-    init(charges: [ChargeFacts], transfers: [TransferFacts], intent: (ChargeFacts) -> PaymentIntentFacts?) {
+    public init(
+        charges: [ChargeFacts], transfers: [TransferFacts], intent: (ChargeFacts) -> PaymentIntentFacts?
+    ) {
         var groupOfCharge: [String: String] = [:]
         var unnamed: [String] = []
         for charge in charges {
@@ -64,19 +65,5 @@ struct TransferGroupIndex {
     }
 
     /// The group `charge` belongs to, if any.
-    func group(of charge: ChargeFacts) -> String? { groupOfCharge[charge.id] }
-}
-
-extension FactIndex {
-    /// The reversals of a group's transfers, in creation order (ties by id).
-    func reversals(ofGroup group: String) -> [TransferReversalFacts] {
-        (transferGroups.transfers[group] ?? []).flatMap { reversals(of: $0) }
-            .sorted { ($0.created, $0.id) < ($1.created, $1.id) }
-    }
-
-    /// The disputes of a group's charges, in creation order (ties by id).
-    func disputes(ofGroup group: String) -> [DisputeFacts] {
-        (transferGroups.charges[group] ?? []).flatMap { disputesByCharge[$0.id] ?? [] }
-            .sorted { ($0.created, $0.id) < ($1.created, $1.id) }
-    }
+    public func group(of charge: ChargeFacts) -> String? { groupOfCharge[charge.id] }
 }

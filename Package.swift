@@ -54,11 +54,12 @@ let package = Package(
         ),
         /// The libcurl implementation of the HTTP transport (the only module importing CCurl).
         .target(name: "CurlTransport", dependencies: ["CCurl", "StripeAPI", "WorkerThreads"]),
-        /// The history database (the only module importing GRDB).
+        /// The history database (the only module importing GRDB, and SQLite's C API for the upserts' hot loop).
         .target(
             name: "History",
             dependencies: [
                 "ReconCore", "CPostgreSQL", "WorkerThreads", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         /// Windows, concurrent paging under the rate budget, follow-ups by id; wire models → history.

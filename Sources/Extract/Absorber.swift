@@ -10,60 +10,67 @@ import StripeAPI
 ///
 /// Which members hold which kinds comes from the catalogue (``ObjectKind/entry``): the absorber names none
 /// itself. Each object's JSON is stored with its expansions folded back to ids (``ExpansionFolding``), so the same
-/// object has the same bytes however it was fetched. An embedded object is decoded from its own JSON, held to
-/// the same rules as a listed one: one that lacks a required field fails the page.
+/// object has the same bytes however it was fetched. An embedded object is decoded from its own node of the page's
+/// tape (the page is read once), held to the same rules as a listed one: one that lacks a required field fails the
+/// page.
 enum Absorber {
-    /// Absorbs `object`, whose JSON is `json`, and everything embedded in it, decoding embedded objects with
-    /// `decoder` (one per page: a decoder is costly to make, and embedded objects are many).
+    /// Absorbs `object`, which sits at node `node` of `tape` (its page or response, parsed once), and everything
+    /// embedded in it, each decoded from its own node of the same tape.
     static func absorb<Object: CatalogueObject>(
-        _ object: Object, json: String, into batch: inout ObjectLists, decoder: JSONDecoder = StripeJSON.decoder()
+        _ object: Object, at node: Int, of tape: JSONTape, into batch: inout ObjectLists,
+        decoder: JSONTapeDecoder = StripeJSON.decoder()
     ) throws(EmbeddedObjectError) {
         let kind = Object.Facts.kind
         batch[stored: Object.Facts.self].append(
-            StoredObject(facts: object.facts, rawJSON: ExpansionFolding.of(kind).fold(json)))
+            StoredObject(facts: object.facts, rawJSON: ExpansionFolding.of(kind).fold(tape, node)))
         let entry = kind.entry
-        let members = entry.storedReferences.map(\.member) + entry.lists.map(\.member) + entry.arrays.map(\.member)
-        guard EmbeddedJSON.mayEmbed(members, in: json) else { return }
-        let embedded = EmbeddedJSON(json)
-        func absorbEach(_ kind: ObjectKind, _ member: String, _ elements: [String]) throws(EmbeddedObjectError) {
-            for element in elements {
-                try absorb(kind, json: element, member: member, of: object.id, into: &batch, decoder: decoder)
-            }
-        }
         for (member, memberKind) in entry.storedReferences {
-            guard let json = embedded.object(at: member) else { continue }
-            try absorb(memberKind, json: json, member: member, of: object.id, into: &batch, decoder: decoder)
+            guard let embedded = tape.member(member, of: node), tape.isObject(embedded) else { continue }
+            try absorb(
+                memberKind, at: embedded, of: tape, member: member, of: object.id, into: &batch, decoder: decoder)
         }
         for list in entry.lists {
-            try absorbEach(list.kind, list.member, embedded.elements(at: [list.member, "data"]))
+            guard let listNode = tape.member(list.member, of: node), let data = tape.member("data", of: listNode),
+                tape.isArray(data)
+            else { continue }
+            try absorbEach(list.kind, list.member, tape.elements(of: data))
         }
         for array in entry.arrays {
-            guard let arrayKind = array.kind else { continue }
-            try absorbEach(arrayKind, array.member, embedded.elements(at: [array.member]))
+            guard let arrayKind = array.kind, let arrayNode = tape.member(array.member, of: node),
+                tape.isArray(arrayNode)
+            else { continue }
+            try absorbEach(arrayKind, array.member, tape.elements(of: arrayNode))
+        }
+
+        func absorbEach(_ kind: ObjectKind, _ member: String, _ elements: [Int]) throws(EmbeddedObjectError) {
+            for element in elements where tape.isObject(element) {
+                try absorb(kind, at: element, of: tape, member: member, of: object.id, into: &batch, decoder: decoder)
+            }
         }
     }
 
     /// Decodes the object of `kind` embedded at `member` of object `parentID`, and absorbs it.
     private static func absorb(
-        _ kind: ObjectKind, json: String, member: String, of parentID: String, into batch: inout ObjectLists,
-        decoder: JSONDecoder
+        _ kind: ObjectKind, at node: Int, of tape: JSONTape, member: String, of parentID: String,
+        into batch: inout ObjectLists, decoder: JSONTapeDecoder
     ) throws(EmbeddedObjectError) {
-        try decodeAndAbsorb(kind.wireModel, json: json, member: member, of: parentID, into: &batch, decoder: decoder)
+        try decodeAndAbsorb(
+            kind.wireModel, at: node, of: tape, member: member, of: parentID, into: &batch, decoder: decoder)
     }
 
     private static func decodeAndAbsorb<Object: CatalogueObject>(
-        _ type: Object.Type, json: String, member: String, of parentID: String, into batch: inout ObjectLists,
-        decoder: JSONDecoder
+        _ type: Object.Type, at node: Int, of tape: JSONTape, member: String, of parentID: String,
+        into batch: inout ObjectLists, decoder: JSONTapeDecoder
     ) throws(EmbeddedObjectError) {
         let object: Object
         do {
-            object = try decoder.decode(Object.self, from: Data(json.utf8))
+            object = try decoder.decode(Object.self, from: tape, at: node)
         } catch {
             throw EmbeddedObjectError(
                 member: member, parentID: parentID, objectType: Object.objectType,
                 reason: StripeJSON.describe(error))
         }
-        try absorb(object, json: json, into: &batch, decoder: decoder)
+        try absorb(object, at: node, of: tape, into: &batch, decoder: decoder)
     }
 }
 

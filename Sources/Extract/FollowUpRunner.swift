@@ -66,11 +66,11 @@ struct FollowUpRunner: Sendable {
         _ type: Object.Type, path: String, endpoint: String, query: [(String, String)],
         into batch: inout ObjectLists
     ) async throws -> Bool {
-        guard let (object, raw) = try await client.retrieve(type, path: path, query: query, endpoint: endpoint) else {
+        guard let (object, tape) = try await client.retrieve(type, path: path, query: query, endpoint: endpoint) else {
             return false
         }
         do {
-            try Absorber.absorb(object, json: raw, into: &batch)
+            try Absorber.absorb(object, at: JSONTape.root, of: tape, into: &batch)
         } catch {
             throw StripeClientError.malformedResponse(endpoint: endpoint, requestID: nil, detail: error.description)
         }

@@ -64,7 +64,9 @@ struct ListKind: Hashable, Sendable, CustomStringConvertible {
         var batch = ObjectLists()
         let decoder = StripeJSON.decoder()
         do {
-            for (item, raw) in page.items { try Absorber.absorb(item, json: raw, into: &batch, decoder: decoder) }
+            for (item, node) in page.items {
+                try Absorber.absorb(item, at: node, of: page.tape, into: &batch, decoder: decoder)
+            }
         } catch {
             throw .malformedResponse(endpoint: endpoint, requestID: page.requestID, detail: error.description)
         }

@@ -85,6 +85,13 @@ public struct HistoryRuns: HistoryNoun {
 /// The objects: every object ever extracted, its facts and Stripe's JSON, and their changes.
 public struct HistoryObjects: HistoryNoun {
     let access: HistoryAccess
+    /// The extraction's page writes, committed together when they queue.
+    let pageWrites: GroupCommit
+
+    init(access: HistoryAccess) {
+        self.access = access
+        pageWrites = GroupCommit(access)
+    }
 }
 
 /// What a range still lacks (SPEC §3), and the late outcomes of the look-back window: what the extraction asks the

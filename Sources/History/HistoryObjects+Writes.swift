@@ -2,7 +2,8 @@ import ReconCore
 
 /// Storing extracted objects: one upsert per object into its fact and raw tables, with its change recorded.
 extension HistoryObjects {
-    /// Stores `batch` (stored objects, ``ObjectLists/subscript(stored:)``) in one transaction: new objects are inserted, known ones updated in place (never
+    /// Stores `batch` (stored objects, ``ObjectLists/subscript(stored:)``) in one transaction, shared with the other
+    /// pages queued meanwhile (``GroupCommit``): new objects are inserted, known ones updated in place (never
     /// duplicated), and content changes are recorded against `runID`. With `completing`, the window's
     /// checkpoint commits in the same transaction, so a crash never marks a window done without its objects.
     ///
@@ -13,9 +14,14 @@ extension HistoryObjects {
         now: Int64
     ) async throws(HistoryError) -> WriteOutcome {
         let database = database
-        return try await writeDatabase { db in
-            try Self.store(
-                batch, into: database, db: db, run: runID, completing: window, windowObjects: windowObjects, now: now)
+        do {
+            return try await pageWrites.write { db in
+                try Self.store(
+                    batch, into: database, db: db, run: runID, completing: window, windowObjects: windowObjects,
+                    now: now)
+            }
+        } catch {
+            throw database.historyError(error)
         }
     }
 

@@ -39,6 +39,15 @@ struct SQLSession {
         }
     }
 
+    /// `sql` prepared once on the SQLite history's connection, to run many times through SQLite's C API (the
+    /// upserts' loop, ``SQLitePreparedStatement``). Only the SQLite history asks for one.
+    func sqliteStatement(_ sql: String) throws -> SQLitePreparedStatement {
+        guard case .sqlite(let db) = connection else {
+            preconditionFailure("a SQLite statement was asked of the PostgreSQL history")
+        }
+        return SQLitePreparedStatement(try db.cachedStatement(sql: sql), connection: db.sqliteConnection)
+    }
+
     /// Runs the query `sql` and calls `body` with each row, in the query's order.
     func forEachRow(
         _ sql: String, _ arguments: [SQLValue] = [], prepared: Bool = false, _ body: (SQLRow) throws -> Void

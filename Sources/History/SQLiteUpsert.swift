@@ -8,35 +8,33 @@ enum SQLiteUpsert {
         _ objects: [StoredObject<Facts>], db: SQLSession, run runID: Int64
     ) throws -> WriteOutcome {
         guard !objects.isEmpty else { return WriteOutcome() }
-        // Arguments are bound by position into one prepared statement per table: no dictionary, encoder or
-        // SQL text per object.
-        let upsert = upsertSQL(Facts.self)
-        let storeRaw = rawUpsertSQL(Facts.self)
-        let change = "INSERT INTO changes (run_id, kind, object_id, change) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
+        // Arguments are bound by position into statements prepared once per batch, through SQLite's C API: no
+        // dictionary, encoder, SQL text or argument array per object.
+        let upsert = try db.sqliteStatement(upsertSQL(Facts.self))
+        let storeRaw = try db.sqliteStatement(rawUpsertSQL(Facts.self))
+        let change = try db.sqliteStatement(
+            "INSERT INTO changes (run_id, kind, object_id, change) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
         let run = runID.sqlValue
+        let kindName = SQLValue.text(Facts.kind.rawValue)
         var values: [SQLValue] = []
         values.reserveCapacity(Facts.columns.count + 5)
         var outcome = WriteOutcome()
         for object in objects {
             // The raw JSON first: its upsert changes a row only when the object is new or its JSON differs.
             let id = object.facts.id.sqlValue
-            let contentChanged = try db.execute(storeRaw, [id, .text(object.rawJSON)], prepared: true) > 0
+            let contentChanged = try storeRaw.execute([id, .text(object.rawJSON)]) > 0
             values.removeAll(keepingCapacity: true)
             values += object.facts.sqlValues
             values += [run, run, run, .boolean(contentChanged), .boolean(contentChanged)]
             // No row: this run saw the object already, with the same content (embedded in one page and listed in
             // another, say), and nothing was written.
-            var runs: (firstSeen: Int64, changed: Int64)?
-            try db.forEachRow(upsert, values, prepared: true) { row in
-                runs = (try row.decode(atIndex: 0), try row.decode(atIndex: 1))
-            }
-            guard let runs else { continue }
+            guard let runs = try upsert.firstRowIntegers(values, count: 2) else { continue }
+            let (firstSeen, changed) = (runs[0], runs[1])
             var recorded = false
-            if let kind = WriteOutcome.change(firstSeen: runs.firstSeen, changed: runs.changed, run: runID) {
-                recorded =
-                    try db.execute(change, [run, .text(Facts.kind.rawValue), id, .text(kind)], prepared: true) == 1
+            if let kind = WriteOutcome.change(firstSeen: firstSeen, changed: changed, run: runID) {
+                recorded = try change.execute([run, kindName, id, .text(kind)]) == 1
             }
-            outcome.count(firstSeen: runs.firstSeen, changed: runs.changed, run: runID, recorded: recorded)
+            outcome.count(firstSeen: firstSeen, changed: changed, run: runID, recorded: recorded)
         }
         return outcome
     }

@@ -24,61 +24,70 @@ public struct ExpansionFolding: Sendable {
         self.lists = lists
     }
 
-    /// `json` (compacted) as it is stored: see the type's description. JSON that is not an object is returned
-    /// as it is; the decoder has judged it already.
-    public func fold(_ json: String) -> String {
-        let bytes = Array(json.utf8)
+    /// The object at node `index` of `tape` as it is stored: see the type's description. The white space between
+    /// tokens is removed (``JSONTape/write(_:into:)``); a value that is not an object is written as it is.
+    public func fold(_ tape: JSONTape, _ index: Int) -> String {
         var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        guard (try? fold(bytes, 0..<bytes.count, into: &output)) != nil else { return json }
+        output.reserveCapacity(tape.range(of: index).count)
+        if tape.isObject(index) {
+            fold(tape, index, into: &output)
+        } else {
+            tape.write(index, into: &output)
+        }
         return String(decoding: output, as: UTF8.self)
     }
 
-    private func fold(_ bytes: [UInt8], _ range: Range<Int>, into output: inout [UInt8]) throws(JSONSlicer.Failure) {
-        let members = try JSONSlicer.orderedMembers(of: bytes, in: range)
+    /// `json`, a whole document, as it is stored (see ``fold(_:_:)``); JSON that does not parse is returned as it
+    /// is.
+    public func fold(_ json: String) -> String {
+        guard let tape = try? JSONTape(Array(json.utf8)) else { return json }
+        return fold(tape, JSONTape.root)
+    }
+
+    private func fold(_ tape: JSONTape, _ index: Int, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
         var first = true
-        for member in members where !expansionOnly.contains(member.key) {
+        for member in tape.members(of: index) {
+            let value = member.value
+            let isObject = tape.isObject(value)
+            if !expansionOnly.isEmpty, expansionOnly.contains(where: { tape.keyEquals(member.key, $0) }) { continue }
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
-            output += bytes[member.keyRange]
+            tape.appendBytes(of: member.key, to: &output)
             output.append(UInt8(ascii: ":"))
-            let value = member.value
-            let isObject = !value.isEmpty && bytes[value.lowerBound] == UInt8(ascii: "{")
-            if isObject, references.contains(member.key),
-                let id = try JSONSlicer.orderedMembers(of: bytes, in: value).first(where: { $0.key == "id" })
+            if isObject, references.contains(where: { tape.keyEquals(member.key, $0) }),
+                let id = tape.member("id", of: value)
             {
-                output += bytes[id.value]
-            } else if isObject, let items = lists[member.key] {
-                try items.foldList(bytes, value, into: &output)
+                tape.write(id, into: &output)
+            } else if isObject, let items = lists.first(where: { tape.keyEquals(member.key, $0.key) })?.value {
+                items.foldList(tape, value, into: &output)
             } else {
-                output += Array(JSONSlicer.compact(bytes, value).utf8)
+                tape.write(value, into: &output)
             }
         }
         output.append(UInt8(ascii: "}"))
     }
 
     /// A list object (`{"object":"list","data":[…],…}`) with each item of `data` folded by this rule.
-    private func foldList(_ bytes: [UInt8], _ range: Range<Int>, into output: inout [UInt8]) throws(JSONSlicer.Failure)
-    {
-        let members = try JSONSlicer.orderedMembers(of: bytes, in: range)
+    private func foldList(_ tape: JSONTape, _ index: Int, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
-        for (position, member) in members.enumerated() {
-            if position > 0 { output.append(UInt8(ascii: ",")) }
-            output += bytes[member.keyRange]
+        var first = true
+        for member in tape.members(of: index) {
+            if !first { output.append(UInt8(ascii: ",")) }
+            first = false
+            tape.appendBytes(of: member.key, to: &output)
             output.append(UInt8(ascii: ":"))
-            guard member.key == "data", !member.value.isEmpty, bytes[member.value.lowerBound] == UInt8(ascii: "[")
-            else {
-                output += Array(JSONSlicer.compact(bytes, member.value).utf8)
+            guard tape.keyEquals(member.key, "data"), tape.isArray(member.value) else {
+                tape.write(member.value, into: &output)
                 continue
             }
             output.append(UInt8(ascii: "["))
-            for (index, item) in try JSONSlicer.elements(of: bytes, in: member.value).enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                if bytes[item.lowerBound] == UInt8(ascii: "{") {
-                    try fold(bytes, item, into: &output)
+            for (position, item) in tape.elements(of: member.value).enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                if tape.isObject(item) {
+                    fold(tape, item, into: &output)
                 } else {
-                    output += Array(JSONSlicer.compact(bytes, item).utf8)
+                    tape.write(item, into: &output)
                 }
             }
             output.append(UInt8(ascii: "]"))

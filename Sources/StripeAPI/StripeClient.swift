@@ -19,9 +19,12 @@ public struct StripeClientConfiguration: Sendable {
     }
 }
 
-/// One page of a list: each item decoded, with its JSON as Stripe sent it (white space between tokens removed).
+/// One page of a list: each item decoded, with its node on the page's ``JSONTape`` (from which its JSON is written,
+/// and the objects embedded in it are found and decoded, without reading the page again).
 public struct ListPage<Item: StripeObject>: Sendable {
-    public var items: [(object: Item, rawJSON: String)]
+    /// The page's response body, parsed once.
+    public var tape: JSONTape
+    public var items: [(object: Item, node: Int)]
     public var hasMore: Bool
     public var requestID: String?
 
@@ -85,42 +88,39 @@ public final class StripeClient: Sendable {
         let route = endpoint ?? path
         let response = try await send(path: path, query: query, endpoint: route)
         let requestID = response.header("request-id")
-        let bytes = [UInt8](response.body)
-        let members: [String: Range<Int>]
+        let tape: JSONTape
         do {
-            members = try JSONSlicer.members(of: bytes)
+            tape = try JSONTape([UInt8](response.body))
         } catch {
-            throw .malformedResponse(endpoint: route, requestID: requestID, detail: Self.describeBody(response))
+            throw .malformedResponse(
+                endpoint: route, requestID: requestID, detail: "\(Self.describeBody(response)), not JSON: \(error)")
         }
-        guard let objectRange = members["object"], Self.text(bytes, objectRange) == "\"list\"" else {
+        let root = JSONTape.root
+        guard tape.isObject(root), let object = tape.member("object", of: root), tape.string(object) == "list" else {
             throw .malformedResponse(endpoint: route, requestID: requestID, detail: "the body is not a list object")
         }
-        guard let hasMoreRange = members["has_more"] else {
+        guard let hasMoreNode = tape.member("has_more", of: root) else {
             throw .malformedResponse(endpoint: route, requestID: requestID, detail: "the list has no has_more")
         }
-        let hasMoreText = Self.text(bytes, hasMoreRange)
-        guard hasMoreText == "true" || hasMoreText == "false" else {
+        guard let hasMore = tape.bool(hasMoreNode) else {
             throw .malformedResponse(endpoint: route, requestID: requestID, detail: "has_more is not true or false")
         }
-        guard let dataRange = members["data"] else {
+        guard let data = tape.member("data", of: root) else {
             throw .malformedResponse(endpoint: route, requestID: requestID, detail: "the list has no data")
         }
-        let elementRanges: [Range<Int>]
-        do {
-            elementRanges = try JSONSlicer.elements(of: bytes, in: dataRange)
-        } catch {
+        guard tape.isArray(data) else {
             throw .malformedResponse(endpoint: route, requestID: requestID, detail: "data is not an array")
         }
         let decoder = StripeJSON.decoder()
-        var items: [(object: Item, rawJSON: String)] = []
-        items.reserveCapacity(elementRanges.count)
-        for range in elementRanges {
-            let slice = Data(bytes[range])
+        let elements = tape.elements(of: data)
+        var items: [(object: Item, node: Int)] = []
+        items.reserveCapacity(elements.count)
+        for element in elements {
             do {
-                items.append((try decoder.decode(Item.self, from: slice), JSONSlicer.compact(bytes, range)))
+                items.append((try decoder.decode(Item.self, from: tape, at: element), element))
             } catch {
                 let reason =
-                    JSONSlicer.oversizedInteger(bytes, range).map {
+                    JSONSlicer.oversizedInteger(tape.bytes, tape.range(of: element)).map {
                         "'\($0.key)' holds \($0.literal), which does not fit in 64 bits (no real Stripe amount does)"
                     } ?? StripeJSON.describe(error)
                 throw .malformedResponse(
@@ -128,17 +128,17 @@ public final class StripeClient: Sendable {
                     detail: "item \(items.count + 1) is not a valid \(Item.objectType): \(reason)")
             }
         }
-        let hasMore = hasMoreText == "true"
         if hasMore && items.isEmpty {
             throw .brokenPagination(endpoint: route, requestID: requestID, detail: "has_more is true but data is empty")
         }
-        return ListPage(items: items, hasMore: hasMore, requestID: requestID)
+        return ListPage(tape: tape, items: items, hasMore: hasMore, requestID: requestID)
     }
 
-    /// One object by id, or `nil` when Stripe answers 404 (the caller records the gap).
+    /// One object by id, with its response parsed once (the object is its root node), or `nil` when Stripe answers
+    /// 404 (the caller records the gap).
     public func retrieve<Object: StripeObject>(
         _ type: Object.Type, path: String, query: [(String, String)] = [], endpoint: String
-    ) async throws(StripeClientError) -> (object: Object, rawJSON: String)? {
+    ) async throws(StripeClientError) -> (object: Object, tape: JSONTape)? {
         let response: HTTPResponse
         do {
             response = try await send(path: path, query: query, endpoint: endpoint)
@@ -147,9 +147,8 @@ public final class StripeClient: Sendable {
             throw error
         }
         do {
-            let object = try StripeJSON.decoder().decode(Object.self, from: response.body)
-            let bytes = [UInt8](response.body)
-            return (object, JSONSlicer.compact(bytes, 0..<bytes.count))
+            let tape = try JSONTapeDecoder.tape(response.body)
+            return (try StripeJSON.decoder().decode(Object.self, from: tape, at: JSONTape.root), tape)
         } catch {
             throw .malformedResponse(
                 endpoint: endpoint, requestID: response.header("request-id"),
@@ -268,10 +267,6 @@ public final class StripeClient: Sendable {
             }
         }
         return result
-    }
-
-    private static func text(_ bytes: [UInt8], _ range: Range<Int>) -> String {
-        String(decoding: bytes[range], as: UTF8.self)
     }
 
     static func errorSummary(_ response: HTTPResponse) -> StripeErrorSummary? {

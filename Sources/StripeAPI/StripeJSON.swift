@@ -6,15 +6,9 @@ import Foundation
 /// Keys are mapped by each model's explicit `CodingKeys` (no `.convertFromSnakeCase`); amounts and timestamps
 /// are integers, so no date or number strategy is involved.
 public enum StripeJSON {
-    /// A new decoder with connect-recon's settings. A fresh one per call: `JSONDecoder` is a class whose
-    /// settings are mutable, so it is not shared between tasks.
-    public static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .useDefaultKeys
-        decoder.nonConformingFloatDecodingStrategy = .throw
-        decoder.allowsJSON5 = false
-        return decoder
-    }
+    /// The decoder of connect-recon's models: ``JSONTapeDecoder``, which reads a response's bytes once and
+    /// decodes each object from its place in them.
+    public static func decoder() -> JSONTapeDecoder { JSONTapeDecoder() }
 
     /// Decodes `data` as a `T` with ``decoder()``.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {

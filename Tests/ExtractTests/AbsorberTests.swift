@@ -23,7 +23,9 @@ struct AbsorberTests {
     static func absorb<Object: CatalogueObject>(_ type: Object.Type, _ json: [String: Any]) throws -> ObjectLists {
         let text = try text(json)
         var batch = ObjectLists()
-        try Absorber.absorb(try StripeJSON.decode(type, from: Data(text.utf8)), json: text, into: &batch)
+        let tape = try JSONTapeDecoder.tape(Data(text.utf8))
+        let object = try StripeJSON.decoder().decode(type, from: tape, at: JSONTape.root)
+        try Absorber.absorb(object, at: JSONTape.root, of: tape, into: &batch)
         return batch
     }
 

@@ -149,12 +149,3 @@ func everyExpandableFieldIsAReferenceOfItsKindInTheCatalogue(field: ExpandableFi
     let folded = ExpansionFolding.of(kind).fold(String(decoding: asObject, as: UTF8.self))
     #expect(folded.contains(#""\#(field.key)":"\#(field.id)""#))
 }
-
-@Test func mayEmbedSeesAnObjectOrAnArrayOfObjectsAtAKeyAndNothingElse() {
-    #expect(EmbeddedJSON.mayEmbed(["transfer"], in: #"{"id":"ch_1","transfer":{"id":"tr_1"}}"#))
-    #expect(EmbeddedJSON.mayEmbed(["balance_transactions"], in: #"{"balance_transactions":[{"id":"txn_1"}]}"#))
-    #expect(!EmbeddedJSON.mayEmbed(["transfer"], in: #"{"id":"ch_1","transfer":"tr_1"}"#))
-    #expect(!EmbeddedJSON.mayEmbed(["balance_transactions"], in: #"{"balance_transactions":[]}"#))
-    #expect(!EmbeddedJSON.mayEmbed(["transfer"], in: #"{"source_transfer":"tr_2","metadata":{"transfer":"x"}}"#))
-    #expect(EmbeddedJSON.mayEmbed(["transfer"], in: #"{"source_transfer":"tr_2","transfer":{"id":"tr_1"}}"#))
-}

@@ -25,8 +25,9 @@ enum Fixture {
     /// The object embedded at `key` of `data` (an expanded member), decoded from its own JSON as the absorber
     /// decodes it: the wire models keep only the id of an expanded member.
     static func embedded<Object: StripeObject>(_ type: Object.Type, at key: String, in data: Data) throws -> Object {
-        let json = try #require(EmbeddedJSON(String(decoding: data, as: UTF8.self)).object(at: key))
-        return try StripeJSON.decode(type, from: Data(json.utf8))
+        let tape = try JSONTapeDecoder.tape(data)
+        let node = try #require(tape.member(key, of: JSONTape.root))
+        return try StripeJSON.decoder().decode(type, from: tape, at: node)
     }
 
     static func mutated(_ name: String, _ change: (inout [String: Any]) throws -> Void) throws -> Data {

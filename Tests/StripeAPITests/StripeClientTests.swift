@@ -58,7 +58,10 @@ struct StripeClientTests {
         let transport = ScriptedTransport([.respond(200, Self.page([Self.transferJSON, second], hasMore: true))])
         let page = try await client(transport).listPage(Transfer.self, path: "/v1/transfers", query: [])
         #expect(page.items.map(\.object.id) == ["tr_1", "tr_2"])
-        #expect(page.items.map(\.rawJSON) == [Self.transferJSON, second])
+        #expect(
+            page.items.map { String(decoding: page.tape.compact($0.node), as: UTF8.self) } == [
+                Self.transferJSON, second,
+            ])
         #expect(page.hasMore)
         #expect(page.lastID == "tr_2")
         #expect(page.requestID == "req_1")
@@ -213,7 +216,7 @@ struct StripeClientTests {
             try await client.retrieve(Transfer.self, path: "/v1/transfers/tr_x", endpoint: "/v1/transfers/{id}") == nil)
         let found = try await client.retrieve(Transfer.self, path: "/v1/transfers/tr_1", endpoint: "/v1/transfers/{id}")
         #expect(found?.object.amount == 877)
-        #expect(found?.rawJSON == Self.transferJSON)
+        #expect(found.map { String(decoding: $0.tape.compact(), as: UTF8.self) } == Self.transferJSON)
     }
 }
 

@@ -36,6 +36,7 @@ struct ConnectReconBench {
 
         static let measurements: Set<String> = [
             "extraction", "storage", "reconcile", "xlsx", "sandbox-scale", "large-sheet", "payout", "extraction-cpu",
+            "expansions",
         ]
 
         init(_ arguments: [String]) throws {
@@ -73,7 +74,7 @@ struct ConnectReconBench {
                     throw BenchError(
                         """
                         usage: connect-recon-bench [--only extraction,storage,reconcile,xlsx,sandbox-scale,large-sheet,payout,
-                                                          extraction-cpu]
+                                                          extraction-cpu,expansions]
                                                    [--extraction-charges N] [--reconcile-charges N] [--xlsx-rows N]
                                                    [--scale-charges N] [--cache DIR] [--db postgresql://…]
                                                    [--transfer-group-share 0…1] [--payout-charges N]
@@ -172,6 +173,15 @@ struct ConnectReconBench {
                 folder: scratch.appendingPathComponent("extraction-cpu", isDirectory: true)
             ).run(log: log)
             sections.append(("(h) the extraction's CPU per object", figures))
+        }
+        // (i): an extraction of the week per range expansion (~11 min), so only when named.
+        if options.only.contains("expansions") {
+            log("expansions: the week of (a) at Stripe's limits, each range expansion left out in turn")
+            let figures = try await ExpansionBenchmark(
+                charges: options.extractionCharges, days: options.extractionDays,
+                folder: scratch.appendingPathComponent("expansions", isDirectory: true)
+            ).run(log: log)
+            sections.append(("(i) what each expansion costs and saves", figures))
         }
         if options.runs("payout") {
             log("payout: a nightly run whose daily payout sweeps thousands of balance transactions")

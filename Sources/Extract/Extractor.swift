@@ -45,6 +45,11 @@ public struct Extractor: Sendable {
         /// Pages one cursor reads of a payout's list before the rest may be read in windows
         /// (``PayoutListing/cursorPages``).
         public var payoutCursorPages: Int
+        /// `expand[]` paths left out of a kind's range list (and of the look-back windows read with it), each with
+        /// the paths under it (`data.transfer` takes `data.transfer.balance_transaction`): what the follow-ups then
+        /// fetch instead. Empty (every ``CatalogueEntry/rangeExpansions``) but in `connect-recon-bench --only
+        /// expansions`, which measures what each expansion costs and saves.
+        public var droppedExpansions: [ObjectKind: Set<String>] = [:]
 
         public init(
             concurrency: Int, settleMargin: Int64, windowSeconds: Int64 = 7 * 86_400, minimumSplitSeconds: Int64 = 2,
@@ -107,7 +112,8 @@ public struct Extractor: Sendable {
             summary.resumedWindows += finished.count
             let windows = remaining.flatMap { Intervals.split($0, length: options.windowSeconds) }
             streams[kind] = windows.count
-            windowsByKind.append(windows.map { .list(ListStream(range: kind, window: $0)) })
+            let dropped = options.droppedExpansions[kind.objectKind] ?? []
+            windowsByKind.append(windows.map { .list(ListStream(range: kind, window: $0).dropping(dropped)) })
         }
         let context = ExtractionContext(
             from: from, to: to, runID: runID, now: now, chain: try await store.runs.runChain(runID), tally: Tally(),
@@ -125,7 +131,10 @@ public struct Extractor: Sendable {
                 run: runID, window: (from - options.lookbackSeconds)..<from, now: now,
                 grace: options.skippedTransferGrace)
             summary.lateReads = plan.objects.values.reduce(0) { $0 + $1.count }
-            lateReads = LateReadPlanner.work(for: plan, windowEnd: from)
+            lateReads = LateReadPlanner.work(for: plan, windowEnd: from).map { work in
+                guard case .list(let stream) = work else { return work }
+                return .list(stream.dropping(options.droppedExpansions[stream.kind.objectKind] ?? []))
+            }
             if !lateReads.isEmpty {
                 logger.info(
                     "late outcomes: reading again what is not final yet",

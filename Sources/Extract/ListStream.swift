@@ -49,6 +49,17 @@ struct ListStream: Sendable {
         isLateRead = true
     }
 
+    /// The same stream without the expansions `dropped` names, nor the paths under them (Stripe expands a path's
+    /// parents with it: `data.transfer.balance_transaction` alone would still bring the transfer).
+    func dropping(_ dropped: Set<String>) -> ListStream {
+        guard !dropped.isEmpty else { return self }
+        var stream = self
+        stream.expansions.removeAll { path in
+            dropped.contains { path == $0 || path.hasPrefix($0 + ".") }
+        }
+        return stream
+    }
+
     /// The resource its objects count under in the tally and the progress.
     var resource: String {
         isRange ? kind.rawValue : isLateRead ? ExtractionSummary.lateReadsResource : "follow-up lists"

@@ -16,6 +16,8 @@ actor GroupCommit {
     private let access: HistoryAccess
     private var pending: [Pending] = []
     private var committing = false
+    /// Transactions committed so far (the pages they held are more).
+    private(set) var commits = 0
 
     init(_ access: HistoryAccess) { self.access = access }
 
@@ -38,6 +40,7 @@ actor GroupCommit {
             let bodies = group.map(\.body)
             do {
                 let outcomes = try await access.database.write { db in try bodies.map { try $0(db) } }
+                commits += 1
                 for (waiting, outcome) in zip(group, outcomes) { waiting.continuation.resume(returning: outcome) }
             } catch {
                 for waiting in group { waiting.continuation.resume(throwing: error) }

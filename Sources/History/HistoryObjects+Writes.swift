@@ -25,7 +25,8 @@ extension HistoryObjects {
         }
     }
 
-    private static func store(
+    /// Stores one page's `batch`, and its window's checkpoint, in the transaction `db` runs in.
+    static func store(
         _ batch: ObjectLists, into database: any HistoryDatabase, db: SQLSession, run runID: Int64,
         completing window: ExtractionWindow?,
         windowObjects: Int,

@@ -79,8 +79,11 @@ extension CatalogueEntry {
 
     /// https://docs.stripe.com/api/application_fees/object
     ///
-    /// The range's fees list brings the refunds' balance transactions and the originating charge with its
-    /// PaymentIntent. `charge` is the connected account's payment (`py_…`), not the platform's charge.
+    /// The range's fees list brings the refunds' balance transactions. Not the originating charge: the range's
+    /// charges list holds it, or, when it is older (a bank debit's fee and transfer are made when it settles), the
+    /// transfers list's `data.source_transaction`; expanding it cost the benchmark's week 8.6 MB and saved no
+    /// request (docs/EXTRACTION.md), and any other is fetched by id. `charge` is the connected account's payment
+    /// (`py_…`), not the platform's charge.
     fileprivate static let applicationFee = CatalogueEntry(
         facts: ApplicationFeeFacts.self, listPath: "/v1/application_fees", listedOverRange: true,
         table: "application_fees",
@@ -90,10 +93,7 @@ extension CatalogueEntry {
             .init("account", column: "account_id"), .init("application"), .init("charge"),
         ],
         lists: [.init("refunds", .feeRefund)],
-        rangeExpansions: [
-            "data.refunds.data.balance_transaction", "data.originating_transaction",
-            "data.originating_transaction.payment_intent",
-        ])
+        rangeExpansions: ["data.refunds.data.balance_transaction"])
 
     /// https://docs.stripe.com/api/fee_refunds/object: listed at `/v1/application_fees/{id}/refunds`.
     fileprivate static let feeRefund = CatalogueEntry(

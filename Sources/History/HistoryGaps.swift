@@ -131,17 +131,17 @@ extension HistoryGaps {
             let rangeCharges = "SELECT id FROM charges WHERE created >= \(from) AND created < \(to)"
             let chargeTransfer = GraphColumns.chargeTransfer
             let chargeFee = GraphColumns.chargeFee
-            let groups = Self.transferGroups(
-                charges: "\(rangeCharges) UNION \(lateCharges) UNION \(lateChildrensCharges)", seen: seen)
+            let groups = try Self.transferGroups(
+                charges: "\(rangeCharges) UNION \(lateCharges) UNION \(lateChildrensCharges)", seen: seen, db: db)
             // The older charges of the range's refunds and disputes: refund recovery and unreversed disputes read
             // their groups' transfers and reversals (not their balance transactions: no rule reads those).
-            let olderGroups = Self.transferGroups(
+            let olderGroups = try Self.transferGroups(
                 charges: """
                     SELECT id FROM charges WHERE created < \(from) AND id IN (
                         SELECT \(GraphColumns.refundCharge) FROM refunds WHERE created >= \(from) AND created < \(to)
                         UNION SELECT \(GraphColumns.disputeCharge) FROM disputes
                             WHERE created >= \(from) AND created < \(to))
-                    """, seen: seen)
+                    """, seen: seen, db: db)
             // The transfers of the range's charges: a destination charge's own, and a separately transferred
             // charge's group's, whenever made (their balance transactions and reversals are its platform net).
             let rangeTransfers = """
@@ -258,8 +258,11 @@ extension HistoryGaps {
     /// Only a succeeded charge with something captured that is not a destination charge has a group: no
     /// `transfer_data.destination`, no `transfer`, and a PaymentIntent (once stored) without
     /// `transfer_data.destination` (a skipped transfer's). Stripe labels a destination charge's PaymentIntent
-    /// `group_pi_…` itself: such a label is no group, and a platform without separate charges reads none.
-    static func transferGroups(charges: String, seen: String) -> (names: String, transfers: String) {
+    /// `group_pi_…` itself: such a label is no group, and a platform without separate charges reads none. Whether
+    /// any such charge exists is asked of `db` once: when none does, both `SELECT`s are empty ones.
+    static func transferGroups(
+        charges: String, seen: String, db: SQLSession
+    ) throws -> (names: String, transfers: String) {
         let separate = """
             SELECT c.id FROM charges c
             WHERE c.id IN (\(charges)) AND c.last_seen_run IN \(seen)
@@ -278,6 +281,13 @@ extension HistoryGaps {
             SELECT id FROM transfers WHERE transfer_group IN (SELECT n.transfer_group FROM (\(names)) n)
             UNION SELECT id FROM transfers WHERE \(GraphColumns.transferSource) IN (\(separate))
             """
+        // A platform of destination charges only has none: asked once here, rather than in every query that reads
+        // the groups' transfers.
+        guard try db.value(Int64.self, "SELECT CASE WHEN EXISTS (\(separate)) THEN 1 ELSE 0 END") == 1 else {
+            return (
+                "SELECT CAST(NULL AS TEXT) AS transfer_group WHERE 0 = 1", "SELECT CAST(NULL AS TEXT) AS id WHERE 0 = 1"
+            )
+        }
         return (names, transfers)
     }
 

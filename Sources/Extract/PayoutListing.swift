@@ -6,8 +6,8 @@ import StripeAPI
 /// is long. A day's payout of a large platform sweeps tens of thousands of balance transactions; one cursor pages
 /// them one round trip after another, at a tenth of what the endpoint allows. Stripe's list takes `created` bounds
 /// with `payout`, so when more pages follow the first 25, the rest is read in `created` windows going back in time
-/// from the last page read, as many at once as keep the endpoint at its rate, each sized by what the one before it
-/// held. A window that comes back empty, older than every window that held something, ends a round of windows; the
+/// from the last page read, as many at once as keep the endpoint at its rate (all of them from the start: after 25
+/// full pages the payout is long), each sized by what the one before it held. A window that comes back empty, older than every window that held something, ends a round of windows; the
 /// first page of everything older (normally empty) then either ends the listing or starts the windows again from
 /// where the older transactions are, so a gap costs a page, not a cursor through the rest. The payout counts as
 /// listed only once all of it is stored: an interrupted run lists it again from the start (its pages are upserted,
@@ -111,10 +111,9 @@ public struct PayoutListing: Sendable, Hashable {
                 piece.splits = false
                 group.addTask { (window, try await pager.page(piece, dispatcher: dispatcher, context).listed) }
             }
-            // Two windows first, two more for each that held something, up to `cursors` at once: a payout of a few
-            // pages costs a window or two beyond them, a long one soon has every cursor busy.
-            launch()
-            launch()
+            // Every cursor at once: the windows start after ``cursorPages`` full pages, so the payout is long, and a
+            // ramp would leave the endpoint's slots idle for its first round trips.
+            for _ in 0..<cursors { launch() }
             while let done = try await group.next() {
                 inFlight -= 1
                 if done.listed > 0 {

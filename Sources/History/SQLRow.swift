@@ -1,6 +1,7 @@
 import CPostgreSQL
 import Foundation
 import GRDB
+import ReconCore
 
 /// One row of a query's result, read by column index, from either history: a GRDB row (read straight from
 /// SQLite's statement) or a row of a libpq result (text format).
@@ -92,22 +93,10 @@ struct SQLRow {
 
     /// A decimal integer, exactly (no white space, no `+`); `nil` when it is none or does not fit.
     private static func parseInt64(_ text: UnsafeMutablePointer<CChar>) -> Int64? {
-        var pointer = UnsafePointer(text)
-        let negative = pointer.pointee == CChar(UInt8(ascii: "-"))
-        if negative { pointer += 1 }
-        guard pointer.pointee != 0 else { return nil }
-        var value: Int64 = 0
-        while pointer.pointee != 0 {
-            let digit = Int64(pointer.pointee) - 48
-            guard digit >= 0, digit <= 9 else { return nil }
-            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) =
-                negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-            guard !overflow1, !overflow2 else { return nil }
-            value = next
-            pointer += 1
+        let count = strlen(text)
+        return text.withMemoryRebound(to: UInt8.self, capacity: count) {
+            Int64(decimalDigits: UnsafeBufferPointer(start: $0, count: count))
         }
-        return value
     }
 }
 

@@ -1,3 +1,5 @@
+import ReconCore
+
 /// Reads JSON number literals (checked by the parse) as Swift integers without making a `String` first.
 enum TapeNumbers {
     /// The integer written at `range`, `nil` when it does not fit `T` exactly. A literal with a fraction or an
@@ -9,28 +11,12 @@ enum TapeNumbers {
             ? UInt64(String(decoding: bytes[range], as: UTF8.self)).flatMap(T.init(exactly:)) : nil
     }
 
-    /// The literal as an `Int64` (Stripe's amounts and timestamps), read without generic arithmetic.
+    /// The literal as an `Int64` (Stripe's amounts and timestamps), read without generic arithmetic; one with a
+    /// fraction or an exponent through ``wholeNumber(_:_:)``.
     private static func int64(_ bytes: [UInt8], _ range: Range<Int>) -> Int64? {
         bytes.withUnsafeBufferPointer { bytes in
-            var index = range.lowerBound
-            let negative = bytes[index] == UInt8(ascii: "-")
-            if negative { index += 1 }
-            var value: Int64 = 0
-            while index < range.upperBound {
-                let byte = bytes[index]
-                guard byte >= 0x30, byte <= 0x39 else {
-                    return wholeNumber(
-                        Int64.self, String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
-                }
-                let digit = Int64(byte - 0x30)
-                let (shifted, overflowTimes) = value.multipliedReportingOverflow(by: 10)
-                let (next, overflowAdd) =
-                    negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-                guard !overflowTimes, !overflowAdd else { return nil }
-                value = next
-                index += 1
-            }
-            return value
+            let literal = UnsafeBufferPointer(rebasing: bytes[range])
+            return Int64(decimalDigits: literal) ?? wholeNumber(Int64.self, String(decoding: literal, as: UTF8.self))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReconCore
 
 /// A JSON document parsed once into a flat list of its values (a "tape"), each with the byte range Stripe sent it
 /// at: the models decode from it (``JSONTapeDecoder``), the history's JSON is written from it
@@ -106,12 +107,6 @@ public final class JSONTape: Sendable {
         return name.utf8.elementsEqual(bytes[start..<(start + count)])
     }
 
-    /// The key at node `key`, as written.
-    func keyText(_ key: Int) -> String {
-        let node = nodes[key]
-        return String(decoding: bytes[(Int(node.start) + 1)..<(Int(node.end) - 1)], as: UTF8.self)
-    }
-
     /// A `true` or `false` node's value; `nil` for any other node.
     public func bool(_ index: Int) -> Bool? {
         switch nodes[index].kind {
@@ -135,6 +130,28 @@ public final class JSONTape: Sendable {
         default:
             return nil
         }
+    }
+
+    /// The first integer in the value at `index` too large for `Int64`, with the key it belongs to: the decoder only
+    /// says the number is "not representable", which helps nobody find the field in a page of a hundred objects.
+    public func oversizedInteger(in index: Int) -> (key: String, literal: String)? {
+        var lastString = ""
+        for node in index..<next(after: index) {
+            switch nodes[node].kind {
+            case .string, .escapedString:
+                lastString = string(node) ?? ""
+            case .number:
+                let literal = bytes[range(of: node)]
+                let integral = literal.allSatisfy {
+                    ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-")
+                }
+                let fits = literal.withUnsafeBufferPointer { Int64(decimalDigits: $0) } != nil
+                if integral, !fits { return (lastString, String(decoding: literal, as: UTF8.self)) }
+            default:
+                break
+            }
+        }
+        return nil
     }
 
     /// The whole tape's JSON with the white space between tokens removed; see ``write(_:into:)``.

@@ -120,7 +120,7 @@ public final class StripeClient: Sendable {
                 items.append((try decoder.decode(Item.self, from: tape, at: element), element))
             } catch {
                 let reason =
-                    JSONSlicer.oversizedInteger(tape.bytes, tape.range(of: element)).map {
+                    tape.oversizedInteger(in: element).map {
                         "'\($0.key)' holds \($0.literal), which does not fit in 64 bits (no real Stripe amount does)"
                     } ?? StripeJSON.describe(error)
                 throw .malformedResponse(

@@ -9,30 +9,26 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     var allKeys: [Key] {
         decoder.tape.members(of: decoder.node).compactMap { member in
-            Key(stringValue: decoder.tape.string(member.key) ?? decoder.tape.keyText(member.key))
+            decoder.tape.string(member.key).flatMap(Key.init(stringValue:))
         }
     }
 
     /// The node of the value at `key`, `nil` when the object has no such member.
     private func find(_ key: Key) -> Int? {
-        let tape = decoder.tape
         let name = key.stringValue
         let first = decoder.node + 1
-        let end = tape.next(after: decoder.node)
+        let end = decoder.tape.next(after: decoder.node)
         let start = decoder.nextMember < end ? decoder.nextMember : first
+        return search(name, from: start, to: end) ?? search(name, from: first, to: start)
+    }
+
+    /// The value of the member `name` among the members from node `start` up to node `end`, noting the member after
+    /// it as where the next search starts.
+    private func search(_ name: String, from start: Int, to end: Int) -> Int? {
         var member = start
         while member < end {
-            let after = tape.next(after: member + 1)
-            if tape.keyEquals(member, name) {
-                decoder.nextMember = after
-                return member + 1
-            }
-            member = after
-        }
-        member = first
-        while member < start {
-            let after = tape.next(after: member + 1)
-            if tape.keyEquals(member, name) {
+            let after = decoder.tape.next(after: member + 1)
+            if decoder.tape.keyEquals(member, name) {
                 decoder.nextMember = after
                 return member + 1
             }

@@ -405,8 +405,7 @@ struct OversizedIntegerTests {
     @Test("the first integer too large for Int64 is found with its key; floats and strings are not")
     func findsTheField() {
         func find(_ json: String) -> (key: String, literal: String)? {
-            let bytes = Array(json.utf8)
-            return JSONSlicer.oversizedInteger(bytes, 0..<bytes.count)
+            (try? JSONTape(Array(json.utf8)))?.oversizedInteger(in: JSONTape.root)
         }
         let found = find(#"{"id":"ch_1","amount":100,"amount_captured":99999999999999999999}"#)
         #expect(found?.key == "amount_captured")

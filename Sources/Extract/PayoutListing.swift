@@ -7,9 +7,10 @@ import StripeAPI
 /// them one round trip after another, at a tenth of what the endpoint allows. Stripe's list takes `created` bounds
 /// with `payout`, so when more pages follow the first 25, the rest is read in `created` windows going back in time
 /// from the last page read, as many at once as keep the endpoint at its rate (all of them from the start: after 25
-/// full pages the payout is long), each sized by what the one before it held. A window that comes back empty, older than every window that held something, ends a round of windows; the
-/// first page of everything older (normally empty) then either ends the listing or starts the windows again from
-/// where the older transactions are, so a gap costs a page, not a cursor through the rest. The payout counts as
+/// full pages the payout is long), each sized by what the one before it held. A window that comes back empty, older
+/// than every window that held something, ends a round of windows; the first page of everything older (normally
+/// empty) then either ends the listing or starts the windows again from where the older transactions are, so a gap
+/// costs a page, not a cursor through the rest. The payout counts as
 /// listed only once all of it is stored: an interrupted run lists it again from the start (its pages are upserted,
 /// never duplicated).
 public struct PayoutListing: Sendable, Hashable {

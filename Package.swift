@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "ReconCore"),
         /// The workbook's zip level: libxlsxwriter zips at zlib's default and has no option (see deflate_level.c).
         .target(name: "CDeflateLevel"),
+        /// Turns off SQLite's process-wide memory statistics, a mutex on every allocation (`sqlite3_config` is variadic).
+        .target(name: "CSQLiteMemoryStatus", linkerSettings: [.linkedLibrary("sqlite3")]),
         /// A blocking queue and threads of their own, for work that must not hold Swift concurrency's few threads.
         .target(name: "WorkerThreads"),
         /// Stripe's wire models, errors and (later) the client over an HTTP transport protocol.
@@ -58,7 +60,8 @@ let package = Package(
         .target(
             name: "History",
             dependencies: [
-                "ReconCore", "CPostgreSQL", "WorkerThreads", .product(name: "GRDB", package: "GRDB.swift"),
+                "ReconCore", "CPostgreSQL", "CSQLiteMemoryStatus", "WorkerThreads",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),

@@ -111,11 +111,38 @@ extension HistoryGaps {
                 scope_charges(id) AS (\(HistoryScope.charges(from: from, to: to)) UNION \(lateCharges)
                                       UNION \(lateChildrensCharges))
                 """
+            let rangeCharges = "SELECT id FROM charges WHERE created >= \(from) AND created < \(to)"
+            // The transfer groups of the range's charges and of the late ones, and of the older charges of the range's
+            // refunds and disputes (refund recovery and unreversed disputes read their groups' transfers and
+            // reversals, not their balance transactions: no rule reads those). Worked out once here, and read by
+            // the queries below as tables bound from their ids, instead of again in every query and every part of it.
+            let groups = try Self.transferGroups(
+                charges: "\(rangeCharges) UNION \(lateCharges) UNION \(lateChildrensCharges)", seen: seen, db: db)
+            let olderGroups = try Self.transferGroups(
+                charges: """
+                    SELECT id FROM charges WHERE created < \(from) AND id IN (
+                        SELECT \(GraphColumns.refundCharge) FROM refunds WHERE created >= \(from) AND created < \(to)
+                        UNION SELECT \(GraphColumns.disputeCharge) FROM disputes
+                            WHERE created >= \(from) AND created < \(to))
+                    """, seen: seen, db: db)
+            let groupTables = [
+                ("group_names", groups.names), ("group_transfers", groups.transfers),
+                ("older_group_names", olderGroups.names), ("older_group_transfers", olderGroups.transfers),
+            ]
+            let bound = groupTables.map { name, _ in
+                "\(name)(id) AS (SELECT j.value FROM \(db.dialect.idList(as: "j")))"
+            }
+            let groupArguments = groupTables.map { _, ids in SQLValue.text(IDList.json(ids)) }
 
-            /// The ids `sql` selects, in order; `sql` may read `scope_charges` and the expressions in `with`.
+            /// The rows of `sql`, each made a `T` by `make`, in order; `sql` may read `scope_charges`, the group
+            /// tables and the expressions in `with`.
+            func rows<T>(_ sql: String, with expressions: [String] = [], _ make: (SQLRow) throws -> T) throws -> [T] {
+                let prefix = "WITH " + ([scope] + bound + expressions).joined(separator: ", ")
+                return try db.all(prefix + " " + sql + " ORDER BY 1", groupArguments, make)
+            }
+            /// The ids `sql` selects, in order.
             func ids(_ sql: String, with expressions: [String] = []) throws -> [String] {
-                try db.values(
-                    String.self, "WITH " + ([scope] + expressions).joined(separator: ", ") + " " + sql + " ORDER BY 1")
+                try rows(sql, with: expressions) { try String(row: $0, at: 0) }
             }
             /// Ids in `column` of `sourceSQL` that `table` has not seen in this chain.
             func unseen(_ table: String, _ sourceSQL: String) throws -> [String] {
@@ -128,25 +155,13 @@ extension HistoryGaps {
                     """, with: ["refs(ref) AS (\(sourceSQL))"])
             }
 
-            let rangeCharges = "SELECT id FROM charges WHERE created >= \(from) AND created < \(to)"
             let chargeTransfer = GraphColumns.chargeTransfer
             let chargeFee = GraphColumns.chargeFee
-            let groups = try Self.transferGroups(
-                charges: "\(rangeCharges) UNION \(lateCharges) UNION \(lateChildrensCharges)", seen: seen, db: db)
-            // The older charges of the range's refunds and disputes: refund recovery and unreversed disputes read
-            // their groups' transfers and reversals (not their balance transactions: no rule reads those).
-            let olderGroups = try Self.transferGroups(
-                charges: """
-                    SELECT id FROM charges WHERE created < \(from) AND id IN (
-                        SELECT \(GraphColumns.refundCharge) FROM refunds WHERE created >= \(from) AND created < \(to)
-                        UNION SELECT \(GraphColumns.disputeCharge) FROM disputes
-                            WHERE created >= \(from) AND created < \(to))
-                    """, seen: seen, db: db)
             // The transfers of the range's charges: a destination charge's own, and a separately transferred
             // charge's group's, whenever made (their balance transactions and reversals are its platform net).
             let rangeTransfers = """
                 SELECT \(chargeTransfer) FROM charges WHERE created >= \(from) AND created < \(to)
-                UNION \(groups.transfers)
+                UNION SELECT id FROM group_transfers
                 """
             let rangeFees = "SELECT \(chargeFee) FROM charges WHERE created >= \(from) AND created < \(to)"
             var gaps = RangeGaps()
@@ -172,7 +187,7 @@ extension HistoryGaps {
             let scopeTransfers = """
                 SELECT id FROM transfers WHERE (created >= \(from) AND created < \(to))
                     OR id IN (SELECT \(chargeTransfer) FROM charges WHERE id IN (SELECT id FROM scope_charges))
-                UNION \(groups.transfers) UNION \(olderGroups.transfers)
+                UNION SELECT id FROM group_transfers UNION SELECT id FROM older_group_transfers
                 """
             gaps.transferReversalLists = try ids(
                 """
@@ -204,42 +219,44 @@ extension HistoryGaps {
                   AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.\(GraphColumns.disputeCharge) = c.id)
                 """)
             // Platform net (SPEC §4) of the range's charges: the balance transactions of the charge, its refunds
-            // (and a failed refund's `refund_failure` one), its transfer and the transfer's reversals, its fee and the fee's refunds, and its disputes.
-            func transactions(ownedBy owners: String) throws -> [String] {
-                try unseen(
-                    "balance_transactions",
-                    HistoryScope.balanceTransactionsNamed(
-                        by: [
-                            (.charge, "t.id IN (\(rangeCharges)) AND \(owners)"),
-                            (.refund, "t.\(GraphColumns.refundCharge) IN (\(rangeCharges)) AND \(owners)"),
-                            (.transfer, "t.id IN (\(rangeTransfers)) AND \(owners)"),
-                            (
-                                .transferReversal,
-                                "t.\(GraphColumns.reversalTransfer) IN (\(rangeTransfers)) AND \(owners)"
-                            ),
-                            (.applicationFee, "t.id IN (\(rangeFees)) AND \(owners)"),
-                            (.feeRefund, "t.\(GraphColumns.feeRefundFee) IN (\(rangeFees)) AND \(owners)"),
-                            (.dispute, "t.\(GraphColumns.disputeCharge) IN (\(rangeCharges)) AND \(owners)"),
-                        ], dialect: db.dialect))
-            }
-            gaps.balanceTransactionsOfRangeObjects = try transactions(ownedBy: "t.created < \(to)")
-            gaps.balanceTransactionsOfLaterObjects = try transactions(ownedBy: "t.created >= \(to)")
+            // (and a failed refund's `refund_failure` one), its transfer and the transfer's reversals, its fee and the
+            // fee's refunds, and its disputes; those of objects made from the range's end on apart (the range's own
+            // balance transactions list does not hold them). One query for both.
+            let named = HistoryScope.balanceTransactionsNamed(
+                by: [
+                    (.charge, "t.id IN (\(rangeCharges))"),
+                    (.refund, "t.\(GraphColumns.refundCharge) IN (\(rangeCharges))"),
+                    (.transfer, "t.id IN (\(rangeTransfers))"),
+                    (.transferReversal, "t.\(GraphColumns.reversalTransfer) IN (\(rangeTransfers))"),
+                    (.applicationFee, "t.id IN (\(rangeFees))"),
+                    (.feeRefund, "t.\(GraphColumns.feeRefundFee) IN (\(rangeFees))"),
+                    (.dispute, "t.\(GraphColumns.disputeCharge) IN (\(rangeCharges))"),
+                ], dialect: db.dialect)
+            let transactions = try rows(
+                """
+                SELECT DISTINCT ref, CASE WHEN owner_created < \(to) THEN 0 ELSE 1 END AS later FROM refs
+                WHERE ref IS NOT NULL
+                  AND ref NOT IN (SELECT id FROM balance_transactions WHERE last_seen_run IN \(seen))
+                  AND ref NOT IN \(missing)
+                """, with: ["refs(ref, owner_created) AS (\(named))"]
+            ) { (id: try String(row: $0, at: 0), later: try Int64(row: $0, at: 1) == 1) }
+            gaps.balanceTransactionsOfRangeObjects = transactions.filter { !$0.later }.map(\.id)
+            gaps.balanceTransactionsOfLaterObjects = transactions.filter(\.later).map(\.id)
             // Transfer groups of the range's separately transferred charges and of the late ones: a platform makes a
             // group's transfers hours or days after the charge, so those made after the range are listed, by group
             // or all at once (`transfers_after`); the older charges' groups are listed whole.
             let unlisted = """
-                g.transfer_group IS NOT NULL
-                AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
-                                AND f.search = '\(Self.transferGroupListingPrefix)' || g.transfer_group)
+                NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
+                            AND f.search = '\(Self.transferGroupListingPrefix)' || g.id)
                 """
             gaps.transferGroupLists = try ids(
                 """
-                SELECT DISTINCT g.transfer_group FROM (\(groups.names)) g WHERE \(unlisted)
+                SELECT DISTINCT g.id FROM group_names g WHERE \(unlisted)
                   AND NOT EXISTS (SELECT 1 FROM finished_searches f WHERE f.run_id IN \(seen)
                                   AND f.search = '\(Self.transfersListing(after: to))')
                 """)
             gaps.olderTransferGroupLists = try ids(
-                "SELECT DISTINCT g.transfer_group FROM (\(olderGroups.names)) g WHERE \(unlisted)")
+                "SELECT DISTINCT g.id FROM older_group_names g WHERE \(unlisted)")
             gaps.payoutTransactionLists = try Self.unlistedPayouts(db, from: from, to: to, seen: seen)
             // Won disputes of the range (the rules judge those) the platform recovered (`recoveryReversals`: the rule's
             // own definition) with no repayment transfer seen in this chain: the repayment may postdate the range,
@@ -251,19 +268,21 @@ extension HistoryGaps {
     }
 
     /// The transfer groups (SPEC §4, "Separately transferred charges"; RULES.md) of the charges `charges` selects
-    /// that this chain (`seen`) has seen: `names`, the `SELECT` of each such charge's group (`transfer_group`), its
-    /// own `transfer_group`, else its PaymentIntent's (`NULL` when neither has one); `transfers`, the `SELECT` of
-    /// the ids of their groups' transfers and of the transfers naming one of them as `source_transaction`.
+    /// that this chain (`seen`) has seen: `names`, each such charge's group (`transfer_group`), its own
+    /// `transfer_group`, else its PaymentIntent's; `transfers`, the ids of their groups' transfers and of the
+    /// transfers naming one of those charges as `source_transaction`.
     ///
     /// Only a succeeded charge with something captured that is not a destination charge has a group: no
     /// `transfer_data.destination`, no `transfer`, and a PaymentIntent (once stored) without
     /// `transfer_data.destination` (a skipped transfer's). Stripe labels a destination charge's PaymentIntent
-    /// `group_pi_…` itself: such a label is no group, and a platform without separate charges reads none. Whether
-    /// any such charge exists is asked of `db` once: when none does, both `SELECT`s are empty ones.
+    /// `group_pi_…` itself: such a label is no group, and a platform without separate charges has none (one query
+    /// that finds no such charge).
     static func transferGroups(
         charges: String, seen: String, db: SQLSession
-    ) throws -> (names: String, transfers: String) {
-        let separate = """
+    ) throws -> (names: [String], transfers: [String]) {
+        let separate = try db.values(
+            String.self,
+            """
             SELECT c.id FROM charges c
             WHERE c.id IN (\(charges)) AND c.last_seen_run IN \(seen)
               AND c.status = '\(ChargeStatus.succeeded.rawValue)' AND c.amount_captured > 0
@@ -271,23 +290,26 @@ extension HistoryGaps {
               AND (c.\(GraphColumns.chargeIntent) IS NULL
                    OR EXISTS (SELECT 1 FROM payment_intents p WHERE p.id = c.\(GraphColumns.chargeIntent)
                               AND p.transfer_destination IS NULL))
+            ORDER BY 1
+            """)
+        guard !separate.isEmpty else { return ([], []) }
+        let separateIDs = SQLValue.text(IDList.json(separate))
+        let names = try db.values(
+            String.self,
             """
-        let names = """
-            SELECT COALESCE(c.transfer_group, (SELECT p.transfer_group FROM payment_intents p
-                                               WHERE p.id = c.\(GraphColumns.chargeIntent))) AS transfer_group
-            FROM charges c WHERE c.id IN (\(separate))
+            SELECT DISTINCT n.transfer_group FROM (
+                SELECT COALESCE(c.transfer_group, (SELECT p.transfer_group FROM payment_intents p
+                                                   WHERE p.id = c.\(GraphColumns.chargeIntent))) AS transfer_group
+                FROM charges c WHERE c.id IN \(db.dialect.idSet)) n
+            WHERE n.transfer_group IS NOT NULL ORDER BY 1
+            """, [separateIDs])
+        let transfers = try db.values(
+            String.self,
             """
-        let transfers = """
-            SELECT id FROM transfers WHERE transfer_group IN (SELECT n.transfer_group FROM (\(names)) n)
-            UNION SELECT id FROM transfers WHERE \(GraphColumns.transferSource) IN (\(separate))
-            """
-        // A platform of destination charges only has none: asked once here, rather than in every query that reads
-        // the groups' transfers.
-        guard try db.value(Int64.self, "SELECT CASE WHEN EXISTS (\(separate)) THEN 1 ELSE 0 END") == 1 else {
-            return (
-                "SELECT CAST(NULL AS TEXT) AS transfer_group WHERE 0 = 1", "SELECT CAST(NULL AS TEXT) AS id WHERE 0 = 1"
-            )
-        }
+            SELECT id FROM transfers WHERE transfer_group IN \(db.dialect.idSet)
+            UNION SELECT id FROM transfers WHERE \(GraphColumns.transferSource) IN \(db.dialect.idSet)
+            ORDER BY 1
+            """, [.text(IDList.json(names)), separateIDs])
         return (names, transfers)
     }
 

@@ -29,7 +29,7 @@ enum HistoryScope {
     /// The balance transactions that the objects of each kind in `owners` name, as the catalogue says which columns
     /// name one (a charge's `balance_transaction_id`, a failed refund's `failure_balance_transaction_id`, a
     /// dispute's `balance_transaction_ids`): one `SELECT` per column, each owner's condition on its table as `t`,
-    /// joined by `UNION ALL`.
+    /// joined by `UNION ALL`. Each row is the balance transaction's id and the owner's `created`.
     static func balanceTransactionsNamed(
         by owners: [(kind: ObjectKind, condition: String)], dialect: SQLDialect
     ) -> String {
@@ -38,13 +38,18 @@ enum HistoryScope {
             let entry = kind.entry
             for column in entry.balanceTransactionColumns {
                 selects.append(
-                    "SELECT t.\(column) FROM \(entry.table) AS t WHERE t.\(column) IS NOT NULL AND (\(condition))")
+                    """
+                    SELECT t.\(column), t.created FROM \(entry.table) AS t
+                    WHERE t.\(column) IS NOT NULL AND (\(condition))
+                    """)
             }
             for array in entry.arrays where array.kind == .balanceTransaction {
                 guard let column = array.column else { continue }
                 selects.append(
-                    "SELECT j.value FROM \(entry.table) AS t, \(dialect.arrayElements(of: column)) WHERE (\(condition))"
-                )
+                    """
+                    SELECT j.value, t.created FROM \(entry.table) AS t, \(dialect.arrayElements(of: column))
+                    WHERE (\(condition))
+                    """)
             }
         }
         return selects.joined(separator: "\nUNION ALL ")

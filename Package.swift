@@ -148,7 +148,11 @@ let package = Package(
         ),
         .testTarget(
             name: "HistoryTests",
-            dependencies: ["History", "ReconCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "History", "ReconCore", "TestSupport", "CSQLiteMemoryStatus",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "ExtractTests",

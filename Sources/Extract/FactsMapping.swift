@@ -23,7 +23,7 @@ extension ChargeFacts {
             applicationFeeAmount: charge.applicationFeeAmount,
             destinationAccountID: charge.transferData?.destinationAccountID,
             transferDataAmount: charge.transferData?.amount, balanceTransactionID: charge.balanceTransaction?.id,
-            livemode: charge.livemode, transferGroup: charge.transferGroup)
+            livemode: charge.livemode, transferGroup: charge.transferGroup, disputed: charge.disputed)
     }
 }
 

@@ -215,7 +215,7 @@ extension HistoryGaps {
             gaps.chargeDisputeLists = try ids(
                 """
                 SELECT c.id FROM charges c WHERE c.id IN (SELECT id FROM scope_charges) AND c.last_seen_run IN \(seen)
-                  AND \(db.dialect.jsonFieldIsTrue("(SELECT r.raw FROM charges_raw r WHERE r.id = c.id)", "disputed"))
+                  AND c.disputed
                   AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.\(GraphColumns.disputeCharge) = c.id)
                 """)
             // Platform net (SPEC §4) of the range's charges: the balance transactions of the charge, its refunds

@@ -38,14 +38,6 @@ enum SQLDialect: Sendable {
         }
     }
 
-    /// Whether the JSON object in `expression` has `true` as its top-level `field`.
-    func jsonFieldIsTrue(_ expression: String, _ field: String) -> String {
-        switch self {
-        case .sqlite: "json_extract(\(expression), '$.\(field)') = 1"
-        case .postgreSQL: "(CAST(\(expression) AS jsonb) -> '\(field)') = 'true'::jsonb"
-        }
-    }
-
     /// The temporary table `name` as a `DROP` names it.
     func temporaryTable(_ name: String) -> String {
         switch self {

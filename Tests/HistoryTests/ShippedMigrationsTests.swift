@@ -29,6 +29,7 @@ struct ShippedMigrationsTests {
         ("v10-refund-not-recovered", "91dfc0c34b0b6be8"),
         ("v11-refund-reason", "5e19288ddaf9a16b"),
         ("v12-transfer-groups", "81092b5af6f807b9"),
+        ("v13-charge-disputed", "40ea582bfa8dfb49"),
     ]
 
     /// Every shipped PostgreSQL migration (``PostgreSQLMigrations``) in order, with the digest of its SQL.
@@ -45,6 +46,7 @@ struct ShippedMigrationsTests {
         ("v10-refund-not-recovered", "9b94026dc0d494dd"),
         ("v11-refund-reason", "a41b11c9fd2c4b12"),
         ("v12-transfer-groups", "199dbe8e9667f520"),
+        ("v13-charge-disputed", "2e827f7115f859b5"),
     ]
 
     @Test("every PostgreSQL migration is the SQL it shipped with")

@@ -27,12 +27,15 @@ public struct ChargeFacts: ObjectFacts, Hashable {
     /// `transfer_group`: the platform's label tying an order's charges and the transfers it makes by hand
     /// (SPEC §2, "Separate charges and transfers"); `nil` when it set none.
     public var transferGroup: String?
+    /// `disputed`: whether the charge has been disputed. Its disputes are listed by charge when the history holds
+    /// none of them (SPEC §3).
+    public var disputed: Bool
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, amountCaptured: Int64, amountRefunded: Int64,
         status: ChargeStatus, captured: Bool, paymentIntentID: String?, transferID: String?, applicationFeeID: String?,
         applicationFeeAmount: Int64?, destinationAccountID: String?, transferDataAmount: Int64?,
-        balanceTransactionID: String?, livemode: Bool, transferGroup: String? = nil
+        balanceTransactionID: String?, livemode: Bool, transferGroup: String? = nil, disputed: Bool = false
     ) {
         self.id = id
         self.created = created
@@ -51,6 +54,7 @@ public struct ChargeFacts: ObjectFacts, Hashable {
         self.balanceTransactionID = balanceTransactionID
         self.livemode = livemode
         self.transferGroup = transferGroup
+        self.disputed = disputed
     }
 
     /// `status == "succeeded"` and `amount_captured > 0`: the charges SPEC §4 reasons about. Not `captured`: a

@@ -172,7 +172,7 @@ enum JSONFacts {
             destinationAccountID: reference(transferData?["destination"]),
             transferDataAmount: optionalInt(transferData?["amount"]),
             balanceTransactionID: reference(o["balance_transaction"]), livemode: (o["livemode"] as? Bool) ?? false,
-            transferGroup: o["transfer_group"] as? String)
+            transferGroup: o["transfer_group"] as? String, disputed: (o["disputed"] as? Bool) ?? false)
     }
 
     static func paymentIntent(_ o: Object) throws -> PaymentIntentFacts {

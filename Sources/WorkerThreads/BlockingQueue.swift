@@ -10,6 +10,12 @@ import Foundation
 /// Its methods block the calling thread: call them from threads of their own (``OwnThread``), never from the
 /// cooperative pool of Swift concurrency.
 ///
+/// A push wakes one waiting consumer, not every thread asleep on the queue: a pool of 48 transfer threads woken all
+/// at once for each request spent a twentieth of an extraction's CPU going back to sleep. One condition serves both
+/// kinds of waiters, so a single wake-up is sent only when every thread asleep is of the kind that can go on (no
+/// producer waits on an unbounded queue); else all are woken, as a wake-up that reached a producer of a full queue
+/// would be lost.
+///
 /// `@unchecked Sendable`: every stored `var` is read and written only while holding `condition` (a condition
 /// variable, which `Synchronization` does not offer: the threads that use the queue sleep in it).
 public final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
@@ -27,6 +33,9 @@ public final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     private var isFinished = false
     private var isClosed = false
     private var failure: (any Error)?
+    /// Threads waiting in ``pop()`` for an element, and in ``push(_:)`` for room.
+    private var waitingConsumers = 0
+    private var waitingProducers = 0
 
     /// A queue holding at most `capacity` elements (at least one); `nil` for no limit.
     public init(capacity: Int? = nil) {
@@ -44,10 +53,14 @@ public final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     public func push(_ element: Element) throws(Closed) {
         condition.lock()
         defer { condition.unlock() }
-        while elements.count - head >= capacity, !isClosed, !isFinished { condition.wait() }
+        while elements.count - head >= capacity, !isClosed, !isFinished {
+            waitingProducers += 1
+            condition.wait()
+            waitingProducers -= 1
+        }
         guard !isClosed, !isFinished else { throw Closed() }
         elements.append(element)
-        condition.broadcast()
+        if waitingConsumers > 0 { wake(alone: waitingProducers == 0) }
     }
 
     /// The producer is done: consumers get what is queued, then `nil`, or `error` if the producer failed.
@@ -65,7 +78,11 @@ public final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     public func pop() throws -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while elements.count == head, !isFinished, !isClosed { condition.wait() }
+        while elements.count == head, !isFinished, !isClosed {
+            waitingConsumers += 1
+            condition.wait()
+            waitingConsumers -= 1
+        }
         if isClosed { return nil }
         if elements.count > head, let element = elements[head].take() {
             head += 1
@@ -73,11 +90,16 @@ public final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
                 elements.removeFirst(head)
                 head = 0
             }
-            condition.broadcast()
+            if waitingProducers > 0 { wake(alone: waitingConsumers == 0) }
             return element
         }
         if let failure { throw failure }
         return nil
+    }
+
+    /// Wakes one waiting thread when they are `alone` (all of the kind that can go on), else every one.
+    private func wake(alone: Bool) {
+        if alone { condition.signal() } else { condition.broadcast() }
     }
 
     /// Closes the queue and returns what was still queued. Blocked producers throw ``Closed``; consumers get `nil`.

@@ -48,6 +48,35 @@ struct BlockingQueueTests {
         #expect(throws: ProducerFailed.self) { try queue.pop() }
     }
 
+    @Test(
+        "many consumers and producers through a small queue: every element is taken once and every thread ends",
+        .timeLimit(.minutes(1)))
+    func everyWaiterIsWoken() throws {
+        // Given 16 consumers and 4 producers sharing a queue of 3 (each wakes one waiter of the other kind)
+        let queue = BlockingQueue<Int>(capacity: 3)
+        let taken = Mutex<[Int]>([])
+        let consumersDone = DispatchSemaphore(value: 0)
+        let producersDone = DispatchSemaphore(value: 0)
+        for index in 0..<16 {
+            startThread("test.consumer.\(index)") {
+                while let value = try? queue.pop() { taken.withLock { $0.append(value) } }
+                consumersDone.signal()
+            }
+        }
+        for producer in 0..<4 {
+            startThread("test.producer.\(producer)") {
+                for value in 0..<2_500 { try? queue.push(producer * 2_500 + value) }
+                producersDone.signal()
+            }
+        }
+        // When every producer is done and the queue finished
+        for _ in 0..<4 { producersDone.wait() }
+        queue.finish()
+        // Then every consumer ends (none left asleep) and each element was taken exactly once
+        for _ in 0..<16 { consumersDone.wait() }
+        #expect(taken.withLock { $0.sorted() } == Array(0..<10_000))
+    }
+
     @Test("a full queue holds the producer until the consumer takes one")
     func fullQueueBlocksProducer() throws {
         let queue = BlockingQueue<Int>(capacity: 1)

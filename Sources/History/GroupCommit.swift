@@ -18,6 +18,8 @@ actor GroupCommit {
     private var committing = false
     /// Transactions committed so far (the pages they held are more).
     private(set) var commits = 0
+    /// What this run's committed page writes stored, for the pages to leave out what they hold again.
+    nonisolated let written = RunWrites()
 
     init(_ access: HistoryAccess) { self.access = access }
 
@@ -41,8 +43,10 @@ actor GroupCommit {
             do {
                 let outcomes = try await access.database.write { db in try bodies.map { try $0(db) } }
                 commits += 1
+                written.commit()
                 for (waiting, outcome) in zip(group, outcomes) { waiting.continuation.resume(returning: outcome) }
             } catch {
+                written.discard()
                 for waiting in group { waiting.continuation.resume(throwing: error) }
             }
         }

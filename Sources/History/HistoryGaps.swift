@@ -107,15 +107,18 @@ extension HistoryGaps {
                 UNION SELECT \(GraphColumns.disputeCharge) FROM disputes
                     WHERE id IN (\(Self.lateOutcomeIDs(.dispute, seen: seen)))
                 """
-            let scope = """
-                scope_charges(id) AS (\(HistoryScope.charges(from: from, to: to)) UNION \(lateCharges)
-                                      UNION \(lateChildrensCharges))
+            let scopeCharges = try db.values(
+                String.self,
                 """
+                \(HistoryScope.charges(from: from, to: to)) UNION \(lateCharges) UNION \(lateChildrensCharges)
+                ORDER BY 1
+                """)
             let rangeCharges = "SELECT id FROM charges WHERE created >= \(from) AND created < \(to)"
             // The transfer groups of the range's charges and of the late ones, and of the older charges of the range's
             // refunds and disputes (refund recovery and unreversed disputes read their groups' transfers and
-            // reversals, not their balance transactions: no rule reads those). Worked out once here, and read by
-            // the queries below as tables bound from their ids, instead of again in every query and every part of it.
+            // reversals, not their balance transactions: no rule reads those). Worked out once here, as the scope's
+            // charges are, and read by the queries below as tables bound from their ids, instead of again in every
+            // query and every part of it.
             let groups = try Self.transferGroups(
                 charges: "\(rangeCharges) UNION \(lateCharges) UNION \(lateChildrensCharges)", seen: seen, db: db)
             let olderGroups = try Self.transferGroups(
@@ -125,20 +128,18 @@ extension HistoryGaps {
                         UNION SELECT \(GraphColumns.disputeCharge) FROM disputes
                             WHERE created >= \(from) AND created < \(to))
                     """, seen: seen, db: db)
-            let groupTables = [
-                ("group_names", groups.names), ("group_transfers", groups.transfers),
+            let idTables = [
+                ("scope_charges", scopeCharges), ("group_names", groups.names), ("group_transfers", groups.transfers),
                 ("older_group_names", olderGroups.names), ("older_group_transfers", olderGroups.transfers),
             ]
-            let bound = groupTables.map { name, _ in
-                "\(name)(id) AS (SELECT j.value FROM \(db.dialect.idList(as: "j")))"
-            }
-            let groupArguments = groupTables.map { _, ids in SQLValue.text(IDList.json(ids)) }
+            let bound = idTables.map { name, _ in "\(name)(id) AS (SELECT j.value FROM \(db.dialect.idList(as: "j")))" }
+            let boundIDs = idTables.map { _, ids in SQLValue.text(IDList.json(ids)) }
 
-            /// The rows of `sql`, each made a `T` by `make`, in order; `sql` may read `scope_charges`, the group
-            /// tables and the expressions in `with`.
+            /// The rows of `sql`, each made a `T` by `make`, in order; `sql` may read the tables of ids (the scope's
+            /// charges, the groups') and the expressions in `with`.
             func rows<T>(_ sql: String, with expressions: [String] = [], _ make: (SQLRow) throws -> T) throws -> [T] {
-                let prefix = "WITH " + ([scope] + bound + expressions).joined(separator: ", ")
-                return try db.all(prefix + " " + sql + " ORDER BY 1", groupArguments, make)
+                let prefix = "WITH " + (bound + expressions).joined(separator: ", ")
+                return try db.all(prefix + " " + sql + " ORDER BY 1", boundIDs, make)
             }
             /// The ids `sql` selects, in order.
             func ids(_ sql: String, with expressions: [String] = []) throws -> [String] {

@@ -5,7 +5,9 @@ extension HistoryObjects {
     /// Stores `batch` (stored objects, ``ObjectLists/subscript(stored:)``) in one transaction, shared with the other
     /// pages queued meanwhile (``GroupCommit``): new objects are inserted, known ones updated in place (never
     /// duplicated), and content changes are recorded against `runID`. With `completing`, the window's
-    /// checkpoint commits in the same transaction, so a crash never marks a window done without its objects.
+    /// checkpoint commits in the same transaction, so a crash never marks a window done without its objects. An object
+    /// this run has stored already with the same JSON is left out (``RunWrites``): writing it again would change
+    /// nothing.
     ///
     /// Runs on the database's writing thread: the calling task suspends, no cooperative thread blocks on it.
     @discardableResult
@@ -14,26 +16,26 @@ extension HistoryObjects {
         now: Int64
     ) async throws(HistoryError) -> WriteOutcome {
         let database = database
+        let written = pageWrites.written
         do {
             return try await pageWrites.write { db in
                 try Self.store(
                     batch, into: database, db: db, run: runID, completing: window, windowObjects: windowObjects,
-                    now: now)
+                    now: now, leavingOut: written)
             }
         } catch {
             throw database.historyError(error)
         }
     }
 
-    /// Stores one page's `batch`, and its window's checkpoint, in the transaction `db` runs in.
+    /// Stores one page's `batch`, less what `written` says this run stored already, and its window's checkpoint, in
+    /// the transaction `db` runs in.
     static func store(
         _ batch: ObjectLists, into database: any HistoryDatabase, db: SQLSession, run runID: Int64,
-        completing window: ExtractionWindow?,
-        windowObjects: Int,
-        now: Int64
+        completing window: ExtractionWindow?, windowObjects: Int, now: Int64, leavingOut written: RunWrites
     ) throws -> WriteOutcome {
         func upsert<Facts: StorableFacts>(_ type: Facts.Type) throws -> WriteOutcome {
-            let objects = batch[stored: type]
+            let objects = written.unwritten(batch[stored: type], run: runID)
             return objects.isEmpty ? WriteOutcome() : try database.upsert(objects, db: db, run: runID)
         }
         var outcome = WriteOutcome()

@@ -60,12 +60,16 @@ struct PayoutBenchmark {
         }
         let roundTrip = ExtractionBenchmark.latency.inSeconds
         let pages = Double(transactions) / 100
-        let after = max(0, (requests.map(\.end).max() ?? 0) - listsEnd)
+        // The run's time after its lists: until its last request ended, whichever it was (the payout's list was
+        // the run's tail before its pages went ahead of the range's list).
+        let runEnd = timeline.events { _, _ in true }.map(\.end).max() ?? 0
+        let after = max(0, runEnd - listsEnd)
         let bound = 2 * roundTrip + pages / ExtractionBenchmark.endpointLimit
         log(
             "payout: \(payout) \(transactions) transactions in \(requests.count) requests from "
                 + "\(Format.seconds(requests.map(\.start).min() ?? 0)) to \(Format.seconds(requests.map(\.end).max() ?? 0)); "
-                + "the range's lists ended at \(Format.seconds(listsEnd))")
+                + "the range's lists ended at \(Format.seconds(listsEnd)), the run's last request at "
+                + "\(Format.seconds(runEnd))")
         return [
             Figure(
                 "**(g) a long payout**",
@@ -75,7 +79,7 @@ struct PayoutBenchmark {
             Self.share("the day (nightly run): share of the bound", observed),
             Self.share("the week ending that day: share of the bound", week),
             Figure.atMost(
-                "time after the range's lists", after, bound, format: Format.seconds,
+                "the run's time after the range's lists", after, bound, format: Format.seconds,
                 targetText: "≤ 2 RTT + pages/25 = \(Format.seconds(bound)) (one cursor: "
                     + "\(Format.seconds(pages.rounded(.up) * roundTrip)))"),
         ]

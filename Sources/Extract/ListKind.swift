@@ -44,9 +44,9 @@ struct ListKind: Hashable, Sendable, CustomStringConvertible {
     /// Fetches one page and converts it into a batch; returns the batch, the page's last id and created,
     /// whether more pages follow, and its Request-Id.
     func fetchPage(
-        client: StripeClient, path: String, endpoint: String, query: [(String, String)]
+        client: StripeClient, path: String, endpoint: String, query: [(String, String)], ahead: Bool = false
     ) async throws(StripeClientError) -> PageResult {
-        var result = try await Self.page(objectKind.wireModel, client, path, endpoint, query)
+        var result = try await Self.page(objectKind.wireModel, client, path, endpoint, query, ahead)
         if isPayoutTransactions {
             // The payout is the list's filter: every item is linked to it (the transaction itself names no payout).
             let payoutID = query.first { $0.0 == "payout" }?.1 ?? ""
@@ -58,9 +58,10 @@ struct ListKind: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func page<Item: CatalogueObject>(
-        _ type: Item.Type, _ client: StripeClient, _ path: String, _ endpoint: String, _ query: [(String, String)]
+        _ type: Item.Type, _ client: StripeClient, _ path: String, _ endpoint: String, _ query: [(String, String)],
+        _ ahead: Bool
     ) async throws(StripeClientError) -> PageResult {
-        let page = try await client.listPage(type, path: path, query: query, endpoint: endpoint)
+        let page = try await client.listPage(type, path: path, query: query, endpoint: endpoint, ahead: ahead)
         var batch = ObjectLists()
         let decoder = StripeJSON.decoder()
         do {

@@ -100,7 +100,8 @@ struct ListPager: Sendable {
             if let cursor = stream.cursor { query.append(("starting_after", cursor)) }
             query += stream.expansions.map { ("expand[]", $0) }
             let started = ContinuousClock.now
-            let page = try await stream.kind.fetchPage(client: client, path: path, endpoint: endpoint, query: query)
+            let page = try await stream.kind.fetchPage(
+                client: client, path: path, endpoint: endpoint, query: query, ahead: stream.ahead)
             let roundTrip = ContinuousClock.now - started
             if let repeated = page.ids.first(where: { previousIDs.contains($0) || $0 == stream.cursor }) {
                 throw StripeClientError.brokenPagination(

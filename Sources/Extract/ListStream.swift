@@ -31,6 +31,9 @@ struct ListStream: Sendable {
     /// Whether a dense window may be split, and the pages a piece should be expected to hold at least.
     var splits = true
     var minimumPagesPerPiece = ListPager.minimumPagesPerPiece
+    /// Whether its pages take their endpoint's next slot before other streams' (``RequestBudget``): a payout's list,
+    /// which the run would otherwise wait for at its end.
+    var ahead = false
 
     /// A window of one of the range's lists.
     init(range kind: ListKind, window: Range<Int64>) {

@@ -142,10 +142,15 @@ public struct PayoutListing: Sendable, Hashable {
         }
     }
 
-    /// The payout's list, from its start.
+    /// The payout's list, from its start, its pages ahead of the range's balance transactions list on the endpoint
+    /// they share: that list's many windows would otherwise take most of the endpoint's slots while the payout's
+    /// cursor waits for each one, and the run would end waiting for the payout's last pages, the range's lists done.
+    /// Either way the endpoint runs at its rate; this way the payout is not the run's tail.
     private func stream() -> ListStream {
-        ListStream(
+        var stream = ListStream(
             kind: .payoutTransactions, path: ListKind.balanceTransactions.pathForList,
             endpoint: ListKind.balanceTransactions.pathForList, filter: [("payout", payoutID)])
+        stream.ahead = true
+        return stream
     }
 }

@@ -39,6 +39,18 @@ public actor RequestBudget {
 
         var count: Int { starts.count - head }
         var oldest: Duration? { head < starts.count ? starts[head] : nil }
+
+        /// When one more request fits after `ahead` others take the next slots first: the right start has left the
+        /// window, and `ahead + 1` slots have passed since the newest.
+        func freeAfter(_ ahead: Int, window: Duration, now: Duration) -> Duration {
+            var wait = Duration.zero
+            let expiries = count + ahead + 1 - capacity
+            if expiries > 0 {
+                wait = head + expiries - 1 < starts.count ? starts[head + expiries - 1] + window - now : window
+            }
+            if let newest { wait = max(wait, newest + spacing * (ahead + 1) - now) }
+            return wait
+        }
     }
 
     public let globalRate: Double
@@ -52,6 +64,8 @@ public actor RequestBudget {
     private var throttled = 0
     /// The endpoint whose full rate is kept free in the global window while it is busy (see ``prioritize(endpoint:)``).
     private var priority: String?
+    /// Per endpoint, the requests waiting ahead of the others (``acquire(endpoint:ahead:)``).
+    private var waitingAhead: [String: Int] = [:]
 
     /// - Parameters:
     ///   - globalRate: requests per second across all endpoints.
@@ -70,7 +84,14 @@ public actor RequestBudget {
 
     /// Waits until a request to `endpoint` fits under both limits, then counts it. Returns at once, uncounted,
     /// when the task is cancelled.
-    public func acquire(endpoint: String) async {
+    ///
+    /// A request `ahead` takes the endpoint's next slot before the others waiting for it: one that the next
+    /// requests of its chain wait for (a payout's pages, each asked with the cursor of the one before), which would
+    /// otherwise win a slot only as often as each of the many parallel streams it shares the endpoint with. The
+    /// others wait until the requests ahead are sent; the endpoint's rate is the same.
+    public func acquire(endpoint: String, ahead: Bool = false) async {
+        if ahead { waitingAhead[endpoint, default: 0] += 1 }
+        defer { if ahead { waitingAhead[endpoint, default: 1] -= 1 } }
         while true {
             let now = clock.now
             recover(now: now)
@@ -85,6 +106,9 @@ public actor RequestBudget {
             let reserved = reservedForPriority(now: now, asking: endpoint)
             if reserved > 0, global.count + reserved >= global.capacity, let oldest = global.oldest {
                 wait = max(wait, oldest + window - now)
+            }
+            if !ahead, let waiting = waitingAhead[endpoint], waiting > 0 {
+                wait = max(wait, perEndpoint.freeAfter(waiting, window: window, now: now))
             }
             if wait <= .zero {
                 global.starts.append(now)

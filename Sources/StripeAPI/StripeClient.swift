@@ -81,12 +81,13 @@ public final class StripeClient: Sendable {
 
     // MARK: - Lists and retrieves
 
-    /// One page of the list at `path` (`/v1/charges`) with `query`; `endpoint` names it for the budget.
+    /// One page of the list at `path` (`/v1/charges`) with `query`; `endpoint` names it for the budget, and `ahead`
+    /// sends it before the endpoint's other requests waiting (``RequestBudget/acquire(endpoint:ahead:)``).
     public func listPage<Item: StripeObject>(
-        _ type: Item.Type, path: String, query: [(String, String)], endpoint: String? = nil
+        _ type: Item.Type, path: String, query: [(String, String)], endpoint: String? = nil, ahead: Bool = false
     ) async throws(StripeClientError) -> ListPage<Item> {
         let route = endpoint ?? path
-        let response = try await send(path: path, query: query, endpoint: route)
+        let response = try await send(path: path, query: query, endpoint: route, ahead: ahead)
         let requestID = response.header("request-id")
         let tape: JSONTape
         do {
@@ -158,16 +159,17 @@ public final class StripeClient: Sendable {
 
     // MARK: - Sending with retries
 
-    /// Sends a GET, retrying what is worth retrying; returns a 2xx response or throws.
-    func send(path: String, query: [(String, String)], endpoint: String) async throws(StripeClientError)
-        -> HTTPResponse
-    {
+    /// Sends a GET, retrying what is worth retrying; returns a 2xx response or throws. `ahead`: before the
+    /// endpoint's other requests waiting for the budget.
+    func send(
+        path: String, query: [(String, String)], endpoint: String, ahead: Bool = false
+    ) async throws(StripeClientError) -> HTTPResponse {
         let request = makeRequest(path: path, query: query)
         let policy = configuration.retryPolicy
         var attempt = 0
         while true {
             attempt += 1
-            await budget.acquire(endpoint: endpoint)
+            await budget.acquire(endpoint: endpoint, ahead: ahead)
             if Task.isCancelled { throw Self.cancelled(endpoint: endpoint, attempts: attempt - 1) }
             await statistics.add { $0.requests += 1 }
             switch await attemptOnce(request, endpoint: endpoint, attempt: attempt) {

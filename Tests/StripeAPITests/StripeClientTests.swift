@@ -356,6 +356,43 @@ struct RequestBudgetTests {
         #expect(busy.duration(to: others[6]) >= .seconds(1))
     }
 
+    @Test("a request ahead takes its endpoint's next slot before the requests that waited longer")
+    func requestAheadGoesFirst() async throws {
+        // Given an endpoint at 1/s whose window is full, and three requests waiting for it
+        let clock = ManualClock()
+        let budget = RequestBudget(globalRate: 1_000, endpointRate: 1, margin: .zero, clock: clock)
+        await budget.acquire(endpoint: "/v1/balance_transactions")
+        let sent = Counter()
+        let sentAhead = Counter()
+        var tasks: [Task<Void, Never>] = []
+        for _ in 0..<3 {
+            tasks.append(
+                Task {
+                    await budget.acquire(endpoint: "/v1/balance_transactions")
+                    await sent.add()
+                })
+        }
+        await clock.waitForSleepers(3)
+        // When a request ahead (a payout's next page) comes after them, and the window passes
+        tasks.append(
+            Task {
+                await budget.acquire(endpoint: "/v1/balance_transactions", ahead: true)
+                await sentAhead.add()
+            })
+        await clock.waitForSleepers(4)
+        clock.advance(by: .seconds(1))
+        // Then the slot goes to it, not to one of the others
+        for _ in 0..<10_000 where await sent.value + sentAhead.value == 0 { await Task.yield() }
+        #expect(await sentAhead.value == 1)
+        #expect(await sent.value == 0)
+        // And the next second, one of the others goes
+        await clock.waitForSleepers(3)
+        clock.advance(by: .seconds(1))
+        for _ in 0..<10_000 where await sent.value == 0 { await Task.yield() }
+        #expect(await sent.value == 1)
+        for task in tasks { task.cancel() }
+    }
+
     @Test("requests are spaced at least a slot apart, so a window's worth is not one burst")
     func spacing() async {
         let clock = ManualClock(advancesToEachSleeper: true)
@@ -414,4 +451,10 @@ struct OversizedIntegerTests {
         #expect(find(#"{"rate":1.0e30,"note":"99999999999999999999"}"#) == nil)
         #expect(find(#"{"nested":{"fee":-9223372036854775809}}"#)?.key == "fee")
     }
+}
+
+/// How many times something happened, across tasks.
+private actor Counter {
+    private(set) var value = 0
+    func add() { value += 1 }
 }

@@ -87,15 +87,9 @@ final class PostgreSQLConnection: @unchecked Sendable {
     /// (`PostgreSQLResult` of one row): a result of millions of rows never sits in memory whole, so a part's memory is
     /// bounded by the part on PostgreSQL as on SQLite. libpq wants every result read, so after an error (the server's
     /// or `body`'s) the rest is read and dropped, then the first error is thrown.
-    func forEachRow(
-        _ sql: String, _ arguments: [SQLValue], prepared: Bool, _ body: (PostgreSQLResult) throws -> Void
-    ) throws {
+    func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (PostgreSQLResult) throws -> Void) throws {
         let texts = arguments.map(\.postgreSQLText)
         let sent = try Self.withCStrings(texts) { (values) throws(PostgreSQLError) -> Int32 in
-            if prepared {
-                let name = try statementName(sql, parameters: Int32(texts.count))
-                return PQsendQueryPrepared(handle, name, Int32(texts.count), values, nil, nil, 0)
-            }
             let text = PostgreSQLPlaceholders.numbered(sql)
             return PQsendQueryParams(handle, text, Int32(texts.count), nil, values, nil, nil, 0)
         }

@@ -49,17 +49,14 @@ struct SQLSession {
     }
 
     /// Runs the query `sql` and calls `body` with each row, in the query's order.
-    func forEachRow(
-        _ sql: String, _ arguments: [SQLValue] = [], prepared: Bool = false, _ body: (SQLRow) throws -> Void
-    ) throws {
+    func forEachRow(_ sql: String, _ arguments: [SQLValue] = [], _ body: (SQLRow) throws -> Void) throws {
         switch connection {
         case .sqlite(let db):
-            let statement = prepared ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
-            let cursor = try Row.fetchCursor(statement, arguments: Self.sqliteArguments(arguments))
+            let cursor = try Row.fetchCursor(try db.makeStatement(sql: sql), arguments: Self.sqliteArguments(arguments))
             while let row = try cursor.next() { try body(SQLRow(sqlite: row)) }
         case .postgreSQL(let connection):
             // Row by row (libpq's single-row mode), as SQLite's cursor: memory bounded by what `body` keeps.
-            try connection.forEachRow(sql, arguments, prepared: prepared) { try body(SQLRow(postgreSQL: $0, row: 0)) }
+            try connection.forEachRow(sql, arguments) { try body(SQLRow(postgreSQL: $0, row: 0)) }
         }
     }
 

@@ -42,14 +42,8 @@ struct ChargeDisputedMigrationTests {
             if: TestHistoryBackend.serverURL != nil,
             "no PostgreSQL server: set CONNECT_RECON_TEST_POSTGRES_URL to a postgresql:// URL (.ci/run starts one)"))
     func onPostgreSQL() throws {
-        let url = try TestHistoryBackend.newDatabase()
-        let earlier = PostgreSQLMigrations.migrations.prefix { $0.identifier != "v13-charge-disputed" }
-        #expect(earlier.count == 12)
-        var setup = #"CREATE TABLE grdb_migrations (identifier TEXT COLLATE "C" NOT NULL PRIMARY KEY);"#
-        for migration in earlier {
-            setup += migration.sql + ";\nINSERT INTO grdb_migrations (identifier) VALUES ('\(migration.identifier)');\n"
-        }
-        try TestHistoryBackend.psql(url, setup + Self.rows)
+        let (url, migrations) = try PostgreSQLHistoryBefore.migration("v13-charge-disputed", holding: Self.rows)
+        #expect(migrations == 12)
         _ = try HistoryStore.open(try HistoryLocation(url))
         let found = try TestHistoryBackend.psql(url, Self.query).split(separator: "\n").map(String.init)
         #expect(found == Self.expected)

@@ -122,14 +122,8 @@ struct RefundRecoveryMigrationTests {
             if: TestHistoryBackend.serverURL != nil,
             "no PostgreSQL server: set CONNECT_RECON_TEST_POSTGRES_URL to a postgresql:// URL (.ci/run starts one)"))
     func onPostgreSQL() throws {
-        let url = try TestHistoryBackend.newDatabase()
-        let earlier = PostgreSQLMigrations.migrations.prefix { $0.identifier != "v10-refund-not-recovered" }
-        #expect(earlier.count == 9)
-        var setup = #"CREATE TABLE grdb_migrations (identifier TEXT COLLATE "C" NOT NULL PRIMARY KEY);"#
-        for migration in earlier {
-            setup += migration.sql + ";\nINSERT INTO grdb_migrations (identifier) VALUES ('\(migration.identifier)');\n"
-        }
-        try TestHistoryBackend.psql(url, setup + Self.rows)
+        let (url, migrations) = try PostgreSQLHistoryBefore.migration("v10-refund-not-recovered", holding: Self.rows)
+        #expect(migrations == 9)
         _ = try HistoryStore.open(try HistoryLocation(url))
         let found = try TestHistoryBackend.psql(url, Self.query).split(separator: "\n").map(String.init)
         #expect(found == Self.expected)

@@ -27,6 +27,11 @@ public struct ExtractionSummary: Sendable, Equatable {
     /// many of them a read found changed.
     public var lateReads = 0
     public var lateOutcomes = 0
+    /// Whether the balance transactions created after the range, up to Stripe's balance read, were listed with it
+    /// (`false` when the history already carried a snapshot back to the range's end).
+    public var balanceTransactionsAfterRange = false
+    /// Whether Stripe's balance was read (`GET /v1/balance`).
+    public var balanceRead = false
 
     /// The resource that objects read again for late outcomes count under.
     public static let lateReadsResource = "late outcomes"

@@ -103,12 +103,23 @@ public struct Extractor: Sendable {
                 metadata: ["requested_to": "\(requestedTo)", "to": "\(latest)"])
         }
 
+        // Stripe's balance now: what the range's ending balance is anchored on (docs/RULES.md, "The books close").
+        let balance = try await readBalance(now: now)
+        summary.balanceRead = balance != nil
+        // What carries it back to `to`: the balance transactions created since, read with the range's own list, and
+        // the automatic payouts arriving from the range on (their `payout` transaction is dated at its arrival),
+        // unless the history already holds a way back (a re-run of an older range).
+        let anchoredByHistory = try await store.balance.canAnchor(from: from, to: to)
+        let balanceListEnd = anchoredByHistory ? to : max(to, balance?.snapshot.end ?? to)
+        summary.balanceTransactionsAfterRange = !anchoredByHistory && balanceListEnd > to
+
         let done = try await store.runs.completedWindows(run: runID)
         var windowsByKind: [[ExtractionWork]] = []
         var streams: [ListKind: Int] = [:]
         for kind in ListKind.rangeLists {
             let finished = done.filter { $0.resource == kind.rawValue }.map { $0.from..<$0.to }
-            let remaining = Intervals.subtract(finished, from: from..<to)
+            let end = kind == .balanceTransactions ? balanceListEnd : to
+            let remaining = Intervals.subtract(finished, from: from..<end)
             summary.resumedWindows += finished.count
             let windows = remaining.flatMap { Intervals.split($0, length: options.windowSeconds) }
             streams[kind] = windows.count
@@ -147,6 +158,7 @@ public struct Extractor: Sendable {
             for windows in windowsByKind where index < windows.count { work.append(windows[index]) }
         }
         work += lateReads.filter { if case .list = $0 { false } else { true } }
+        if !anchoredByHistory, balance != nil { work.append(.list(PayoutArrivals.stream(from: from))) }
         if await context.lists.othersEnded() { work.append(.planFollowUps) }
         if await context.lists.payoutListsDue() { work.append(.planPayoutLists) }
         try await run(work, context)
@@ -179,6 +191,11 @@ public struct Extractor: Sendable {
             try await run(items, context)
         }
         summary.followUpRounds = round
+        // Everything the snapshot needs is stored: later ranges may be carried to it.
+        if let balance {
+            try await store.balance.record(
+                balance.snapshot, raw: balance.json, run: runID, covered: from..<balanceListEnd)
+        }
         summary.followUps = await context.planner.planned
         let totals = await context.tally.snapshot
         summary.objectsByResource = totals.objects
@@ -188,6 +205,29 @@ public struct Extractor: Sendable {
         summary.pages = totals.pages
         summary.missing = totals.missing
         return summary
+    }
+
+    /// `GET /v1/balance`, as a snapshot taken at Stripe's answer; `nil`, with a warning, when it cannot be had (a
+    /// restricted key without read access to the balance, an answer that is not a balance): the proofs of the books
+    /// are then not made, and the run goes on (docs/BAD_INPUT.md).
+    private func readBalance(now: Int64) async throws -> (snapshot: BalanceSnapshot, json: String)? {
+        let read: (balance: StripeBalance, takenAt: Int64, json: String)
+        do {
+            read = try await client.balance(now: now)
+        } catch {
+            if Task.isCancelled { throw error }
+            logger.warning(
+                "Stripe's balance could not be read: the range's balance is not anchored, the books are not proven",
+                metadata: ["error": "\(error.message)"])
+            return nil
+        }
+        guard let snapshot = read.balance.snapshot(takenAt: read.takenAt) else {
+            logger.warning("Stripe's balance adds up past 64 bits, which no real balance does: it is not used")
+            return nil
+        }
+        logger.info(
+            "Stripe balance read", metadata: ["at": "\(read.takenAt)", "balances": "\(snapshot.amounts.count)"])
+        return (snapshot, read.json)
     }
 
     // MARK: - Workers

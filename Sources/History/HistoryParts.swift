@@ -19,8 +19,9 @@ extension HistoryParts {
     /// 4. the range's ledger: its totals, added up by SQLite in one part, or (when a total might not fit in 64
     ///    bits, so the rules must name the transaction that does not) the range's balance transactions in pages of
     ///    `chargesPerPart` by creation time;
-    /// 5. the objects Stripe answered 404 for, and the charges of the look-back window still pending (the
-    ///    Summary's `pending_charges`), when `late` is given.
+    /// 5. the objects Stripe answered 404 for, the charges of the look-back window still pending (the
+    ///    Summary's `pending_charges`), when `late` is given, and what the range's roll-forward needs (Stripe's
+    ///    balance as the runs read it, the range's balance transactions by date; ``HistoryBalance``).
     ///
     /// All parts are read in one read transaction: a snapshot, whatever a concurrent writer does. `body` runs on
     /// the calling thread; its errors are rethrown as they are.
@@ -409,6 +410,7 @@ struct PartLoader {
         var part = input(judged: JudgedObjects(missingObjects: true))
         part.missingObjects = try HistoryParts.missingObjects(db, from: from, to: to)
         if let late { part.pendingCharges = try HistoryGaps.pendingCharges(db, window: late.window) }
+        part.balance = try HistoryBalance.inputs(db, from: from, to: to)
         return part
     }
 

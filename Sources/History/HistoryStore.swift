@@ -21,6 +21,8 @@ public final class HistoryStore: HistoryNoun {
     public let gaps: HistoryGaps
     /// A range's facts for the reconciler, in parts.
     public let parts: HistoryParts
+    /// Stripe's balance as the runs read it, and what carries it to a range (docs/RULES.md, "The books close").
+    public let balance: HistoryBalance
     let access: HistoryAccess
 
     private init(database: any HistoryDatabase) {
@@ -30,6 +32,7 @@ public final class HistoryStore: HistoryNoun {
         objects = HistoryObjects(access: access)
         gaps = HistoryGaps(access: access)
         parts = HistoryParts(access: access)
+        balance = HistoryBalance(access: access)
     }
 
     /// Where the history lives, as messages show it (a file's path; a URL without its password).

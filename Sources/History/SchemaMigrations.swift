@@ -141,5 +141,45 @@ enum SchemaMigrations {
                 UPDATE "charges" SET "disputed" = TRUE
                 WHERE "id" IN (SELECT "id" FROM "charges_raw" WHERE ("raw"::jsonb -> 'disputed') = 'true'::jsonb);
                 """),
+        // v14: the books close (docs/RULES.md). Every run that reads Stripe keeps what `GET /v1/balance` said
+        // (`balance_snapshots`, one per run: its moment, the balance transactions the run listed from `covered_from` to
+        // `covered_to`, the balance types it reported and Stripe's JSON; `balance_snapshot_amounts`, its amounts per
+        // currency and balance type), so a range is anchored on the nearest snapshot after it and proven continuous
+        // with the earlier ones. `stripe_reports` keeps Stripe's own Balance report of each range and currency as
+        // the run that compared it found it (or why it could not), so a range Stripe had not published yet is
+        // compared by a later run.
+        Migration(
+            identifier: "v14-balance-snapshots",
+            sqlite: """
+                CREATE TABLE "balance_snapshots" ("run_id" INTEGER PRIMARY KEY NOT NULL REFERENCES "runs"("id") \
+                ON DELETE CASCADE, "taken_at" INTEGER NOT NULL, "covered_from" INTEGER NOT NULL, \
+                "covered_to" INTEGER NOT NULL, "reported_types" TEXT NOT NULL, "raw" TEXT NOT NULL);
+                CREATE INDEX "balance_snapshots_on_taken_at" ON "balance_snapshots"("taken_at");
+                CREATE TABLE "balance_snapshot_amounts" ("run_id" INTEGER NOT NULL REFERENCES "runs"("id") \
+                ON DELETE CASCADE, "currency" TEXT NOT NULL, \
+                "balance_type" TEXT NOT NULL, "amount" INTEGER NOT NULL, PRIMARY KEY ("run_id", "currency", "balance_type"));
+                CREATE TABLE "stripe_reports" ("range_from" INTEGER NOT NULL, "range_to" INTEGER NOT NULL, \
+                "currency" TEXT NOT NULL, "status" TEXT NOT NULL, "starting_balance" INTEGER, "activity" INTEGER, \
+                "payouts" INTEGER, "ending_balance" INTEGER, "categories" TEXT, "detail" TEXT, \
+                "run_id" INTEGER NOT NULL REFERENCES "runs"("id") ON DELETE CASCADE, \
+                PRIMARY KEY ("range_from", "range_to", "currency"));
+                CREATE INDEX "payouts_on_arrival_date" ON "payouts"("arrival_date");
+                """,
+            postgreSQL: """
+                CREATE TABLE "balance_snapshots" ("run_id" BIGINT PRIMARY KEY NOT NULL REFERENCES "runs"("id") \
+                ON DELETE CASCADE, "taken_at" BIGINT NOT NULL, "covered_from" BIGINT NOT NULL, \
+                "covered_to" BIGINT NOT NULL, "reported_types" TEXT COLLATE "C" NOT NULL, "raw" TEXT COLLATE "C" NOT NULL);
+                CREATE INDEX "balance_snapshots_on_taken_at" ON "balance_snapshots"("taken_at");
+                CREATE TABLE "balance_snapshot_amounts" ("run_id" BIGINT NOT NULL REFERENCES "runs"("id") \
+                ON DELETE CASCADE, "currency" TEXT COLLATE "C" NOT NULL, \
+                "balance_type" TEXT COLLATE "C" NOT NULL, "amount" BIGINT NOT NULL, \
+                PRIMARY KEY ("run_id", "currency", "balance_type"));
+                CREATE TABLE "stripe_reports" ("range_from" BIGINT NOT NULL, "range_to" BIGINT NOT NULL, \
+                "currency" TEXT COLLATE "C" NOT NULL, "status" TEXT COLLATE "C" NOT NULL, "starting_balance" BIGINT, \
+                "activity" BIGINT, "payouts" BIGINT, "ending_balance" BIGINT, "categories" TEXT COLLATE "C", \
+                "detail" TEXT COLLATE "C", "run_id" BIGINT NOT NULL REFERENCES "runs"("id") ON DELETE CASCADE, \
+                PRIMARY KEY ("range_from", "range_to", "currency"));
+                CREATE INDEX "payouts_on_arrival_date" ON "payouts"("arrival_date");
+                """),
     ]
 }

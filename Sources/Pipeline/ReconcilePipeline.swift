@@ -163,13 +163,20 @@ package struct ReconcilePipeline {
     /// and `payout_transactions` rows to `writer`; returns when both threads are done.
     private func applyRules(writer: ReportWriterStage, late: LateOutcomeSelection?) async throws -> RulesPass {
         let parts = BlockingQueue<ReconciliationInput>(capacity: 3)
-        let (store, from, to, asOf, grace, size) = (
-            store, range.unixSeconds.from, range.unixSeconds.to, asOf, skippedTransferGrace, chargesPerPart
+        let (store, from, to, asOf, grace, size, rangeName) = (
+            store, range.unixSeconds.from, range.unixSeconds.to, asOf, skippedTransferGrace, chargesPerPart,
+            range.folderName
         )
         // The reader's error ends the queue, so the rules throw it.
         async let reading = Self.fill(parts, thread: "connect-recon.history-reader") { push in
             try store.parts.forEach(
-                from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size, late: late, push)
+                from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size, late: late
+            ) { part in
+                var part = part
+                // The balance's findings name the range as its report folder is named.
+                part.balance?.rangeName = rangeName
+                try push(part)
+            }
         }
         // The Summary's per-day series counts the days of the configured time zone.
         let session = ReconciliationSession(

@@ -9,7 +9,9 @@ extension ReportBuilder {
     /// What `?payout=` listed counts, except the payout's own balance transactions (the one it names, and any
     /// whose `source` is the payout): `net_of_transactions` is the sum of the others' `net` in the payout's
     /// currency, and `difference = amount − net_of_transactions` (the own transaction is −`amount`, so the
-    /// listed transactions of a payout that adds up sum to zero). Manual payouts list nothing and are left out.
+    /// listed transactions of a payout that adds up sum to zero). A manual payout (an Instant Payout, a payout of a
+    /// balance Stripe never pays out automatically) lists nothing: its row has no figures and it is never a
+    /// `payout_mismatch`; it moves the balance like any other (docs/RULES.md, "The books close").
     ///
     /// Stripe lists a payout's balance transactions completely only once its `reconciliation_status` is
     /// `completed` (SPEC §3): before that, the row shows the payout with its status and leaves the count, net and
@@ -19,8 +21,10 @@ extension ReportBuilder {
     /// The payouts are taken by creation time, then id, so their `payout_transactions` rows are made in the
     /// report's order.
     mutating func payouts() {
-        for payout in index.payouts.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) where payout.automatic {
-            if payout.isReconciled && index.continues(payout) {
+        for payout in index.payouts.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
+            if !payout.automatic {
+                if index.judges(payout) { manual(payout) }
+            } else if payout.isReconciled && index.continues(payout) {
                 carry(payout)
             } else if index.judges(payout) {
                 reconcile(payout)
@@ -74,6 +78,12 @@ extension ReportBuilder {
         }
     }
 
+    /// A manual payout: its row (created in the range), and whether it failed.
+    private mutating func manual(_ payout: PayoutFacts) {
+        if payout.didNotArrive { payoutFailed(payout) }
+        if index.isInRange(payout.created) { payoutRows.append(row(payout, figures: nil)) }
+    }
+
     /// What `payout` paid out, as the history holds it: the listed balance transactions but the payout's own, by
     /// creation time, then id; the ids listed that the history lacks; and whether `?payout=` listed anything.
     private static func paidOut(
@@ -111,7 +121,8 @@ extension ReportBuilder {
         PayoutRow(
             payoutID: payout.id, created: payout.created, arrivalDate: payout.arrivalDate, currency: payout.currency,
             amount: payout.amount, status: payout.status, reconciliationStatus: payout.reconciliationStatus,
-            balanceTransactions: figures?.count, netOfTransactions: figures?.net, difference: figures?.difference)
+            balanceTransactions: figures?.count, netOfTransactions: figures?.net, difference: figures?.difference,
+            automatic: payout.automatic)
     }
 
     /// A payout that failed or was canceled: its money came back to the balance instead of reaching the bank.

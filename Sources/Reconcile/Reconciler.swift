@@ -57,6 +57,7 @@ public struct ReconciliationSession: Sendable {
         if part.judged?.missingObjects ?? true { builder.missingObjects(part.missingObjects) }
         builder.ledger(part.ledgerTotals)
         builder.pendingCharges(part.pendingCharges)
+        builder.balance(part.balance, from: part.from)
         builder.index = FactIndex.empty
     }
 
@@ -91,6 +92,8 @@ struct ReportBuilder {
     var skippedTransfers: [SkippedTransferRow] = []
     var unreversedDisputes: [UnreversedDisputeRow] = []
     var ledgerGroups: [LedgerKey: LedgerRow] = [:]
+    /// The roll-forward's rows (``balance(_:from:)``), in currency and balance type order.
+    var balanceRows: [BalanceRow] = []
     var summary: [Currency: SummaryRow] = [:]
     /// The connected accounts' statements.
     var accounts: [AccountKey: ConnectedAccountRow] = [:]
@@ -237,6 +240,7 @@ struct ReportBuilder {
             summary: summary.values.sorted { $0.currency < $1.currency },
             connectedAccounts: connectedAccountRows(), payouts: sortedPayouts(),
             payoutTransactions: sortedPayoutTransactions(), dailyPlatformFees: dailyPlatformFeeRows())
+        report.balance = balanceRows
         report.findingCounts = FindingCounts.rows(of: report)
         return report
     }

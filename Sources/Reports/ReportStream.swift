@@ -53,6 +53,8 @@ public final class ReportStream {
     private var unknownDecimals = 0
     /// The Summary sheet, added first and written last.
     private var summarySheet: UnsafeMutablePointer<lxw_worksheet>?
+    /// The Balance sheet, added second and written at the end.
+    private var balanceSheet: UnsafeMutablePointer<lxw_worksheet>?
     /// The Payouts sheet, added when the payout transactions begin and written last.
     private var payoutsSheet: UnsafeMutablePointer<lxw_worksheet>?
     /// The Transfer groups sheet, beside the platform fees: added when they end and written last.
@@ -84,6 +86,7 @@ public final class ReportStream {
                 temporaryDirectory: temporary, maxRowsPerSheet: options.maxRowsPerSheet,
                 printTitle: "connect-recon reconciliation \(range.description)")
             summarySheet = try writer.reserveSheet(named: SummarySheet.name)
+            balanceSheet = try writer.reserveSheet(named: BalanceSheet.name)
             workbook = consume writer
         } catch {
             ReportFolder.removeTree(temporary)
@@ -237,6 +240,9 @@ public final class ReportStream {
             switch kind {
             case .summary, .platformFees, .payoutTransactions:
                 continue
+            case .balance:
+                guard let balanceSheet else { preconditionFailure("the Balance sheet is added when the stream starts") }
+                _ = try writer.write(BalanceSheet.table(report.balance), onReserved: balanceSheet)
             case .run:
                 _ = try writer.write(
                     RunSheet.table(

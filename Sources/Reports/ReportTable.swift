@@ -93,6 +93,7 @@ struct ReportTable {
         case .payouts: payouts(report.payouts)
         case .payoutTransactions: payoutTransactions(report.payoutTransactions)
         case .ledger: ledger(report.ledger)
+        case .balance: BalanceSheet.table(report.balance)
         case .run: nil
         }
     }
@@ -104,7 +105,7 @@ struct ReportTable {
             skippedTransfers(report.skippedTransfers),
             unreversedDisputes(report.unreversedDisputes), exceptions(report.exceptions), ledger(report.ledger),
             summary(report.summary), connectedAccounts(report.connectedAccounts), payouts(report.payouts),
-            payoutTransactions(report.payoutTransactions),
+            payoutTransactions(report.payoutTransactions), balance(report.balance),
         ]
     }
 
@@ -313,7 +314,7 @@ struct ReportTable {
                 Column("arrival_date", .time), Column("currency", .text),
                 Column("amount", .amount), Column("status", .text), Column("reconciliation_status", .text),
                 Column("balance_transactions", .count),
-                Column("net_of_transactions", .amount), Column("difference", .amount),
+                Column("net_of_transactions", .amount), Column("difference", .amount), Column("type", .text),
             ],
             rowCount: rows.count
         ) { index, cells in
@@ -328,6 +329,7 @@ struct ReportTable {
             cells.append(row.balanceTransactions.map(Cell.count) ?? .empty)
             cells.append(.amount(row.netOfTransactions, row.currency))
             cells.append(.amount(row.difference, row.currency))
+            cells.append(.text(row.automatic ? "automatic" : "manual"))
         }
     }
 

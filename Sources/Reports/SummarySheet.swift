@@ -3,7 +3,8 @@ import ReconCore
 
 /// The Summary sheet, the one the workbook opens on. Top to bottom:
 ///
-/// 1. the reconciler's totals per currency (`summary.csv`'s rows, readable headers, filterable);
+/// 1. the reconciler's totals per currency (`summary.csv`'s rows, readable headers, filterable), then one line per
+///    currency saying whether the books close (``BooksClose``);
 /// 2. the findings by kind: new, open and resolved (as counted for the report, never here);
 /// 3. the check blocks of ``SummaryChecks``: the same totals as formulas over the detail sheets, then over the
 ///    Connected accounts sheet;
@@ -57,6 +58,17 @@ extension WorkbookWriter {
             worksheet_autofilter(sheet, 0, 0, lxw_row_t(table.rowCount), lxw_col_t(table.columns.count - 1)),
             "set the autofilter of '\(name)'")
         var row = table.rowCount + 2
+
+        // 1b. Whether the books close, one line per currency (the Balance sheet shows why).
+        let closing = BooksClose.summaryLines(summary.report.balance)
+        if !closing.isEmpty {
+            try writeBand([("The books close (see the Balance sheet)", .text)], on: sheet, row: row, name: name)
+            for line in closing {
+                row += 1
+                try writeCell(.text(line), sheet: sheet, row: row, column: 0)
+            }
+            row += 2
+        }
 
         // 2. Findings by kind and status.
         let countColumn = SummarySheet.findingCountColumn

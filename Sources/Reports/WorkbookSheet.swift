@@ -5,6 +5,9 @@ enum WorkbookSheet: CaseIterable {
     /// Per currency the totals, the findings by kind and status, the check formulas, the per-day series and its
     /// charts. Added first (empty) and filled when everything else is written.
     case summary
+    /// The roll-forward per currency and balance type and its proofs (``BalanceSheet``): added second (empty), filled
+    /// at the end.
+    case balance
     /// Streamed while the rules judge the range's charges.
     case platformFees
     /// The range's transfer groups, beside the platform fees (added empty when the platform fees end, filled at the

@@ -40,6 +40,9 @@ public struct GroundTruth: Codable, Sendable, Equatable {
     /// The balance transactions those payouts paid out (`payout_transactions.csv`), sorted by payout, then
     /// balance transaction id; `availableOn` is always set.
     public var payoutTransactions: [PayoutTransactionRow] = []
+    /// The roll-forward of each balance over the range (`balance.csv`), sorted by currency, then balance type; see
+    /// `GroundTruthBuilder.addBalance()`. Stripe's balance and the payouts in transit are as of the world's clock.
+    public var balance: [BalanceRow] = []
 
     /// One destination charge created in the range (`platform_fees.csv`). Unlike ReconCore's `PlatformFeeRow`,
     /// figures of a transfer or application fee the charge does not have are 0 rather than absent. Amounts are in

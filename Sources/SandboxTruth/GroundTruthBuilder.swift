@@ -169,6 +169,7 @@ struct GroundTruthBuilder {
         addDisputes()
         addPayouts()
         addLedger()
+        addBalance()
         sortRows()
         return truth
     }

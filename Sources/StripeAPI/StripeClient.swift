@@ -157,6 +157,34 @@ public final class StripeClient: Sendable {
         }
     }
 
+    /// The platform's balance now (`GET /v1/balance`), with the moment Stripe answered (its response's `Date`, Unix
+    /// seconds; the local clock's `now` when the header is missing or unreadable) and the response's JSON.
+    public func balance(now: Int64) async throws(StripeClientError) -> (
+        balance: StripeBalance, takenAt: Int64, json: String
+    ) {
+        let endpoint = "/v1/balance"
+        let response = try await send(path: endpoint, query: [], endpoint: endpoint)
+        do {
+            let tape = try JSONTapeDecoder.tape(response.body)
+            let balance = try StripeJSON.decoder().decode(StripeBalance.self, from: tape, at: JSONTape.root)
+            let takenAt = response.header("date").flatMap(Self.httpDate) ?? now
+            return (balance, takenAt, String(decoding: response.body, as: UTF8.self))
+        } catch {
+            throw .malformedResponse(
+                endpoint: endpoint, requestID: response.header("request-id"),
+                detail: "not a valid balance: \(StripeJSON.describe(error))")
+        }
+    }
+
+    /// An HTTP date (`Sat, 28 Nov 2026 00:30:07 GMT`, RFC 9110's IMF-fixdate) as Unix seconds.
+    static func httpDate(_ text: String) -> Int64? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text).map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+    }
+
     // MARK: - Sending with retries
 
     /// Sends a GET, retrying what is worth retrying; returns a 2xx response or throws. `ahead`: before the

@@ -28,12 +28,16 @@ public struct PayoutRow: Sendable, Hashable, Codable {
     /// `amount − netOfTransactions`: positive when the bank got more than the transactions add up to. Anything
     /// but zero is a `payout_mismatch` exception. `nil` while the list is not final.
     public var difference: Int64?
+    /// Whether Stripe made it on the payout schedule (`type` `automatic`); a manual payout (`manual`) lists no
+    /// transactions, so its figures stay empty.
+    public var automatic: Bool
 
     public init(
         payoutID: String, created: Int64, arrivalDate: Int64, currency: Currency, amount: Int64, status: PayoutStatus,
         reconciliationStatus: PayoutReconciliationStatus? = nil, balanceTransactions: Int?, netOfTransactions: Int64?,
-        difference: Int64?
+        difference: Int64?, automatic: Bool = true
     ) {
+        self.automatic = automatic
         self.payoutID = payoutID
         self.created = created
         self.arrivalDate = arrivalDate

@@ -15,6 +15,7 @@ extension ReconciliationInput {
             missingObjects += part.missingObjects
             ledgerTotals += part.ledgerTotals
             pendingCharges += part.pendingCharges
+            if let partBalance = part.balance { balance = partBalance }
             guard let partJudged = part.judged else { continue }
             for kind in partJudged.kinds { judged[kind].formUnion(partJudged[kind]) }
             judged.missingObjects = judged.missingObjects || partJudged.missingObjects

@@ -23,6 +23,8 @@ public struct ReconciliationInput: Sendable {
     /// The charges of the look-back window before the range that are still pending, per currency (one part holds
     /// them: the ledger's).
     public var pendingCharges: [PendingChargeTotal] = []
+    /// What the range's roll-forward needs (one part holds it: the last).
+    public var balance: BalanceInputs?
     /// The objects of the look-back window judged as late outcomes (SPEC §4: their outcome arrived since the history
     /// last held them; they get findings, not `platform_fees` or `payouts` rows). When the input is the whole range
     /// (`judged == nil`), the rules judge these beside the range's objects; a part names them in `judged`.

@@ -160,6 +160,12 @@ public enum ExceptionKind: String, Sendable, Codable, CaseIterable {
     /// charge nor its PaymentIntent names `application_fee_amount`, or the fee's amount is zero): it counts as zero
     /// in the destination platform fee.
     case feeCurrencyUnconvertible = "fee_currency_unconvertible"
+    /// A range's starting balance differs from what the history's earlier snapshots of Stripe's balance imply at
+    /// its start: a balance transaction the extraction never saw, or one Stripe changed (docs/RULES.md, "The books
+    /// close").
+    case balanceNotContinuous = "balance_not_continuous"
+    /// A figure of Stripe's own Balance report differs from the roll-forward's.
+    case stripeReportMismatch = "stripe_report_mismatch"
 }
 
 /// An exception's expected or actual value: an amount in minor units of the row's currency, or text.
@@ -291,6 +297,8 @@ public struct ReconciliationReport: Sendable, Hashable, Codable {
     /// The Summary's findings by kind and status (workbook only), sorted by kind. The reconciler counts every
     /// finding as new; the history's verdict (open, resolved) is counted in once it is known.
     public var findingCounts: [FindingCountRow]
+    /// The roll-forward per currency and balance type (`balance.csv`), sorted by currency, then balance type.
+    public var balance: [BalanceRow] = []
 
     public init(
         platformFees: [PlatformFeeRow] = [], transferGroups: [TransferGroupRow] = [],

@@ -55,6 +55,10 @@ extension Router {
                 restrict([])  // customer: the world has none
             }
         }
+        if resource == .balanceTransactions, !hiddenBalanceTransactions.isEmpty {
+            let hidden = hiddenBalanceTransactions
+            predicates.append { !hidden.contains($0) }
+        }
         let predicate: ((Int) -> Bool)? =
             predicates.isEmpty ? nil : { index in predicates.allSatisfy { $0(index) } }
         return (candidates, predicate)

@@ -7,11 +7,18 @@ struct Router: Sendable {
     let renderer: Renderer
     /// Resources restricted keys may not read (403).
     let restrictedKeyForbiddenResources: Set<String>
+    /// Balance transactions the lists leave out (``SandboxOptions/hiddenBalanceTransactions``), by index.
+    let hiddenBalanceTransactions: Set<Int>
 
-    init(storage: WorldStorage, restrictedKeyForbiddenResources: Set<String> = []) {
+    init(
+        storage: WorldStorage, restrictedKeyForbiddenResources: Set<String> = [],
+        hiddenBalanceTransactions: Set<String> = []
+    ) {
         self.storage = storage
         self.renderer = Renderer(storage: storage)
         self.restrictedKeyForbiddenResources = restrictedKeyForbiddenResources
+        self.hiddenBalanceTransactions = Set(
+            hiddenBalanceTransactions.compactMap { storage.ids.index(of: $0, kind: .balanceTransaction) })
     }
 
     // MARK: Routing
@@ -46,6 +53,7 @@ struct Router: Sendable {
     }
 
     static func endpointName(method: String, segments: [String]) -> String {
+        if segments == ["v1", "balance"] { return "\(method) /v1/balance" }
         guard segments.count >= 2, segments[0] == "v1", let resource = ListResource(rawValue: segments[1]) else {
             return "unknown"
         }
@@ -65,6 +73,13 @@ struct Router: Sendable {
     func respond(_ request: RoutedRequest) -> SandboxResponse {
         if let early = request.early { return early }
         let segments = request.segments
+        if segments == ["v1", "balance"] {
+            do {
+                return try balance(query: request.query)
+            } catch {
+                return error.response
+            }
+        }
         guard let resource = ListResource(rawValue: segments[1]) else { return notFoundURL(segments) }
         do {
             switch segments.count {

@@ -47,6 +47,9 @@ public struct SandboxOptions: Sendable {
     /// Resources (`application_fees`, `disputes`, …) that restricted keys (`rk_test_…`) may not read: they get
     /// Stripe's 403, to try a key that lacks a permission.
     public var restrictedKeyForbiddenResources: Set<String> = []
+    /// Balance transactions (`txn_…`) that `GET /v1/balance_transactions` never lists, although they count in
+    /// `GET /v1/balance`: a history that misses them must fail its continuity proof (docs/RULES.md).
+    public var hiddenBalanceTransactions: Set<String> = []
 
     public init() {}
 

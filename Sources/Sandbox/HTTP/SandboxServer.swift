@@ -73,7 +73,8 @@ public final class SandboxServer: Sendable {
             seed: options.seed, charges: options.charges, start: options.start, end: options.end, asOf: options.asOf,
             transferGroupShare: options.transferGroupShare)
         let router = Router(
-            storage: world.storage, restrictedKeyForbiddenResources: options.restrictedKeyForbiddenResources)
+            storage: world.storage, restrictedKeyForbiddenResources: options.restrictedKeyForbiddenResources,
+            hiddenBalanceTransactions: options.hiddenBalanceTransactions)
         let core = ServerCore(router: router, faults: FaultState(options: options, clock: clock))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let bootstrap = ServerBootstrap(group: group)

@@ -88,9 +88,13 @@ struct PayoutScheduler {
                 payouts.currency.append(currency)
                 payouts.amount.append(amount)
                 payouts.arrivalDate.append(arrival)
+                payouts.automatic.append(true)
                 payouts.netOfTransactions.append(balance[c])
-                payouts.balanceTransaction.append(
-                    bts.append(created, .payout, amount: -amount, currency: currency, source: .payout, payout))
+                let own = bts.append(created, .payout, amount: -amount, currency: currency, source: .payout, payout)
+                // Stripe dates a payout's own transaction at the payout's arrival: its Balance report takes paid-out
+                // funds off the balance then (docs/RULES.md, "The books close").
+                bts.availableOn[Int(own)] = arrival
+                payouts.balanceTransaction.append(own)
                 var status: WorldPayoutStatus = arrival <= end ? .paid : .inTransit
                 var failure: Int32 = -1
                 if lateFailurePending, midnight == lateMidnight, !fails, !mismatched {

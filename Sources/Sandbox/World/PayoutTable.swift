@@ -40,6 +40,9 @@ package struct PayoutTable: Sendable {
     package var amount: [Int64] = []
     /// Midnight UTC of the day the payout is expected in the bank.
     package var arrivalDate: [Int64] = []
+    /// Whether Stripe made it on the payout schedule (`automatic`); a manual payout lists no transactions and its own
+    /// balance transaction is dated at its creation.
+    package var automatic: [Bool] = []
     package var status: [WorldPayoutStatus] = []
     package var reconciliation: [WorldPayoutReconciliation] = []
     /// The payout's own `payout` balance transaction.

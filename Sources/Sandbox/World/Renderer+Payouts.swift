@@ -13,7 +13,7 @@ extension Renderer {
             writer.nullField("application_fee")
             writer.nullField("application_fee_amount")
             writer.field("arrival_date", p.arrivalDate[index])
-            writer.field("automatic", true)
+            writer.field("automatic", p.automatic[index])
             let own = ObjectRef.balanceTransaction(Int(p.balanceTransaction[index]))
             reference("balance_transaction", writer, expand, "balance_transaction", own)
             writer.field("created", p.created[index])

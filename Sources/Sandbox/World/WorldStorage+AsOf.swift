@@ -326,6 +326,7 @@ extension PayoutTable {
         cut(&currency, n)
         cut(&amount, n)
         cut(&arrivalDate, n)
+        cut(&automatic, n)
         cut(&status, n)
         cut(&reconciliation, n)
         cut(&balanceTransaction, n)

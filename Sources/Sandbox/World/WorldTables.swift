@@ -461,7 +461,7 @@ package final class WorldStorage: Sendable {
     let seed: UInt64
     let start: Int64
     /// The moment the world is served as of (its "now"): every object was created before it.
-    let end: Int64
+    package let end: Int64
     /// The end the world was generated up to: ``end``, or a later moment for a world served as of an earlier one.
     let plannedEnd: Int64
     /// The number of charges the world was generated with (some ids are numbered after them).

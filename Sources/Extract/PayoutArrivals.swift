@@ -1,0 +1,18 @@
+import ReconCore
+
+/// The automatic payouts arriving from a range on, with their own `payout` balance transaction: Stripe's Balance
+/// report dates that transaction at the payout's arrival, so a payout created days before the range can leave the
+/// balance inside it, and one created before Stripe's balance read can still be in transit (docs/RULES.md, "The
+/// books close"). One list, usually one page: a platform's payouts are a few a day.
+enum PayoutArrivals {
+    /// A day before `from`: an arrival date is a day's midnight, and a payout's transaction is dated at its arrival.
+    static let margin: Int64 = 86_400
+
+    /// `GET /v1/payouts?arrival_date[gte]=…&expand[]=data.balance_transaction`.
+    static func stream(from: Int64) -> ListStream {
+        var stream = ListStream(
+            kind: .payouts, filter: [("arrival_date[gte]", String(from - margin))])
+        stream.expansions = ["data.balance_transaction"]
+        return stream
+    }
+}

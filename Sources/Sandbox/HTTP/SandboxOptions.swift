@@ -48,6 +48,11 @@ public struct SandboxOptions: Sendable {
     /// Stripe's 403, to try a key that lacks a permission.
     public var restrictedKeyForbiddenResources: Set<String> = []
 
+    /// Report runs (`POST /v1/reporting/report_runs`) end `failed` instead of `succeeded`, to try a failed report.
+    public var reportRunsFail = false
+    /// Report runs stay `pending` forever, to try a client's polling bound.
+    public var reportRunsNeverFinish = false
+
     public init() {}
 
     /// The world's end: ``start`` plus ``days`` and ``hours``.

@@ -16,7 +16,10 @@ public enum CSVReader {
     public static func records(_ bytes: some Collection<UInt8>) throws(Problem) -> [[String]] {
         var input = Array(bytes)
         if input.starts(with: [0xEF, 0xBB, 0xBF]) { input.removeFirst(3) }
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+        let quote = UInt8(ascii: "\"")
+        let comma = UInt8(ascii: ",")
+        let cr = UInt8(ascii: "\r")
+        let lf = UInt8(ascii: "\n")
 
         var records: [[String]] = []
         var record: [String] = []

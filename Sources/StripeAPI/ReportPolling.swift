@@ -9,7 +9,8 @@ public struct ReportPolling: Sendable, Equatable {
     public var limit: Duration
 
     /// Defaults: 1 s, doubling to 30 s, for at most 10 minutes.
-    public init(firstDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30), limit: Duration = .seconds(600)) {
+    public init(firstDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30), limit: Duration = .seconds(600))
+    {
         self.firstDelay = firstDelay
         self.maxDelay = maxDelay
         self.limit = limit

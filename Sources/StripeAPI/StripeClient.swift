@@ -229,7 +229,8 @@ public final class StripeClient: Sendable {
         logger.warning(
             "Stripe request failed",
             metadata: [
-                "method": "\(request.method.rawValue)", "endpoint": "\(endpoint)", "status": "\(response.status)", "request_id": "\(requestID ?? "-")",
+                "method": "\(request.method.rawValue)", "endpoint": "\(endpoint)", "status": "\(response.status)",
+                "request_id": "\(requestID ?? "-")",
                 "attempt": "\(attempt)",
             ])
         if response.status == 429 {

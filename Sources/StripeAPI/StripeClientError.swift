@@ -26,9 +26,11 @@ public enum StripeClientError: ActionableError, Equatable {
             let said = error.map { " Stripe said: \($0.description)." } ?? ""
             let id = requestID.map { " (Request-Id \($0))" } ?? ""
             let tries = attempts > 1 ? " after \(attempts) attempts" : ""
-            return "\(method.rawValue) \(endpoint) failed with HTTP \(status)\(tries)\(id).\(said) \(Self.advice(status, endpoint, method))"
+            return
+                "\(method.rawValue) \(endpoint) failed with HTTP \(status)\(tries)\(id).\(said) \(Self.advice(status, endpoint, method))"
         case .transport(let error, let endpoint, let attempts, let method):
-            return "\(method.rawValue) \(endpoint) got no complete response after \(attempts) attempt\(attempts == 1 ? "" : "s"): "
+            return
+                "\(method.rawValue) \(endpoint) got no complete response after \(attempts) attempt\(attempts == 1 ? "" : "s"): "
                 + "\(error.detail). Check the network and api.base_url; the run can be repeated safely."
         case .malformedResponse(let endpoint, let requestID, let detail, let method):
             return "\(method.rawValue) \(endpoint) returned something that is not Stripe's JSON"

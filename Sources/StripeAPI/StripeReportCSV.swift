@@ -54,7 +54,8 @@ public enum StripeReportCSV {
         _ body: some Collection<UInt8>, currency: Currency, intervalStart: Int64, intervalEnd: Int64
     ) throws(ReportCSVError) -> ActivitySummaryReport {
         let table = try Table(
-            body, report: activitySummary, currency: currency, required: ["reporting_category", "count", "gross", "fee", "net"])
+            body, report: activitySummary, currency: currency,
+            required: ["reporting_category", "count", "gross", "fee", "net"])
         var rows: [String: ActivitySummaryReport.Row] = [:]
         for row in table.rows.indices {
             try table.checkCurrency(row: row)
@@ -92,7 +93,8 @@ public enum StripeReportCSV {
             }
             guard let exponent = currency.exponent else {
                 throw .invalidRows(
-                    report: report, detail: "its currency '\(currency)' is not in Stripe's currency table, so its "
+                    report: report,
+                    detail: "its currency '\(currency)' is not in Stripe's currency table, so its "
                         + "amounts cannot be read")
             }
             guard let header = records.first else { throw .missingColumn(report: report, column: required[0]) }

@@ -56,7 +56,11 @@ public final class StripeReportRunner: Sendable {
                             try StripeReportCSV.activitySummary(
                                 body, currency: currency, intervalStart: from, intervalEnd: to)
                         }
-                        return (index, ReportSummaries(currency: currency, balance: try await balance, activity: try await activity))
+                        return (
+                            index,
+                            ReportSummaries(
+                                currency: currency, balance: try await balance, activity: try await activity)
+                        )
                     }
                 }
                 var results: [ReportSummaries?] = Array(repeating: nil, count: currencies.count)
@@ -72,7 +76,8 @@ public final class StripeReportRunner: Sendable {
     /// Both summaries for `currency` over `[from, to)` (Unix seconds).
     ///
     /// - Throws: `CancellationError` only, when the task is cancelled.
-    public func summaries(from: Int64, to: Int64, currency: Currency) async throws(CancellationError) -> ReportSummaries {
+    public func summaries(from: Int64, to: Int64, currency: Currency) async throws(CancellationError) -> ReportSummaries
+    {
         let all = try await summaries(from: from, to: to, currencies: [currency])
         guard let first = all.first else { throw CancellationError() }
         return first
@@ -114,7 +119,8 @@ public final class StripeReportRunner: Sendable {
         }
         guard let type = found else {
             return .unavailable(
-                .notPermitted("Stripe has no report type \(id) for this key (HTTP 404): it is unavailable in this mode."))
+                .notPermitted(
+                    "Stripe has no report type \(id) for this key (HTTP 404): it is unavailable in this mode."))
         }
         return .available(start: type.dataAvailableStart, end: type.dataAvailableEnd)
     }

@@ -25,7 +25,9 @@ struct BalanceReportFigures: Sendable, Equatable {
     var activityRows: [ActivityRow] = []
 
     /// The reporting categories that are payouts in `balance.summary.1`: every other one is activity.
-    static let payoutCategories: Set<String> = [BTType.payout.reportingCategory, BTType.payoutFailure.reportingCategory]
+    static let payoutCategories: Set<String> = [
+        BTType.payout.reportingCategory, BTType.payoutFailure.reportingCategory,
+    ]
 
     init(storage: WorldStorage, currency: WorldCurrency, start: Int64, end: Int64) {
         let b = storage.balanceTransactions

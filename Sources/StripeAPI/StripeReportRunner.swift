@@ -35,6 +35,7 @@ public final class StripeReportRunner: Sendable {
     public func summaries(
         from: Int64, to: Int64, currencies: [Currency]
     ) async throws(CancellationError) -> [ReportSummaries] {
+        guard !currencies.isEmpty else { return [] }
         let balanceType = await readType(StripeReportCSV.balanceSummary)
         let activityType = await readType(StripeReportCSV.activitySummary)
         try checkCancellation()

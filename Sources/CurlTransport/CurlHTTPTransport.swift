@@ -73,7 +73,7 @@ public final class CurlHTTPTransport: HTTPTransport {
             await withCheckedContinuation { (continuation: JobContinuation) in
                 guard pending.attach(continuation) else { return }
                 if !queue.submit(pending) {
-                    pending.finish(.failure(Self.shutDownError(pending.endpoint)))
+                    pending.finish(.failure(Self.shutDownError(pending.prepared.label)))
                 }
             }
         } onCancel: {
@@ -87,13 +87,13 @@ public final class CurlHTTPTransport: HTTPTransport {
     /// Blocks until every worker thread has ended. Safe to call more than once; later `get`s fail at once.
     public func shutdown() {
         for pending in queue.close() {
-            pending.finish(.failure(Self.shutDownError(pending.endpoint)))
+            pending.finish(.failure(Self.shutDownError(pending.prepared.label)))
         }
         queue.waitForWorkersToExit()
     }
 
-    private static func shutDownError(_ endpoint: String) -> TransportError {
-        .invalidRequest("GET \(endpoint): the HTTP transport was shut down")
+    private static func shutDownError(_ label: String) -> TransportError {
+        .invalidRequest("\(label): the HTTP transport was shut down")
     }
 }
 

@@ -57,6 +57,6 @@ final class PendingRequest: @unchecked Sendable {
     }
 
     private var cancellationError: TransportError {
-        .invalidRequest("GET \(endpoint): cancelled (the calling task was cancelled before a response arrived)")
+        .invalidRequest("\(prepared.label): cancelled (the calling task was cancelled before a response arrived)")
     }
 }

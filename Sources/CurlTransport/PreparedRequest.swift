@@ -13,8 +13,14 @@ struct PreparedRequest: ~Copyable {
     let headers: HeaderList
     /// `scheme://host[:port]/path` — no query, no credentials, no header values: safe for error messages.
     let endpoint: String
+    /// `GET` or `POST`.
+    let method: HTTPRequest.Method
+    /// A POST's body, copied to curl when the transfer is configured (`CURLOPT_COPYPOSTFIELDS`).
+    let body: [UInt8]?
     /// Whether the host is a loopback address (then no proxy is used).
     let isLoopback: Bool
+    /// `GET scheme://host[:port]/path`, for error messages.
+    var label: String { "\(method.rawValue) \(endpoint)" }
     /// Scrubs request header values out of error texts.
     let redactor: Redactor
 
@@ -27,6 +33,7 @@ struct PreparedRequest: ~Copyable {
         let path = url.part(CURLUPART_PATH) ?? "/"
         let endpoint = "\(scheme)://\(host)\(port)\(path)"
         let isLoopback = LoopbackHost.contains(host)
+        let label = "\(request.method.rawValue) \(endpoint)"
 
         switch scheme {
         case "https":
@@ -34,32 +41,38 @@ struct PreparedRequest: ~Copyable {
         case "http":
             guard isLoopback else {
                 throw .invalidRequest(
-                    "GET \(endpoint): plain http is allowed only to a loopback host (127.0.0.0/8, localhost, ::1); "
+                    "\(label): plain http is allowed only to a loopback host (127.0.0.0/8, localhost, ::1); "
                         + "use https")
             }
         default:
-            throw .invalidRequest("GET \(endpoint): the scheme \"\(scheme)\" is not allowed; use https")
+            throw .invalidRequest("\(label): the scheme \"\(scheme)\" is not allowed; use https")
         }
 
         var list = HeaderList()
         for (name, value) in request.headers {
             // Messages name the header, never its value (it may be the API key).
             guard HeaderRules.isValidName(name) else {
-                throw .invalidRequest("GET \(endpoint): the header name \"\(name.prefix(40))\" is not a valid token")
+                throw .invalidRequest("\(label): the header name \"\(name.prefix(40))\" is not a valid token")
             }
             guard HeaderRules.isValidValue(value) else {
-                throw .invalidRequest("GET \(endpoint): the value of header \"\(name)\" contains CR, LF or NUL")
+                throw .invalidRequest("\(label): the value of header \"\(name)\" contains CR, LF or NUL")
             }
             // curl reads "Name:" as "remove this header" and "Name;" as "send it empty".
             guard list.append(value.isEmpty ? "\(name);" : "\(name): \(value)") else {
-                throw .invalidRequest("GET \(endpoint): libcurl could not allocate the header list")
+                throw .invalidRequest("\(label): libcurl could not allocate the header list")
             }
+        }
+        // curl would send `Expect: 100-continue` before a large POST body and wait for the server: "Expect:" drops it.
+        if request.method == .post, !list.append("Expect:") {
+            throw .invalidRequest("\(label): libcurl could not allocate the header list")
         }
         // Every stored property is set only here, after the last throw (noncopyable fields may not be set
         // conditionally).
         self.url = url
         self.headers = list
         self.endpoint = endpoint
+        self.method = request.method
+        self.body = request.body.map { [UInt8]($0) }
         self.isLoopback = isLoopback
         self.redactor = Redactor(secrets: request.headers.map(\.value))
     }

@@ -50,7 +50,7 @@ enum Worker {
             }
             var status = 0
             guard ccurl_easy_getinfo_long(handle.raw, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK, status > 0 else {
-                return .failure(.connectionFailed("GET \(pending.endpoint): no HTTP status line was received"))
+                return .failure(.connectionFailed("\(pending.prepared.label): no HTTP status line was received"))
             }
             return .success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.body))
         }
@@ -68,7 +68,7 @@ enum Worker {
         func check(_ code: CURLcode, _ option: String) throws(TransportError) {
             guard code == CURLE_OK else {
                 let text = curl_easy_strerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)"
-                throw .invalidRequest("GET \(pending.endpoint): libcurl refused \(option): \(text)")
+                throw .invalidRequest("\(pending.prepared.label): libcurl refused \(option): \(text)")
             }
         }
         func set(_ option: CURLoption, _ value: Int, _ name: String) throws(TransportError) {
@@ -80,7 +80,25 @@ enum Worker {
 
         try check(ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, handle.errorBuffer), "CURLOPT_ERRORBUFFER")
         try check(ccurl_easy_setopt_curlu(raw, CURLOPT_CURLU, pending.prepared.url.raw), "CURLOPT_CURLU")
-        try set(CURLOPT_HTTPGET, 1, "CURLOPT_HTTPGET")
+        switch pending.prepared.method {
+        case .get:
+            try set(CURLOPT_HTTPGET, 1, "CURLOPT_HTTPGET")
+        case .post:
+            // POSTFIELDSIZE first, so that COPYPOSTFIELDS copies exactly the body's bytes (NULs included) into
+            // curl's own buffer, which outlives this call and is freed by the next reset.
+            let body = pending.prepared.body ?? []
+            try set(CURLOPT_POST, 1, "CURLOPT_POST")
+            try set(CURLOPT_POSTFIELDSIZE, body.count, "CURLOPT_POSTFIELDSIZE")
+            let code = body.withUnsafeBytes { bytes -> CURLcode in
+                // An empty body still needs a valid pointer: curl copies zero bytes from it.
+                var empty: UInt8 = 0
+                guard let base = bytes.baseAddress else {
+                    return ccurl_easy_setopt_pointer(raw, CURLOPT_COPYPOSTFIELDS, &empty)
+                }
+                return ccurl_easy_setopt_pointer(raw, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
+            }
+            try check(code, "CURLOPT_COPYPOSTFIELDS")
+        }
         // No signals: curl runs on many threads; timeouts must not use SIGALRM.
         try set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
         try set(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds, "CURLOPT_CONNECTTIMEOUT_MS")
@@ -130,11 +148,11 @@ enum Worker {
         if code == CURLE_ABORTED_BY_CALLBACK {
             // Only our progress callback aborts: the caller was cancelled (and already answered) or shutdown.
             return .invalidRequest(
-                "GET \(pending.endpoint): aborted because the transport was shut down or the caller cancelled")
+                "\(pending.prepared.label): aborted because the transport was shut down or the caller cancelled")
         }
         let curlText = handle.errorText ?? curl_easy_strerror(code).map { String(cString: $0) } ?? "unknown error"
         let detail = pending.prepared.redactor.scrub(
-            "GET \(pending.endpoint): \(curlText) (curl error \(code.rawValue))")
+            "\(pending.prepared.label): \(curlText) (curl error \(code.rawValue))")
         return CurlErrorMapping.transportError(for: code, detail: detail)
     }
 }

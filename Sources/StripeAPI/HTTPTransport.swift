@@ -1,32 +1,45 @@
 import Foundation
 import ReconCore
 
-/// A GET request as the Stripe client hands it to a transport.
+/// A request as the Stripe client hands it to a transport: a GET, or a POST with a form body.
 ///
-/// Its description names the URL and the header names only: header values (the Authorization header
-/// carries the API key) never reach a log line or an error message through it.
+/// Its description names the method, the URL and the header names only: header values (the Authorization header
+/// carries the API key) and the body never reach a log line or an error message through it.
 public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
+    /// The methods the client sends.
+    public enum Method: String, Sendable, Equatable {
+        case get = "GET"
+        /// With an `application/x-www-form-urlencoded` body (Stripe's only request body).
+        case post = "POST"
+    }
+
     /// The full URL, query included.
     public var url: URL
     /// Header fields to send, in order. The transport adds nothing that carries a secret.
     public var headers: [(name: String, value: String)]
+    public var method: Method
+    /// The `application/x-www-form-urlencoded` body of a POST (`nil` for a GET); its `Content-Type` is among
+    /// ``headers``.
+    public var body: Data?
 
-    public init(url: URL, headers: [(name: String, value: String)]) {
+    public init(url: URL, headers: [(name: String, value: String)], method: Method = .get, body: Data? = nil) {
         self.url = url
         self.headers = headers
+        self.method = method
+        self.body = body
     }
 
     public var description: String {
-        "GET \(url.absoluteString) [headers: \(headers.map(\.name).joined(separator: ", "))]"
+        "\(method.rawValue) \(url.absoluteString) [headers: \(headers.map(\.name).joined(separator: ", "))]"
     }
 
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
-        lhs.url == rhs.url
+        lhs.url == rhs.url && lhs.method == rhs.method && lhs.body == rhs.body
             && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
     }
 }
@@ -79,8 +92,10 @@ public enum TransportError: Error, Sendable, Equatable {
     }
 }
 
-/// Sends GET requests. Implementations keep connections alive, verify TLS, accept gzip, and never block
-/// Swift's cooperative thread pool.
+/// Sends requests. Implementations keep connections alive, verify TLS, accept gzip, and never block Swift's
+/// cooperative thread pool.
 public protocol HTTPTransport: Sendable {
+    /// Sends `request` with its ``HTTPRequest/method`` (and, for a POST, its ``HTTPRequest/body``) and returns the
+    /// whole response. (Named for the GET it once only sent; a wrapping transport forwards any request through it.)
     func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
 }

@@ -192,13 +192,22 @@ public final class StripeClient: Sendable {
     func send(
         path: String, query: [(String, String)], endpoint: String, ahead: Bool = false
     ) async throws(StripeClientError) -> HTTPResponse {
-        let request = makeRequest(path: path, query: query)
+        try await send(makeRequest(path: path, query: query), endpoint: endpoint, ahead: ahead)
+    }
+
+    /// Sends `request`, the same one on every attempt (a POST's `Idempotency-Key` included), retrying what is worth
+    /// retrying; returns a 2xx response or throws.
+    func send(
+        _ request: HTTPRequest, endpoint: String, ahead: Bool = false
+    ) async throws(StripeClientError) -> HTTPResponse {
         let policy = configuration.retryPolicy
         var attempt = 0
         while true {
             attempt += 1
             await budget.acquire(endpoint: endpoint, ahead: ahead)
-            if Task.isCancelled { throw Self.cancelled(endpoint: endpoint, attempts: attempt - 1) }
+            if Task.isCancelled {
+                throw Self.cancelled(endpoint: endpoint, attempts: attempt - 1, method: request.method)
+            }
             await statistics.add { $0.requests += 1 }
             switch await attemptOnce(request, endpoint: endpoint, attempt: attempt) {
             case .success(let response):
@@ -210,7 +219,7 @@ public final class StripeClient: Sendable {
                 do {
                     try await clock.sleep(for: wait)
                 } catch {
-                    throw Self.cancelled(endpoint: endpoint, attempts: attempt)
+                    throw Self.cancelled(endpoint: endpoint, attempts: attempt, method: request.method)
                 }
             }
         }
@@ -218,10 +227,10 @@ public final class StripeClient: Sendable {
 
     /// The error of a request given up because the run was cancelled (interrupted, or another request failed):
     /// never retried.
-    static func cancelled(endpoint: String, attempts: Int) -> StripeClientError {
+    static func cancelled(endpoint: String, attempts: Int, method: HTTPRequest.Method = .get) -> StripeClientError {
         .transport(
             .invalidRequest("the run was cancelled before the request could be sent"), endpoint: endpoint,
-            attempts: attempts)
+            attempts: attempts, method: method)
     }
 
     private enum Attempt {
@@ -240,14 +249,16 @@ public final class StripeClient: Sendable {
                 "Stripe request got no complete response",
                 metadata: ["endpoint": "\(endpoint)", "error": "\(error.detail)", "attempt": "\(attempt)"])
             return .failure(
-                .transport(error, endpoint: endpoint, attempts: attempt), retryable: error.isRetryable, retryAfter: nil)
+                .transport(error, endpoint: endpoint, attempts: attempt, method: request.method),
+                retryable: error.isRetryable, retryAfter: nil)
         }
         if (200..<300).contains(response.status) { return .success(response) }
         let requestID = response.header("request-id")
         logger.warning(
             "Stripe request failed",
             metadata: [
-                "endpoint": "\(endpoint)", "status": "\(response.status)", "request_id": "\(requestID ?? "-")",
+                "method": "\(request.method.rawValue)", "endpoint": "\(endpoint)", "status": "\(response.status)",
+                "request_id": "\(requestID ?? "-")",
                 "attempt": "\(attempt)",
             ])
         if response.status == 429 {
@@ -258,7 +269,7 @@ public final class StripeClient: Sendable {
         }
         let error = StripeClientError.http(
             status: response.status, endpoint: endpoint, requestID: requestID, error: Self.errorSummary(response),
-            attempts: attempt)
+            attempts: attempt, method: request.method)
         let retryable = RetryPolicy.isRetryable(
             status: response.status, shouldRetryHeader: response.header("stripe-should-retry"))
         return .failure(error, retryable: retryable, retryAfter: RetryPolicy.retryAfter(response.header("retry-after")))

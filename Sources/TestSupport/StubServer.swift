@@ -18,6 +18,8 @@ public final class StubServer: Sendable {
         public var headers: [(name: String, value: String)]
         /// The connection it came on: 1 for the first the server accepted, then 2, …
         public var connection: Int
+        /// The request's body (a POST's form), empty for none.
+        public var body: [UInt8] = []
 
         /// The values of the header `name` (case-insensitive), in order.
         public func values(of name: String) -> [String] {

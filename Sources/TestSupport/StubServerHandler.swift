@@ -11,6 +11,7 @@ final class StubServerHandler: ChannelInboundHandler {
     private let script: StubServer.Script
     private let log: StubServerLog
     private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
 
     init(connection: Int, script: @escaping StubServer.Script, log: StubServerLog) {
         self.connection = connection
@@ -22,14 +23,16 @@ final class StubServerHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
-        case .body:
-            break
+            body = []
+        case .body(let buffer):
+            body += buffer.readableBytesView
         case .end:
             guard let head else { return }
             self.head = nil
             let request = StubServer.Request(
                 method: head.method.rawValue, uri: head.uri,
-                headers: head.headers.map { (name: $0.name, value: $0.value) }, connection: connection)
+                headers: head.headers.map { (name: $0.name, value: $0.value) }, connection: connection, body: body)
+            body = []
             log.received(request)
             reply(script(request), context: context)
         }

@@ -72,13 +72,15 @@ public final class WireConnection {
 
     deinit { close(socket) }
 
-    /// Writes one request with `headers` (and `Content-Length: 0` for any method but GET).
-    public func send(_ method: String = "GET", _ path: String, headers: [(String, String)]) throws {
+    /// Writes one request with `headers` and `body` (and its `Content-Length` for any method but GET).
+    public func send(
+        _ method: String = "GET", _ path: String, headers: [(String, String)], body: [UInt8] = []
+    ) throws {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        if method != "GET" { text += "Content-Length: 0\r\n" }
+        if method != "GET" { text += "Content-Length: \(body.count)\r\n" }
         text += "\r\n"
-        let bytes = Array(text.utf8)
+        let bytes = Array(text.utf8) + (method != "GET" ? body : [])
         let sent = bytes.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
         guard sent == bytes.count else { throw WireError("write() failed: errno \(errno)") }
     }
@@ -119,19 +121,19 @@ public final class WireConnection {
     }
 
     /// Sends one request with the connection's ``key`` and reads its response.
-    public func request(_ path: String, method: String = "GET", headers: [(String, String)] = []) throws
-        -> WireResponse
-    {
-        try request(path, key: key, method: method, headers: headers)
+    public func request(
+        _ path: String, method: String = "GET", headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws -> WireResponse {
+        try request(path, key: key, method: method, headers: headers, body: body)
     }
 
     /// Sends one request with `key` (none when `nil`) and reads its response.
-    public func request(_ path: String, key: String?, method: String = "GET", headers: [(String, String)] = [])
-        throws -> WireResponse
-    {
+    public func request(
+        _ path: String, key: String?, method: String = "GET", headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws -> WireResponse {
         var all = headers
         if let key { all.append(("Authorization", "Bearer \(key)")) }
-        try send(method, path, headers: all)
+        try send(method, path, headers: all, body: body)
         return try receive()
     }
 

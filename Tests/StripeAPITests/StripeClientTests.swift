@@ -94,7 +94,7 @@ struct StripeClientTests {
             _ = try await client.listPage(Transfer.self, path: "/v1/transfers", query: [])
             Issue.record("a malformed body was accepted")
         } catch {
-            guard case .malformedResponse(let endpoint, let requestID, _) = error else {
+            guard case .malformedResponse(let endpoint, let requestID, _, _) = error else {
                 Issue.record("unexpected \(error)")
                 return
             }

@@ -33,6 +33,7 @@ struct OpenEnum: Sendable, CustomTestStringConvertible {
         OpenEnum(DisputeStatus.self), OpenEnum(FeeDetailType.self), OpenEnum(FeeSourceType.self),
         OpenEnum(PaymentIntentStatus.self), OpenEnum(PayoutMethod.self), OpenEnum(PayoutStatus.self),
         OpenEnum(PayoutType.self), OpenEnum(RefundReason.self), OpenEnum(RefundStatus.self),
+        OpenEnum(ReportRunStatus.self),
         OpenEnum(ReportingCategory.self), OpenEnum(StripeErrorType.self),
     ]
 }

@@ -5,4 +5,6 @@ struct RoutedRequest: Sendable {
     var early: SandboxResponse?
     var segments: [String]
     var query: [(String, String)]
+    /// The request body (a POST's form), empty for a GET.
+    var body: [UInt8] = []
 }

@@ -9,39 +9,44 @@ struct Router: Sendable {
     let restrictedKeyForbiddenResources: Set<String>
     /// Balance transactions the lists leave out (``SandboxOptions/hiddenBalanceTransactions``), by index.
     let hiddenBalanceTransactions: Set<Int>
+    /// The Reporting API's runs (the one state kept between requests).
+    let reportRuns: ReportRunTable
 
     init(
         storage: WorldStorage, restrictedKeyForbiddenResources: Set<String> = [],
-        hiddenBalanceTransactions: Set<String> = []
+        hiddenBalanceTransactions: Set<String> = [],
+        reportRuns: ReportRunTable = ReportRunTable(failRuns: false, neverFinish: false)
     ) {
         self.storage = storage
         self.renderer = Renderer(storage: storage)
         self.restrictedKeyForbiddenResources = restrictedKeyForbiddenResources
         self.hiddenBalanceTransactions = Set(
             hiddenBalanceTransactions.compactMap { storage.ids.index(of: $0, kind: .balanceTransaction) })
+        self.reportRuns = reportRuns
     }
 
     // MARK: Routing
 
     /// Parses the request line, names its endpoint and answers at once what needs no data: a missing or bad
-    /// key, a forbidden resource, a write method or an unknown URL.
-    func route(method: String, uri: String, authorization: String?) -> RoutedRequest {
+    /// key, a forbidden resource, a write method (but the one POST, creating a report run) or an unknown URL.
+    func route(method: String, uri: String, authorization: String?, body: [UInt8] = []) -> RoutedRequest {
         let (path, queryString) = QueryString.split(uri)
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map {
             QueryString.percentDecode(Substring($0))
         }
         let query = QueryString.parse(queryString)
         let endpoint = Router.endpointName(method: method, segments: segments)
-        var routed = RoutedRequest(endpoint: endpoint, early: nil, segments: segments, query: query)
+        var routed = RoutedRequest(endpoint: endpoint, early: nil, segments: segments, query: query, body: body)
         if let failure = authenticate(authorization) {
             routed.early = failure
         } else if let forbidden = forbid(authorization, segments: segments) {
             routed.early = forbidden
-        } else if method != "GET" {
+        } else if method != "GET" && endpoint != Router.createReportRunEndpoint {
             routed.early = error(
                 405, type: "invalid_request_error",
                 message: "The connect-recon sandbox is read-only: \(method.prefix(10)) requests are not supported. "
-                    + "It serves only GET requests on Stripe's list and retrieve endpoints.",
+                    + "It serves only GET requests on Stripe's list and retrieve endpoints (and POST "
+                    + "/v1/reporting/report_runs).",
                 extraHeaders: [("Allow", "GET")])
         } else if endpoint == "unknown" {
             routed.early = error(
@@ -54,6 +59,9 @@ struct Router: Sendable {
 
     static func endpointName(method: String, segments: [String]) -> String {
         if segments == ["v1", "balance"] { return "\(method) /v1/balance" }
+        if segments.count >= 2, segments[0] == "v1", segments[1] == "reporting" || segments[1] == "files" {
+            return reportingEndpointName(method: method, segments: segments)
+        }
         guard segments.count >= 2, segments[0] == "v1", let resource = ListResource(rawValue: segments[1]) else {
             return "unknown"
         }
@@ -80,6 +88,7 @@ struct Router: Sendable {
                 return error.response
             }
         }
+        if segments[1] == "reporting" || segments[1] == "files" { return respondReporting(request) }
         guard let resource = ListResource(rawValue: segments[1]) else { return notFoundURL(segments) }
         do {
             switch segments.count {

@@ -51,6 +51,11 @@ public struct SandboxOptions: Sendable {
     /// `GET /v1/balance`: a history that misses them must fail its continuity proof (docs/RULES.md).
     public var hiddenBalanceTransactions: Set<String> = []
 
+    /// Report runs (`POST /v1/reporting/report_runs`) end `failed` instead of `succeeded`, to try a failed report.
+    public var reportRunsFail = false
+    /// Report runs stay `pending` forever, to try a client's polling bound.
+    public var reportRunsNeverFinish = false
+
     public init() {}
 
     /// The world's end: ``start`` plus ``days`` and ``hours``.

@@ -4,7 +4,8 @@ import NIOHTTP1
 import NIOPosix
 import ReconCore
 
-/// A Stripe-compatible HTTP/1.1 server on the loopback interface, serving a ``SandboxWorld`` read-only.
+/// A Stripe-compatible HTTP/1.1 server on the loopback interface, serving a ``SandboxWorld`` read-only (but for the
+/// Reporting API's report runs, which it creates on `POST /v1/reporting/report_runs`).
 ///
 /// ```swift
 /// let server = try await SandboxServer.start(SandboxOptions())
@@ -72,9 +73,10 @@ public final class SandboxServer: Sendable {
         let world = SandboxWorld(
             seed: options.seed, charges: options.charges, start: options.start, end: options.end, asOf: options.asOf,
             transferGroupShare: options.transferGroupShare)
+        let reportRuns = ReportRunTable(failRuns: options.reportRunsFail, neverFinish: options.reportRunsNeverFinish)
         let router = Router(
             storage: world.storage, restrictedKeyForbiddenResources: options.restrictedKeyForbiddenResources,
-            hiddenBalanceTransactions: options.hiddenBalanceTransactions)
+            hiddenBalanceTransactions: options.hiddenBalanceTransactions, reportRuns: reportRuns)
         let core = ServerCore(router: router, faults: FaultState(options: options, clock: clock))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let bootstrap = ServerBootstrap(group: group)
@@ -104,6 +106,8 @@ public final class SandboxServer: Sendable {
         guard let url = URL(string: "http://\(host):\(port)") else {
             throw SandboxError(message: "Could not form the sandbox's URL.", isBadInput: false)
         }
+        // Report files are served at the server's own address.
+        reportRuns.baseURL = url.absoluteString
         return SandboxServer(
             port: port, baseURL: url, world: world, options: options, group: group, channel: channel, core: core)
     }
@@ -172,9 +176,10 @@ final class ServerCore: Sendable {
         case respond(SandboxResponse, truncate: Bool)
     }
 
-    func handle(_ head: HTTPRequestHead) -> Outcome {
+    func handle(_ head: HTTPRequestHead, body: [UInt8] = []) -> Outcome {
         let routed = router.route(
-            method: head.method.rawValue, uri: head.uri, authorization: head.headers.first(name: "Authorization"))
+            method: head.method.rawValue, uri: head.uri, authorization: head.headers.first(name: "Authorization"),
+            body: body)
         var response: SandboxResponse
         var truncate = false
         switch faults.decide(endpoint: routed.endpoint) {
@@ -200,7 +205,7 @@ final class ServerCore: Sendable {
             .request, Int(faults.nextRequestNumber() % 3_000_000_000_000))
         response.headers.append(("Request-Id", requestID))
         response.headers.append(("Stripe-Version", head.headers.first(name: "Stripe-Version") ?? stripeVersion))
-        response.headers.append(("Content-Type", "application/json"))
+        response.headers.append(("Content-Type", response.contentType))
         response.headers.append(("Cache-Control", "no-cache, no-store"))
         faults.record(status: response.status, expandedObjects: response.expandedObjects)
         return .respond(response, truncate: truncate)
@@ -214,17 +219,26 @@ final class SandboxHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let core: ServerCore
     private var head: HTTPRequestHead?
+    /// The request's body so far (a report run's form); at most ``maximumBody`` bytes are kept.
+    private var body: [UInt8] = []
+    private static let maximumBody = 65_536
 
     init(core: ServerCore) { self.core = core }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
-        case .body: break
+        case .head(let head):
+            self.head = head
+            body.removeAll(keepingCapacity: true)
+        case .body(let buffer):
+            // A body beyond the limit is cut: the form it was is then refused as invalid.
+            let room = Self.maximumBody - body.count
+            if room > 0 { body += buffer.readableBytesView.prefix(room) }
         case .end:
             guard let head else { return }
             self.head = nil
-            let outcome = core.handle(head)
+            let outcome = core.handle(head, body: body)
+            body.removeAll(keepingCapacity: true)
             let delay = core.delay(for: outcome)
             if delay > .zero {
                 context.eventLoop.assumeIsolated().scheduleTask(in: delay) {

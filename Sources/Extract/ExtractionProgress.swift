@@ -32,6 +32,9 @@ public struct ExtractionSummary: Sendable, Equatable {
     public var balanceTransactionsAfterRange = false
     /// Whether Stripe's balance was read (`GET /v1/balance`).
     public var balanceRead = false
+    /// Stripe Balance reports compared (per range and currency), this range's and earlier ranges' not published
+    /// before.
+    public var stripeReportsCompared = 0
 
     /// The resource that objects read again for late outcomes count under.
     public static let lateReadsResource = "late outcomes"

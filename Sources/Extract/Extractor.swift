@@ -50,6 +50,11 @@ public struct Extractor: Sendable {
         /// fetch instead. Empty (every ``CatalogueEntry/rangeExpansions``) but in `connect-recon-bench --only
         /// expansions`, which measures what each expansion costs and saves.
         public var droppedExpansions: [ObjectKind: Set<String>] = [:]
+        /// Whether the range's balance is compared with Stripe's own Balance report (the Reporting API), and the
+        /// ranges whose report Stripe had not published when an earlier run asked.
+        public var compareWithStripeReports = true
+        /// How the report runs are waited for.
+        public var reportPolling = ReportPolling()
 
         public init(
             concurrency: Int, settleMargin: Int64, windowSeconds: Int64 = 7 * 86_400, minimumSplitSeconds: Int64 = 2,
@@ -152,6 +157,10 @@ public struct Extractor: Sendable {
                     metadata: ["objects": "\(summary.lateReads)", "requests": "\(lateReads.count)"])
             }
         }
+        // Stripe's own reports of the range, and of earlier ranges it had not published yet, run on Stripe's side
+        // beside the lists.
+        let (reportedTo, reportCurrencies) = (to, balance.map { Self.paymentsCurrencies($0.snapshot) } ?? [])
+        async let stripeReports = compareWithStripeReports(from: from, to: reportedTo, currencies: reportCurrencies)
         // Interleaved across kinds, so every endpoint has cursors in flight from the first second.
         var work: [ExtractionWork] = lateReads.filter { if case .list = $0 { true } else { false } }
         for index in 0..<(windowsByKind.map(\.count).max() ?? 0) {
@@ -191,6 +200,12 @@ public struct Extractor: Sendable {
             try await run(items, context)
         }
         summary.followUpRounds = round
+        let reports = try await stripeReports
+        summary.stripeReportsCompared = reports.count
+        for report in reports {
+            try await store.balance.recordStripeReport(
+                report.comparison, currency: report.currency, from: report.from, to: report.to, run: runID)
+        }
         // Everything the snapshot needs is stored: later ranges may be carried to it.
         if let balance {
             try await store.balance.record(
@@ -205,6 +220,41 @@ public struct Extractor: Sendable {
         summary.pages = totals.pages
         summary.missing = totals.missing
         return summary
+    }
+
+    /// The currencies of the `payments` balance: those Stripe's Balance report covers.
+    static func paymentsCurrencies(_ snapshot: BalanceSnapshot) -> [Currency] {
+        snapshot.amounts.keys.filter { $0.balanceType == .payments }.map(\.currency).sorted {
+            $0.rawValue < $1.rawValue
+        }
+    }
+
+    /// Stripe's Balance reports of `[from, to)` in `currencies`, and of the earlier ranges the history holds as not
+    /// yet published (docs/RULES.md, "The books close"): each a comparison to keep, none of them a failure.
+    private func compareWithStripeReports(
+        from: Int64, to: Int64, currencies: [Currency]
+    ) async throws -> [(from: Int64, to: Int64, currency: Currency, comparison: StripeReportComparison)] {
+        guard options.compareWithStripeReports, !currencies.isEmpty else { return [] }
+        let runner = StripeReportRunner(client: client, polling: options.reportPolling, logger: logger)
+        var ranges: [Range<Int64>: [Currency]] = [from..<to: currencies]
+        for earlier in try await store.balance.unpublishedStripeReports() where earlier.from..<earlier.to != from..<to {
+            ranges[earlier.from..<earlier.to, default: []].append(earlier.currency)
+        }
+        var results: [(from: Int64, to: Int64, currency: Currency, comparison: StripeReportComparison)] = []
+        for (range, rangeCurrencies) in ranges.sorted(by: { $0.key.lowerBound < $1.key.lowerBound }) {
+            let summaries = try await runner.summaries(
+                from: range.lowerBound, to: range.upperBound, currencies: rangeCurrencies)
+            for summary in summaries {
+                let comparison = summary.comparison
+                if case .unavailable(let reason) = comparison {
+                    logger.warning(
+                        "Stripe's Balance report could not be compared",
+                        metadata: ["currency": "\(summary.currency.rawValue)", "reason": "\(reason)"])
+                }
+                results.append((range.lowerBound, range.upperBound, summary.currency, comparison))
+            }
+        }
+        return results
     }
 
     /// `GET /v1/balance`, as a snapshot taken at Stripe's answer; `nil`, with a warning, when it cannot be had (a

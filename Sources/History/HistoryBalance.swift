@@ -242,11 +242,11 @@ extension HistoryBalance {
                 """,
                 [
                     .integer(from), .integer(to), .text(currency.rawValue), .text(row.status),
-                    row.figures.map { .integer($0.startingBalance) } ?? .null,
-                    row.figures.map { .integer($0.activity) } ?? .null,
-                    row.figures.map { .integer($0.payouts) } ?? .null,
-                    row.figures.map { .integer($0.endingBalance) } ?? .null,
-                    row.figures.map { .text(StripeReportRow.categoriesText($0.activityByCategory)) } ?? .null,
+                    row.published.map { .integer($0.balance.starting) } ?? .null,
+                    row.published.map { .integer($0.balance.activity) } ?? .null,
+                    row.published.map { .integer($0.balance.payouts) } ?? .null,
+                    row.published.map { .integer($0.balance.ending) } ?? .null,
+                    row.published.map { .text(StripeReportRow.categoriesText($0.activity.rows)) } ?? .null,
                     row.detail.map { .text($0) } ?? .null, .integer(runID),
                 ])
         }
@@ -281,22 +281,27 @@ extension HistoryBalance {
             FROM stripe_reports WHERE range_from = ? AND range_to = ?
             """, [.integer(from), .integer(to)]
         ) { row in
-            let figures: StripeBalanceSummary?
+            let currency = try FactsColumn.currency(row, 0)
+            var published: (BalanceSummaryReport, ActivitySummaryReport)?
             if let starting = try row.decode(Int64?.self, atIndex: 2),
                 let activity = try row.decode(Int64?.self, atIndex: 3),
                 let payouts = try row.decode(Int64?.self, atIndex: 4),
                 let ending = try row.decode(Int64?.self, atIndex: 5)
             {
-                figures = StripeBalanceSummary(
-                    startingBalance: starting, activity: activity, payouts: payouts, endingBalance: ending,
-                    activityByCategory: try StripeReportRow.categories(try row.decode(String?.self, atIndex: 6) ?? ""))
-            } else {
-                figures = nil
+                published = (
+                    BalanceSummaryReport(
+                        currency: currency, intervalStart: from, intervalEnd: to, starting: starting,
+                        activity: activity, payouts: payouts, ending: ending),
+                    ActivitySummaryReport(
+                        currency: currency, intervalStart: from, intervalEnd: to,
+                        rows: try StripeReportRow.categories(try row.decode(String?.self, atIndex: 6) ?? ""))
+                )
             }
-            let comparison = StripeReportRow(
-                status: try row.decode(atIndex: 1), figures: figures, detail: try row.decode(atIndex: 7)
-            ).comparison
-            reports[try FactsColumn.currency(row, 0)] = comparison
+            reports[currency] =
+                StripeReportRow(
+                    status: try row.decode(atIndex: 1), published: published, detail: try row.decode(atIndex: 7)
+                )
+                .comparison
         }
         return reports
     }
@@ -307,49 +312,60 @@ struct StripeReportRow {
     static let notYetPublished = "not_yet_published"
 
     var status: String
-    var figures: StripeBalanceSummary?
+    var published: (balance: BalanceSummaryReport, activity: ActivitySummaryReport)?
     var detail: String?
 
-    init(status: String, figures: StripeBalanceSummary?, detail: String?) {
+    init(
+        status: String, published: (balance: BalanceSummaryReport, activity: ActivitySummaryReport)?, detail: String?
+    ) {
         self.status = status
-        self.figures = figures
+        self.published = published
         self.detail = detail
     }
 
     init(_ comparison: StripeReportComparison) {
         switch comparison {
-        case .published(let summary): self.init(status: "published", figures: summary, detail: nil)
-        case .notYetPublished: self.init(status: Self.notYetPublished, figures: nil, detail: nil)
-        case .notPermitted(let reason): self.init(status: "not_permitted", figures: nil, detail: reason)
-        case .unavailable(let reason): self.init(status: "unavailable", figures: nil, detail: reason)
+        case .published(let balance, let activity):
+            self.init(status: "published", published: (balance, activity), detail: nil)
+        case .notYetPublished: self.init(status: Self.notYetPublished, published: nil, detail: nil)
+        case .notPermitted(let reason): self.init(status: "not_permitted", published: nil, detail: reason)
+        case .unavailable(let reason): self.init(status: "unavailable", published: nil, detail: reason)
         }
     }
 
     var comparison: StripeReportComparison {
         switch status {
-        case "published": figures.map { .published($0) } ?? .unavailable(detail ?? "the stored report has no figures")
+        case "published":
+            published.map { .published(balance: $0.balance, activity: $0.activity) }
+                ?? .unavailable(detail ?? "the stored report has no figures")
         case Self.notYetPublished: .notYetPublished
         case "not_permitted": .notPermitted(detail ?? "")
         default: .unavailable(detail ?? "")
         }
     }
 
-    /// `charge=12345;refund=-300`, by category name: no category holds `=` or `;` (they are identifiers).
-    static func categoriesText(_ categories: [ReportingCategory: Int64]) -> String {
-        categories.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }
-            .joined(separator: ";")
+    /// `charge=3:1000:30:970;refund=1:-300:0:-300` (count, gross, fee, net), by category name: no category holds
+    /// `=`, `:` or `;` (they are identifiers).
+    static func categoriesText(_ rows: [String: ActivitySummaryReport.Row]) -> String {
+        rows.sorted { $0.key < $1.key }.map {
+            "\($0.key)=\($0.value.count):\($0.value.gross):\($0.value.fee):\($0.value.net)"
+        }
+        .joined(separator: ";")
     }
 
-    static func categories(_ text: String) throws -> [ReportingCategory: Int64] {
-        var categories: [ReportingCategory: Int64] = [:]
+    static func categories(_ text: String) throws -> [String: ActivitySummaryReport.Row] {
+        var rows: [String: ActivitySummaryReport.Row] = [:]
         for entry in text.split(separator: ";") {
             let parts = entry.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, let net = Int64(parts[1]) else {
+            let figures = parts.count == 2 ? parts[1].split(separator: ":").compactMap { Int64($0) } : []
+            guard figures.count == 4 else {
                 throw FactsColumnError(
-                    description: "'\(entry.prefix(40))' in stripe_reports.categories is not category=net")
+                    description:
+                        "'\(entry.prefix(60))' in stripe_reports.categories is not category=count:gross:fee:net")
             }
-            categories[ReportingCategory(rawValue: String(parts[0]))] = net
+            rows[String(parts[0])] = ActivitySummaryReport.Row(
+                count: figures[0], gross: figures[1], fee: figures[2], net: figures[3])
         }
-        return categories
+        return rows
     }
 }

@@ -49,12 +49,12 @@ public struct ExtractionJob {
                 baseURL: run.apiBaseURL, key: key, stripeVersion: run.stripeVersion,
                 retryPolicy: RetryPolicy(maxRetries: settings.maxRetries)),
             transport: transport, budget: budget, logger: logger)
+        var options = Extractor.Options(
+            concurrency: settings.concurrency, settleMargin: settings.settleMargin,
+            lookbackSeconds: run.lookbackSeconds, skippedTransferGrace: run.skippedTransferGrace)
+        options.compareWithStripeReports = run.compareWithStripeReports
         let extractor = Extractor(
-            client: client, store: recorder.store,
-            options: Extractor.Options(
-                concurrency: settings.concurrency, settleMargin: settings.settleMargin,
-                lookbackSeconds: run.lookbackSeconds, skippedTransferGrace: run.skippedTransferGrace),
-            logger: logger, progress: progress)
+            client: client, store: recorder.store, options: options, logger: logger, progress: progress)
         let (from, to) = range.unixSeconds
         let summary = try await extractor.extract(from: from, to: to, runID: recorder.runID, now: recorder.unixNow)
         return Outcome(summary: summary, statistics: await client.stats, seconds: (clock.now - began).inSeconds)
@@ -68,6 +68,7 @@ public struct ExtractionJob {
             "objects": summary.objectsByResource, "new": summary.new, "updated": summary.updated,
             "unchanged": summary.unchanged, "pages": summary.pages, "follow_ups": summary.followUps,
             "missing": summary.missing, "late_reads": summary.lateReads, "late_outcomes_seen": summary.lateOutcomes,
+            "balance_read": summary.balanceRead, "stripe_reports_compared": summary.stripeReportsCompared,
             "requests": statistics.requests, "retries": statistics.retries,
             "rate_limited": statistics.rateLimited, "extract_seconds": outcome.seconds.roundedToMilliseconds,
         ]

@@ -21,6 +21,8 @@ public struct RunSettings: Sendable {
     /// The look-back window before the range (SPEC §3, "Late outcomes"), in seconds: what is not final in it is read
     /// again by every run that reads Stripe and judged when it changed; 0 turns it off.
     public var lookbackSeconds: Int64
+    /// Whether the run compares its balance with Stripe's own Balance report (`reconcile.compare_with_stripe_reports`).
+    public var compareWithStripeReports = true
     /// Lines for the Run sheet's parameters block (time zone, configuration file, …), in order.
     public var reportParameters: [(name: String, value: String)]
 

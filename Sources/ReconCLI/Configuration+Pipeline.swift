@@ -4,7 +4,7 @@ import Pipeline
 extension Configuration {
     /// The settings a run of the pipeline reads from this configuration.
     var runSettings: RunSettings {
-        RunSettings(
+        var settings = RunSettings(
             history: history, lockWait: .seconds(lockWait), toolVersion: VersionInfo.tool,
             stripeVersion: stripeVersion, apiBaseURL: apiBaseURL,
             outputDirectory: URL(fileURLWithPath: outputDirectory, isDirectory: true),
@@ -13,8 +13,11 @@ extension Configuration {
                 ("time zone", timeZoneName),
                 ("skipped-transfer grace (s)", String(Int(skippedTransferGrace))),
                 ("look-back for late outcomes (days)", String(lookbackDays)),
+                ("compare with Stripe's reports", compareWithStripeReports ? "yes" : "no"),
                 ("configuration file", filePath ?? "none"),
             ])
+        settings.compareWithStripeReports = compareWithStripeReports
+        return settings
     }
 
     /// How extraction talks to Stripe with a key of live mode (`liveMode`) or test mode.

@@ -27,6 +27,8 @@ public struct Configuration: Sendable, Equatable {
     public var skippedTransferGrace: TimeInterval
     /// `reconcile.lookback_days`: days before the range whose objects that are not final are read again (0: off).
     public var lookbackDays: Int
+    /// `reconcile.compare_with_stripe_reports`: whether runs compare the roll-forward with Stripe's Balance report.
+    public var compareWithStripeReports: Bool = true
     public var outputDirectory: String
     /// Where the history lives (`output.database`, `--db`): a SQLite file or a PostgreSQL URL.
     public var history: HistoryLocation

@@ -46,6 +46,7 @@ struct ConfigurationBuilder {
             settleMargin: TimeInterval(try integer(.settleMargin)),
             skippedTransferGrace: TimeInterval(try integer(.skippedTransferGrace)),
             lookbackDays: try integer(.lookbackDays),
+            compareWithStripeReports: try flag(.compareWithStripeReports),
             outputDirectory: outputDirectory,
             history: history,
             lockWait: TimeInterval(try integer(.lockWait)),
@@ -146,6 +147,21 @@ struct ConfigurationBuilder {
             return nil
         }
         return try number(definition)
+    }
+
+    private func flag(_ definition: SettingDefinition) throws(ConfigurationError) -> Bool {
+        switch raw(definition).value {
+        case .boolean(let flag): return flag
+        case .integer(1): return true
+        case .integer(0): return false
+        case .text(let text):
+            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true", "yes", "on", "1": return true
+            case "false", "no", "off", "0": return false
+            default: throw wrongType(definition)
+            }
+        default: throw wrongType(definition)
+        }
     }
 
     private func choice(_ definition: SettingDefinition) throws(ConfigurationError) -> String {

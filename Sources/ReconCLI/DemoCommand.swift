@@ -9,9 +9,10 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Start the built-in Stripe sandbox, run the whole job on it and show where the workbook is.",
         discussion: """
             Needs no Stripe account or key: the sandbox serves a seeded, made-up Connect platform covering the \
-            last 30 days, on a free port of 127.0.0.1. Two nightly runs: the month up to yesterday as the world \
-            stood then, and yesterday as it stands now, whose report holds the outcomes that arrived in between \
-            (a late skipped transfer, a refund that failed, a dispute decided, a payout that failed). The demo's \
+            last 30 days, on a free port of 127.0.0.1. Two daily runs, each at 13:00 UTC once Stripe has published \
+            the day before: the month up to yesterday as the world stood then, and yesterday as it stands now, \
+            whose report holds the outcomes that arrived in between (a late skipped transfer, a refund that \
+            failed, a dispute decided, a payout that failed) and whose books close on both proofs. The demo's \
             history is kept in <out>/demo-history.sqlite, so running it twice shows findings as open the second time.
             """)
 
@@ -37,14 +38,17 @@ struct DemoCommand: AsyncParsableCommand {
         options.charges = charges
         options.start = start
         options.days = 30
+        // Each day's run starts at 13:00 UTC, once Stripe has published the day before (about 12 hours after it
+        // ends), so both proofs of the books are made: the balance is continuous and Stripe's own report agrees.
+        options.hours = Self.publishedHour
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        // Last night's run: the month up to yesterday, as the world stood then (its bank debits of the day before
+        // Yesterday's run: the month up to yesterday, as the world stood then (its bank debits of the day before
         // still pending, a refund not yet failed, a dispute not yet decided, a payout not yet failed).
-        options.asOf = yesterday
+        options.asOf = yesterday.addingTimeInterval(TimeInterval(Self.publishedHour * 3_600))
         try await runNight(options, from: start, to: yesterday, context: context, calendar: calendar)
-        // Tonight's run: yesterday, as the world stands now; its look-back reads again what last night left pending
-        // and reports the outcomes that arrived since (a late skipped transfer, the failed refund, …), naming last
-        // night's report as out of date.
+        // Today's run: yesterday, as the world stands now; its look-back reads again what yesterday's run left
+        // pending and reports the outcomes that arrived since (a late skipped transfer, the failed refund, …), naming
+        // that run's report as out of date.
         options.asOf = nil
         try await runNight(options, from: yesterday, to: today, context: context, calendar: calendar)
         context.console.writeOutput(
@@ -84,6 +88,9 @@ struct DemoCommand: AsyncParsableCommand {
             throw CompletedWithStatus(status: ExitStatus(rawValue: status) ?? .failed)
         }
     }
+
+    /// The hour (UTC) of each demo run's world: Stripe publishes a day's report data about 12 hours after it ends.
+    static let publishedHour = 13
 
     /// How long after the world's end the demo's run reconciles: more than the settle margin (5 minutes), well
     /// inside the grace period of asynchronous capture (an hour).

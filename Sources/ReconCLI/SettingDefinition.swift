@@ -19,6 +19,8 @@ struct SettingDefinition: Sendable {
         case numberOrAuto(ClosedRange<Double>)
         /// One of the listed words.
         case choice([String])
+        /// Yes or no: `true`/`false` in the file, or `true`, `false`, `yes`, `no`, `on`, `off`, `1`, `0` as text.
+        case flag
 
         var expectation: String {
             switch self {
@@ -28,6 +30,7 @@ struct SettingDefinition: Sendable {
             case .numberOrAuto(let range):
                 "a number from \(range.lowerBound.plain) to \(range.upperBound.plain), or auto"
             case .choice(let words): "one of " + words.joined(separator: ", ")
+            case .flag: "true or false"
             }
         }
     }
@@ -93,6 +96,10 @@ extension SettingDefinition {
         "reconcile.lookback_days", .integer(0...366), default: String(LateOutcomePolicy.defaultLookbackDays),
         "Days before the range whose pending charges, refunds, open disputes and payouts each run reads again, "
             + "reporting the outcomes that arrived since (0 turns it off).")
+    static let compareWithStripeReports = SettingDefinition(
+        "reconcile.compare_with_stripe_reports", .flag, default: "true",
+        "Whether each run compares its balance roll-forward with Stripe's own Balance report (Reporting API; a key "
+            + "that may not run reports is reported, never a failure).")
     static let outputDirectory = SettingDefinition(
         "output.reports_dir", .text, default: "Reports", "Folder that receives one report folder per range.")
     static let databasePath = SettingDefinition(
@@ -109,6 +116,7 @@ extension SettingDefinition {
     static let all: [SettingDefinition] = [
         apiBaseURL, stripeVersion, keyFile, rateLimit, endpointRateLimit, concurrency, requestTimeout,
         connectTimeout, maxRetries, timeZone, maxDays, settleMargin, skippedTransferGrace, lookbackDays,
+        compareWithStripeReports,
         outputDirectory,
         databasePath, lockWait, logLevel,
     ]

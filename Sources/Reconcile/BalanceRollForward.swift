@@ -92,30 +92,30 @@ extension ReportBuilder {
             row.stripeReport = .notPermitted
         case .unavailable:
             row.stripeReport = .notCompared
-        case .published(let stripe):
+        case .published(let balance, let activity):
             let currency = row.currency
             var differences: [(report: String, line: String, stripe: Int64, ours: Int64?)] = []
             let summary = "balance.summary.1"
             for (line, theirs, ours) in [
-                ("starting_balance", stripe.startingBalance, row.startingBalance),
-                ("activity", stripe.activity, Optional(row.activity)),
-                ("payouts", stripe.payouts, Optional(row.payouts)),
-                ("ending_balance", stripe.endingBalance, row.endingBalance),
+                ("starting_balance", balance.starting, row.startingBalance),
+                ("activity", balance.activity, Optional(row.activity)),
+                ("payouts", balance.payouts, Optional(row.payouts)),
+                ("ending_balance", balance.ending, row.endingBalance),
             ] where ours != theirs {
                 differences.append((summary, line, theirs, ours))
             }
             let ourCategories = Dictionary(
-                row.activityByCategory.map { ($0.category, $0.net) }, uniquingKeysWith: { first, _ in first })
-            let categories = Set(ourCategories.keys).union(stripe.activityByCategory.keys)
-            for category in categories.sorted(by: { $0.rawValue < $1.rawValue }) {
-                let theirs = stripe.activityByCategory[category] ?? 0
+                row.activityByCategory.map { ($0.category.rawValue, $0.net) }, uniquingKeysWith: { first, _ in first })
+            let theirCategories = activity.net
+            for category in Set(ourCategories.keys).union(theirCategories.keys).sorted() {
+                let theirs = theirCategories[category] ?? 0
                 let ours = ourCategories[category] ?? 0
                 if theirs != ours {
-                    differences.append(("balance_change_from_activity.summary.1", category.rawValue, theirs, ours))
+                    differences.append(("balance_change_from_activity.summary.1", category, theirs, ours))
                 }
             }
             row.stripeReport = differences.isEmpty ? .agrees : .differs
-            row.stripeReportDifference = row.endingBalance.flatMap { Checked.subtract($0, stripe.endingBalance) }
+            row.stripeReportDifference = row.endingBalance.flatMap { Checked.subtract($0, balance.ending) }
             for difference in differences {
                 let objectID = "\(difference.report)/\(currency.rawValue)/\(rangeName)/\(difference.line)"
                 let ours = difference.ours.map { describe($0, currency) } ?? "unknown"

@@ -8,9 +8,10 @@ public struct ReportPolling: Sendable, Equatable {
     /// The longest a run is waited for, from its creation; the last poll is at this moment.
     public var limit: Duration
 
-    /// Defaults: 1 s, doubling to 30 s, for at most 10 minutes.
-    public init(firstDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30), limit: Duration = .seconds(600))
-    {
+    /// Defaults: half a second, doubling to 30 s, for at most 10 minutes.
+    public init(
+        firstDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30), limit: Duration = .seconds(600)
+    ) {
         self.firstDelay = firstDelay
         self.maxDelay = maxDelay
         self.limit = limit

@@ -1,7 +1,7 @@
 /// What the roll-forward of a range needs (docs/RULES.md, "The books close"), as the history adds it up: the net of
 /// the range's balance transactions by how Stripe's Balance report dates them, the snapshot the ending balance is
 /// anchored on, and an earlier snapshot for continuity.
-public struct BalanceInputs: Sendable, Hashable {
+public struct BalanceInputs: Sendable, Equatable {
     /// Per key and reporting category: Σ `net` of the balance transactions dated in `[from, to)` (a transaction is
     /// dated at its `created`, an automatic payout's `payout` transaction at its `available_on`).
     public var dated: [BalanceKey: [ReportingCategory: Int64]]

@@ -1,33 +1,13 @@
 /// Stripe's own Balance reports of a range and currency (`balance.summary.1` and
-/// `balance_change_from_activity.summary.1`), or why they could not be compared.
-public enum StripeReportComparison: Sendable, Hashable {
-    /// Stripe's figures, minor units of the currency.
-    case published(StripeBalanceSummary)
+/// `balance_change_from_activity.summary.1`), or why they could not be compared (docs/RULES.md, "The books close").
+public enum StripeReportComparison: Sendable, Equatable {
+    /// Both reports, as Stripe published them.
+    case published(balance: BalanceSummaryReport, activity: ActivitySummaryReport)
     /// Stripe has not published the range's data yet: a later run compares it.
     case notYetPublished
-    /// The key may not run reports (403, or a report type this mode does not offer).
+    /// The key may not run reports (403, or a report type this mode does not offer); the reason in words.
     case notPermitted(String)
-    /// The report could not be had: it failed, never finished, or its file was refused or unreadable.
+    /// The reports could not be had (a run failed or never finished, a file on a host the key is not sent to, a
+    /// file that could not be read); the reason in words.
     case unavailable(String)
-}
-
-/// Stripe's Balance summary of one currency over a range, minor units.
-public struct StripeBalanceSummary: Sendable, Hashable {
-    public var startingBalance: Int64
-    public var activity: Int64
-    public var payouts: Int64
-    public var endingBalance: Int64
-    /// `balance_change_from_activity.summary.1`: net per reporting category.
-    public var activityByCategory: [ReportingCategory: Int64]
-
-    public init(
-        startingBalance: Int64, activity: Int64, payouts: Int64, endingBalance: Int64,
-        activityByCategory: [ReportingCategory: Int64]
-    ) {
-        self.startingBalance = startingBalance
-        self.activity = activity
-        self.payouts = payouts
-        self.endingBalance = endingBalance
-        self.activityByCategory = activityByCategory
-    }
 }

@@ -125,12 +125,12 @@ extension HistoryBalance {
     /// snapshot and the range no balance transaction.
     static func inputs(_ db: SQLSession, from: Int64, to: Int64) throws -> BalanceInputs? {
         let stored = try snapshots(db)
-        let dated = try datedNet(db, from..<to)
+        let (dated, overflowed) = try datedNet(db, from..<to)
         let ending = endingSnapshot(to: to, among: stored)
         let earlier = earlierSnapshot(from: from, before: ending, among: stored)
-        guard ending != nil || !dated.isEmpty else { return nil }
+        guard ending != nil || !dated.isEmpty || !overflowed.isEmpty else { return nil }
         return BalanceInputs(
-            dated: dated, ending: try ending.map { try anchor($0.snapshot, at: to, db) },
+            dated: dated, overflowed: overflowed, ending: try ending.map { try anchor($0.snapshot, at: to, db) },
             earlier: try earlier.map { try anchor($0.snapshot, at: from, db) },
             stripeReports: try stripeReports(db, from: from, to: to))
     }
@@ -140,49 +140,74 @@ extension HistoryBalance {
         let end = snapshot.end
         var between: [BalanceKey: Int64] = [:]
         let span = min(moment, end)..<max(moment, end)
-        for (key, categories) in try datedNet(db, span) {
+        let (sums, overflowed) = try datedNet(db, span)
+        for (key, categories) in sums {
             let total = try checkedSum(categories.values, key)
             between[key] = moment <= end ? total : -total
         }
         return BalanceAnchor(
-            snapshot: snapshot, moment: moment, inTransit: try inTransit(db, at: end), datedBetween: between)
+            snapshot: snapshot, moment: moment, inTransit: try inTransit(db, at: end), datedBetween: between,
+            overflowed: overflowed)
     }
 
     /// Σ `net` per balance and reporting category of the balance transactions dated in `span`: at their `created`,
     /// except an automatic payout's own `payout` transaction, dated at its `available_on` (the payout's arrival
-    /// date, when an older history lacks it), as Stripe's Balance report dates them.
-    static func datedNet(_ db: SQLSession, _ span: Range<Int64>) throws -> [BalanceKey: [ReportingCategory: Int64]] {
-        guard !span.isEmpty else { return [:] }
-        var sums: [BalanceKey: [ReportingCategory: Int64]] = [:]
+    /// date, when an older history lacks it), as Stripe's Balance report dates them. Added up by the database; when a
+    /// sum does not fit in 64 bits there (corrupt amounts), the transactions are added here one by one and a balance
+    /// whose sum does not fit is left out of the answer and named in `overflowed`.
+    static func datedNet(
+        _ db: SQLSession, _ span: Range<Int64>
+    ) throws -> (sums: [BalanceKey: [ReportingCategory: Int64]], overflowed: Set<BalanceKey>) {
+        guard !span.isEmpty else { return ([:], []) }
         let bounds: [SQLValue] = [.integer(span.lowerBound), .integer(span.upperBound)]
-        for query in [
+        let selections = [
             """
-            SELECT b.currency, b.balance_type, b.reporting_category, SUM(b.net) FROM balance_transactions b
+            FROM balance_transactions b
             WHERE b.created >= ? AND b.created < ?
               AND (b.type <> 'payout' OR b.id NOT IN (SELECT p.balance_transaction_id FROM payouts p
                                                       WHERE p.automatic AND p.balance_transaction_id IS NOT NULL))
-            GROUP BY b.currency, b.balance_type, b.reporting_category
             """,
             """
-            SELECT b.currency, b.balance_type, b.reporting_category, SUM(b.net)
             FROM payouts p JOIN balance_transactions b ON b.id = p.balance_transaction_id
             WHERE p.automatic AND b.type = 'payout'
               AND COALESCE(b.available_on, p.arrival_date) >= ? AND COALESCE(b.available_on, p.arrival_date) < ?
-            GROUP BY b.currency, b.balance_type, b.reporting_category
             """,
-        ] {
-            try db.forEachRow(query, bounds) { row in
-                let stored: BalanceType? = try row.decode(atIndex: 1)
-                let key = BalanceKey(
-                    currency: try FactsColumn.currency(row, 0),
-                    balanceType: BalanceTransactionFacts.ledgerBalanceType(stored))
-                let category: ReportingCategory = try row.decode(atIndex: 2)
-                let net: Int64 = try row.decode(atIndex: 3)
-                let earlier = sums[key]?[category] ?? 0
-                sums[key, default: [:]][category] = try checkedSum([earlier, net], key)
+        ]
+        var sums: [BalanceKey: [ReportingCategory: Int64]] = [:]
+        var overflowed = Set<BalanceKey>()
+        func add(_ row: SQLRow) throws {
+            let stored: BalanceType? = try row.decode(atIndex: 1)
+            let key = BalanceKey(
+                currency: try FactsColumn.currency(row, 0),
+                balanceType: BalanceTransactionFacts.ledgerBalanceType(stored))
+            guard !overflowed.contains(key) else { return }
+            let category: ReportingCategory = try row.decode(atIndex: 2)
+            let (sum, overflow) = (sums[key]?[category] ?? 0).addingReportingOverflow(try row.decode(atIndex: 3))
+            if overflow {
+                overflowed.insert(key)
+                sums[key] = nil
+            } else {
+                sums[key, default: [:]][category] = sum
             }
         }
-        return sums
+        do {
+            for selection in selections {
+                try db.forEachRow(
+                    """
+                    SELECT b.currency, b.balance_type, b.reporting_category, SUM(b.net) \(selection)
+                    GROUP BY b.currency, b.balance_type, b.reporting_category
+                    """, bounds, add)
+            }
+        } catch {
+            // A sum past 64 bits stops the query on both databases: add the transactions one by one instead.
+            sums = [:]
+            overflowed = []
+            for selection in selections {
+                try db.forEachRow(
+                    "SELECT b.currency, b.balance_type, b.reporting_category, b.net \(selection)", bounds, add)
+            }
+        }
+        return (sums, overflowed)
     }
 
     /// Per balance: the automatic payouts created before `end` and dated (arriving) at or after it, positive.

@@ -16,6 +16,12 @@ extension ReportBuilder {
         guard let inputs else { return }
         var keys = Set(inputs.dated.keys)
         if let ending = inputs.ending { keys.formUnion(ending.keys) }
+        for key in inputs.overflowed.union(inputs.ending?.overflowed ?? []).sorted() {
+            keys.remove(key)
+            overflow(
+                "\(key.currency.rawValue)/\(key.balanceType.rawValue)", currency: key.currency, created: from,
+                what: "balance roll-forward")
+        }
         for key in keys.sorted() {
             // A balance that held nothing and moved nothing (an Issuing balance in a currency it never used) is no
             // line of the report.

@@ -89,7 +89,7 @@ struct HistoryBackendsTests {
         let postgreSQL = try #require(reports[.postgreSQL])
         let names = try FileManager.default.contentsOfDirectory(atPath: sqlite.path).sorted()
         #expect(try FileManager.default.contentsOfDirectory(atPath: postgreSQL.path).sorted() == names)
-        #expect(names.filter { $0.hasSuffix(".csv") }.count == 10)
+        #expect(names.filter { $0.hasSuffix(".csv") }.count == 11)
         for name in names where name.hasSuffix(".csv") {
             let expected = try Data(contentsOf: sqlite.appendingPathComponent(name))
             #expect(try Data(contentsOf: postgreSQL.appendingPathComponent(name)) == expected, "\(name)")

@@ -52,7 +52,7 @@ import Testing
         try await Self.withRunner { server, runner in
             // Given the interval the sandbox has published, and its balance transactions as served
             let start = Int64(server.world.start.timeIntervalSince1970)
-            let to = start + 10 * Self.day
+            let to = start + 11 * Self.day
             let from = start + 3 * Self.day
             let transactions = try WireConnection(port: server.port, key: "sk_test_4eC39HqLyjWDarjtT1zdp7dc").list(
                 "/v1/balance_transactions?limit=100")

@@ -30,6 +30,7 @@ struct ShippedMigrationsTests {
         ("v11-refund-reason", "5e19288ddaf9a16b"),
         ("v12-transfer-groups", "81092b5af6f807b9"),
         ("v13-charge-disputed", "40ea582bfa8dfb49"),
+        ("v14-balance-snapshots", "3697cd792d72005a"),
     ]
 
     /// Every shipped PostgreSQL migration (``PostgreSQLMigrations``) in order, with the digest of its SQL.
@@ -47,6 +48,7 @@ struct ShippedMigrationsTests {
         ("v11-refund-reason", "a41b11c9fd2c4b12"),
         ("v12-transfer-groups", "199dbe8e9667f520"),
         ("v13-charge-disputed", "2e827f7115f859b5"),
+        ("v14-balance-snapshots", "f03a315f07dc3f9a"),
     ]
 
     @Test("every PostgreSQL migration is the SQL it shipped with")

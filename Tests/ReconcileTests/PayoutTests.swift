@@ -152,16 +152,30 @@ import Testing
         #expect(exception.message.contains(status))
     }
 
-    @Test func manualPayoutsAndPayoutsOutsideTheRangeAreLeftOut() {
-        // Given a manual payout and an automatic one created after the range
+    @Test func aManualPayoutIsListedWithoutFiguresAndNeverAMismatch() throws {
+        // Given a manual payout (an Instant Payout: Stripe itemises nothing for it) and an automatic one created
+        // after the range
         let manual = Payout("po_manual", amount: 1_000, paidOut: [], automatic: false)
         let later = Payout("po_later", amount: 1_000, paidOut: [1_000], created: Self.to + 6 * 3_600)
         // When reconciled
         let report = Self.reconcile([manual, later])
-        // Then neither has a row or a finding
-        #expect(report.payouts.isEmpty)
+        // Then the manual payout has its row, typed manual, with no figures, and no finding; the later one nothing
+        let row = try #require(report.payouts.first)
+        #expect(report.payouts.count == 1)
+        #expect(row.payoutID == "po_manual" && !row.automatic)
+        #expect(row.balanceTransactions == nil && row.netOfTransactions == nil && row.difference == nil)
         #expect(report.payoutTransactions.isEmpty)
         #expect(report.exceptions.isEmpty)
+    }
+
+    @Test func aManualPayoutThatFailedIsAPayoutFailed() throws {
+        // Given a manual payout that failed
+        let manual = Payout("po_manual", amount: 1_000, paidOut: [], status: .failed, automatic: false)
+        // When reconciled
+        let report = Self.reconcile([manual])
+        // Then it is a payout_failed, never a mismatch
+        #expect(report.exceptions.map(\.kind) == [.payoutFailed])
+        #expect(report.payouts.first?.automatic == false)
     }
 
     @Test func aPayoutWhoseTransactionsWereNeverListedSaysToExtractAgain() throws {

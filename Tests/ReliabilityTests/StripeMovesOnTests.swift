@@ -66,7 +66,7 @@ struct StripeMovesOnTests {
             #expect(first.status == 0, "\(first.error)")
             // Then the payout is shown, not judged: no figures, no transactions of its partial list, no mismatch
             let payoutRow = try #require(try Self.lines(folder, "payouts.csv").first { $0.hasPrefix(payout.id) })
-            #expect(payoutRow.hasSuffix(",in_progress,,,"), "\(payoutRow)")
+            #expect(payoutRow.hasSuffix(",in_progress,,,,automatic"), "\(payoutRow)")
             #expect(!(try Self.lines(folder, "payout_transactions.csv")).contains { $0.hasPrefix(payout.id) })
             #expect(!(try Self.lines(folder, "exceptions.csv")).contains { $0.contains(",\(payout.id),") })
             // And the refund is no finding yet

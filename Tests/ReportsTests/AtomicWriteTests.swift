@@ -7,12 +7,13 @@ import Testing
 @Suite("Atomic report folders")
 struct AtomicWriteTests {
     static let expectedFiles = [
-        "connected_accounts.csv", "exceptions.csv", "ledger.csv", "payout_transactions.csv", "payouts.csv",
+        "balance.csv", "connected_accounts.csv", "exceptions.csv", "ledger.csv", "payout_transactions.csv",
+        "payouts.csv",
         "platform_fees.csv", "reconciliation_2026-11-20_2026-11-21.xlsx", "skipped_transfers.csv", "summary.csv",
         "transfer_groups.csv", "unreversed_disputes.csv",
     ]
 
-    @Test func writesOneFolderWithTheElevenFilesAndNothingElse() throws {
+    @Test func writesOneFolderWithTheTwelveFilesAndNothingElse() throws {
         let scratch = try TemporaryFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         #expect(try scratch.entries() == ["2026-11-20_2026-11-21"])

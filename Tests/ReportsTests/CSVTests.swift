@@ -95,11 +95,12 @@ struct CSVTests {
             "payouts.csv",
             """
             payout_id,created_utc,arrival_date,currency,amount,status,reconciliation_status,balance_transactions,\
-            net_of_transactions,difference
-            po_1,2026-11-20T13:45:07Z,2026-11-22T00:00:00Z,usd,10.00,paid,completed,2,10.00,0.00
-            po_2,2026-11-20T13:45:08Z,2026-11-22T00:00:00Z,jpy,877,failed,completed,1,877,0
-            po_3,2026-11-20T13:45:09Z,2026-11-22T00:00:00Z,bhd,8.780,in_transit,completed,1,8.770,0.010
-            po_4,2026-11-20T13:45:10Z,2026-11-22T00:00:00Z,usd,25.00,in_transit,in_progress,,,
+            net_of_transactions,difference,type
+            po_1,2026-11-20T13:45:07Z,2026-11-22T00:00:00Z,usd,10.00,paid,completed,2,10.00,0.00,automatic
+            po_2,2026-11-20T13:45:08Z,2026-11-22T00:00:00Z,jpy,877,failed,completed,1,877,0,automatic
+            po_3,2026-11-20T13:45:09Z,2026-11-22T00:00:00Z,bhd,8.780,in_transit,completed,1,8.770,0.010,automatic
+            po_4,2026-11-20T13:45:10Z,2026-11-22T00:00:00Z,usd,25.00,in_transit,in_progress,,,,automatic
+            po_5,2026-11-20T13:45:11Z,2026-11-21T00:00:00Z,usd,35.00,paid,not_applicable,,,,manual
 
             """
         ),
@@ -112,6 +113,18 @@ struct CSVTests {
             po_1,txn_p2,2026-11-19T13:51:47Z,,usd,0.59,0.00,0.59,platform_earning,fee_1
             po_2,txn_p3,2026-11-19T15:31:47Z,2026-11-20T00:00:00Z,jpy,900,23,877,charge,ch_3
             po_3,txn_p4,2026-11-19T18:18:27Z,2026-11-20T00:00:00Z,bhd,8.770,0.000,8.770,'-adjustment,'=cmd
+
+            """
+        ),
+        (
+            "balance.csv",
+            """
+            currency,balance_type,starting_balance,activity,payouts,ending_balance,in_transit_payouts,stripe_balance,\
+            stripe_balance_at,continuity_difference,stripe_report,stripe_report_difference
+            bhd,payments,,8.770,0.000,,,,,,not_compared,
+            jpy,payments,1000,877,-877,1000,0,1000,2026-11-21T01:30:00Z,5,not_yet_published,
+            usd,issuing,-5.00,0.00,0.00,-5.00,0.00,-5.00,2026-11-21T01:30:00Z,0.00,not_compared,
+            usd,payments,30.00,150.00,-60.00,120.00,25.00,95.00,2026-11-21T01:30:00Z,0.00,agrees,0.00
 
             """
         ),
@@ -132,11 +145,11 @@ struct CSVTests {
         #expect(file.url.deletingLastPathComponent().lastPathComponent == "2026-11-20_2026-11-21")
     }
 
-    @Test func listsTheTenFilesInSpecOrderWithRowCounts() throws {
+    @Test func listsTheElevenFilesInSpecOrderWithRowCounts() throws {
         let scratch = try TemporaryFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         #expect(files.csvFiles.map(\.name) == CSVTests.expectedFiles.map(\.0))
-        #expect(files.csvFiles.map(\.rowCount) == [4, 2, 1, 1, 2, 3, 3, 5, 4, 4])
+        #expect(files.csvFiles.map(\.rowCount) == [4, 2, 1, 1, 2, 3, 3, 5, 5, 4, 4])
         #expect(files.amountsWithUnknownDecimals == 0)
     }
 

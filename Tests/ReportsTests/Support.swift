@@ -149,6 +149,10 @@ enum Fixture {
                     payoutID: "po_4", created: created + 3, arrivalDate: 1_795_305_600, currency: .usd, amount: 2500,
                     status: "in_transit", reconciliationStatus: "in_progress", balanceTransactions: nil,
                     netOfTransactions: nil, difference: nil),
+                PayoutRow(
+                    payoutID: "po_5", created: created + 4, arrivalDate: 1_795_219_200, currency: .usd, amount: 3500,
+                    status: "paid", reconciliationStatus: "not_applicable", balanceTransactions: nil,
+                    netOfTransactions: nil, difference: nil, automatic: false),
             ],
             payoutTransactions: [
                 PayoutTransactionRow(
@@ -181,6 +185,32 @@ enum Fixture {
                 FindingCountRow(kind: "skipped_transfer", new: 1, resolved: 1),
                 FindingCountRow(kind: "transfer_destination_mismatch", open: 1),
                 FindingCountRow(kind: "unreversed_dispute", open: 1),
+            ],
+            balance: [
+                BalanceRow(
+                    currency: .bhd, balanceType: .payments, startingBalance: nil, activity: 8770,
+                    activityByCategory: [.init(category: .charge, net: 8770)], payouts: 0, endingBalance: nil,
+                    inTransitPayouts: nil, stripeBalance: nil, stripeBalanceAt: nil, continuityDifference: nil,
+                    stripeReport: .notCompared, stripeReportDifference: nil),
+                BalanceRow(
+                    currency: .jpy, balanceType: .payments, startingBalance: 1000, activity: 877,
+                    activityByCategory: [.init(category: .charge, net: 900), .init(category: .fee, net: -23)],
+                    payouts: -877, endingBalance: 1000, inTransitPayouts: 0, stripeBalance: 1000,
+                    stripeBalanceAt: 1_795_224_600, continuityDifference: 5, stripeReport: .notYetPublished,
+                    stripeReportDifference: nil),
+                BalanceRow(
+                    currency: .usd, balanceType: .issuing, startingBalance: -500, activity: 0, activityByCategory: [],
+                    payouts: 0, endingBalance: -500, inTransitPayouts: 0, stripeBalance: -500,
+                    stripeBalanceAt: 1_795_224_600, continuityDifference: 0, stripeReport: .notCompared,
+                    stripeReportDifference: nil),
+                BalanceRow(
+                    currency: .usd, balanceType: .payments, startingBalance: 3000, activity: 15000,
+                    activityByCategory: [
+                        .init(category: .charge, net: 15941), .init(category: .platformEarning, net: 59),
+                        .init(category: .refund, net: -1000),
+                    ], payouts: -6000, endingBalance: 12000, inTransitPayouts: 2500, stripeBalance: 9500,
+                    stripeBalanceAt: 1_795_224_600, continuityDifference: 0, stripeReport: .agrees,
+                    stripeReportDifference: 0),
             ])
     }
 }

@@ -14,20 +14,24 @@ public struct BalanceAnchor: Sendable, Hashable {
     /// Per key: Σ `net` dated in `[moment, snapshot.end)`, or minus Σ `net` dated in `[snapshot.end, moment)` for a
     /// snapshot before `moment`.
     public var datedBetween: [BalanceKey: Int64]
+    /// Balances whose transactions between the two moments add up past 64 bits (corrupt amounts): no figure.
+    public var overflowed: Set<BalanceKey>
 
     public init(
-        snapshot: BalanceSnapshot, moment: Int64, inTransit: [BalanceKey: Int64], datedBetween: [BalanceKey: Int64]
+        snapshot: BalanceSnapshot, moment: Int64, inTransit: [BalanceKey: Int64], datedBetween: [BalanceKey: Int64],
+        overflowed: Set<BalanceKey> = []
     ) {
         self.snapshot = snapshot
         self.moment = moment
         self.inTransit = inTransit
         self.datedBetween = datedBetween
+        self.overflowed = overflowed
     }
 
     /// The balance at ``moment`` as Stripe's Balance report dates it: `nil` for a balance type the snapshot does not
     /// report, or a figure that does not fit in 64 bits.
     public func balance(_ key: BalanceKey) -> Int64? {
-        guard let amount = snapshot.amount(key) else { return nil }
+        guard !overflowed.contains(key), let amount = snapshot.amount(key) else { return nil }
         let (carried, overflowed) = amount.addingReportingOverflow(inTransit[key] ?? 0)
         let (balance, overflowedAgain) = carried.subtractingReportingOverflow(datedBetween[key] ?? 0)
         return overflowed || overflowedAgain ? nil : balance

@@ -5,6 +5,8 @@ public struct BalanceInputs: Sendable, Equatable {
     /// Per key and reporting category: Σ `net` of the balance transactions dated in `[from, to)` (a transaction is
     /// dated at its `created`, an automatic payout's `payout` transaction at its `available_on`).
     public var dated: [BalanceKey: [ReportingCategory: Int64]]
+    /// Balances whose transactions of the range add up past 64 bits (corrupt amounts): left out of ``dated``.
+    public var overflowed: Set<BalanceKey> = []
     /// The nearest snapshot at or after `to` that the history can carry back to `to`; `nil`: none (the run read no
     /// balance and the history holds none it can reach).
     public var ending: BalanceAnchor?
@@ -17,10 +19,12 @@ public struct BalanceInputs: Sendable, Equatable {
     public var rangeName = ""
 
     public init(
-        dated: [BalanceKey: [ReportingCategory: Int64]], ending: BalanceAnchor?, earlier: BalanceAnchor?,
+        dated: [BalanceKey: [ReportingCategory: Int64]], overflowed: Set<BalanceKey> = [], ending: BalanceAnchor?,
+        earlier: BalanceAnchor?,
         stripeReports: [Currency: StripeReportComparison] = [:]
     ) {
         self.dated = dated
+        self.overflowed = overflowed
         self.ending = ending
         self.earlier = earlier
         self.stripeReports = stripeReports

@@ -298,7 +298,7 @@ public struct ReconciliationReport: Sendable, Hashable, Codable {
     /// finding as new; the history's verdict (open, resolved) is counted in once it is known.
     public var findingCounts: [FindingCountRow]
     /// The roll-forward per currency and balance type (`balance.csv`), sorted by currency, then balance type.
-    public var balance: [BalanceRow] = []
+    public var balance: [BalanceRow]
 
     public init(
         platformFees: [PlatformFeeRow] = [], transferGroups: [TransferGroupRow] = [],
@@ -306,8 +306,9 @@ public struct ReconciliationReport: Sendable, Hashable, Codable {
         unreversedDisputes: [UnreversedDisputeRow] = [], exceptions: [ExceptionRow] = [], ledger: [LedgerRow] = [],
         summary: [SummaryRow] = [], connectedAccounts: [ConnectedAccountRow] = [], payouts: [PayoutRow] = [],
         payoutTransactions: [PayoutTransactionRow] = [], dailyPlatformFees: [DailyPlatformFeeRow] = [],
-        findingCounts: [FindingCountRow] = []
+        findingCounts: [FindingCountRow] = [], balance: [BalanceRow] = []
     ) {
+        self.balance = balance
         self.platformFees = platformFees
         self.transferGroups = transferGroups
         self.skippedTransfers = skippedTransfers

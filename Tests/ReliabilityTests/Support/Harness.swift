@@ -30,7 +30,7 @@ func csvFiles(_ folder: String) -> [String: Data] {
 let csvNames = [
     "platform_fees.csv", "transfer_groups.csv", "skipped_transfers.csv", "unreversed_disputes.csv", "exceptions.csv",
     "ledger.csv",
-    "summary.csv", "connected_accounts.csv", "payouts.csv", "payout_transactions.csv",
+    "summary.csv", "connected_accounts.csv", "payouts.csv", "payout_transactions.csv", "balance.csv",
 ]
 
 /// A CSV's text with each line's last field (`status`: new/open) cut off, for files that have one.

@@ -297,6 +297,35 @@ extension HistoryBalance {
         }
     }
 
+    /// The earlier ranges (not `range`) whose Stripe report run `runID` found published: what the run compares late,
+    /// each with the report it found (and no other) among its inputs' ``BalanceInputs/stripeReports``.
+    static func lateComparisons(
+        _ db: SQLSession, run runID: Int64, excluding range: Range<Int64>
+    ) throws -> [LateBalanceComparison] {
+        let found = try db.all(
+            """
+            SELECT range_from, range_to, currency FROM stripe_reports
+            WHERE run_id = ? AND status = 'published' AND NOT (range_from = ? AND range_to = ?)
+            ORDER BY range_from, range_to, currency
+            """, [.integer(runID), .integer(range.lowerBound), .integer(range.upperBound)]
+        ) { row in
+            (
+                from: try row.decode(Int64.self, atIndex: 0), to: try row.decode(Int64.self, atIndex: 1),
+                currency: try FactsColumn.currency(row, 2)
+            )
+        }
+        var comparisons: [LateBalanceComparison] = []
+        for (bounds, rows) in Dictionary(grouping: found, by: { [$0.from, $0.to] }).sorted(by: {
+            $0.key.lexicographicallyPrecedes($1.key)
+        }) {
+            guard var inputs = try inputs(db, from: bounds[0], to: bounds[1]) else { continue }
+            let currencies = Set(rows.map(\.currency))
+            inputs.stripeReports = inputs.stripeReports.filter { currencies.contains($0.key) }
+            comparisons.append(LateBalanceComparison(from: bounds[0], to: bounds[1], inputs: inputs))
+        }
+        return comparisons
+    }
+
     /// Stripe's reports of exactly `[from, to)`, per currency.
     static func stripeReports(_ db: SQLSession, from: Int64, to: Int64) throws -> [Currency: StripeReportComparison] {
         var reports: [Currency: StripeReportComparison] = [:]

@@ -21,13 +21,14 @@ extension HistoryParts {
     ///    `chargesPerPart` by creation time;
     /// 5. the objects Stripe answered 404 for, the charges of the look-back window still pending (the
     ///    Summary's `pending_charges`), when `late` is given, and what the range's roll-forward needs (Stripe's
-    ///    balance as the runs read it, the range's balance transactions by date; ``HistoryBalance``).
+    ///    balance as the runs read it, the range's balance transactions by date; ``HistoryBalance``), with the
+    ///    earlier ranges whose Stripe report run `runID` found published (compared late).
     ///
     /// All parts are read in one read transaction: a snapshot, whatever a concurrent writer does. `body` runs on
     /// the calling thread; its errors are rethrown as they are.
     public func forEach(
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
-        late: LateOutcomeSelection? = nil, _ body: (ReconciliationInput) throws -> Void
+        late: LateOutcomeSelection? = nil, run runID: Int64? = nil, _ body: (ReconciliationInput) throws -> Void
     ) throws {
         precondition(chargesPerPart > 0, "a part holds at least one object")
         try readSnapshot { db in
@@ -36,7 +37,7 @@ extension HistoryParts {
             defer { if let cache = db.dialect.largeReadCache { _ = try? db.execute(cache.reset) } }
             let loader = PartLoader(
                 db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart,
-                late: late)
+                late: late, runID: runID)
             try loader.chargeParts(body)
             try loader.orphanParts(body)
             if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
@@ -93,6 +94,8 @@ struct PartLoader {
     let size: Int
     /// The late outcomes to judge, and the look-back window of the pending charges; `nil`: none.
     let late: LateOutcomeSelection?
+    /// The run reconciling, whose late Stripe report comparisons the last part holds; `nil`: none.
+    let runID: Int64?
 
     var inRange: String { "t.created >= \(from) AND t.created < \(to)" }
 
@@ -411,6 +414,9 @@ struct PartLoader {
         part.missingObjects = try HistoryParts.missingObjects(db, from: from, to: to)
         if let late { part.pendingCharges = try HistoryGaps.pendingCharges(db, window: late.window) }
         part.balance = try HistoryBalance.inputs(db, from: from, to: to)
+        if let runID {
+            part.lateBalanceComparisons = try HistoryBalance.lateComparisons(db, run: runID, excluding: from..<to)
+        }
         return part
     }
 

@@ -97,7 +97,7 @@ package struct ReconcilePipeline {
         do {
             let late = try await lateOutcomeSelection(runID: runID)
             phase("rules")
-            let rules = try await applyRules(writer: writer, late: late)
+            let rules = try await applyRules(writer: writer, late: late, runID: runID)
             timings.rules = rules.rulesTime.inSeconds
             timings.read = (clock.now - began).inSeconds - timings.rules
 
@@ -109,6 +109,11 @@ package struct ReconcilePipeline {
             // Before the findings mark the late outcomes judged: the reports made before their change.
             var outOfDate: [OutOfDateRange] = []
             if let late { outOfDate = try await store.runs.outOfDateRanges(late, run: runID) }
+            // An earlier range whose Stripe report, compared late, differs from its roll-forward.
+            for stale in report.staleReportRanges {
+                let range = OutOfDateRange(from: stale.from, to: stale.to, timeZone: range.timeZone.identifier)
+                if !outOfDate.contains(range) { outOfDate.append(range) }
+            }
             let update = try await store.runs.recordFindings(
                 current, run: runID, from: range.unixSeconds.from, to: range.unixSeconds.to, late: late)
             let openCount = Self.markOpen(&report, open: update.open)
@@ -161,20 +166,31 @@ package struct ReconcilePipeline {
 
     /// Reads the parts on one thread while another applies the rules to them, handing each part's `platform_fees`
     /// and `payout_transactions` rows to `writer`; returns when both threads are done.
-    private func applyRules(writer: ReportWriterStage, late: LateOutcomeSelection?) async throws -> RulesPass {
+    private func applyRules(
+        writer: ReportWriterStage, late: LateOutcomeSelection?, runID: Int64
+    ) async throws -> RulesPass {
         let parts = BlockingQueue<ReconciliationInput>(capacity: 3)
-        let (store, from, to, asOf, grace, size, rangeName) = (
+        let (store, from, to, asOf, grace, size, rangeName, timeZone) = (
             store, range.unixSeconds.from, range.unixSeconds.to, asOf, skippedTransferGrace, chargesPerPart,
-            range.folderName
+            range.folderName, range.timeZone
         )
         // The reader's error ends the queue, so the rules throw it.
         async let reading = Self.fill(parts, thread: "connect-recon.history-reader") { push in
             try store.parts.forEach(
-                from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size, late: late
+                from: from, to: to, asOf: asOf, skippedTransferGrace: grace, chargesPerPart: size, late: late,
+                run: runID
             ) { part in
                 var part = part
-                // The balance's findings name the range as its report folder is named.
+                // The balance's findings name the range as its report folder is named, and so an earlier range's.
                 part.balance?.rangeName = rangeName
+                for index in part.lateBalanceComparisons.indices {
+                    let late = part.lateBalanceComparisons[index]
+                    part.lateBalanceComparisons[index].inputs.rangeName =
+                        (try? ReportingRange(
+                            from: Date(timeIntervalSince1970: TimeInterval(late.from)),
+                            to: Date(timeIntervalSince1970: TimeInterval(late.to)), timeZone: timeZone))?.folderName
+                        ?? "\(late.from)_\(late.to)"
+                }
                 try push(part)
             }
         }

@@ -23,6 +23,8 @@ public struct RunSettings: Sendable {
     public var lookbackSeconds: Int64
     /// Whether the run compares its balance with Stripe's own Balance report (`reconcile.compare_with_stripe_reports`).
     public var compareWithStripeReports = true
+    /// How long a run waits for one Stripe report run to finish (`reconcile.stripe_report_wait_seconds`).
+    public var stripeReportWait: Duration = .seconds(600)
     /// Lines for the Run sheet's parameters block (time zone, configuration file, …), in order.
     public var reportParameters: [(name: String, value: String)]
 

@@ -17,6 +17,7 @@ extension Configuration {
                 ("configuration file", filePath ?? "none"),
             ])
         settings.compareWithStripeReports = compareWithStripeReports
+        settings.stripeReportWait = .seconds(stripeReportWait)
         return settings
     }
 

@@ -29,6 +29,8 @@ public struct Configuration: Sendable, Equatable {
     public var lookbackDays: Int
     /// `reconcile.compare_with_stripe_reports`: whether runs compare the roll-forward with Stripe's Balance report.
     public var compareWithStripeReports: Bool = true
+    /// `reconcile.stripe_report_wait_seconds`: how long a run waits for a Stripe report run to finish.
+    public var stripeReportWait: TimeInterval = 600
     public var outputDirectory: String
     /// Where the history lives (`output.database`, `--db`): a SQLite file or a PostgreSQL URL.
     public var history: HistoryLocation

@@ -47,6 +47,7 @@ struct ConfigurationBuilder {
             skippedTransferGrace: TimeInterval(try integer(.skippedTransferGrace)),
             lookbackDays: try integer(.lookbackDays),
             compareWithStripeReports: try flag(.compareWithStripeReports),
+            stripeReportWait: TimeInterval(try integer(.stripeReportWait)),
             outputDirectory: outputDirectory,
             history: history,
             lockWait: TimeInterval(try integer(.lockWait)),

@@ -100,6 +100,9 @@ extension SettingDefinition {
         "reconcile.compare_with_stripe_reports", .flag, default: "true",
         "Whether each run compares its balance roll-forward with Stripe's own Balance report (Reporting API; a key "
             + "that may not run reports is reported, never a failure).")
+    static let stripeReportWait = SettingDefinition(
+        "reconcile.stripe_report_wait_seconds", .integer(1...3_600), default: "600",
+        "How long a run waits for Stripe to finish a report run before it reports the comparison as not made.")
     static let outputDirectory = SettingDefinition(
         "output.reports_dir", .text, default: "Reports", "Folder that receives one report folder per range.")
     static let databasePath = SettingDefinition(
@@ -116,7 +119,7 @@ extension SettingDefinition {
     static let all: [SettingDefinition] = [
         apiBaseURL, stripeVersion, keyFile, rateLimit, endpointRateLimit, concurrency, requestTimeout,
         connectTimeout, maxRetries, timeZone, maxDays, settleMargin, skippedTransferGrace, lookbackDays,
-        compareWithStripeReports,
+        compareWithStripeReports, stripeReportWait,
         outputDirectory,
         databasePath, lockWait, logLevel,
     ]

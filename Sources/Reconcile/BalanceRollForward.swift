@@ -30,40 +30,16 @@ extension ReportBuilder {
             {
                 continue
             }
-            let categories = inputs.dated[key] ?? [:]
-            var activity: Int64 = 0
-            var payouts: Int64 = 0
-            var byCategory: [BalanceRow.CategoryNet] = []
-            var overflowed = false
-            for (category, net) in categories.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                if Self.payoutCategories.contains(category) {
-                    guard let sum = Checked.add(payouts, net) else {
-                        overflowed = true
-                        continue
-                    }
-                    payouts = sum
-                } else {
-                    byCategory.append(BalanceRow.CategoryNet(category: category, net: net))
-                    guard let sum = Checked.add(activity, net) else {
-                        overflowed = true
-                        continue
-                    }
-                    activity = sum
-                }
-            }
-            if overflowed {
+            guard var row = rolledForward(key, inputs) else {
                 overflow(
                     "\(key.currency.rawValue)/\(key.balanceType.rawValue)", currency: key.currency, created: from,
                     what: "balance roll-forward")
                 continue
             }
-            let ending = inputs.ending?.balance(key)
-            let starting = ending.flatMap { Checked.subtract($0, activity) }.flatMap { Checked.subtract($0, payouts) }
-            let implied = inputs.earlier?.balance(key)
-            var continuity: Int64?
-            if let starting, let implied { continuity = Checked.subtract(starting, implied) }
-            let objectID = "\(key.currency.rawValue)/\(key.balanceType.rawValue)/\(inputs.rangeName)"
-            if let continuity, continuity != 0, let implied, let starting {
+            if let continuity = row.continuityDifference, continuity != 0, let starting = row.startingBalance,
+                let implied = Checked.subtract(starting, continuity)
+            {
+                let objectID = "\(key.currency.rawValue)/\(key.balanceType.rawValue)/\(inputs.rangeName)"
                 exception(
                     .balanceNotContinuous, objectID, related: nil, currency: key.currency, created: from,
                     expected: .amount(implied), actual: .amount(starting),
@@ -73,17 +49,57 @@ extension ReportBuilder {
                         + "transaction the history never saw, or one Stripe changed. Run the days around it again "
                         + "(connect-recon run --from … --to …) and compare with Stripe's Balance report.")
             }
-            var row = BalanceRow(
-                currency: key.currency, balanceType: key.balanceType, startingBalance: starting, activity: activity,
-                activityByCategory: byCategory, payouts: payouts, endingBalance: ending,
-                inTransitPayouts: inputs.ending.map { $0.inTransit[key] ?? 0 },
-                stripeBalance: inputs.ending?.snapshot.amount(key), stripeBalanceAt: inputs.ending?.snapshot.takenAt,
-                continuityDifference: continuity, stripeReport: .notCompared, stripeReportDifference: nil)
             if key.balanceType == Self.reportedBalanceType, let comparison = inputs.stripeReports[key.currency] {
                 compare(&row, with: comparison, rangeName: inputs.rangeName, from: from)
             }
             balanceRows.append(row)
         }
+    }
+
+    /// Earlier ranges whose Stripe report this run found published: each currency's `payments` balance is rolled
+    /// forward as that range's report did and compared, its findings dated with the range; a range that differs is
+    /// named out of date. No row: the range's own report holds its rows.
+    mutating func lateBalanceComparisons(_ comparisons: [LateBalanceComparison]) {
+        for late in comparisons {
+            var differs = false
+            for (currency, comparison) in late.inputs.stripeReports.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                guard case .published = comparison,
+                    var row = rolledForward(
+                        BalanceKey(currency: currency, balanceType: Self.reportedBalanceType), late.inputs)
+                else { continue }
+                compare(&row, with: comparison, rangeName: late.inputs.rangeName, from: late.from)
+                differs = differs || row.stripeReport == .differs
+            }
+            if differs { staleReportRanges.append(StaleReportRange(from: late.from, to: late.to)) }
+        }
+    }
+
+    /// The row of balance `key` rolled forward over the range of `inputs`, continuity included, Stripe's report not
+    /// yet compared; `nil` when a figure does not fit in 64 bits.
+    private func rolledForward(_ key: BalanceKey, _ inputs: BalanceInputs) -> BalanceRow? {
+        var activity: Int64 = 0
+        var payouts: Int64 = 0
+        var byCategory: [BalanceRow.CategoryNet] = []
+        for (category, net) in (inputs.dated[key] ?? [:]).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            if Self.payoutCategories.contains(category) {
+                guard let sum = Checked.add(payouts, net) else { return nil }
+                payouts = sum
+            } else {
+                byCategory.append(BalanceRow.CategoryNet(category: category, net: net))
+                guard let sum = Checked.add(activity, net) else { return nil }
+                activity = sum
+            }
+        }
+        let ending = inputs.ending?.balance(key)
+        let starting = ending.flatMap { Checked.subtract($0, activity) }.flatMap { Checked.subtract($0, payouts) }
+        var continuity: Int64?
+        if let starting, let implied = inputs.earlier?.balance(key) { continuity = Checked.subtract(starting, implied) }
+        return BalanceRow(
+            currency: key.currency, balanceType: key.balanceType, startingBalance: starting, activity: activity,
+            activityByCategory: byCategory, payouts: payouts, endingBalance: ending,
+            inTransitPayouts: inputs.ending.map { $0.inTransit[key] ?? 0 },
+            stripeBalance: inputs.ending?.snapshot.amount(key), stripeBalanceAt: inputs.ending?.snapshot.takenAt,
+            continuityDifference: continuity, stripeReport: .notCompared, stripeReportDifference: nil)
     }
 
     /// Compares `row` with Stripe's report of its currency: every figure and every activity category must agree

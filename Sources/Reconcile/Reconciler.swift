@@ -58,6 +58,7 @@ public struct ReconciliationSession: Sendable {
         builder.ledger(part.ledgerTotals)
         builder.pendingCharges(part.pendingCharges)
         builder.balance(part.balance, from: part.from)
+        builder.lateBalanceComparisons(part.lateBalanceComparisons)
         builder.index = FactIndex.empty
     }
 
@@ -94,6 +95,8 @@ struct ReportBuilder {
     var ledgerGroups: [LedgerKey: LedgerRow] = [:]
     /// The roll-forward's rows (``balance(_:from:)``), in currency and balance type order.
     var balanceRows: [BalanceRow] = []
+    /// Earlier ranges whose late-compared Stripe report differs (``lateBalanceComparisons(_:)``).
+    var staleReportRanges: [StaleReportRange] = []
     var summary: [Currency: SummaryRow] = [:]
     /// The connected accounts' statements.
     var accounts: [AccountKey: ConnectedAccountRow] = [:]
@@ -241,6 +244,7 @@ struct ReportBuilder {
             connectedAccounts: connectedAccountRows(), payouts: sortedPayouts(),
             payoutTransactions: sortedPayoutTransactions(), dailyPlatformFees: dailyPlatformFeeRows())
         report.balance = balanceRows
+        report.staleReportRanges = staleReportRanges
         report.findingCounts = FindingCounts.rows(of: report)
         return report
     }

@@ -16,6 +16,7 @@ extension ReconciliationInput {
             ledgerTotals += part.ledgerTotals
             pendingCharges += part.pendingCharges
             if let partBalance = part.balance { balance = partBalance }
+            lateBalanceComparisons += part.lateBalanceComparisons
             guard let partJudged = part.judged else { continue }
             for kind in partJudged.kinds { judged[kind].formUnion(partJudged[kind]) }
             judged.missingObjects = judged.missingObjects || partJudged.missingObjects

@@ -25,6 +25,9 @@ public struct ReconciliationInput: Sendable {
     public var pendingCharges: [PendingChargeTotal] = []
     /// What the range's roll-forward needs (one part holds it: the last).
     public var balance: BalanceInputs?
+    /// Earlier ranges whose Stripe report this run found published since their own run: compared as late outcomes
+    /// (the part holding ``balance`` holds them).
+    public var lateBalanceComparisons: [LateBalanceComparison] = []
     /// The objects of the look-back window judged as late outcomes (SPEC §4: their outcome arrived since the history
     /// last held them; they get findings, not `platform_fees` or `payouts` rows). When the input is the whole range
     /// (`judged == nil`), the rules judge these beside the range's objects; a part names them in `judged`.

@@ -299,6 +299,9 @@ public struct ReconciliationReport: Sendable, Hashable, Codable {
     public var findingCounts: [FindingCountRow]
     /// The roll-forward per currency and balance type (`balance.csv`), sorted by currency, then balance type.
     public var balance: [BalanceRow]
+    /// Earlier ranges whose Stripe report, compared late by this run, differs from their roll-forward: their reports
+    /// are out of date (not a file; the Run sheet and the run's record name them).
+    public var staleReportRanges: [StaleReportRange] = []
 
     public init(
         platformFees: [PlatformFeeRow] = [], transferGroups: [TransferGroupRow] = [],

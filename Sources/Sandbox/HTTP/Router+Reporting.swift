@@ -140,7 +140,8 @@ extension Router {
                 file: { run in
                     let figures = BalanceReportFigures(
                         storage: storage, currency: run.currency, start: run.intervalStart, end: run.intervalEnd)
-                    return run.type.csv(figures, currency: run.currency, columns: run.columns)
+                    return run.type.csv(
+                        figures, currency: run.currency, columns: run.columns, offsets: reportLineOffsets)
                 })
         else {
             throw RequestFailure(

@@ -11,12 +11,16 @@ struct Router: Sendable {
     let hiddenBalanceTransactions: Set<Int>
     /// The Reporting API's runs (the one state kept between requests).
     let reportRuns: ReportRunTable
+    /// Minor units added to lines of the report files (``SandboxOptions/reportLineOffsets``).
+    let reportLineOffsets: [String: Int64]
 
     init(
         storage: WorldStorage, restrictedKeyForbiddenResources: Set<String> = [],
         hiddenBalanceTransactions: Set<String> = [],
-        reportRuns: ReportRunTable = ReportRunTable(failRuns: false, neverFinish: false)
+        reportRuns: ReportRunTable = ReportRunTable(failRuns: false, neverFinish: false),
+        reportLineOffsets: [String: Int64] = [:]
     ) {
+        self.reportLineOffsets = reportLineOffsets
         self.storage = storage
         self.renderer = Renderer(storage: storage)
         self.restrictedKeyForbiddenResources = restrictedKeyForbiddenResources

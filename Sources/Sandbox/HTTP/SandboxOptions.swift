@@ -55,6 +55,10 @@ public struct SandboxOptions: Sendable {
     public var reportRunsFail = false
     /// Report runs stay `pending` forever, to try a client's polling bound.
     public var reportRunsNeverFinish = false
+    /// Minor units added to lines of the report files, keyed `<report type>/<currency>/<line>`
+    /// (`balance.summary.1/usd/ending_balance`, `balance_change_from_activity.summary.1/usd/charge`): a report that
+    /// disagrees with the world, to try the comparison.
+    public var reportLineOffsets: [String: Int64] = [:]
 
     public init() {}
 

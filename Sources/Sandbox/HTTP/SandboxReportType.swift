@@ -37,11 +37,14 @@ enum SandboxReportType: String, CaseIterable, Sendable {
     }
 
     /// The report's file: a header of `columns`, then its rows with those columns in that order, amounts in major
-    /// units with the currency's decimals.
-    func csv(_ figures: BalanceReportFigures, currency: WorldCurrency, columns: [String]) -> [UInt8] {
+    /// units with the currency's decimals; a line's net moved by `offsets` (``SandboxOptions/reportLineOffsets``).
+    func csv(
+        _ figures: BalanceReportFigures, currency: WorldCurrency, columns: [String], offsets: [String: Int64] = [:]
+    ) -> [UInt8] {
         let code = currency.code
         let exponent = currency.minorUnitDigits
         func amount(_ value: Int64) -> String { MinorUnitFormatter.string(value, exponent: exponent) }
+        func offset(_ line: String) -> Int64 { offsets["\(rawValue)/\(code)/\(line)"] ?? 0 }
         var rows: [[String: String]] = []
         switch self {
         case .balanceSummary:
@@ -50,13 +53,14 @@ enum SandboxReportType: String, CaseIterable, Sendable {
                 ("payouts", "Payouts", figures.payouts), ("ending_balance", "Ending balance", figures.ending),
             ]
             rows = lines.map {
-                ["category": $0.0, "description": $0.1, "net_amount": amount($0.2), "currency": code]
+                ["category": $0.0, "description": $0.1, "net_amount": amount($0.2 + offset($0.0)), "currency": code]
             }
         case .activitySummary:
             rows = figures.activityRows.map {
                 [
                     "reporting_category": $0.reportingCategory, "currency": code, "count": String($0.count),
-                    "gross": amount($0.gross), "fee": amount($0.fee), "net": amount($0.net),
+                    "gross": amount($0.gross), "fee": amount($0.fee),
+                    "net": amount($0.net + offset($0.reportingCategory)),
                 ]
             }
         }

@@ -76,7 +76,8 @@ public final class SandboxServer: Sendable {
         let reportRuns = ReportRunTable(failRuns: options.reportRunsFail, neverFinish: options.reportRunsNeverFinish)
         let router = Router(
             storage: world.storage, restrictedKeyForbiddenResources: options.restrictedKeyForbiddenResources,
-            hiddenBalanceTransactions: options.hiddenBalanceTransactions, reportRuns: reportRuns)
+            hiddenBalanceTransactions: options.hiddenBalanceTransactions, reportRuns: reportRuns,
+            reportLineOffsets: options.reportLineOffsets)
         let core = ServerCore(router: router, faults: FaultState(options: options, clock: clock))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let bootstrap = ServerBootstrap(group: group)

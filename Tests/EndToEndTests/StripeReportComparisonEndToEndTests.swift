@@ -172,6 +172,20 @@ struct StripeReportComparisonEndToEndTests {
         try await server.shutdown()
     }
 
+    @Test("a key that may not read the balance: the run completes, no balance is anchored, none closes")
+    func balanceNotReadable() async throws {
+        let server = try await Self.world { $0.restrictedKeyForbiddenResources = ["balance"] }
+        let folder = try TemporaryFolder()
+        let (status, report, error) = try await Self.run(server, folder: folder, key: "rk_test_51H8abcdefGHIJKLmnop")
+        #expect(status == 0, "\(error)")
+        #expect(error.contains("Stripe's balance could not be read"))
+        let rows = try Self.balance(report)
+        let usd = try #require(rows["usd/payments"])
+        #expect(usd[2] == "" && usd[5] == "" && usd[7] == "", "no starting, ending or Stripe balance")
+        #expect(usd[3] != "", "the activity is still the range's")
+        #expect(usd[10] == "not_compared", "no reports are asked for without the balance's currencies")
+    }
+
     @Test(
         "report runs that fail or never finish leave the comparison not made, and the run completes",
         arguments: [false, true])

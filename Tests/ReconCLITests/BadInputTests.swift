@@ -79,6 +79,22 @@ struct BadInputTests {
             mentions: ["reconcile.lookback_days"])
     }
 
+    @Test(
+        "reconcile.compare_with_stripe_reports that is not true or false, and a report wait out of range",
+        arguments: ["maybe", "2"])
+    func badStripeReportSettings(value: String) async throws {
+        try await runExpectingBadInput(
+            [], configText: "reconcile:\n  compare_with_stripe_reports: \(value)\n",
+            mentions: ["reconcile.compare_with_stripe_reports", "config.yaml:2", "true or false"])
+        try await runExpectingBadInput(
+            [],
+            environment: ["STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_RECONCILE_COMPARE_WITH_STRIPE_REPORTS": value],
+            mentions: ["CONNECT_RECON_RECONCILE_COMPARE_WITH_STRIPE_REPORTS"])
+        try await runExpectingBadInput(
+            [], configText: "reconcile:\n  stripe_report_wait_seconds: 0\n",
+            mentions: ["reconcile.stripe_report_wait_seconds", "1 to 3600"])
+    }
+
     @Test("a range longer than the default maximum of 366 days, and than a configured one")
     func rangeTooLong() async throws {
         try await runExpectingBadInput(

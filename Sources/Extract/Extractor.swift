@@ -55,6 +55,9 @@ public struct Extractor: Sendable {
         public var compareWithStripeReports = true
         /// How the report runs are waited for.
         public var reportPolling = ReportPolling()
+        /// The longest time from the range's end to Stripe's balance read that the extraction lists to anchor the
+        /// range's balance when the history does not reach it already (docs/EXTRACTION.md): a week.
+        public var balanceGapLimit: Int64 = 7 * 86_400
 
         public init(
             concurrency: Int, settleMargin: Int64, windowSeconds: Int64 = 7 * 86_400, minimumSplitSeconds: Int64 = 2,
@@ -114,9 +117,19 @@ public struct Extractor: Sendable {
         // What carries it back to `to`: the balance transactions created since, read with the range's own list, and
         // the automatic payouts arriving from the range on (their `payout` transaction is dated at its arrival),
         // unless the history already holds a way back (a re-run of an older range).
+        // A read more than `balanceGapLimit` after the range is not reached by listing (a month-old range in a
+        // history without the days since would list a month of transactions): the range is not anchored, and
+        // says so, until the history holds those days.
         let anchoredByHistory = try await store.balance.canAnchor(from: from, to: to)
-        let balanceListEnd = anchoredByHistory ? to : max(to, balance?.snapshot.end ?? to)
-        summary.balanceTransactionsAfterRange = !anchoredByHistory && balanceListEnd > to
+        let reachable = balance.map { $0.snapshot.end - to <= options.balanceGapLimit } ?? false
+        let listsAfter = !anchoredByHistory && reachable
+        let balanceListEnd = listsAfter ? max(to, balance?.snapshot.end ?? to) : to
+        summary.balanceTransactionsAfterRange = balanceListEnd > to
+        if balance != nil, !anchoredByHistory, !reachable {
+            logger.notice(
+                "the range ends too long before the balance read: not anchored; extract the days since to prove it",
+                metadata: ["limit_days": "\(options.balanceGapLimit / 86_400)"])
+        }
 
         let done = try await store.runs.completedWindows(run: runID)
         var windowsByKind: [[ExtractionWork]] = []
@@ -167,7 +180,7 @@ public struct Extractor: Sendable {
             for windows in windowsByKind where index < windows.count { work.append(windows[index]) }
         }
         work += lateReads.filter { if case .list = $0 { false } else { true } }
-        if !anchoredByHistory, balance != nil { work.append(.list(PayoutArrivals.stream(from: from))) }
+        if listsAfter { work.append(.list(PayoutArrivals.stream(from: from))) }
         if await context.lists.othersEnded() { work.append(.planFollowUps) }
         if await context.lists.payoutListsDue() { work.append(.planPayoutLists) }
         try await run(work, context)

@@ -105,8 +105,8 @@ enum BooksClose {
     static func reason(_ row: BalanceRow) -> String {
         let currency = row.currency
         if row.endingBalance == nil {
-            return "no snapshot of Stripe's \(row.balanceType.rawValue) balance reaches the range's end (run the range "
-                + "with connect-recon run, which reads it)"
+            return "no read of Stripe's \(row.balanceType.rawValue) balance reaches the range's end (connect-recon run "
+                + "reads it; for a range more than a week old, extract the days since first)"
         }
         if let difference = row.continuityDifference, difference != 0 {
             return "the \(row.balanceType.rawValue) balance is not continuous with the earlier runs' (off by "

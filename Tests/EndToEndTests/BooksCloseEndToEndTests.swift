@@ -175,4 +175,44 @@ struct BooksCloseEndToEndTests {
             #expect(other[9] == Self.text(0, Currency(rawValue: other[0]) ?? .usd), "\(key)")
         }
     }
+    @Test("a month-old range is anchored once the history holds the days since, with no list after it")
+    func monthOldRangeAnchoredThroughTheHistory() async throws {
+        // Given the world as of its end (2026-11-19 07:00) and a range 13 days before it
+        let (_, server) = try await Self.worlds()
+        let range = try ReportingRange(
+            from: Date(timeIntervalSince1970: 1_793_836_800), to: Date(timeIntervalSince1970: 1_793_923_200),
+            timeZone: Self.utc)  // 2026-11-05
+        let folder = try TemporaryFolder()
+        let database = folder.path("history.sqlite")
+
+        // When it runs in a fresh history: the read is too far after it to be reached by listing
+        let before = server.requestStats.total
+        let first = try await Self.run(range, server, database: database, folder: folder)
+        let firstRequests = server.requestStats.total - before
+        // Then its balances have activity but no ending balance, and nothing after the range was listed
+        let unanchored = try Self.balance(first)
+        #expect(unanchored["usd/payments"]?[5] == "", "not anchored")
+        #expect(unanchored["usd/payments"]?[3] != "")
+
+        // When the days since are extracted, and the range runs again
+        let config = try folder.write("config.yaml", "")
+        let extract = await CLI.run(
+            [
+                "extract", "--api-base", server.baseURL.absoluteString, "--config", config, "--from", "2026-11-06",
+                "--to", "2026-11-19", "--db", database,
+            ], environment: ["STRIPE_API_KEY": CLI.testKey])
+        #expect(extract.status == 0, "\(extract.error)")
+        let again = server.requestStats.total
+        let second = try await Self.run(range, server, database: database, folder: folder)
+        // Then it is anchored through the history, with no more requests than the first time, and its figures are
+        // the ground truth's
+        #expect(server.requestStats.total - again == firstRequests, "no list after the range")
+        let truth = server.world.groundTruth(for: range, asOf: CLI.now, skippedTransferGrace: 3_600)
+        let written = try Self.balance(second)
+        for (key, figures) in Self.expected(truth) {
+            let row = try #require(written[key], "\(key)")
+            #expect(Array(row[2...5]) == Array(figures[0...3]), "\(key)")
+        }
+        #expect(written["usd/payments"]?[5] != "")
+    }
 }

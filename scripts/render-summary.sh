@@ -24,7 +24,8 @@ swift run connect-recon demo --out "$scratch/reports" >"$scratch/demo.log" 2>&1 
     echo "error: the demo failed" >&2
     exit 1
 }
-workbook="$(ls "$scratch"/reports/*/reconciliation_*.xlsx)"
+# The second day's workbook: the one that reports the outcomes that arrived since the first.
+workbook="$(ls "$scratch"/reports/*/reconciliation_*.xlsx | tail -n 1)"
 soffice -env:UserInstallation="file://$scratch/profile" --headless --convert-to pdf --outdir "$scratch" \
     "$workbook" >"$scratch/soffice.log" 2>&1 || {
     cat "$scratch/soffice.log" >&2

@@ -17,7 +17,7 @@ import re
 import sys
 
 DEFAULT_SHEETS = [
-    "Summary", "Platform fees", "Payouts", "Payout transactions", "Skipped transfers", "Unreversed disputes",
+    "Summary", "Balance", "Platform fees", "Payouts", "Payout transactions", "Skipped transfers", "Unreversed disputes",
     "Exceptions", "Connected accounts", "Ledger", "Run",
 ]
 

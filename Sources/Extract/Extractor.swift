@@ -180,7 +180,11 @@ public struct Extractor: Sendable {
             for windows in windowsByKind where index < windows.count { work.append(windows[index]) }
         }
         work += lateReads.filter { if case .list = $0 { false } else { true } }
-        if listsAfter { work.append(.list(PayoutArrivals.stream(from: from))) }
+        // The automatic payouts arriving in the range (dated there, whenever created), and after it when the read is
+        // reached by listing (those in transit at the read); the history holds them when it anchors the range.
+        if !anchoredByHistory {
+            work.append(.list(PayoutArrivals.stream(from: from, until: listsAfter ? nil : to)))
+        }
         if await context.lists.othersEnded() { work.append(.planFollowUps) }
         if await context.lists.payoutListsDue() { work.append(.planPayoutLists) }
         try await run(work, context)

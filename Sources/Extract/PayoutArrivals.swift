@@ -8,10 +8,12 @@ enum PayoutArrivals {
     /// A day before `from`: an arrival date is a day's midnight, and a payout's transaction is dated at its arrival.
     static let margin: Int64 = 86_400
 
-    /// `GET /v1/payouts?arrival_date[gte]=…&expand[]=data.balance_transaction`.
-    static func stream(from: Int64) -> ListStream {
-        var stream = ListStream(
-            kind: .payouts, filter: [("arrival_date[gte]", String(from - margin))])
+    /// `GET /v1/payouts?arrival_date[gte]=…&expand[]=data.balance_transaction`: every payout arriving from the range
+    /// on, or (`until`) only those arriving up to a day after it, when nothing after the range is listed.
+    static func stream(from: Int64, until to: Int64? = nil) -> ListStream {
+        var filter = [("arrival_date[gte]", String(from - margin))]
+        if let to { filter.append(("arrival_date[lt]", String(to + margin))) }
+        var stream = ListStream(kind: .payouts, filter: filter)
         stream.expansions = ["data.balance_transaction"]
         return stream
     }

@@ -118,12 +118,13 @@ extension ReportBuilder {
             let currency = row.currency
             var differences: [(report: String, line: String, stripe: Int64, ours: Int64?)] = []
             let summary = "balance.summary.1"
+            // Without an ending balance (the range is not anchored) only the range's own movements are compared.
             for (line, theirs, ours) in [
                 ("starting_balance", balance.starting, row.startingBalance),
                 ("activity", balance.activity, Optional(row.activity)),
                 ("payouts", balance.payouts, Optional(row.payouts)),
                 ("ending_balance", balance.ending, row.endingBalance),
-            ] where ours != theirs {
+            ] where ours != nil && ours != theirs {
                 differences.append((summary, line, theirs, ours))
             }
             let ourCategories = Dictionary(

@@ -74,7 +74,7 @@ enum BalanceSheet {
             Line(label: "   ending balance less Stripe's") { .amount($0.stripeReportDifference, $0.currency) },
             Line(label: "The books close") { .text(BooksClose.verdict($0)) },
         ]
-        var columns = [Column("line", .text, label: "")]
+        var columns = [Column("line", .text)]
         columns += rows.map { Column("\($0.currency.rawValue)_\($0.balanceType.rawValue)", .amount, label: header($0)) }
         return ReportTable(
             fileName: "balance.csv", sheetName: name, columns: columns, rowCount: lines.count

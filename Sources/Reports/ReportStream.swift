@@ -242,7 +242,7 @@ public final class ReportStream {
                 continue
             case .balance:
                 guard let balanceSheet else { preconditionFailure("the Balance sheet is added when the stream starts") }
-                _ = try writer.write(BalanceSheet.table(report.balance), onReserved: balanceSheet)
+                try writer.writeWhole(BalanceSheet.table(report.balance), on: balanceSheet)
             case .run:
                 _ = try writer.write(
                     RunSheet.table(

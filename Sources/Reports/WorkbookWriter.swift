@@ -138,6 +138,27 @@ struct WorkbookWriter: ~Copyable {
         return try end(&stream)
     }
 
+    /// Writes `table` whole on the reserved `sheet`, however many rows a sheet may hold (a sheet laid out as a report
+    /// of its own, of a few dozen rows at most, such as ``BalanceSheet``): its header frozen and filterable, as every
+    /// sheet's.
+    mutating func writeWhole(
+        _ table: ReportTable, on sheet: UnsafeMutablePointer<lxw_worksheet>
+    ) throws(ReportError) {
+        try prepare(sheet, named: table.sheetName, columns: table.columns, widths: Self.columnWidths(table))
+        var cells: [Cell] = []
+        cells.reserveCapacity(table.columns.count)
+        for index in 0..<table.rowCount {
+            cells.removeAll(keepingCapacity: true)
+            table.fill(index, &cells)
+            for (column, cell) in cells.enumerated() {
+                try writeCell(cell, sheet: sheet, row: index + 1, column: column)
+            }
+        }
+        check(
+            worksheet_autofilter(sheet, 0, 0, lxw_row_t(table.rowCount), lxw_col_t(max(table.columns.count - 1, 0))),
+            "set the autofilter of '\(table.sheetName)'")
+    }
+
     /// Writes every row of `table` to `stream`'s table.
     mutating func append(_ table: ReportTable, to stream: inout SheetStream) throws(ReportError) {
         var cells: [Cell] = []

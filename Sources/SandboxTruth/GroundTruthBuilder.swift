@@ -377,7 +377,8 @@ struct GroundTruthBuilder {
                     .payoutFailed, payoutID, id(.balanceTransaction, payouts.failureBalanceTransaction[p]), currency,
                     .amount(payouts.amount[p]), .amount(0))
             }
-            guard reconciliation == .completed else {
+            // A manual payout, or an automatic one Stripe is still reconciling: shown, without figures.
+            guard reconciliation == .completed, payouts.automatic[p] else {
                 truth.payouts.append(
                     PayoutRow(
                         payoutID: payoutID, created: payouts.created[p], arrivalDate: payouts.arrivalDate[p],
@@ -385,7 +386,7 @@ struct GroundTruthBuilder {
                         status: PayoutStatus(rawValue: payouts.status[p].name),
                         reconciliationStatus: PayoutReconciliationStatus(rawValue: reconciliation.name),
                         balanceTransactions: nil, netOfTransactions: nil,
-                        difference: nil))
+                        difference: nil, automatic: payouts.automatic[p]))
                 continue
             }
             let paidOut = payouts.transactions.items(of: p).map(Int.init)

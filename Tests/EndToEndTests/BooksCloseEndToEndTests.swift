@@ -206,7 +206,7 @@ struct BooksCloseEndToEndTests {
         let second = try await Self.run(range, server, database: database, folder: folder)
         // Then it is anchored through the history, with no more requests than the first time, and its figures are
         // the ground truth's
-        #expect(server.requestStats.total - again == firstRequests, "no list after the range")
+        #expect(server.requestStats.total - again <= firstRequests, "no list after the range")
         let truth = server.world.groundTruth(for: range, asOf: CLI.now, skippedTransferGrace: 3_600)
         let written = try Self.balance(second)
         for (key, figures) in Self.expected(truth) {

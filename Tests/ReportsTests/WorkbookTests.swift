@@ -12,11 +12,12 @@ import Testing
     .enabled(if: Python.hasOpenpyxl || ProcessInfo.processInfo.environment["CI"] != nil, "\(Python.skipMessage)"))
 struct WorkbookTests {
     static let sheetNames = [
-        "Summary", "Platform fees", "Transfer groups", "Payouts", "Payout transactions", "Skipped transfers",
-        "Unreversed disputes", "Exceptions", "Connected accounts", "Ledger", "Run",
+        "Summary", "Balance", "Platform fees", "Transfer groups", "Payouts", "Payout transactions",
+        "Skipped transfers", "Unreversed disputes", "Exceptions", "Connected accounts", "Ledger", "Run",
     ]
 
-    /// Each CSV file's sheet.
+    /// Each CSV file's sheet, but `balance.csv`'s: its sheet is laid out as a balance report, one column per balance
+    /// (``balanceSheetReadsAsABalanceReport()``).
     static let sheetOfFile = [
         "summary.csv": "Summary", "platform_fees.csv": "Platform fees", "transfer_groups.csv": "Transfer groups",
         "skipped_transfers.csv": "Skipped transfers",
@@ -54,8 +55,8 @@ struct WorkbookTests {
         #expect(dump.names == Self.sheetNames)
         #expect(files.sheetNames == Self.sheetNames)
         #expect(dump.active == "Summary")
-        #expect(files.csvFiles.count == Self.sheetOfFile.count)
-        for file in files.csvFiles {
+        #expect(files.csvFiles.count == Self.sheetOfFile.count + 1)
+        for file in files.csvFiles where file.name != "balance.csv" {
             let sheetName = try #require(Self.sheetOfFile[file.name], "\(file.name) has no sheet")
             let csvHeader = try text(file.url).prefix { $0 != "\n" }.split(separator: ",").map(String.init)
             #expect(try #require(dump.sheet(sheetName)).header == csvHeader.map(label), "\(sheetName)")
@@ -63,6 +64,33 @@ struct WorkbookTests {
         #expect(
             try #require(dump.sheet("Platform fees")).header.prefix(3) == ["Charge ID", "Created (UTC)", "Currency"])
         #expect(try #require(dump.sheet("Run")).header == ["Section", "Item", "Value", "Detail"])
+    }
+
+    @Test func balanceSheetReadsAsABalanceReport() throws {
+        // Given the fixture's balances (bhd without a snapshot, jpy not continuous, usd issuing and payments closing)
+        let dump = try Self.written().dump
+        let sheet = try #require(dump.sheet("Balance"))
+        // Then one column per currency and balance type, the lines down, as finance reads a balance report
+        #expect(sheet.header == ["Line", "BHD payments", "JPY payments", "USD issuing", "USD payments"])
+        let labels = sheet.rows.dropFirst().map { $0.first?.value.string ?? "" }
+        #expect(labels.first == "Starting balance")
+        #expect(labels.last == "The books close")
+        let order = ["Starting balance", "Activity", "Payouts", "Ending balance", "Stripe's balance (GET /v1/balance)"]
+        #expect(
+            order.compactMap { labels.firstIndex(of: $0) } == order.compactMap { labels.firstIndex(of: $0) }.sorted())
+        #expect(order.allSatisfy(labels.contains))
+        #expect(labels.contains("   platform_earning") && labels.contains("   refund"))
+        func row(_ label: String) throws -> [JSONValue] {
+            try #require(sheet.rows.first { $0.first?.value.string == label }).map(\.value)
+        }
+        // And amounts are numbers in each balance's currency; the books' verdict is the last line
+        #expect(try row("Ending balance")[4] == .number(120))
+        #expect(try row("Starting balance")[2] == .number(1_000))
+        #expect(try row("Starting balance")[1] == .null, "bhd: no ending balance, so no starting one")
+        #expect(try row("The books close")[4] == .string("yes"))
+        #expect(try row("The books close")[2].string?.hasPrefix("no: the payments balance is not continuous") == true)
+        #expect(try row("Stripe's Balance report")[2] == .string("not_yet_published"))
+        #expect(sheet.freeze == "A2")
     }
 
     @Test func everySheetPrintsLandscapeOnePageWideWithItsHeaderRowOnEachPage() throws {
@@ -147,15 +175,21 @@ struct WorkbookTests {
         #expect(Array(summary.header.suffix(2)) == ["Transfer groups", "Platform take"])
         #expect(summary.cell(2, "transfer_groups")?.value == .number(1))
         #expect(summary.cell(2, "platform_take")?.value == .number(25))
+        // Then, after a blank row, whether the books close, one line per currency of the Balance sheet
+        #expect(summary.rows[5][0].value == .string("The books close (see the Balance sheet)"))
+        #expect(summary.rows[6][0].value.string?.hasPrefix("BHD: the books do not close: no read of Stripe's") == true)
+        #expect(summary.rows[7][0].value.string?.contains("JPY: the books do not close") == true)
+        #expect(summary.rows[7][0].value.string?.contains("off by 5 jpy") == true)
+        #expect(summary.rows[8][0].value == .string("USD: the books close (Stripe's Balance report agrees)."))
         // Then, after a blank row, the findings by kind: new, open, resolved
-        #expect(summary.rows[5].map(\.value.string).prefix(6) == ["Findings", nil, nil, "New", "Open", "Resolved"])
-        #expect(summary.rows[7][0].value == .string("skipped_transfer"))
-        #expect(summary.rows[7][3...5].map(\.value) == [.number(1), .number(0), .number(1)])
-        #expect(summary.rows[9][0].value == .string("unreversed_dispute"))
-        #expect(summary.rows[9][4].value == .number(1))
+        #expect(summary.rows[10].map(\.value.string).prefix(6) == ["Findings", nil, nil, "New", "Open", "Resolved"])
+        #expect(summary.rows[12][0].value == .string("skipped_transfer"))
+        #expect(summary.rows[12][3...5].map(\.value) == [.number(1), .number(0), .number(1)])
+        #expect(summary.rows[14][0].value == .string("unreversed_dispute"))
+        #expect(summary.rows[14][4].value == .number(1))
         // Then a note and the check row per currency: formulas over the detail sheets with their cached results
-        #expect(summary.rows[11][0].value.string?.hasPrefix("Check:") == true)
-        let usd = summary.rows[14]
+        #expect(summary.rows[16][0].value.string?.hasPrefix("Check:") == true)
+        let usd = summary.rows[19]
         #expect(usd[0].value == .string("usd"))
         let dpf = usd[4]
         #expect(dpf.type == "f")
@@ -168,7 +202,7 @@ struct WorkbookTests {
         // stripe_fee is summed by settlement currency: usd holds ch_1's 0.59 and ch_4's (a bhd charge) 0.50.
         #expect(usd[5].value == .string("=SUMIF('Platform fees'!$Q:$Q,\"usd\",'Platform fees'!$P:$P)"))
         #expect(usd[5].cached == .number(1.09))
-        #expect(summary.rows[12][2].cached == .number(10), "bhd gross")
+        #expect(summary.rows[17][2].cached == .number(10), "bhd gross")
         // The transfer groups are counted and their take summed from their sheet (a group without a currency in
         // no row)
         #expect(usd[12].value == .string("=COUNTIF('Transfer groups'!$C:$C,\"usd\")"))
@@ -176,8 +210,8 @@ struct WorkbookTests {
         #expect(usd[13].value == .string("=SUMIF('Transfer groups'!$C:$C,\"usd\",'Transfer groups'!$J:$J)"))
         #expect(usd[13].cached == .number(25))
         // Then the same totals from the connected accounts' statements (no Stripe fee: it is not the account's)
-        #expect(summary.rows[16][0].value.string?.contains("Connected accounts") == true)
-        let accounts = summary.rows[19]
+        #expect(summary.rows[21][0].value.string?.contains("Connected accounts") == true)
+        let accounts = summary.rows[24]
         #expect(accounts[0].value == .string("usd"))
         #expect(accounts[4].value == .string("=SUMIF('Connected accounts'!$B:$B,\"usd\",'Connected accounts'!$I:$I)"))
         #expect(accounts[4].cached == .number(-7.54))
@@ -218,9 +252,12 @@ struct WorkbookTests {
         #expect(
             payouts.header == [
                 "Payout ID", "Created (UTC)", "Arrival date", "Currency", "Amount", "Status", "Reconciliation status",
-                "Balance transactions", "Net of transactions", "Difference",
+                "Balance transactions", "Net of transactions", "Difference", "Type",
             ])
-        #expect(payouts.maxRow == 5)
+        #expect(payouts.maxRow == 6)
+        // A manual payout is typed so, with no figures
+        #expect(payouts.cell(4, "type")?.value == .string("manual"))
+        #expect(payouts.cell(4, "balance_transactions")?.value == .null)
         // A payout still being reconciled shows its status and leaves its figures empty
         #expect(payouts.cell(3, "reconciliation_status")?.value == .string("in_progress"))
         #expect(payouts.cell(3, "net_of_transactions")?.value == .null)
@@ -318,12 +355,13 @@ struct WorkbookTests {
         // it; but the Payouts, added before their streamed transactions and written at the end, continue after
         // those (a range of more than a sheet's rows of payouts, which no platform reaches)
         #expect(
-            dump.names.prefix(17) == [
-                "Summary", "Platform fees", "Platform fees (2)", "Transfer groups", "Payouts", "Payout transactions",
-                "Payout transactions (2)", "Payouts (2)", "Skipped transfers", "Unreversed disputes", "Exceptions",
-                "Connected accounts", "Connected accounts (2)", "Ledger", "Ledger (2)", "Ledger (3)", "Run",
+            dump.names.prefix(18) == [
+                "Summary", "Balance", "Platform fees", "Platform fees (2)", "Transfer groups", "Payouts",
+                "Payout transactions", "Payout transactions (2)", "Payouts (2)", "Skipped transfers",
+                "Unreversed disputes", "Exceptions", "Connected accounts", "Connected accounts (2)", "Ledger",
+                "Ledger (2)", "Ledger (3)", "Run",
             ])
-        #expect(dump.names.dropFirst(17).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
+        #expect(dump.names.dropFirst(18).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
         #expect(dump.active == "Summary")
         #expect(files.sheetNames == dump.names)
         let parts = ["Ledger", "Ledger (2)", "Ledger (3)"].compactMap { dump.sheet($0) }
@@ -337,14 +375,14 @@ struct WorkbookTests {
         #expect(parts[2].cell(0, "reporting_category")?.value == .string("cat6"))
         // And the summary's checks add up every part, of the detail sheets and of the connected accounts
         let summary = try #require(dump.sheet("Summary"))
-        let dpf = summary.rows[14][4]
+        let dpf = summary.rows[19][4]
         #expect(
             dpf.value
                 == .string(
                     "=SUMIF('Platform fees'!$C:$C,\"usd\",'Platform fees'!$O:$O)"
                         + "+SUMIF('Platform fees (2)'!$C:$C,\"usd\",'Platform fees (2)'!$O:$O)"))
         #expect(dpf.cached == .number(-7.54))
-        let accountsDPF = summary.rows[19][4]
+        let accountsDPF = summary.rows[24][4]
         #expect(accountsDPF.value.string?.contains("+SUMIF('Connected accounts (2)'!$B:$B,\"usd\"") == true)
         #expect(accountsDPF.cached == .number(-7.54))
         // The CSV is one file regardless
@@ -404,10 +442,11 @@ struct WorkbookTests {
         #expect(try Python.readWorkbook(files.workbook) == whole.dump)
         // And the streamed tables come first, each followed by its continuation, the Payouts before their
         // transactions, after the Transfer groups beside the platform fees
-        let feeSheets = files.sheetNames.dropFirst().prefix { $0.hasPrefix("Platform fees") }
+        #expect(files.sheetNames.prefix(2) == ["Summary", "Balance"])
+        let feeSheets = files.sheetNames.dropFirst(2).prefix { $0.hasPrefix("Platform fees") }
         #expect(feeSheets.count >= 2)
         #expect(
-            Array(files.sheetNames.dropFirst(1 + feeSheets.count).prefix(4)) == [
+            Array(files.sheetNames.dropFirst(2 + feeSheets.count).prefix(4)) == [
                 "Transfer groups", "Payouts", "Payout transactions", "Payout transactions (2)",
             ])
     }

@@ -24,8 +24,8 @@ struct GoldenDigestTests {
     /// The pinned digests (FNV-1a, 64 bits, hexadecimal). To change them on purpose, run this suite and copy the
     /// digests its failure message prints.
     static let worlds = [
-        World(seed: 42, charges: 400, pages: "562c659f748aad60", truth: "4b7a13a878b3a481"),
-        World(seed: 7, charges: 600, pages: "2e62688e06bebde9", truth: "071e501c287c5880"),
+        World(seed: 42, charges: 400, pages: "a9bccfd843ba5e31", truth: "031054ebf4ccef38"),
+        World(seed: 7, charges: 600, pages: "4bf29471c7778d6e", truth: "e5d68b077ec1ffff"),
     ]
 
     /// The list endpoints and the expansions the extraction asked for on each (its range lists) when the digests were
@@ -82,7 +82,9 @@ struct GoldenDigestTests {
                 _ = try Self.pages(path + "?" + query, connection, into: &digest)
             }
             if path == "/v1/payouts" {
-                for payout in listed {
+                // Stripe itemises automatic payouts only (a manual one's list is a 400)
+                let manual = Set(server.world.payouts().filter { !$0.automatic }.map(\.id))
+                for payout in listed where !manual.contains(payout) {
                     _ = try Self.pages("/v1/balance_transactions?payout=" + payout, connection, into: &digest)
                 }
             }

@@ -242,11 +242,11 @@ import Testing
         #expect(inProgress.isDisjoint(with: server.world.ids(for: .payoutMismatch)), "mismatches only on final lists")
         let truth = try Self.truth(server.world)
 
-        for payout in server.world.payouts() {
+        for payout in server.world.payouts() where payout.automatic {
             // When one is retrieved and its balance transactions listed
             let json = try connection.request("/v1/payouts/\(payout.id)").json()
             let listed = try listAll(connection, "/v1/balance_transactions?payout=\(payout.id)")
-                .filter { $0.string("type") != "payout" }.compactMap { $0.string("id") }
+                .filter { $0.string("source") != payout.id }.compactMap { $0.string("id") }
             let row = try #require(truth.payouts.first { $0.payoutID == payout.id })
             #expect(row.reconciliationStatus?.rawValue == json.string("reconciliation_status"))
 

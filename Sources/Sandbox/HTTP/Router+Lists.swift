@@ -14,6 +14,17 @@ extension Router {
         try checkParameters(
             query, allowed: Router.pagingParameters.union(Router.createdParameters).union(resource.filters))
         var page = try pageRequest(query, itemKind: resource.kind)
+        if resource == .balanceTransactions, let payout = query.last(where: { $0.0 == "payout" })?.1,
+            let index = storage.ids.index(of: payout, kind: .payout), index < storage.payouts.count,
+            !storage.payouts.automatic[index]
+        {
+            // Stripe itemises automatic payouts only.
+            throw RequestFailure(
+                response: error(
+                    400, type: "invalid_request_error",
+                    message: "Balance transaction history can only be filtered on automatic transfers, not manual.",
+                    param: "payout"))
+        }
         for (name, value) in query {
             guard let bound = Router.createdParameters.contains(name) ? name : nil else { continue }
             guard let number = Int64(value) else {

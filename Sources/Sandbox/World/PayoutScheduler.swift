@@ -31,7 +31,16 @@ struct PayoutScheduler {
         var mismatched: [Int] = []
         /// The payout that was `paid` a day before the world's end and failed during its last day.
         var failedLate: [Int] = []
+        /// The manual (Instant) payouts.
+        var manual: [Int] = []
     }
+
+    /// Every ``manualEvery`` days (from a seeded offset), at 15:00 UTC, the platform pays out ``manualAmount`` of its
+    /// usd balance by hand, as an Instant Payout: `automatic` false, arriving the same day, attributed no transactions;
+    /// its own balance transaction is paid out by the next automatic payout, as the rest of the balance is.
+    static let manualEvery = 7
+    static let manualHour: Int64 = 15 * 3_600
+    static let manualAmount: Int64 = 5_000
 
     /// Creates the payouts over the draft (unsorted) table `bts` and appends their balance transactions to it.
     func schedule(_ bts: inout BalanceTransactionTable) -> Schedule {
@@ -63,6 +72,10 @@ struct PayoutScheduler {
         // the world's last day (a world of five days or more and, as the late charges, of 200 charges or more).
         let lateMidnight = end - 3 * day - ((end - 3 * day) % day + day) % day
         var lateFailurePending = failsOneLate && lateMidnight >= midnight
+        // The transactions appended here that a later automatic payout pays out (manual payouts' own).
+        var appendedPaidOutBy: [Int: Int32] = [:]
+        let manualOffset = Int(SplitMix64.mix(seed ^ 0x9A70_3A1D) % UInt64(Self.manualEvery))
+        var dayNumber = 0
         while midnight + Self.hour < end {
             let created = midnight + Self.hour
             for currency in currencies {
@@ -83,7 +96,13 @@ struct PayoutScheduler {
                     !fails && reconciliation == .completed && payout % Self.mismatchEvery == mismatchOffset
                 let amount = balance[c] + (mismatched ? 100 * currency.granularity : 0)
                 let arrival = midnight + 2 * day
-                for index in waiting[c] { result.paidOutBy[Int(index)] = Int32(payout) }
+                for index in waiting[c] {
+                    if Int(index) < original {
+                        result.paidOutBy[Int(index)] = Int32(payout)
+                    } else {
+                        appendedPaidOutBy[Int(index)] = Int32(payout)
+                    }
+                }
                 payouts.created.append(created)
                 payouts.currency.append(currency)
                 payouts.amount.append(amount)
@@ -125,9 +144,31 @@ struct PayoutScheduler {
                 waiting[c].removeAll(keepingCapacity: true)
                 balance[c] = 0
             }
+            if dayNumber % Self.manualEvery == manualOffset, midnight + Self.manualHour < end {
+                let payout = payouts.count
+                let created = midnight + Self.manualHour
+                let own = bts.append(
+                    created, .payout, amount: -Self.manualAmount, currency: .usd, source: .payout, payout)
+                let usd = Int(WorldCurrency.usd.rawValue)
+                waiting[usd].append(own)
+                balance[usd] -= Self.manualAmount
+                payouts.created.append(created)
+                payouts.currency.append(.usd)
+                payouts.amount.append(Self.manualAmount)
+                payouts.arrivalDate.append(midnight)
+                payouts.automatic.append(false)
+                payouts.netOfTransactions.append(0)
+                payouts.balanceTransaction.append(own)
+                payouts.status.append(.paid)
+                payouts.reconciliation.append(.notApplicable)
+                payouts.failureBalanceTransaction.append(-1)
+                result.manual.append(payout)
+            }
+            dayNumber += 1
             midnight += day
         }
         result.paidOutBy += [Int32](repeating: -1, count: bts.count - original)
+        for (index, payout) in appendedPaidOutBy { result.paidOutBy[index] = payout }
         result.payouts = payouts
         return result
     }

@@ -25,11 +25,14 @@ package enum WorldPayoutReconciliation: UInt8, Sendable {
     case completed
     /// Stripe is still attributing transactions to it: `?payout=` lists only part of what it paid out.
     case inProgress
+    /// A manual payout: Stripe attributes no transactions to it.
+    case notApplicable
 
     package var name: String {
         switch self {
         case .completed: "completed"
         case .inProgress: "in_progress"
+        case .notApplicable: "not_applicable"
         }
     }
 }

@@ -1,7 +1,7 @@
 extension Renderer {
     // MARK: Payouts
 
-    /// An automatic payout, field for field as Stripe's payout object
+    /// A payout (automatic, or a manual Instant Payout), field for field as Stripe's payout object
     /// (https://docs.stripe.com/api/payouts/object): to the platform's bank account of its currency, with its own
     /// balance transaction and, once it failed, the one that returned its funds.
     func payout(_ index: Int, _ writer: JSONWriter, _ expand: ExpandTree) {
@@ -30,7 +30,7 @@ extension Renderer {
             writer.field("id", id: .payout, index)
             writer.field("livemode", false)
             writer.emptyObject("metadata")
-            writer.field("method", "standard")
+            writer.field("method", p.automatic[index] ? "standard" : "instant")
             writer.field("object", "payout")
             writer.nullField("original_payout")
             writer.nullField("payout_method")

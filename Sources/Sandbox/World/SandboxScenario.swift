@@ -134,6 +134,9 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     /// A payout created less than a day and a half before the world's end: `reconciliation_status: in_progress`, and
     /// `?payout=` lists only the older half of what it paid out.
     case payoutInProgress = "payout_in_progress"
+    /// A manual Instant Payout of 50.00 usd at 15:00 of every seventh day: `automatic` false, `reconciliation_status`
+    /// `not_applicable`, no transactions attributed; the next automatic payout pays out its own transaction.
+    case manualPayout = "manual_payout"
     // Late outcomes: objects created in the day before the world's last day whose state changes during its last
     // day, between ``SandboxWorld/earlierMoment`` and the world's end (worlds of 200 charges and three days or more;
     // the payout, five days or more).

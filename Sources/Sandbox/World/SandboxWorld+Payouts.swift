@@ -24,6 +24,8 @@ public struct SandboxPayout: Sendable, Equatable {
     public var netOfTransactions: Int64
     /// Its own `payout` balance transaction (amount −``amount``).
     public var ownBalanceTransactionID: String
+    /// Whether Stripe made it on the payout schedule; a manual (Instant) payout is attributed no transactions.
+    public var automatic: Bool
     /// The `payout_failure` balance transaction that returned a failed payout's funds.
     public var failureBalanceTransactionID: String?
 
@@ -49,6 +51,7 @@ extension SandboxWorld {
                 },
                 netOfTransactions: payouts.netOfTransactions[p],
                 ownBalanceTransactionID: ids.id(.balanceTransaction, Int(payouts.balanceTransaction[p])),
+                automatic: payouts.automatic[p],
                 failureBalanceTransactionID: payouts.failureBalanceTransaction[p] >= 0
                     ? ids.id(.balanceTransaction, Int(payouts.failureBalanceTransaction[p])) : nil)
         }

@@ -77,6 +77,7 @@ extension WorldBuilder {
         p.transactions = Adjacency(ownerCount: p.count, owner: bMap.permute(payoutSchedule.paidOutBy))
         for payout in payoutSchedule.failed { tag(.payoutFailed, .payout, payout) }
         for payout in payoutSchedule.mismatched { tag(.payoutMismatch, .payout, payout) }
+        for payout in payoutSchedule.manual { tag(.manualPayout, .payout, payout) }
         for payout in payoutSchedule.failedLate { tag(.latePayoutFailed, .payout, payout) }
         for payout in 0..<p.count where p.reconciliation[payout] == .inProgress {
             tag(.payoutInProgress, .payout, payout)

@@ -142,6 +142,7 @@ extension WorldStorage {
             p.status[payout] =
                 p.failureBalanceTransaction[payout] >= 0
                 ? .failed : p.arrivalDate[payout] <= moment ? .paid : .inTransit
+            guard p.automatic[payout] else { continue }
             p.reconciliation[payout] =
                 moment - p.created[payout] < PayoutScheduler.reconciliationLag ? .inProgress : .completed
         }

@@ -142,6 +142,8 @@ extension SandboxFacts {
         for object in try connection.list("/v1/payouts") {
             let payout = try JSONFacts.payout(object)
             facts.payouts.append(payout)
+            // Stripe itemises automatic payouts only: a manual one's list is a 400.
+            guard payout.automatic else { continue }
             for item in try connection.list("/v1/balance_transactions?payout=" + payout.id) {
                 facts.payoutTransactions.append(
                     PayoutTransactionLink(payoutID: payout.id, balanceTransactionID: try JSONFacts.string(item, "id")))

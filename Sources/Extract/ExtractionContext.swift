@@ -8,4 +8,6 @@ struct ExtractionContext: Sendable {
     var tally: Tally
     var lists: RangeLists
     var planner: FollowUpPlanner
+    /// Stripe's balance and reports, read beside the lists.
+    var books: BooksReads
 }

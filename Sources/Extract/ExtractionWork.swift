@@ -15,6 +15,11 @@ enum ExtractionWork: Sendable {
     case repaymentSearch(RepaymentSearch)
     /// List what a payout paid out, in parallel windows when it is long.
     case payoutTransactions(PayoutListing)
+    /// Read Stripe's balance, then list what carries it back to the range (docs/RULES.md, "The books close").
+    case readBalance
+    /// Ask Stripe's Reporting API for its Balance reports of the range (and of earlier ones not published before)
+    /// in these currencies.
+    case compareStripeReports([Currency])
 
     /// Identifies a follow-up so it is requested once per run.
     var key: String {
@@ -28,6 +33,8 @@ enum ExtractionWork: Sendable {
         case .planPayoutLists: "plan payouts"
         case .repaymentSearch(let search): "repayments \(search.destination) \(search.disputeIDs) \(search.since)"
         case .payoutTransactions(let listing): "payout transactions \(listing.payoutID)"
+        case .readBalance: "balance"
+        case .compareStripeReports(let currencies): "stripe reports \(currencies.map(\.rawValue))"
         }
     }
 }

@@ -111,45 +111,30 @@ public struct Extractor: Sendable {
                 metadata: ["requested_to": "\(requestedTo)", "to": "\(latest)"])
         }
 
-        // Stripe's balance now: what the range's ending balance is anchored on (docs/RULES.md, "The books close").
-        let balance = try await readBalance(now: now)
-        summary.balanceRead = balance != nil
-        // What carries it back to `to`: the balance transactions created since, read with the range's own list, and
-        // the automatic payouts arriving from the range on (their `payout` transaction is dated at its arrival),
-        // unless the history already holds a way back (a re-run of an older range).
-        // A read more than `balanceGapLimit` after the range is not reached by listing (a month-old range in a
-        // history without the days since would list a month of transactions): the range is not anchored, and
-        // says so, until the history holds those days.
-        let anchoredByHistory = try await store.balance.canAnchor(from: from, to: to)
-        let reachable = balance.map { $0.snapshot.end - to <= options.balanceGapLimit } ?? false
-        let listsAfter = !anchoredByHistory && reachable
-        let balanceListEnd = listsAfter ? max(to, balance?.snapshot.end ?? to) : to
-        summary.balanceTransactionsAfterRange = balanceListEnd > to
-        if balance != nil, !anchoredByHistory, !reachable {
-            logger.notice(
-                "the range ends too long before the balance read: not anchored; extract the days since to prove it",
-                metadata: ["limit_days": "\(options.balanceGapLimit / 86_400)"])
-        }
-
         let done = try await store.runs.completedWindows(run: runID)
         var windowsByKind: [[ExtractionWork]] = []
         var streams: [ListKind: Int] = [:]
         for kind in ListKind.rangeLists {
             let finished = done.filter { $0.resource == kind.rawValue }.map { $0.from..<$0.to }
-            let end = kind == .balanceTransactions ? balanceListEnd : to
-            let remaining = Intervals.subtract(finished, from: from..<end)
+            let remaining = Intervals.subtract(finished, from: from..<to)
             summary.resumedWindows += finished.count
             let windows = remaining.flatMap { Intervals.split($0, length: options.windowSeconds) }
             streams[kind] = windows.count
             let dropped = options.droppedExpansions[kind.objectKind] ?? []
             windowsByKind.append(windows.map { .list(ListStream(range: kind, window: $0).dropping(dropped)) })
         }
+        // Stripe's balance is read first, beside the lists: what carries it back to `to` is listed once it is known
+        // (``readBooks(dispatcher:_:)``), unless the history already holds a way back (a re-run of an older range).
+        let books = BooksReads(
+            anchoredByHistory: try await store.balance.canAnchor(from: from, to: to),
+            finishedAfterRange: done.filter { $0.resource == ListKind.balanceTransactions.rawValue && $0.to > to }
+                .map { max($0.from, to)..<$0.to }, to: to)
         let context = ExtractionContext(
             from: from, to: to, runID: runID, now: now, chain: try await store.runs.runChain(runID), tally: Tally(),
             lists: RangeLists(streams: streams),
             planner: FollowUpPlanner(
                 after: to..<max(to, now) + 1, rangeSeconds: max(1, to - from),
-                payoutCursorPages: options.payoutCursorPages))
+                payoutCursorPages: options.payoutCursorPages), books: books)
         // The balance transactions list is the longest (a transaction for every charge, refund, transfer, fee…), so
         // its rate limit decides the extraction's length: it keeps its rate while the others share the rest.
         await client.prioritize(endpoint: ListKind.balanceTransactions.pathForList)
@@ -170,21 +155,14 @@ public struct Extractor: Sendable {
                     metadata: ["objects": "\(summary.lateReads)", "requests": "\(lateReads.count)"])
             }
         }
-        // Stripe's own reports of the range, and of earlier ranges it had not published yet, run on Stripe's side
-        // beside the lists.
-        let (reportedTo, reportCurrencies) = (to, balance.map { Self.paymentsCurrencies($0.snapshot) } ?? [])
-        async let stripeReports = compareWithStripeReports(from: from, to: reportedTo, currencies: reportCurrencies)
-        // Interleaved across kinds, so every endpoint has cursors in flight from the first second.
-        var work: [ExtractionWork] = lateReads.filter { if case .list = $0 { true } else { false } }
+        // Interleaved across kinds, so every endpoint has cursors in flight from the first second; Stripe's balance
+        // first.
+        var work: [ExtractionWork] = [.readBalance]
+        work += lateReads.filter { if case .list = $0 { true } else { false } }
         for index in 0..<(windowsByKind.map(\.count).max() ?? 0) {
             for windows in windowsByKind where index < windows.count { work.append(windows[index]) }
         }
         work += lateReads.filter { if case .list = $0 { false } else { true } }
-        // The automatic payouts arriving in the range (dated there, whenever created), and after it when the read is
-        // reached by listing (those in transit at the read); the history holds them when it anchors the range.
-        if !anchoredByHistory {
-            work.append(.list(PayoutArrivals.stream(from: from, until: listsAfter ? nil : to)))
-        }
         if await context.lists.othersEnded() { work.append(.planFollowUps) }
         if await context.lists.payoutListsDue() { work.append(.planPayoutLists) }
         try await run(work, context)
@@ -217,16 +195,18 @@ public struct Extractor: Sendable {
             try await run(items, context)
         }
         summary.followUpRounds = round
-        let reports = try await stripeReports
+        let reports = await books.reports
         summary.stripeReportsCompared = reports.count
         for report in reports {
             try await store.balance.recordStripeReport(
                 report.comparison, currency: report.currency, from: report.from, to: report.to, run: runID)
         }
         // Everything the snapshot needs is stored: later ranges may be carried to it.
-        if let balance {
-            try await store.balance.record(
-                balance.snapshot, raw: balance.json, run: runID, covered: from..<balanceListEnd)
+        let listEnd = await books.listEnd
+        summary.balanceTransactionsAfterRange = listEnd > to
+        if let balance = await books.balance {
+            summary.balanceRead = true
+            try await store.balance.record(balance.snapshot, raw: balance.json, run: runID, covered: from..<listEnd)
         }
         summary.followUps = await context.planner.planned
         let totals = await context.tally.snapshot
@@ -237,6 +217,36 @@ public struct Extractor: Sendable {
         summary.pages = totals.pages
         summary.missing = totals.missing
         return summary
+    }
+
+    /// Reads Stripe's balance, then hands the workers what carries it back to the range: the balance transactions
+    /// created from the range's end to the read (unless the history already reaches a snapshot, or the read is more
+    /// than ``Options/balanceGapLimit`` after the range: then not anchored, and said so), the automatic payouts
+    /// arriving from the range on (only up to a day after it when nothing after the range is listed), and Stripe's
+    /// reports in the currencies of the `payments` balance.
+    func readBooks(dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext) async throws {
+        let (from, to, books) = (context.from, context.to, context.books)
+        let balance = try await readBalance(now: context.now)
+        let reachable = balance.map { $0.snapshot.end - to <= options.balanceGapLimit } ?? false
+        let listsAfter = !books.anchoredByHistory && reachable
+        let listEnd = listsAfter ? max(to, balance?.snapshot.end ?? to) : to
+        await books.read(balance, listEnd: listEnd)
+        if balance != nil, !books.anchoredByHistory, !reachable {
+            logger.notice(
+                "the range ends too long before the balance read: not anchored; extract the days since to prove it",
+                metadata: ["limit_days": "\(options.balanceGapLimit / 86_400)"])
+        }
+        let dropped = options.droppedExpansions[.balanceTransaction] ?? []
+        for window in Intervals.subtract(books.finishedAfterRange, from: to..<listEnd) {
+            await context.lists.started(.balanceTransactions)
+            await dispatcher.add(.list(ListStream(range: .balanceTransactions, window: window).dropping(dropped)))
+        }
+        if !books.anchoredByHistory {
+            await dispatcher.add(.list(PayoutArrivals.stream(from: from, until: listsAfter ? nil : to)))
+        }
+        if options.compareWithStripeReports, let balance {
+            await dispatcher.add(.compareStripeReports(Self.paymentsCurrencies(balance.snapshot)))
+        }
     }
 
     /// The currencies of the `payments` balance: those Stripe's Balance report covers.
@@ -250,14 +260,14 @@ public struct Extractor: Sendable {
     /// yet published (docs/RULES.md, "The books close"): each a comparison to keep, none of them a failure.
     private func compareWithStripeReports(
         from: Int64, to: Int64, currencies: [Currency]
-    ) async throws -> [(from: Int64, to: Int64, currency: Currency, comparison: StripeReportComparison)] {
+    ) async throws -> [BooksReads.Report] {
         guard options.compareWithStripeReports, !currencies.isEmpty else { return [] }
         let runner = StripeReportRunner(client: client, polling: options.reportPolling, logger: logger)
         var ranges: [Range<Int64>: [Currency]] = [from..<to: currencies]
         for earlier in try await store.balance.unpublishedStripeReports() where earlier.from..<earlier.to != from..<to {
             ranges[earlier.from..<earlier.to, default: []].append(earlier.currency)
         }
-        var results: [(from: Int64, to: Int64, currency: Currency, comparison: StripeReportComparison)] = []
+        var results: [BooksReads.Report] = []
         for (range, rangeCurrencies) in ranges.sorted(by: { $0.key.lowerBound < $1.key.lowerBound }) {
             let summaries = try await runner.summaries(
                 from: range.lowerBound, to: range.upperBound, currencies: rangeCurrencies)
@@ -268,7 +278,10 @@ public struct Extractor: Sendable {
                         "Stripe's Balance report could not be compared",
                         metadata: ["currency": "\(summary.currency.rawValue)", "reason": "\(reason)"])
                 }
-                results.append((range.lowerBound, range.upperBound, summary.currency, comparison))
+                results.append(
+                    BooksReads.Report(
+                        from: range.lowerBound, to: range.upperBound, currency: summary.currency, comparison: comparison
+                    ))
             }
         }
         return results
@@ -340,6 +353,11 @@ public struct Extractor: Sendable {
             try await search.run(pager: pager, store: store, dispatcher: dispatcher, context)
         case .payoutTransactions(let listing):
             try await listing.run(pager: pager, store: store, dispatcher: dispatcher, context)
+        case .readBalance:
+            try await readBooks(dispatcher: dispatcher, context)
+        case .compareStripeReports(let currencies):
+            await context.books.add(
+                try await compareWithStripeReports(from: context.from, to: context.to, currencies: currencies))
         }
     }
 

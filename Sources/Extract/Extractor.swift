@@ -249,6 +249,8 @@ public struct Extractor: Sendable {
         }
     }
 
+    static let utc = TimeZone(secondsFromGMT: 0) ?? .current
+
     /// The currencies of the `payments` balance: those Stripe's Balance report covers.
     static func paymentsCurrencies(_ snapshot: BalanceSnapshot) -> [Currency] {
         snapshot.amounts.keys.filter { $0.balanceType == .payments }.map(\.currency).sorted {
@@ -271,8 +273,17 @@ public struct Extractor: Sendable {
         for (range, rangeCurrencies) in ranges.sorted(by: { $0.key.lowerBound < $1.key.lowerBound }) {
             let summaries = try await runner.summaries(
                 from: range.lowerBound, to: range.upperBound, currencies: rangeCurrencies)
+            var statuses: [String: [String]] = [:]
             for summary in summaries {
                 let comparison = summary.comparison
+                let status: String =
+                    switch comparison {
+                    case .published: "published"
+                    case .notYetPublished: "not_yet_published"
+                    case .notPermitted: "not_permitted"
+                    case .unavailable: "unavailable"
+                    }
+                statuses[status, default: []].append(summary.currency.rawValue)
                 if case .unavailable(let reason) = comparison {
                     logger.warning(
                         "Stripe's Balance report could not be compared",
@@ -283,6 +294,13 @@ public struct Extractor: Sendable {
                         from: range.lowerBound, to: range.upperBound, currency: summary.currency, comparison: comparison
                     ))
             }
+            logger.info(
+                "Stripe's Balance reports",
+                metadata: statuses.mapValues { .string($0.joined(separator: ",")) }.merging(
+                    [
+                        "from": "\(RFC3339.string(unixSeconds: range.lowerBound, in: Self.utc))",
+                        "to": "\(RFC3339.string(unixSeconds: range.upperBound, in: Self.utc))",
+                    ]) { first, _ in first })
         }
         return results
     }

@@ -176,10 +176,7 @@ extension HistoryBalance {
         var sums: [BalanceKey: [ReportingCategory: Int64]] = [:]
         var overflowed = Set<BalanceKey>()
         func add(_ row: SQLRow) throws {
-            let stored: BalanceType? = try row.decode(atIndex: 1)
-            let key = BalanceKey(
-                currency: try FactsColumn.currency(row, 0),
-                balanceType: BalanceTransactionFacts.ledgerBalanceType(stored))
+            let key = try balanceKey(row)
             guard !overflowed.contains(key) else { return }
             let category: ReportingCategory = try row.decode(atIndex: 2)
             let (sum, overflow) = (sums[key]?[category] ?? 0).addingReportingOverflow(try row.decode(atIndex: 3))
@@ -221,14 +218,19 @@ extension HistoryBalance {
             GROUP BY b.currency, b.balance_type
             """, [.integer(end), .integer(end)]
         ) { row in
-            let stored: BalanceType? = try row.decode(atIndex: 1)
-            let key = BalanceKey(
-                currency: try FactsColumn.currency(row, 0),
-                balanceType: BalanceTransactionFacts.ledgerBalanceType(stored))
+            let key = try balanceKey(row)
             let net: Int64 = try row.decode(atIndex: 2)
             sums[key] = try checkedSum([sums[key] ?? 0, -net], key)
         }
         return sums
+    }
+
+    /// The balance of a row whose first two columns are a balance transaction's `currency` and `balance_type` (the
+    /// ledger's: `payments` where none is stored).
+    private static func balanceKey(_ row: SQLRow) throws -> BalanceKey {
+        let stored: BalanceType? = try row.decode(atIndex: 1)
+        return BalanceKey(
+            currency: try FactsColumn.currency(row, 0), balanceType: BalanceTransactionFacts.ledgerBalanceType(stored))
     }
 
     private static func checkedSum(_ values: some Sequence<Int64>, _ key: BalanceKey) throws -> Int64 {

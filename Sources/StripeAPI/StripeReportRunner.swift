@@ -142,7 +142,8 @@ public final class StripeReportRunner: Sendable {
             return outcome
         }
         if let message = outcome.message {
-            logger.notice(
+            // The caller sums the outcomes up in one line a range; each is told here at debug level.
+            logger.debug(
                 "Stripe report not compared",
                 metadata: ["report_type": "\(reportType)", "currency": "\(currency)", "reason": "\(message)"])
         }

@@ -6,9 +6,9 @@ import SandboxTruth
 import TestSupport
 import Testing
 
-/// The books close (docs/RULES.md), end to end: two consecutive nightly runs on one history, each against the
-/// sandbox's world as of its own night (7 hours into the day after its range, so payouts created that morning are in
-/// transit and the balance transactions after the range are read with it). Every balance rolls forward exactly as the
+/// The books close (docs/RULES.md), end to end: two consecutive daily runs on one history, each against the
+/// sandbox's world as of its own day (13 hours into the day after its range: payouts created that morning are in
+/// transit, the balance transactions after the range are read with it, and Stripe has published the range). Every balance rolls forward exactly as the
 /// ground truth adds it up from the world's first day (no snapshot involved there), and the second night is
 /// continuous with the first; on both histories, with the same `balance.csv` bytes.
 @Suite("The books close, end to end", .serialized)
@@ -28,12 +28,12 @@ struct BooksCloseEndToEndTests {
         minorUnits.flatMap { try? Money(minorUnits: $0, currency: currency).formatted() } ?? ""
     }
 
-    /// The world (18 days and 7 hours from 2026-11-01) as of its end and as of a day earlier.
-    static func worlds() async throws -> (earlier: SandboxServer, later: SandboxServer) {
+    /// The world (18 days and `hours` from 2026-11-01) as of its end and as of a day earlier.
+    static func worlds(hours: Int = 13) async throws -> (earlier: SandboxServer, later: SandboxServer) {
         var options = SandboxOptions()
         options.charges = 800
         options.days = 18
-        options.hours = 7
+        options.hours = hours
         let later = try await SandboxServer.start(options)
         options.asOf = later.world.earlierMoment
         let earlier = try await SandboxServer.start(options)
@@ -89,7 +89,7 @@ struct BooksCloseEndToEndTests {
     }
 
     @Test(
-        "two nights roll every balance forward as the ground truth adds it up, continuously",
+        "two days roll every balance forward as the ground truth adds it up, continuously, as Stripe's reports say",
         arguments: TestHistoryBackend.available)
     func twoNightsClose(backend: TestHistoryBackend) async throws {
         // Given the world as of two nights
@@ -112,6 +112,8 @@ struct BooksCloseEndToEndTests {
                 // The first night has no earlier snapshot; the second is continuous with the first.
                 let currency = try #require(Currency(rawValue: row[0]))
                 #expect(row[9] == (index == 0 ? "" : Self.text(0, currency)), "night \(index + 1): \(key) continuity")
+                // And the payments balances agree with the sandbox's own Balance reports, to the minor unit
+                #expect(row[10] == (key.hasSuffix("/payments") ? "agrees" : "not_compared"), "\(key)")
             }
             if truth.balance.contains(where: { ($0.inTransitPayouts ?? 0) != 0 }) { sawInTransit = true }
             #expect(!truth.balance.isEmpty)

@@ -75,9 +75,6 @@ public struct Charge: StripeObject {
     /// The connected account named by ``transferData``, if any.
     public var destinationAccountID: String? { transferData?.destinationAccountID }
 
-    /// `status == succeeded && captured`: the charges SPEC §4 computes figures for.
-    public var isSucceededAndCaptured: Bool { status == .succeeded && captured }
-
     private enum CodingKeys: String, CodingKey {
         case object
         case id

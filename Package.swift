@@ -49,7 +49,8 @@ let package = Package(
         .target(name: "CSQLiteMemoryStatus", linkerSettings: [.linkedLibrary("sqlite3")]),
         /// A blocking queue and threads of their own, for work that must not hold Swift concurrency's few threads.
         .target(name: "WorkerThreads"),
-        /// Stripe's wire models, errors and (later) the client over an HTTP transport protocol.
+        /// Stripe's wire models, the JSON tape they decode from, the API key, the client over an HTTP transport protocol
+        /// (retries, rate budget, errors) and the Reporting API's runner.
         .target(
             name: "StripeAPI",
             dependencies: ["ReconCore", .product(name: "Logging", package: "swift-log")]
@@ -72,7 +73,7 @@ let package = Package(
                 "ReconCore", "StripeAPI", "History", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        /// The rules of SPEC §4: facts in, report rows out. No network, database, clock or logger.
+        /// The rules (docs/RULES.md): facts in, report rows out. No network, database, clock or logger.
         .target(name: "Reconcile", dependencies: ["ReconCore"]),
         /// CSV and XLSX writers (the only module importing CXlsxWriter). They format; they never compute.
         .target(

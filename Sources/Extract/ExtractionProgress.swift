@@ -23,8 +23,8 @@ public struct ExtractionSummary: Sendable, Equatable {
     public var resumedWindows = 0
     /// `to` after the settle margin, when it moved.
     public var clampedTo: Int64?
-    /// Objects of the look-back window read again because they were not final (SPEC §3, "Late outcomes"), and how
-    /// many of them a read found changed.
+    /// Objects of the look-back window read again because they were not final (docs/EXTRACTION.md, "Late outcomes"),
+    /// and how many of them a read found changed.
     public var lateReads = 0
     public var lateOutcomes = 0
     /// Whether the balance transactions created after the range, up to Stripe's balance read, were listed with it

@@ -4,7 +4,7 @@ import Logging
 import ReconCore
 import StripeAPI
 
-/// Fetches everything a range needs into the history (SPEC §3), with as few requests as Stripe allows and as
+/// Fetches everything a range needs into the history (docs/EXTRACTION.md), with as few requests as Stripe allows and as
 /// fast as the rate budget allows.
 ///
 /// 1. The range's lists (charges, transfers, application fees, balance transactions, disputes, refunds, payouts) are
@@ -21,8 +21,8 @@ import StripeAPI
 ///    of a list where such objects are dense, requests by id or by charge where they are sparse. Each is
 ///    requested once per run; a 404 is recorded for the reconciler, not a crash. The balance transactions each
 ///    automatic payout of the range paid out are one such need: `?payout=` is paged once per payout per run.
-/// 3. Late outcomes (SPEC §3): the objects of the look-back window before the range that the history holds in a
-///    state that can still change are read again beside the lists (``LateReadPlanner``: by id where they are few,
+/// 3. Late outcomes (docs/EXTRACTION.md): the objects of the look-back window before the range that the history holds
+/// in a    state that can still change are read again beside the lists (``LateReadPlanner``: by id where they are few,
 ///    a `created` window of their list where they are many); which of them changed is recorded for the reconcile,
 ///    and the follow-ups fetch what the rules read of those.
 public struct Extractor: Sendable {
@@ -36,8 +36,8 @@ public struct Extractor: Sendable {
         public var windowSeconds: Int64
         /// A window is split only while longer than this.
         public var minimumSplitSeconds: Int64
-        /// The look-back window before the range whose objects that are not final are read again (SPEC §3, "Late
-        /// outcomes"), in seconds; 0 reads nothing again.
+        /// The look-back window before the range whose objects that are not final are read again (docs/EXTRACTION.md,
+        /// "Late outcomes"), in seconds; 0 reads nothing again.
         public var lookbackSeconds: Int64
         /// The grace period of asynchronous capture: a charge read while younger than this with a part missing is
         /// read again.

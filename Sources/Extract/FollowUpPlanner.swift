@@ -1,7 +1,8 @@
 import History
 import ReconCore
 
-/// Turns what the history lacks of a range (``RangeGaps``) into requests, the cheaper way for each kind (SPEC §3):
+/// Turns what the history lacks of a range (``RangeGaps``) into requests, the cheaper way for each kind
+/// (docs/EXTRACTION.md):
 ///
 /// - where the needed objects are created after the range (refunds and disputes made since, transfers of charges
 ///   that settled since, their balance transactions), one window `[to, now]` of the list that holds them costs
@@ -9,7 +10,7 @@ import ReconCore
 ///   cost one each. The cheaper one is taken: a window on a nightly run, where "after the range" is a few hours
 ///   of dense objects; requests by id on a rerun of an old range, where it is weeks of objects of which a few are
 ///   needed.
-/// - a transfer group's transfers (SPEC §4, "Separately transferred charges") are made hours or days after its
+/// - a transfer group's transfers (docs/RULES.md, "Separately transferred charges") are made hours or days after its
 ///   charge: one `/v1/transfers?transfer_group=` list per group of the range's separately transferred charges, or
 ///   the window `[to, now]` of `/v1/transfers` when its pages are fewer (it also holds the transfers the range's
 ///   charges name). The groups of the older charges of the range's refunds and disputes are listed whole, one list

@@ -2,9 +2,9 @@ import History
 import ReconCore
 
 /// Turns the objects of the look-back window that are not final (``LateReadPlan``) into requests, the cheaper way
-/// for each kind (SPEC §3, "Late outcomes"): by id, with the kind's late-read expansions, where they are fewer than
-/// the pages of a `created` window from the oldest of them to the window's end; that window of the kind's list,
-/// with the range list's expansions, where they are more. Nothing to read again costs nothing.
+/// for each kind (docs/EXTRACTION.md, "Late outcomes"): by id, with the kind's late-read expansions, where they are
+/// fewer than the pages of a `created` window from the oldest of them to the window's end; that window of the kind's
+/// list, with the range list's expansions, where they are more. Nothing to read again costs nothing.
 enum LateReadPlanner {
     static func work(for plan: LateReadPlan, windowEnd: Int64) -> [ExtractionWork] {
         var work: [ExtractionWork] = []

@@ -26,7 +26,7 @@ struct ListKind: Hashable, Sendable, CustomStringConvertible {
     /// What a payout paid out.
     static let payoutTransactions = ListKind(payoutTransactions: ())
 
-    /// The lists paged over the range's windows (SPEC §3): the kinds the catalogue lists over the range
+    /// The lists paged over the range's windows (docs/EXTRACTION.md): the kinds the catalogue lists over the range
     /// (``CatalogueEntry/listedOverRange``), in its order. PaymentIntents come expanded inside charges.
     static let rangeLists: [ListKind] = ObjectKind.allCases.filter { $0.entry.listedOverRange }.map(ListKind.init)
 

@@ -44,7 +44,7 @@ struct ListStream: Sendable {
     }
 
     /// A window of the look-back before the range, read again with the range list's expansions: the late outcomes
-    /// of a kind whose objects to read again are more than the window's pages (SPEC §3).
+    /// of a kind whose objects to read again are more than the window's pages (docs/EXTRACTION.md).
     init(lateReads kind: ListKind, window: Range<Int64>) {
         self.kind = kind
         self.window = window

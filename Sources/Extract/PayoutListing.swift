@@ -2,11 +2,11 @@ import History
 import ReconCore
 import StripeAPI
 
-/// What one automatic payout paid out (`/v1/balance_transactions?payout=po_…`, SPEC §3), paged in parallel when it
-/// is long. A day's payout of a large platform sweeps tens of thousands of balance transactions; one cursor pages
-/// them one round trip after another, at a tenth of what the endpoint allows. Stripe's list takes `created` bounds
-/// with `payout`, so when more pages follow the first 25, the rest is read in `created` windows going back in time
-/// from the last page read, as many at once as keep the endpoint at its rate (all of them from the start: after 25
+/// What one automatic payout paid out (`/v1/balance_transactions?payout=po_…`, docs/EXTRACTION.md), paged in parallel
+/// when it is long. A day's payout of a large platform sweeps tens of thousands of balance transactions; one cursor
+/// pages them one round trip after another, at a tenth of what the endpoint allows. Stripe's list takes `created`
+/// bounds with `payout`, so when more pages follow the first 25, the rest is read in `created` windows going back in
+/// time from the last page read, as many at once as keep the endpoint at its rate (all of them from the start: after 25
 /// full pages the payout is long), each sized by what the one before it held. A window that comes back empty, older
 /// than every window that held something, ends a round of windows; the first page of everything older (normally
 /// empty) then either ends the listing or starts the windows again from where the older transactions are, so a gap
@@ -88,8 +88,8 @@ public struct PayoutListing: Sendable, Hashable {
     }
 
     /// Pages `created` windows of `length` seconds going back from `before` (the oldest second paged so far, whose
-    /// transactions the cursor held), `cursors` at a time, until a window older than every window that held something comes
-    /// back empty; returns the lower bound of the oldest window read.
+    /// transactions the cursor held), `cursors` at a time, until a window older than every window that held something
+    /// comes back empty; returns the lower bound of the oldest window read.
     private func windows(
         before: Int64, length initialLength: Int64, cursors: Int, pager: ListPager,
         dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext

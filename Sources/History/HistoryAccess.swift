@@ -94,8 +94,8 @@ public struct HistoryObjects: HistoryNoun {
     }
 }
 
-/// What a range still lacks (SPEC §3), and the late outcomes of the look-back window: what the extraction asks the
-/// history before it decides what to fetch.
+/// What a range still lacks (docs/EXTRACTION.md), and the late outcomes of the look-back window: what the extraction
+/// asks the history before it decides what to fetch.
 public struct HistoryGaps: HistoryNoun {
     let access: HistoryAccess
 }

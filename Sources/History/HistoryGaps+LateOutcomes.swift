@@ -12,8 +12,8 @@ public struct LateRead: Sendable, Hashable {
     }
 }
 
-/// What a run reads again of its look-back window (SPEC §3, "Late outcomes"), and what a list of that window would
-/// cost instead, so the extraction can take the cheaper way.
+/// What a run reads again of its look-back window (docs/EXTRACTION.md, "Late outcomes"), and what a list of that window
+/// would cost instead, so the extraction can take the cheaper way.
 public struct LateReadPlan: Sendable {
     /// The objects to read again, per kind, oldest first.
     public var objects: [LateOutcomeKind: [LateRead]] = [:]

@@ -81,9 +81,10 @@ extension HistoryGaps {
         }
     }
 
-    /// What the history lacks of the range `[from, to)`, as the runs in `chain` have seen it, of what SPEC §4 reads.
+    /// What the history lacks of the range `[from, to)`, as the runs in `chain` have seen it, of what docs/RULES.md
+    /// reads.
     ///
-    /// Scope (SPEC §3): charges created in the range, and the charges of the range's refunds, disputes,
+    /// Scope (docs/EXTRACTION.md): charges created in the range, and the charges of the range's refunds, disputes,
     /// transfers and application fees, with their PaymentIntents and transfers (the rules judge whether they are
     /// destination charges and what was recovered from the transfer), the transfers' reversals beyond the 10
     /// embedded; and for the charges created in the range what their platform fee and platform net read: the
@@ -98,8 +99,8 @@ extension HistoryGaps {
         try await readDatabase { db in
             let seen = "(" + chain.map(String.init).joined(separator: ",") + ")"
             let missing = "(SELECT object_id FROM missing_objects WHERE run_id IN \(seen))"
-            // Late outcomes (SPEC §3): the charges of the look-back window whose outcome this chain's reads found
-            // changed are judged too, so what the rules read of them is needed as of the range's charges.
+            // Late outcomes (docs/EXTRACTION.md): the charges of the look-back window whose outcome this chain's reads
+            // found changed are judged too, so what the rules read of them is needed as of the range's charges.
             let lateCharges = Self.lateOutcomeIDs(.charge, seen: seen)
             // A refund that failed or a dispute that closed changed its charge too (`amount_refunded`): read again.
             let lateChildrensCharges = """
@@ -219,7 +220,7 @@ extension HistoryGaps {
                   AND c.disputed
                   AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.\(GraphColumns.disputeCharge) = c.id)
                 """)
-            // Platform net (SPEC §4) of the range's charges: the balance transactions of the charge, its refunds
+            // Platform net (docs/RULES.md) of the range's charges: the balance transactions of the charge, its refunds
             // (and a failed refund's `refund_failure` one), its transfer and the transfer's reversals, its fee and the
             // fee's refunds, and its disputes; those of objects made from the range's end on apart (the range's own
             // balance transactions list does not hold them). One query for both.
@@ -268,7 +269,7 @@ extension HistoryGaps {
         }
     }
 
-    /// The transfer groups (SPEC §4, "Separately transferred charges"; RULES.md) of the charges `charges` selects
+    /// The transfer groups (docs/RULES.md, "Separately transferred charges"; RULES.md) of the charges `charges` selects
     /// that this chain (`seen`) has seen: `names`, each such charge's group (`transfer_group`), its own
     /// `transfer_group`, else its PaymentIntent's; `transfers`, the ids of their groups' transfers and of the
     /// transfers naming one of those charges as `source_transaction`.

@@ -1,4 +1,4 @@
-/// Where the history lives (SPEC §7): a SQLite file, or a PostgreSQL database named by a URL.
+/// Where the history lives (docs/POSTGRESQL.md): a SQLite file, or a PostgreSQL database named by a URL.
 ///
 /// `output.database` (`--db`) is read here once: a `postgresql://` or `postgres://` URL names a PostgreSQL
 /// database; another `scheme://` is refused rather than taken for a file name; anything else is a SQLite file's

@@ -1,12 +1,12 @@
 import GRDB
 
 extension HistoryMigrations {
-    /// v8: late outcomes (SPEC §3 and §4). `late_reads` records, per run, each object of the look-back window that was
-    /// not final and read again, with its state before (`state_before`), whether the read found it changed, and the
-    /// run whose report judged the change (`judged_run`). Each finding records the object whose judging raised it
-    /// (`subject_id`, `subject_created`): a run resolves an earlier finding only when it judged that object again.
-    /// The findings already stored get their subject from the objects the history holds: the charge for a check of
-    /// its fee or transfer, else the object itself; a `missing_object` has none.
+    /// v8: late outcomes (docs/EXTRACTION.md and docs/RULES.md). `late_reads` records, per run, each object of the
+    /// look-back window that was not final and read again, with its state before (`state_before`), whether the read
+    /// found it changed, and the run whose report judged the change (`judged_run`). Each finding records the object
+    /// whose judging raised it (`subject_id`, `subject_created`): a run resolves an earlier finding only when it judged
+    /// that object again. The findings already stored get their subject from the objects the history holds: the charge
+    /// for a check of its fee or transfer, else the object itself; a `missing_object` has none.
     static func v8LateOutcomes(_ db: Database) throws {
         try db.execute(
             sql: """

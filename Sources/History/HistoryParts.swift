@@ -12,7 +12,7 @@ extension HistoryParts {
     ///    (``ObjectGraph/rootChildren``: application fees, transfers, disputes, refunds): `platform_fees` rows come
     ///    out sorted;
     /// 2. the range's objects of those kinds whose charge is not one of the range's, kind by kind;
-    /// 2b. the late outcomes `late` selects (SPEC §4: objects of the look-back window whose outcome a read found
+    /// 2b. the late outcomes `late` selects (docs/RULES.md: objects of the look-back window whose outcome a read found
     ///    changed): charges, refunds and disputes with their charges as context, then payouts;
     /// 3. the range's payouts, with what `?payout=` listed for them and those balance transactions, in parts of at
     ///    most `chargesPerPart` balance transactions (a payout that paid out more continues over several parts);
@@ -238,8 +238,8 @@ struct PartLoader {
     }
 
     /// A payout that paid out more balance transactions than a part holds, in parts of the part size, its
-    /// transactions by creation time, then id: each part but the last continues it (``JudgedObjects/payoutsContinued``),
-    /// the last judges it, with the links whose transaction the history lacks.
+    /// transactions by creation time, then id: each part but the last continues it
+    /// (``JudgedObjects/payoutsContinued``), the last judges it, with the links whose transaction the history lacks.
     private func chunkedPayoutParts(_ payout: PayoutFacts, _ body: (ReconciliationInput) throws -> Void) throws {
         func emit(_ transactions: [BalanceTransactionFacts], isLast: Bool) throws {
             var part = input(judged: JudgedObjects(.payout, isLast ? [payout.id] : []))

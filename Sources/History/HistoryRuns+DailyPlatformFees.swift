@@ -2,7 +2,7 @@ import ReconCore
 
 /// The report's daily platform fees as each run found them (table `daily_platform_fees`, schema v9): what people
 /// who query the history read for DPF, rather than working it out again in SQL, so that the history and the report
-/// always say the same (SPEC §4's one meaning of DPF, cross-currency fees converted as the report converts them).
+/// always say the same (docs/RULES.md's one meaning of DPF, cross-currency fees converted as the report converts them).
 extension HistoryRuns {
     /// Records run `runID` as completed, as ``finishRun(_:status:finishedAt:message:details:)`` does, together with
     /// its report's per-day series (``ReconciliationReport/dailyPlatformFees``: per day of the range and currency,

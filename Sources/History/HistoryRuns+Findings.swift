@@ -4,7 +4,7 @@ extension HistoryRuns {
     /// Records the findings of run `runID` over `[from, to)` and tells which were already open and which earlier
     /// findings are gone (resolved). One transaction.
     ///
-    /// A run resolves an earlier finding only when it judged the finding's object itself (SPEC §5): created in
+    /// A run resolves an earlier finding only when it judged the finding's object itself (docs/REPORTS.md): created in
     /// `[from, to)`, or a late outcome of `late` (whose judging this records too); a finding about no judged object
     /// (an object Stripe answered 404 for) only when the run's range covers the range that last reported it.
     /// Findings about objects outside the run are left as they were: a 3-day re-run after a 30-day run neither

@@ -1,7 +1,7 @@
 import Foundation
 import ReconCore
 
-/// The one definition of a range's scope (SPEC §3), shared by the follow-ups that complete it and by the
+/// The one definition of a range's scope (docs/EXTRACTION.md), shared by the follow-ups that complete it and by the
 /// reconciliation that reads it, so the two can never disagree about which objects a range covers.
 enum HistoryScope {
     /// The `SELECT` of the range's scope charges: the range's charges, and the charges the range's objects belong

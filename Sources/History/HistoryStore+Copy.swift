@@ -1,7 +1,7 @@
 import ReconCore
 
-/// Moving a history: every row of every table into an empty history, of either database (SPEC §7's "copied into
-/// PostgreSQL once, runs, objects and findings intact").
+/// Moving a history: every row of every table into an empty history, of either database (docs/POSTGRESQL.md's "copied
+/// into PostgreSQL once, runs, objects and findings intact").
 extension HistoryStore {
     /// Copies this history, as one snapshot, into `target`, in one transaction there: all of it or, when anything
     /// fails, nothing (so the copy can simply be run again). Refuses a target that holds anything, rather than

@@ -3,8 +3,8 @@ import GRDB
 import ReconCore
 
 /// The history: every object ever extracted (facts + raw JSON), every run, and extraction checkpoints, in a SQLite
-/// file or a PostgreSQL database (SPEC §7). Everything above the store reads and writes the history through its
-/// nouns (``runs``, ``objects``, ``gaps``, ``parts``; ``copy(into:)`` moves all of it), and does not know which
+/// file or a PostgreSQL database (docs/POSTGRESQL.md). Everything above the store reads and writes the history through
+/// its nouns (``runs``, ``objects``, ``gaps``, ``parts``; ``copy(into:)`` moves all of it), and does not know which
 /// of the two databases it has: the queries are written once (``SQLSession``, ``SQLDialect``) and run on either
 /// ``HistoryDatabase``.
 ///

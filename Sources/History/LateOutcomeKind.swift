@@ -1,8 +1,8 @@
 import ReconCore
 
-/// The kinds of object whose outcome arrives after the night they were created (SPEC §3, "Late outcomes"), with the
-/// one SQL definition of each kind's state: which objects of the look-back window are not final, and the state a
-/// read compares (`late_reads.state_before` against the state the history holds after the read). The statuses
+/// The kinds of object whose outcome arrives after the night they were created (docs/EXTRACTION.md, "Late outcomes"),
+/// with the one SQL definition of each kind's state: which objects of the look-back window are not final, and the state
+/// a read compares (`late_reads.state_before` against the state the history holds after the read). The statuses
 /// come from ``LateOutcomePolicy``, so the rules' statuses and these queries cannot disagree.
 public enum LateOutcomeKind: String, CaseIterable, Sendable {
     case charge

@@ -21,8 +21,8 @@ extension PartLoader {
         for step in ObjectGraph.contextSteps { try StorableKinds.reader(of: step.kind).addStep(self, step, &part) }
     }
 
-    /// Adds the other members of the transfer groups the part's charges belong to (SPEC §4, "Separately transferred
-    /// charges"; ``TransferGroupIndex``): the charges that carry the same group (on themselves
+    /// Adds the other members of the transfer groups the part's charges belong to (docs/RULES.md, "Separately
+    /// transferred charges"; ``TransferGroupIndex``): the charges that carry the same group (on themselves
     /// or on their PaymentIntent), the group's transfers whenever created, the charges those name as
     /// `source_transaction`, and what all of them lead to, so that whichever part judges one of a group's charges,
     /// refunds or disputes sees the whole group. A part without such charges costs no query.

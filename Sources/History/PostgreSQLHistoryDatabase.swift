@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import WorkerThreads
 
-/// The history in a PostgreSQL database (SPEC §7): the same tables as SQLite's, built by ``PostgreSQLMigrations``.
+/// The history in a PostgreSQL database (docs/POSTGRESQL.md): the same tables as SQLite's, built by
+/// ``PostgreSQLMigrations``.
 ///
 /// One connection writes, one transaction at a time (as SQLite has one writer); reads take a connection of their
 /// own from a small pool, in a repeatable-read transaction (a snapshot, as a SQLite read transaction is), so a

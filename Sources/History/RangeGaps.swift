@@ -1,5 +1,5 @@
-/// What the history lacks of a range, as a chain of runs has seen it (SPEC §3): the objects the range refers to
-/// that the chain has not seen, the nested lists it holds only part of, and the searches it has not made.
+/// What the history lacks of a range, as a chain of runs has seen it (docs/EXTRACTION.md): the objects the range refers
+/// to that the chain has not seen, the nested lists it holds only part of, and the searches it has not made.
 ///
 /// The history only answers what it holds; what to fetch, when and how is Extract's plan (`FollowUpPlanner`).
 public struct RangeGaps: Sendable, Equatable {
@@ -23,10 +23,10 @@ public struct RangeGaps: Sendable, Equatable {
     public var chargeRefundLists: [String] = []
     /// Disputed charges with no dispute stored (disputes created after the range).
     public var chargeDisputeLists: [String] = []
-    /// Transfer groups (SPEC §4, "Separately transferred charges") of the range's charges and of the late outcomes'
-    /// charges that are not destination charges, whose transfers made after the range this chain has not listed
-    /// (`/v1/transfers?transfer_group=`, or the transfers created since the range's end). Destination charges never
-    /// name one: Stripe labels their PaymentIntents `group_pi_…` itself.
+    /// Transfer groups (docs/RULES.md, "Separately transferred charges") of the range's charges and of the late
+    /// outcomes' charges that are not destination charges, whose transfers made after the range this chain has not
+    /// listed (`/v1/transfers?transfer_group=`, or the transfers created since the range's end). Destination charges
+    /// never name one: Stripe labels their PaymentIntents `group_pi_…` itself.
     public var transferGroupLists: [String] = []
     /// Transfer groups of the older charges of the range's refunds and disputes (refund recovery and unreversed
     /// disputes read their transfers and reversals), not listed in this chain: all their transfers are needed, most

@@ -2,8 +2,8 @@ import CSQLiteMemoryStatus
 import Foundation
 import GRDB
 
-/// The history in one SQLite file (SPEC §7's default): WAL mode, a `DatabasePool`, so readers never block the
-/// writer; created readable by its owner only; migrated by ``HistoryMigrations``.
+/// The history in one SQLite file (docs/POSTGRESQL.md's default): WAL mode, a `DatabasePool`, so readers never block
+/// the writer; created readable by its owner only; migrated by ``HistoryMigrations``.
 final class SQLiteHistoryDatabase: HistoryDatabase {
     let path: String
     private let pool: DatabasePool

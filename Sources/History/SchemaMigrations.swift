@@ -28,7 +28,7 @@ enum SchemaMigrations {
 
     static let all: [Migration] = [
         // v9: the report's daily platform fees, as each run found them, in place of the view that worked them out
-        // again. `platform_fees_per_charge` (v7) wrote SPEC §4's DPF formula a second time, in SQL, and disagreed
+        // again. `platform_fees_per_charge` (v7) wrote docs/RULES.md's DPF formula a second time, in SQL, and disagreed
         // with the report on cross-currency fees (it left them out; the report converts them at Stripe's rate). The
         // view goes: one meaning of DPF, the report's. `daily_platform_fees` holds each run's Summary series (per
         // day of the run's time zone and currency: the destination charges created that day and the sum of their
@@ -75,9 +75,9 @@ enum SchemaMigrations {
                 UPDATE findings SET kind = 'refund_not_recovered' WHERE kind = 'refund_without_transfer_reversal';
                 """),
         // v11: a refund's `reason`, read from each stored refund's JSON (only the rows whose JSON names one are
-        // written: rewriting every row of a large history left its tables fragmented, a third slower to read): `expired_uncaptured_charge` marks the refund
-        // of an authorisation Stripe released (SPEC §2, "Partial and multiple captures"), never a refund to the
-        // customer.
+        // written: rewriting every row of a large history left its tables fragmented, a third slower to read):
+        // `expired_uncaptured_charge` marks the refund of an authorisation Stripe released (docs/RULES.md, "Partial and
+        // multiple captures"), never a refund to the customer.
         Migration(
             identifier: "v11-refund-reason",
             sqlite: """
@@ -92,7 +92,7 @@ enum SchemaMigrations {
                     (SELECT r."raw"::jsonb ->> 'reason' FROM "refunds_raw" r WHERE r."id" = "refunds"."id")
                 WHERE "id" IN (SELECT "id" FROM "refunds_raw" WHERE "raw"::jsonb ->> 'reason' IS NOT NULL);
                 """),
-        // v12: the transfer group of each charge and PaymentIntent (SPEC §2, "Separate charges and transfers"),
+        // v12: the transfer group of each charge and PaymentIntent (docs/RULES.md, "Separate charges and transfers"),
         // read from each stored object's JSON (only the rows that have one are written, as in v11), and indexes to
         // find a group's charges and transfers by it.
         Migration(

@@ -7,13 +7,13 @@ import WorkerThreads
 
 /// History → rules → reports for one range, one part of the range in memory at a time.
 ///
-/// The history hands out the range in parts (``HistoryParts/forEach(from:to:asOf:skippedTransferGrace:chargesPerPart:late:_:)``); each part goes
-/// through the rules (``ReconciliationSession``) and its `platform_fees` and `payout_transactions` rows straight
-/// into the report folder.
-/// Three stages share the work, each on a thread of its own (``OwnThread``, awaited by ``run(runID:metadata:phase:)``:
-/// structured, no thread outlives the run): one reads the parts, one applies the rules, and one writes the rows
-/// (``ReportWriterStage``). The parts wait in a ``BlockingQueue`` of three between the first two, the rows in one
-/// of four between the last two.
+/// The history hands out the range in parts
+/// (``HistoryParts/forEach(from:to:asOf:skippedTransferGrace:chargesPerPart:late:_:)``); each part goes through the
+/// rules (``ReconciliationSession``) and its `platform_fees` and `payout_transactions` rows straight into the report
+/// folder. Three stages share the work, each on a thread of its own (``OwnThread``, awaited by
+/// ``run(runID:metadata:phase:)``: structured, no thread outlives the run): one reads the parts, one applies the rules,
+/// and one writes the rows (``ReportWriterStage``). The parts wait in a ``BlockingQueue`` of three between the first
+/// two, the rows in one of four between the last two.
 /// Then the findings are marked new or open against earlier runs and the other tables are written. The
 /// report is exactly ``Reconciler/reconcile(_:)`` of the whole range.
 package struct ReconcilePipeline {
@@ -22,7 +22,8 @@ package struct ReconcilePipeline {
     /// The run's "now" (Unix seconds).
     package var asOf: Int64
     package var skippedTransferGrace: Int64
-    /// The look-back window's length in seconds (SPEC §3, "Late outcomes"); 0: no late outcomes, no pending charges.
+    /// The look-back window's length in seconds (docs/EXTRACTION.md, "Late outcomes"); 0: no late outcomes, no pending
+    /// charges.
     package var lookbackSeconds: Int64 = 0
     package var outputDirectory: URL
     package var chargesPerPart = 5_000

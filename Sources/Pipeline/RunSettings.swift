@@ -18,8 +18,8 @@ public struct RunSettings: Sendable {
     public var outputDirectory: URL
     /// Seconds after which an unpaid destination charge counts as a skipped transfer.
     public var skippedTransferGrace: Int64
-    /// The look-back window before the range (SPEC §3, "Late outcomes"), in seconds: what is not final in it is read
-    /// again by every run that reads Stripe and judged when it changed; 0 turns it off.
+    /// The look-back window before the range (docs/EXTRACTION.md, "Late outcomes"), in seconds: what is not final in it
+    /// is read again by every run that reads Stripe and judged when it changed; 0 turns it off.
     public var lookbackSeconds: Int64
     /// Whether the run compares its balance with Stripe's own Balance report (`reconcile.compare_with_stripe_reports`).
     public var compareWithStripeReports = true

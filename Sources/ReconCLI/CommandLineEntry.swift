@@ -4,7 +4,7 @@ import Reports
 
 /// Runs `connect-recon` with arguments and returns the exit status, printing errors a person can act on.
 ///
-/// ArgumentParser's own usage errors become exit status 2 (SPEC §6), not its default 64.
+/// ArgumentParser's own usage errors become exit status 2 (README.md), not its default 64.
 public enum CommandLineEntry {
     /// Parses and runs `arguments` (without the program name) in the current ``CommandContext``.
     public static func run(_ arguments: [String]) async -> Int32 {

@@ -4,7 +4,7 @@ import History
 import ReconCore
 
 /// `connect-recon copy-history --to URL`: the history (`--db`) copied into an empty database, so a team moving
-/// its history to PostgreSQL (SPEC §7) keeps its past: runs, objects with their raw JSON, findings.
+/// its history to PostgreSQL (docs/POSTGRESQL.md) keeps its past: runs, objects with their raw JSON, findings.
 struct CopyHistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy-history",

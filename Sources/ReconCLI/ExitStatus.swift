@@ -1,4 +1,4 @@
-/// The process exit statuses (SPEC §6).
+/// The process exit statuses (README.md).
 public enum ExitStatus: Int32, Sendable {
     /// The run completed; findings are not failures.
     case completed = 0

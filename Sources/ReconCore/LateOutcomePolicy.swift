@@ -1,8 +1,8 @@
-/// Which states of an object can still change in a way the rules read (SPEC §3, "Late outcomes"): the objects of
-/// the look-back window in any other state are final and never read again. A status this code does not know is not
-/// final: reading it again costs little, missing its outcome would cost a finding.
+/// Which states of an object can still change in a way the rules read (docs/EXTRACTION.md, "Late outcomes"): the
+/// objects of the look-back window in any other state are final and never read again. A status this code does not know
+/// is not final: reading it again costs little, missing its outcome would cost a finding.
 public enum LateOutcomePolicy {
-    /// `reconcile.lookback_days`'s default: the longest an asynchronous payment stays pending (SPEC §2).
+    /// `reconcile.lookback_days`'s default: the longest an asynchronous payment stays pending (docs/RULES.md).
     public static let defaultLookbackDays = 14
 
     /// A charge is final once it succeeded or failed (a succeeded charge inside the grace period with a part still

@@ -3,7 +3,7 @@ import ReconCore
 // MARK: - Disputes: unreversed disputes and won disputes whose recovery was never paid back
 
 extension ReportBuilder {
-    /// Statuses whose funds Stripe withdrew from the platform and has not returned (SPEC §4).
+    /// Statuses whose funds Stripe withdrew from the platform and has not returned (docs/RULES.md).
     static let fundsStillWithdrawn: Set<DisputeStatus> = [.needsResponse, .underReview, .lost]
 
     /// Every dispute this part judges on a destination charge or on a charge of a transfer group.
@@ -26,7 +26,8 @@ extension ReportBuilder {
         }
     }
 
-    /// The transfer reversals that recovered `dispute`'s funds (``DisputeFacts/recoveryReversals(of:chargeDisputes:)``).
+    /// The transfer reversals that recovered `dispute`'s funds
+    /// (``DisputeFacts/recoveryReversals(of:chargeDisputes:)``).
     func recoveryReversals(
         of dispute: DisputeFacts, charge: ChargeFacts, transfer: TransferFacts
     ) -> [TransferReversalFacts] {
@@ -49,7 +50,7 @@ extension ReportBuilder {
                 of: reversals, chargeDisputes: index.disputesByCharge[charge.id] ?? []))
     }
 
-    /// The same for a dispute on a charge of a transfer group (SPEC §4): the group's transfers stand for `t`, and
+    /// The same for a dispute on a charge of a transfer group (docs/RULES.md): the group's transfers stand for `t`, and
     /// reversals are attributed by time: those linked to a refund or made before the group's first dispute that
     /// withdrew funds (a refund's share given back by hand, or a seller's payment the platform took back) left the
     /// connected accounts before the dispute and cannot be recovered again; the recovery reversals are read over

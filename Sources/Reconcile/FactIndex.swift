@@ -36,7 +36,7 @@ struct FactIndex {
     let repaymentsByDispute: [String: [TransferFacts]]
     /// Payout → the ids of the balance transactions `?payout=` listed for it, each once, sorted.
     let transactionsByPayout: [String: [String]]
-    /// The transfer groups the input holds (SPEC §4, "Separately transferred charges"): each charge's group, and
+    /// The transfer groups the input holds (docs/RULES.md, "Separately transferred charges"): each charge's group, and
     /// each group's charges and transfers, in creation order (ties by id).
     let transferGroups: TransferGroupIndex
 
@@ -120,8 +120,8 @@ struct FactIndex {
         judged?.payoutsContinued.contains(payout.id) ?? false
     }
 
-    /// Whether `object` is judged by this part: created in the range, or a late outcome (SPEC §4, "Late outcomes are
-    /// judged in the run that sees them"). A part names exactly the objects it judges; the whole range judges its
+    /// Whether `object` is judged by this part: created in the range, or a late outcome (docs/RULES.md, "Late outcomes
+    /// are judged in the run that sees them"). A part names exactly the objects it judges; the whole range judges its
     /// own objects and its late outcomes.
     func judges<Object: KindObject>(_ object: Object) -> Bool {
         if let judged { return judged.contains(object) }
@@ -132,7 +132,7 @@ struct FactIndex {
         charge.paymentIntentID.flatMap { paymentIntentByID[$0] }
     }
 
-    /// SPEC §4: `transfer_data.destination`, or `transfer`, or the PaymentIntent's `transfer_data.destination`.
+    /// docs/RULES.md: `transfer_data.destination`, or `transfer`, or the PaymentIntent's `transfer_data.destination`.
     func isDestinationCharge(_ charge: ChargeFacts) -> Bool {
         charge.isDestinationCharge(intent: paymentIntent(of: charge))
     }
@@ -145,8 +145,9 @@ struct FactIndex {
         charge.applicationFeeID.flatMap { feeByID[$0] } ?? feeByOriginatingCharge[charge.id]
     }
 
-    /// The charge's refunds that moved money and gave back no uncaptured remainder (``RefundFacts/isUncapturedRemainder(balanceTransaction:)``):
-    /// what SPEC §4 counts as refunded, in creation order.
+    /// The charge's refunds that moved money and gave back no uncaptured remainder
+    /// (``RefundFacts/isUncapturedRemainder(balanceTransaction:)``): what docs/RULES.md counts as refunded, in creation
+    /// order.
     func customerRefunds(of charge: ChargeFacts) -> [RefundFacts] {
         (refundsByCharge[charge.id] ?? []).filter { $0.movedMoney && !isUncapturedRemainder($0) }
     }
@@ -157,8 +158,8 @@ struct FactIndex {
             balanceTransaction: refund.balanceTransactionID.flatMap { balanceTransactionByID[$0] })
     }
 
-    /// SPEC §4's `c.amount_refunded`: Stripe's, less the refunds of the uncaptured remainder (which Stripe counts);
-    /// `nil` when it does not fit in 64 bits.
+    /// docs/RULES.md's `c.amount_refunded`: Stripe's, less the refunds of the uncaptured remainder (which Stripe
+    /// counts); `nil` when it does not fit in 64 bits.
     func amountRefunded(_ charge: ChargeFacts) -> Int64? {
         var remainder: Int64 = 0
         for refund in refundsByCharge[charge.id] ?? [] where refund.movedMoney && isUncapturedRemainder(refund) {

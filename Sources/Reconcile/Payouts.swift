@@ -14,8 +14,8 @@ extension ReportBuilder {
     /// `payout_mismatch`; it moves the balance like any other (docs/RULES.md, "The books close").
     ///
     /// Stripe lists a payout's balance transactions completely only once its `reconciliation_status` is
-    /// `completed` (SPEC §3): before that, the row shows the payout with its status and leaves the count, net and
-    /// difference empty, no `payout_transactions` rows are made of the partial list and no `payout_mismatch` is
+    /// `completed` (docs/EXTRACTION.md): before that, the row shows the payout with its status and leaves the count,
+    /// net and difference empty, no `payout_transactions` rows are made of the partial list and no `payout_mismatch` is
     /// judged; a later run of a range that holds the payout reads the list again.
     ///
     /// The payouts are taken by creation time, then id, so their `payout_transactions` rows are made in the

@@ -19,7 +19,7 @@ extension ReportBuilder {
         }
     }
 
-    /// SPEC §2's fee styles, read from what the charge or its PaymentIntent asked for (a skipped or still young
+    /// docs/RULES.md's fee styles, read from what the charge or its PaymentIntent asked for (a skipped or still young
     /// charge only shows its intent on the PaymentIntent).
     func feeStyle(_ charge: ChargeFacts, fee: ApplicationFeeFacts?) -> FeeStyle {
         let intent = index.paymentIntent(of: charge)
@@ -90,7 +90,7 @@ extension ReportBuilder {
         }
     }
 
-    /// What the platform kept of `fee` (`amount − amount_refunded`) in the charge's currency (SPEC §4): as it is
+    /// What the platform kept of `fee` (`amount − amount_refunded`) in the charge's currency (docs/RULES.md): as it is
     /// when the fee is in the charge's currency; converted at the rate Stripe applied when it is not (a cross-border
     /// fee settles in the connected account's currency), which the asked-for `application_fee_amount` gives:
     /// `round_half_up(asked × kept / f.amount)`. 0 for a fee that cannot be converted (reported as
@@ -185,14 +185,14 @@ extension ReportBuilder {
         return (settlement, net)
     }
 
-    /// SPEC §4: the PaymentIntent asked for a transfer, the charge carries neither `transfer_data` nor `transfer`,
-    /// and the charge is older than the grace period of asynchronous capture.
+    /// docs/RULES.md: the PaymentIntent asked for a transfer, the charge carries neither `transfer_data` nor
+    /// `transfer`, and the charge is older than the grace period of asynchronous capture.
     private mutating func skippedTransfer(_ charge: ChargeFacts) {
         guard let intent = index.paymentIntent(of: charge), let destination = intent.destinationAccountID,
             charge.destinationAccountID == nil, charge.transferID == nil, !isYoung(charge)
         else { return }
         // What the transfer would have carried, capped at what was captured (a partial capture caps the fee and the
-        // transfer: SPEC §4).
+        // transfer: docs/RULES.md).
         let owed: Int64
         if let amount = intent.transferDataAmount {
             owed = min(amount, charge.amountCaptured)
@@ -215,7 +215,7 @@ extension ReportBuilder {
     /// The charge showed `application_fee_amount`: the fee must exist and be of that amount. A charge inside the
     /// grace period may not show its fee yet (asynchronous capture), so it is not reported as missing.
     private mutating func applicationFeeChecks(_ charge: ChargeFacts) {
-        // A partial capture caps the fee at what was captured (SPEC §2).
+        // A partial capture caps the fee at what was captured (docs/RULES.md).
         guard let asked = charge.applicationFeeAmount else { return }
         let requested = min(asked, charge.amountCaptured)
         guard let fee = index.applicationFee(of: charge) else {
@@ -227,7 +227,7 @@ extension ReportBuilder {
                     + "but Stripe created none; collect the fee from the connected account or correct the charge.")
             return
         }
-        // A fee in another currency is converted, never compared (SPEC §4): see keptFee.
+        // A fee in another currency is converted, never compared (docs/RULES.md): see keptFee.
         guard fee.currency == charge.currency, fee.amount != requested else { return }
         exception(
             .applicationFeeAmountMismatch, fee.id, related: charge.id, currency: charge.currency,
@@ -244,7 +244,7 @@ extension ReportBuilder {
         let askedAmount =
             charge.destinationAccountID != nil
             ? charge.transferDataAmount : (charge.transferDataAmount ?? intent?.transferDataAmount)
-        // What the charge asked for, capped at what was captured (a partial capture caps the transfer: SPEC §2).
+        // What the charge asked for, capped at what was captured (a partial capture caps the transfer: docs/RULES.md).
         let expected = min(askedAmount ?? charge.amountCaptured, charge.amountCaptured)
         if transfer.amount != expected {
             exception(

@@ -19,7 +19,7 @@ extension ReportBuilder {
 
     /// Transfers in the range: each needs a balance transaction (unless it or its charge is still inside the grace
     /// period: Stripe attaches it later). A transfer funded by a charge that is not a destination charge is a
-    /// separately transferred charge (``transferGroups()``), never an exception (SPEC §4).
+    /// separately transferred charge (``transferGroups()``), never an exception (docs/RULES.md).
     mutating func transfersInRange() {
         for transfer in index.transfers where index.judges(transfer) {
             guard !isPartYoung(created: transfer.created, chargeID: transfer.sourceTransactionID) else { continue }
@@ -69,7 +69,7 @@ extension ReportBuilder {
     }
 
     /// Whether a transfer or application fee, or the charge it belongs to, is still inside the grace period of
-    /// asynchronous capture and payment methods (SPEC §4, "Asynchronous parts").
+    /// asynchronous capture and payment methods (docs/RULES.md, "Asynchronous parts").
     private func isPartYoung(created: Int64, chargeID: String?) -> Bool {
         if isYoung(created: created) { return true }
         guard let charge = chargeID.flatMap({ index.chargeByID[$0] }) else { return false }

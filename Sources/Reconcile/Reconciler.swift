@@ -1,6 +1,6 @@
 import ReconCore
 
-/// The rules of SPEC §4: the facts of a range in, the rows of every report out.
+/// The rules of docs/RULES.md: the facts of a range in, the rows of every report out.
 ///
 /// Pure: no network, database, clock or logger; `input.asOf` is the only "now". All amounts are `Int64` minor
 /// units; a sum never mixes currencies and never overflows silently (an overflow becomes an `amount_overflow`
@@ -8,8 +8,8 @@ import ReconCore
 /// marks the ones it has seen before as `open`.
 public enum Reconciler {
     /// Reconciles `input`. Rows are sorted by creation time, then id; ledger by currency, balance type, then
-    /// reporting category; summary by currency; connected accounts by account, then currency; payout transactions by payout (in the
-    /// payouts' order), then creation time and id. The per-day series counts `days`
+    /// reporting category; summary by currency; connected accounts by account, then currency; payout transactions by
+    /// payout (in the payouts' order), then creation time and id. The per-day series counts `days`
     /// (default: the UTC days of `[input.from, input.to)`).
     public static func reconcile(_ input: ReconciliationInput, days: ReportingDays? = nil) -> ReconciliationReport {
         var session = ReconciliationSession(
@@ -173,7 +173,7 @@ struct ReportBuilder {
         summary[currency] = row
     }
 
-    /// The charges of the look-back window that are still pending (SPEC §5, `pending_charges` and
+    /// The charges of the look-back window that are still pending (docs/REPORTS.md, `pending_charges` and
     /// `pending_amount`), added to their currency's summary row.
     mutating func pendingCharges(_ totals: [PendingChargeTotal]) {
         for total in totals {

@@ -3,8 +3,8 @@ import ReconCore
 // MARK: - Refund recovery: did the connected accounts give their share of the refunds back?
 
 extension ReportBuilder {
-    /// SPEC §4, "Refund recovery", for destination charges and transfer groups alike: per charge (per group) with a
-    /// refund this part judges, the connected accounts' share of what was refunded,
+    /// docs/RULES.md, "Refund recovery", for destination charges and transfer groups alike: per charge (per group) with
+    /// a refund this part judges, the connected accounts' share of what was refunded,
     /// `round_half_up(refunded × transferred / captured)`, against what they gave back: the reversals of its
     /// transfers linked to a refund that moved money, or made at or after the first refund and before the first
     /// dispute that withdrew funds, whether by `reverse_transfer` or by hand.
@@ -51,7 +51,7 @@ extension ReportBuilder {
                 + "Reverse the transfer by \(describe(shortfall, charge.currency)) if the connected account should.")
     }
 
-    /// The same over a transfer group's charges and transfers (SPEC §4, "Separately transferred charges"): the
+    /// The same over a transfer group's charges and transfers (docs/RULES.md, "Separately transferred charges"): the
     /// finding names the group, in the transfers' currency. A group whose charges, or whose transfers, are in more
     /// than one currency is not judged: no rate ties the sums.
     private mutating func groupRecovery(_ group: String) {

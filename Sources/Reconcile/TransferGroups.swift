@@ -3,7 +3,7 @@ import ReconCore
 // MARK: - Separately transferred charges: transfer_groups rows, the Summary's take, the statements' transfers
 
 extension ReportBuilder {
-    /// SPEC §4, "Separately transferred charges": one row per transfer group with a charge created in the range,
+    /// docs/RULES.md, "Separately transferred charges": one row per transfer group with a charge created in the range,
     /// made by the part that judges the group's first charge of the range (every part holds a group's other
     /// members as context, so whichever part it is sees the whole group).
     mutating func transferGroups() {

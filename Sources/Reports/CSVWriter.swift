@@ -1,7 +1,7 @@
 import Crypto
 import ReconCore
 
-/// Writes one CSV file exactly as SPEC §5 says: RFC 4180 quoting (a field with a comma, quote, CR or LF is
+/// Writes one CSV file exactly as docs/REPORTS.md says: RFC 4180 quoting (a field with a comma, quote, CR or LF is
 /// quoted and its quotes doubled), UTF-8 without a byte-order mark, a header row, `\n` line ends, amounts in
 /// major units with exactly the currency's decimals and no thousands separators, times in UTC.
 ///

@@ -2,7 +2,7 @@ import ReconCore
 
 /// Keeps spreadsheets from running report text as a formula (OWASP "CSV injection").
 ///
-/// A text cell whose first character is `=`, `+`, `-`, `@`, tab or carriage return (SPEC §5) gets a single
+/// A text cell whose first character is `=`, `+`, `-`, `@`, tab or carriage return (docs/REPORTS.md) gets a single
 /// quote `'` in front, in the CSV and in the workbook alike, so both show the same text. In the workbook the
 /// cell is a string cell anyway (never a formula); the visible `'` also keeps it text when someone edits the
 /// cell or copies it elsewhere. Amounts are numbers, not text, and are never touched: `-8.77` stays `-8.77`.

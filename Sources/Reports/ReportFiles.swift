@@ -16,7 +16,7 @@ public struct ReportFiles: Sendable, Hashable {
 
     /// `<out>/<range.folderName>/`.
     public var folder: URL
-    /// The nine CSV files in SPEC §5's order.
+    /// The nine CSV files in docs/REPORTS.md's order.
     public var csvFiles: [CSVFile]
     /// `reconciliation_<from>_<to>.xlsx`.
     public var workbook: URL

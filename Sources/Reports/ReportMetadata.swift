@@ -41,7 +41,7 @@ public struct ReportMetadata: Sendable, Hashable {
     /// Findings of earlier runs about objects this run judged that are gone now.
     public var resolvedFindings: [ResolvedFinding]
     /// Earlier ranges whose reports are out of date because an outcome of one of their objects arrived since
-    /// (SPEC §4, "Late outcomes"): re-run them to update their reports.
+    /// (docs/RULES.md, "Late outcomes"): re-run them to update their reports.
     public var outOfDateRanges: [ReportingRange]
     /// Anything else the Run sheet should show, in order.
     public var parameters: [Parameter]

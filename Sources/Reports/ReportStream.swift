@@ -207,7 +207,7 @@ public final class ReportStream {
         try endStreamed(transactions, &writer)
         var clock = WriterClock()
 
-        // CSV files, in SPEC §5's order: the streamed ones are written already.
+        // CSV files, in docs/REPORTS.md's order: the streamed ones are written already.
         var csvFiles: [ReportFiles.CSVFile] = []
         var parts: [String: [SheetPart]] = [:]
         let tables = ReportTable.tables(of: report)

@@ -36,9 +36,9 @@ enum ColumnKind: Sendable {
     case identifier, text, amount, count, time, mixed
 }
 
-/// A report column: its SPEC §5 name (the CSV header), the workbook's readable label for it, and what it holds.
+/// A report column: its docs/REPORTS.md name (the CSV header), the workbook's readable label for it, and what it holds.
 struct Column: Sendable {
-    /// SPEC §5's name: `destination_platform_fee`.
+    /// docs/REPORTS.md's name: `destination_platform_fee`.
     let name: String
     /// The workbook's header text: `Destination platform fee`.
     let label: String
@@ -68,7 +68,7 @@ struct Column: Sendable {
 
 // MARK: - Tables
 
-/// One report file and its sheet: the columns in SPEC §5's order and a way to fill row `i`'s cells.
+/// One report file and its sheet: the columns in docs/REPORTS.md's order and a way to fill row `i`'s cells.
 /// Rows are produced one at a time into a reused buffer, so a million-row table costs no second copy.
 struct ReportTable {
     /// The CSV file name, for example `platform_fees.csv`.
@@ -98,7 +98,7 @@ struct ReportTable {
         }
     }
 
-    /// Every CSV table of a report, in SPEC §5's order (the workbook's order is ``WorkbookSheet``'s).
+    /// Every CSV table of a report, in docs/REPORTS.md's order (the workbook's order is ``WorkbookSheet``'s).
     static func tables(of report: ReconciliationReport) -> [ReportTable] {
         [
             platformFees(report.platformFees), transferGroups(report.transferGroups),
@@ -231,7 +231,7 @@ struct ReportTable {
         }
     }
 
-    /// SPEC §5's seven columns, then `status` (SPEC: "at least, in this order"; extra columns go last).
+    /// docs/REPORTS.md's seven columns, then `status` (at least these, in this order; extra columns go last).
     static func exceptions(_ rows: [ExceptionRow]) -> ReportTable {
         ReportTable(
             fileName: "exceptions.csv", sheetName: "Exceptions",

@@ -1,7 +1,7 @@
 import Foundation
 import ReconCore
 
-/// Writes a range's report folder (SPEC §5): nine CSV files and one formatted workbook, all or nothing.
+/// Writes a range's report folder (docs/REPORTS.md): nine CSV files and one formatted workbook, all or nothing.
 /// (``ReportStream`` writes the same folder with the platform fees given as they are made.)
 ///
 /// ```swift
@@ -12,11 +12,11 @@ import ReconCore
 /// The writers format what they are given and never compute a figure (the one exception, the cached results
 /// of the Summary sheet's check formulas, is described in ``SummaryChecks``).
 ///
-/// Choices where SPEC §5 is silent:
-/// - `exceptions.csv` ends with a `status` column (`new`/`open`) after SPEC's seven.
+/// Choices where docs/REPORTS.md is silent:
+/// - `exceptions.csv` ends with a `status` column (`new`/`open`) after the documented seven.
 /// - The workbook opens on its Summary; its sheets follow ``WorkbookSheet``. Header texts are readable labels
 ///   of the CSV column names (`destination_platform_fee` → `Destination platform fee`); the CSV files keep
-///   SPEC §5's names.
+///   docs/REPORTS.md's names.
 /// - Every sheet prints landscape, one page wide, its header row repeated on each page.
 /// - Times in the workbook are real date-times (UTC) formatted `yyyy-mm-dd"T"hh:mm:ss"Z"`: they look like the
 ///   CSV's text and still sort and filter as dates.

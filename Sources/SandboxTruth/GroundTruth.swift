@@ -2,9 +2,9 @@ import Foundation
 import ReconCore
 import Sandbox
 
-/// What SPEC §4 and §5 say each report must contain for a range of the world, computed from what the generator
-/// meant to create (its tables), never by reading back the JSON it serves nor by calling the reconciler. Rows are
-/// ReconCore's report rows where the ground truth fills every field as the reconciler does, and its own rows where
+/// What docs/RULES.md and docs/REPORTS.md say each report must contain for a range of the world, computed from what the
+/// generator meant to create (its tables), never by reading back the JSON it serves nor by calling the reconciler. Rows
+/// are ReconCore's report rows where the ground truth fills every field as the reconciler does, and its own rows where
 /// it states figures the reconciler may leave out (``PlatformFee``) or has no message for (``Exception``).
 /// Amounts are minor units; rows are sorted by id; `created` values are Unix seconds.
 public struct GroundTruth: Codable, Sendable, Equatable {

@@ -8,7 +8,7 @@ extension GroundTruthBuilder {
     /// A charge created in the range: its missing balance transaction (once it is no longer young), and for a
     /// succeeded destination charge its platform-fee row, its skipped transfer and its fee and transfer checks.
     ///
-    /// Only a charge SPEC §4 counts (succeeded with `amount_captured > 0`, whatever `captured` says): an
+    /// Only a charge docs/RULES.md counts (succeeded with `amount_captured > 0`, whatever `captured` says): an
     /// authorisation that expired uncaptured has neither a balance transaction nor a row. The DPF starts from
     /// `amount_captured`, and `amount_refunded` leaves out the refunds of the uncaptured remainder.
     mutating func addCharge(_ c: Int) {
@@ -72,8 +72,8 @@ extension GroundTruthBuilder {
         checkFeeAndTransfer(c, currency: currency, transfer: transfer, fee: fee)
     }
 
-    /// SPEC §4's `c.amount_refunded`: the charge's refunds that did not fail, less those of the uncaptured remainder
-    /// (which Stripe counts in its own `amount_refunded`), summed from the refund table.
+    /// docs/RULES.md's `c.amount_refunded`: the charge's refunds that did not fail, less those of the uncaptured
+    /// remainder (which Stripe counts in its own `amount_refunded`), summed from the refund table.
     func customerRefunded(_ c: Int) -> Int64 {
         let refunds = storage.refunds
         return storage.charges.refunds.items(of: c).map(Int.init)

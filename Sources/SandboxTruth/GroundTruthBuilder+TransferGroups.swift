@@ -1,7 +1,7 @@
 import ReconCore
 import Sandbox
 
-// The ground truth of separately transferred charges (SPEC §4 "Separately transferred charges", docs/RULES.md
+// The ground truth of separately transferred charges (docs/RULES.md "Separately transferred charges", docs/RULES.md
 // "Separately transferred charges: transfer groups"), from the world's tables: which group each charge and transfer
 // belongs to, each group's row, its refund recovery and the unreversed disputes on its charges.
 
@@ -265,8 +265,8 @@ extension GroundTruthBuilder {
     /// An unreversed dispute on a group's charge, its transfers standing for `t`, reversals attributed by time:
     /// `recoverable = min(d.amount, Σ amount − their reversals naming a refund or made before the group's first
     /// dispute that withdrew funds)` (that money left the accounts before the dispute), `recovered` = their reversals
-    /// naming no refund made at or after the dispute. The row names the destination account when the group's transfers go to one account, and the
-    /// transfer when it has one.
+    /// naming no refund made at or after the dispute. The row names the destination account when the group's transfers
+    /// go to one account, and the transfer when it has one.
     mutating func addGroupDispute(_ d: Int, charge: Int, key: String) {
         let disputes = storage.disputes
         let transfers = storage.transfers

@@ -3,7 +3,7 @@ import ReconCore
 import Sandbox
 
 extension SandboxWorld {
-    /// What each report must contain for `range`, reconciled at `asOf`, following SPEC §4 and §5.
+    /// What each report must contain for `range`, reconciled at `asOf`, following docs/RULES.md and docs/REPORTS.md.
     ///
     /// The objects' state is the world's as served, at its ``SandboxWorld/end`` (refunds, reversals, disputes and
     /// refund failures created after the range count, as the job sees them when it fetches the objects; for a world
@@ -31,8 +31,8 @@ extension SandboxWorld {
     ///   are in more than one currency or there are none. The settlement currency is the charge's balance
     ///   transaction's (its platform settlement currency while it has none).
     /// - Connected-account statements count `feeKept` as `application_fees`.
-    /// - Partial and multiple captures (SPEC §2): a charge counts when it succeeded with `amount_captured > 0`, whatever
-    ///   `captured` says (a multicapture in progress); an authorisation that expired uncaptured has no row, no
+    /// - Partial and multiple captures (docs/RULES.md): a charge counts when it succeeded with `amount_captured > 0`,
+    /// whatever   `captured` says (a multicapture in progress); an authorisation that expired uncaptured has no row, no
     ///   skipped transfer and no finding. `amount_refunded` (in the DPF, the row, the summary's and statements'
     ///   `refunded`, and refund recovery) leaves out the refunds of the uncaptured remainder. The amount owed of a
     ///   skipped transfer and the expected application fee and transfer are capped at `amount_captured`. `gross` stays
@@ -258,7 +258,7 @@ struct GroundTruthBuilder {
         addGroupRefundRecovery()
     }
 
-    /// SPEC §4 "Refund recovery", written from the world's tables: per destination charge with a transfer and a
+    /// docs/RULES.md "Refund recovery", written from the world's tables: per destination charge with a transfer and a
     /// refund created in the range that did not fail, the account's share `round_half_up(refunded × transferred /
     /// captured)` of all its refunds that did not fail, against the reversals of its transfer linked to one of those
     /// refunds, or unlinked and made from its first such refund until its first dispute that withdrew funds. A

@@ -33,7 +33,7 @@ public struct TransferReversal: StripeObject {
 
     // MARK: Reconciliation
 
-    /// Whether a refund caused this reversal (`source_refund != null`). SPEC §4 counts only reversals *not*
+    /// Whether a refund caused this reversal (`source_refund != null`). docs/RULES.md counts only reversals *not*
     /// linked to a refund as dispute recoveries.
     public var isLinkedToRefund: Bool { sourceRefund != nil }
 

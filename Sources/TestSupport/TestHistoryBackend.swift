@@ -1,7 +1,7 @@
 import Foundation
 
-/// The databases a test's history can live in (SPEC §7): a SQLite file always; PostgreSQL when a test server is
-/// named in `CONNECT_RECON_TEST_POSTGRES_URL` (`.ci/run` starts one and names it, so CI runs every test on both).
+/// The databases a test's history can live in (docs/POSTGRESQL.md): a SQLite file always; PostgreSQL when a test server
+/// is named in `CONNECT_RECON_TEST_POSTGRES_URL` (`.ci/run` starts one and names it, so CI runs every test on both).
 ///
 /// Outside CI without a server, ``available`` holds SQLite alone; the PostgreSQL connection suite reports itself
 /// skipped with the reason, and in CI fails without a server.

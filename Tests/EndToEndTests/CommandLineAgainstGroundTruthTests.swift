@@ -7,7 +7,8 @@ import Testing
 
 @testable import History
 
-/// `connect-recon run` against the sandbox, compared with the sandbox's ground truth (SPEC §4 and §5).
+/// `connect-recon run` against the sandbox, compared with the sandbox's ground truth (docs/RULES.md and
+/// docs/REPORTS.md).
 @Suite("The command line against the ground truth", .serialized)
 struct CommandLineAgainstGroundTruthTests {
     /// 2026-11-01 … 2026-11-20: ends before CLI.now (2026-11-21T01:30Z) minus the settle margin.

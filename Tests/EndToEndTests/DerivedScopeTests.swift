@@ -6,9 +6,9 @@ import Sandbox
 import TestSupport
 import Testing
 
-/// The scope the history derives from the object graph (the parts of a range, merged) holds exactly what SPEC §3
-/// says a range covers, as the end-to-end tests' own scope (`ObjectLists.closure`, written apart from the catalogue)
-/// computes it from the sandbox's world: on both databases, for a range inside a longer history.
+/// The scope the history derives from the object graph (the parts of a range, merged) holds exactly what
+/// docs/EXTRACTION.md says a range covers, as the end-to-end tests' own scope (`ObjectLists.closure`, written apart
+/// from the catalogue) computes it from the sandbox's world: on both databases, for a range inside a longer history.
 @Suite("The derived scope", .serialized)
 struct DerivedScopeTests {
     @Test(

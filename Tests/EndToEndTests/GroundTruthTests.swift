@@ -52,7 +52,8 @@ import Testing
 
     @Test(arguments: worlds)
     func aSliceReconciledFromWhatTheExtractionHoldsMatchesTheGroundTruth(_ spec: World) async throws {
-        // Given days 3–5 and only the objects SPEC §3's extraction holds for them (no later, unreferenced objects)
+        // Given days 3–5 and only the objects docs/EXTRACTION.md's extraction holds for them (no later, unreferenced
+        // objects)
         let (world, facts) = try await SandboxFacts.load(
             seed: spec.seed, charges: spec.charges, start: Self.start, days: spec.days,
             transferGroupShare: spec.transferGroupShare)
@@ -87,7 +88,7 @@ import Testing
 
         // Then every report agrees with the ground truth, row by row
         GroundTruthComparison.expectMatches(report, truth, withPayouts: withPayouts ?? !truth.payouts.isEmpty)
-        // The transfer groups too (SPEC §4, docs/RULES.md "transfer groups"), every field, in the report's order
+        // The transfer groups too (docs/RULES.md, docs/RULES.md "transfer groups"), every field, in the report's order
         let extra = Set(report.transferGroups).subtracting(truth.transferGroups)
         let lacking = Set(truth.transferGroups).subtracting(report.transferGroups)
         #expect(report.transferGroups.count == truth.transferGroups.count, "transfer_groups: row count")

@@ -6,7 +6,7 @@ import Sandbox
 import TestSupport
 import Testing
 
-/// SPEC §7: the same reports byte for byte, whichever database holds the history.
+/// docs/POSTGRESQL.md: the same reports byte for byte, whichever database holds the history.
 @Suite(
     "One world, two histories", .serialized,
     .enabled(

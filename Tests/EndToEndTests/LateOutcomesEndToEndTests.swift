@@ -5,10 +5,10 @@ import Sandbox
 import SandboxTruth
 import Testing
 
-/// Late outcomes end to end (SPEC §3, §4, §5), with the real `connect-recon` binary and its real clock: the nightly
-/// runs of two days against the sandbox's world as of an earlier moment, then the next night's run against the same
-/// world as of a day later, on one history. The next night's report holds each outcome that arrived in between,
-/// marked `new`, and names the earlier reports as out of date; an offline `reconcile` of the earlier day then
+/// Late outcomes end to end (docs/EXTRACTION.md, docs/RULES.md, §5), with the real `connect-recon` binary and its real
+/// clock: the nightly runs of two days against the sandbox's world as of an earlier moment, then the next night's run
+/// against the same world as of a day later, on one history. The next night's report holds each outcome that arrived in
+/// between, marked `new`, and names the earlier reports as out of date; an offline `reconcile` of the earlier day then
 /// matches the ground truth as of the later moment.
 @Suite("Late outcomes, end to end", .serialized)
 struct LateOutcomesEndToEndTests {

@@ -5,7 +5,7 @@ import Sandbox
 import SandboxTruth
 import Testing
 
-/// Payout reconciliation (SPEC §4, §5) of a whole sandbox world: its deliberately failed and mismatched payouts,
+/// Payout reconciliation (docs/RULES.md, §5) of a whole sandbox world: its deliberately failed and mismatched payouts,
 /// among payouts that add up and payouts Stripe is still reconciling.
 @Suite struct SandboxPayoutTests {
     @Test func theSandboxsFailedAndMismatchedPayoutsAreFound() async throws {

@@ -6,8 +6,8 @@ import Testing
 
 @testable import History
 
-/// SPEC §5: a run resolves an earlier finding only when it judged the finding's object itself. An ad-hoc re-run of a
-/// shorter range inside a longer one leaves the other days' findings exactly as they were.
+/// docs/REPORTS.md: a run resolves an earlier finding only when it judged the finding's object itself. An ad-hoc re-run
+/// of a shorter range inside a longer one leaves the other days' findings exactly as they were.
 @Suite("A shorter re-run inside a longer range", .serialized)
 struct ShorterRerunTests {
     static func findingLines(_ folder: URL) throws -> [String] {

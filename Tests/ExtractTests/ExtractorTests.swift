@@ -34,7 +34,7 @@ struct ExtractorTests {
             #expect(!expected.isEmpty)
         }
         // The whole world lies in the range, so every object it holds is in the history (its payouts once the
-        // history has a kind for them: SPEC §3's payout extraction).
+        // history has a kind for them: docs/EXTRACTION.md's payout extraction).
         let total = try ObjectKind.allCases.map { try store.objects.count(of: $0) }.reduce(0, +)
         let unstored = ObjectKind(rawValue: "payout") == nil ? harness.server.world.counts["payouts"] ?? 0 : 0
         #expect(total == harness.server.world.objectCount - unstored)

@@ -4,8 +4,9 @@ import Testing
 
 @testable import Extract
 
-/// The look-back's reads (SPEC §3, "Late outcomes"), the cheaper way per kind: by id where the objects to read again
-/// are fewer than the pages of a `created` window from the oldest of them, that window of the list otherwise.
+/// The look-back's reads (docs/EXTRACTION.md, "Late outcomes"), the cheaper way per kind: by id where the objects to
+/// read again are fewer than the pages of a `created` window from the oldest of them, that window of the list
+/// otherwise.
 @Suite("Late-read planning")
 struct LateReadPlannerTests {
     static let from: Int64 = 10_000

@@ -7,8 +7,8 @@ import Testing
 @testable import Extract
 @testable import History
 
-/// The transfers of a range's transfer groups (SPEC §4, "Separately transferred charges"), made after the range, are
-/// extracted; a platform without separately transferred charges pays no request for them.
+/// The transfers of a range's transfer groups (docs/RULES.md, "Separately transferred charges"), made after the range,
+/// are extracted; a platform without separately transferred charges pays no request for them.
 @Suite("Extraction of transfer groups", .serialized)
 struct TransferGroupExtractionTests {
     typealias H = ExtractionHarness

@@ -5,8 +5,8 @@ import Testing
 @testable import History
 @testable import ReconCore
 
-/// A disputed charge's disputes (SPEC §3): a charge of the range that Stripe says was disputed (`disputed: true`)
-/// has its disputes listed by charge while the history holds none of them.
+/// A disputed charge's disputes (docs/EXTRACTION.md): a charge of the range that Stripe says was disputed (`disputed:
+/// true`) has its disputes listed by charge while the history holds none of them.
 @Suite("History gaps: disputed charges")
 struct DisputedChargeGapsTests {
     static let from = TransferGroupGapsTests.from

@@ -5,8 +5,8 @@ import Testing
 @testable import History
 @testable import ReconCore
 
-/// The history's side of late outcomes (SPEC §3): which objects of the look-back window are read again, which reads
-/// found a change, which late outcomes a reconcile judges, and which earlier reports they put out of date.
+/// The history's side of late outcomes (docs/EXTRACTION.md): which objects of the look-back window are read again,
+/// which reads found a change, which late outcomes a reconcile judges, and which earlier reports they put out of date.
 @Suite("Late outcomes in the history")
 struct LateOutcomeHistoryTests {
     /// The range is the day 2026-11-21; the look-back window the 14 days before it.

@@ -5,7 +5,7 @@ import Testing
 @testable import History
 @testable import ReconCore
 
-/// The gaps of a range's transfer groups (SPEC §4, "Separately transferred charges"): which groups' transfers the
+/// The gaps of a range's transfer groups (docs/RULES.md, "Separately transferred charges"): which groups' transfers the
 /// extraction lists by `?transfer_group=`, and the balance transactions and reversals of their transfers.
 @Suite("History gaps: transfer groups")
 struct TransferGroupGapsTests {

@@ -15,7 +15,7 @@ import Testing
 @Suite("Upgrading a history written by the previous release", .serialized)
 struct PreviousReleaseUpgradeTests {
     static let range = ["--from", "2026-11-03", "--to", "2026-11-06"]
-    /// The columns this release added to the reports (SPEC §5): the rest must be byte for byte the previous
+    /// The columns this release added to the reports (docs/REPORTS.md): the rest must be byte for byte the previous
     /// release's.
     static let addedColumns: Set<String> = [
         "application_fee_currency", "balance_type", "reconciliation_status", "pending_charges", "pending_amount",
@@ -54,7 +54,7 @@ struct PreviousReleaseUpgradeTests {
 
         // And its stored findings kept their status (each still reported by the earlier run) and got the object whose
         // judging raised them, one of the range's; one is resolved: a transfer funded by a charge that is not a
-        // destination charge is a separately transferred charge now (SPEC §4), no exception
+        // destination charge is a separately transferred charge now (docs/RULES.md), no exception
         if SQLiteShell.isAvailable {
             let findings = try #require(
                 try SQLiteShell.run(
@@ -81,7 +81,7 @@ struct PreviousReleaseUpgradeTests {
             }
             var written = Self.withoutAddedColumns(after)
             if name == "exceptions.csv" {
-                // A refund that reversed nothing became its charge's refund_not_recovered (SPEC §4, "Refund
+                // A refund that reversed nothing became its charge's refund_not_recovered (docs/RULES.md, "Refund
                 // recovery"): carried over by migration v10, so still `open`, and nothing else changed
                 let (old, kept) = Self.lines(of: expected, kind: "refund_without_transfer_reversal")
                 let (new, rest) = Self.lines(of: written, kind: "refund_not_recovered")

@@ -1,7 +1,7 @@
 import ReconCore
 import Testing
 
-/// Which refunds moved money (SPEC §4): the one predicate the rules and the history's follow-ups both read.
+/// Which refunds moved money (docs/RULES.md): the one predicate the rules and the history's follow-ups both read.
 @Suite struct RefundStatusTests {
     static func refund(_ status: RefundStatus?) -> RefundFacts {
         RefundFacts(

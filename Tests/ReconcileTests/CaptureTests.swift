@@ -2,7 +2,7 @@ import ReconCore
 import Reconcile
 import Testing
 
-/// Partial and multiple captures (SPEC §2, §4): what was captured counts, never the authorisation, and the refund
+/// Partial and multiple captures (docs/RULES.md): what was captured counts, never the authorisation, and the refund
 /// of an uncaptured remainder is no refund.
 @Suite struct CaptureTests {
     /// Captures `captured` of charge `id` (its transfer and fee already capped by the caller when asked).
@@ -43,7 +43,7 @@ import Testing
         book.refund(charge, amount: 5_000, reason: .expiredUncapturedCharge)
         // When reconciled
         let report = book.reconcile()
-        // Then it is not a charge SPEC §4 reasons about: no row, no skipped transfer, no finding
+        // Then it is not a charge docs/RULES.md reasons about: no row, no skipped transfer, no finding
         #expect(report.platformFees.isEmpty)
         #expect(report.skippedTransfers.isEmpty)
         #expect(report.exceptions.isEmpty, "\(report.exceptions.map(\.kind))")

@@ -2,7 +2,7 @@ import ReconCore
 import Reconcile
 import Testing
 
-/// The Destination Platform Fee, the Stripe fee and the platform net of SPEC §4, with hand-computed numbers.
+/// The Destination Platform Fee, the Stripe fee and the platform net of docs/RULES.md, with hand-computed numbers.
 @Suite struct DestinationPlatformFeeTests {
     private func row(_ book: Book, _ chargeID: String) throws -> PlatformFeeRow {
         try #require(book.reconcile().platformFees.first { $0.chargeID == chargeID })

@@ -2,8 +2,8 @@ import ReconCore
 import Reconcile
 import Testing
 
-/// Late outcomes (SPEC §4, "Late outcomes are judged in the run that sees them"): an object of the look-back window
-/// whose outcome arrived since is judged by the run that sees it, with its own `created_utc`, but gets no
+/// Late outcomes (docs/RULES.md, "Late outcomes are judged in the run that sees them"): an object of the look-back
+/// window whose outcome arrived since is judged by the run that sees it, with its own `created_utc`, but gets no
 /// `platform_fees` or `payouts` row; and the Summary carries the window's pending charges.
 @Suite struct LateOutcomeTests {
     /// A charge of the day before the range.

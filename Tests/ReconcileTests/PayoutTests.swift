@@ -2,7 +2,7 @@ import ReconCore
 import Reconcile
 import Testing
 
-/// Payout reconciliation (SPEC §4, §5): each automatic payout of the range against the balance transactions it
+/// Payout reconciliation (docs/RULES.md, §5): each automatic payout of the range against the balance transactions it
 /// paid out, and its findings.
 @Suite struct PayoutTests {
     static let from: Int64 = 1_795_132_800  // 2026-11-20T00:00:00Z

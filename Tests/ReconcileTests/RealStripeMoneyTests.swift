@@ -2,7 +2,7 @@ import ReconCore
 import Reconcile
 import Testing
 
-/// The money shapes of a real Connect platform (SPEC §2–§5): cross-border fees that settle in the connected
+/// The money shapes of a real Connect platform (docs/RULES.md–§5): cross-border fees that settle in the connected
 /// account's currency, payouts Stripe is still reconciling, refunds that fail after reversing the transfer, balance
 /// types, and parts of a charge that arrive after it.
 @Suite struct RealStripeMoneyTests {

@@ -2,7 +2,7 @@ import ReconCore
 import Reconcile
 import Testing
 
-/// Skipped transfers (SPEC §4) and how asynchronous payments look before they settle.
+/// Skipped transfers (docs/RULES.md) and how asynchronous payments look before they settle.
 @Suite struct SkippedTransferTests {
     struct OwedCase: Sendable, CustomTestStringConvertible {
         var style: Book.Style

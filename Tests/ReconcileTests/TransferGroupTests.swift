@@ -3,7 +3,7 @@ import Testing
 
 @testable import Reconcile
 
-/// SPEC §4, "Separately transferred charges": the platform charges with no destination and pays the connected
+/// docs/RULES.md, "Separately transferred charges": the platform charges with no destination and pays the connected
 /// accounts with transfers it makes itself, tied by `transfer_group` or `source_transaction`.
 @Suite struct TransferGroupTests {
     /// An order of 100.00 paying the restaurant 60.00 and the courier 25.00, the courier's reversed 10.00 later.

@@ -2,7 +2,7 @@ import ReconCore
 import Reconcile
 import Testing
 
-/// Unreversed disputes (SPEC §4): funds withdrawn from the platform and not recovered from the connected account.
+/// Unreversed disputes (docs/RULES.md): funds withdrawn from the platform and not recovered from the connected account.
 @Suite struct UnreversedDisputeTests {
     struct StatusCase: Sendable, CustomTestStringConvertible {
         var status: String

@@ -326,8 +326,8 @@ struct WorkbookDump: Decodable, Equatable {
         /// The header row's texts.
         var header: [String] { rows.first?.map { $0.value.string ?? "" } ?? [] }
 
-        /// The cell of data row `row` (0 = first after the header) in the column named `column` (its SPEC §5 name;
-        /// the workbook's header shows its readable label, see ``label(_:)``).
+        /// The cell of data row `row` (0 = first after the header) in the column named `column` (its docs/REPORTS.md
+        /// name; the workbook's header shows its readable label, see ``label(_:)``).
         func cell(_ row: Int, _ column: String) -> Cell? {
             guard let index = header.firstIndex(of: label(column)) ?? header.firstIndex(of: column),
                 row + 1 < rows.count, index < rows[row + 1].count
@@ -373,8 +373,8 @@ enum JSONValue: Decodable, Equatable {
     }
 }
 
-/// The workbook's header label of a SPEC §5 column name: `destination_platform_fee` → `Destination platform fee`,
-/// `charge_id` → `Charge ID`, `created_utc` → `Created (UTC)`.
+/// The workbook's header label of a docs/REPORTS.md column name: `destination_platform_fee` → `Destination platform
+/// fee`, `charge_id` → `Charge ID`, `created_utc` → `Created (UTC)`.
 func label(_ name: String) -> String {
     let text = name.split(separator: "_").map { word in
         switch word {

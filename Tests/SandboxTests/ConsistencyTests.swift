@@ -5,7 +5,7 @@ import SandboxTruth
 import Testing
 
 /// The ground truth is computed from the generator's tables, the JSON is rendered from them separately: this
-/// recomputes SPEC §4's figures from the served JSON alone and compares, so a renderer bug cannot hide.
+/// recomputes docs/RULES.md's figures from the served JSON alone and compares, so a renderer bug cannot hide.
 @Suite struct ConsistencyTests {
     /// The `(net, currency)` of each expanded balance transaction named by `field` in `objects`.
     static func nets(_ objects: [[String: Any]], _ field: String = "balance_transaction") -> [(Int64, String)] {
@@ -55,7 +55,7 @@ import Testing
                     "/v1/refunds?charge=\(row.chargeID)&limit=100&expand[]=data.balance_transaction"
                         + "&expand[]=data.failure_balance_transaction"
                 ).json().list("data") ?? []
-            // Stripe counts the refund of an uncaptured remainder in amount_refunded; SPEC §4 does not.
+            // Stripe counts the refund of an uncaptured remainder in amount_refunded; docs/RULES.md does not.
             let remainder = refunds.filter { refund in
                 refund.string("status") != "failed"
                     && (refund.string("reason") == "expired_uncaptured_charge"

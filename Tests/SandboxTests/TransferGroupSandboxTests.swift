@@ -4,7 +4,7 @@ import Sandbox
 import SandboxTruth
 import Testing
 
-/// Separate charges and transfers (SPEC §2; docs/RULES.md, "transfer groups"): charges with no destination whose
+/// Separate charges and transfers (docs/RULES.md; docs/RULES.md, "transfer groups"): charges with no destination whose
 /// platform pays connected accounts with transfers it makes itself, as the sandbox serves them (Stripe's shapes) and
 /// as its ground truth counts them.
 @Suite(.serialized) struct TransferGroupSandboxTests {

@@ -4,7 +4,7 @@ import Sandbox
 import SandboxTruth
 import Testing
 
-/// The world: deterministic, covering every situation of SPEC §4, and its ground truth.
+/// The world: deterministic, covering every situation of docs/RULES.md, and its ground truth.
 @Suite struct WorldTests {
     static let utc = TimeZone(identifier: "UTC") ?? .current
     static let start = Date(timeIntervalSince1970: 1_793_491_200)  // 2026-11-01
@@ -120,8 +120,8 @@ import Testing
         #expect(try row(.seedExampleFullTransfer).destinationPlatformFee == 0)
     }
 
-    /// SPEC §2's partial and multiple captures, with their hand-computed figures: the charges' and refunds' JSON as
-    /// Stripe shows them, and the ground truth counting only what was captured.
+    /// docs/RULES.md's partial and multiple captures, with their hand-computed figures: the charges' and refunds' JSON
+    /// as Stripe shows them, and the ground truth counting only what was captured.
     @Test func partialAndMultipleCapturesHaveTheirHandComputedFigures() throws {
         let world = SandboxWorld(seed: 42, charges: 400, start: Self.start, days: 30)
         let truth = world.groundTruth(for: try Self.wholeWorld(world), asOf: world.end, skippedTransferGrace: 3600)
@@ -180,7 +180,7 @@ import Testing
         #expect(expired.refunds.count == 1 && expiredRefund.int("amount") == 5_000)
         #expect(expiredRefund.string("reason") == "expired_uncaptured_charge")
         #expect(expiredRefund["balance_transaction"] is NSNull)
-        // Not a charge SPEC §4 counts: no row, no skipped transfer, no finding.
+        // Not a charge docs/RULES.md counts: no row, no skipped transfer, no finding.
         #expect(!truth.platformFees.contains { $0.chargeID == expired.id })
         #expect(!truth.skippedTransfers.contains { $0.chargeID == expired.id })
         #expect(findings(expired.id).isEmpty)

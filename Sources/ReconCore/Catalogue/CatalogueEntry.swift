@@ -21,16 +21,16 @@ public struct CatalogueEntry: Sendable {
     public let lists: [NestedList]
     /// Members holding an array of whole objects, always sent (a dispute's balance transactions).
     public let arrays: [Reference]
-    /// Whether the range's objects of the kind are listed over the range's windows (SPEC §3): those of a kind not
-    /// listed come embedded (PaymentIntents inside charges) or are read by id.
+    /// Whether the range's objects of the kind are listed over the range's windows (docs/EXTRACTION.md): those of a
+    /// kind not listed come embedded (PaymentIntents inside charges) or are read by id.
     public let listedOverRange: Bool
-    /// `expand[]` of every page of the kind's list over the range: what SPEC §4 reads about objects outside the
+    /// `expand[]` of every page of the kind's list over the range: what docs/RULES.md reads about objects outside the
     /// range, brought by the list itself so that no request of its own is needed for it.
     public let rangeExpansions: [String]
     /// `expand[]` of a retrieve by id.
     public let retrieveExpansions: [String]
-    /// `expand[]` of a late outcome read again by id (SPEC §3): what the rules read of it once its outcome came
-    /// (a charge that settled: its transfer, application fee and balance transaction).
+    /// `expand[]` of a late outcome read again by id (docs/EXTRACTION.md): what the rules read of it once its outcome
+    /// came (a charge that settled: its transfer, application fee and balance transaction).
     public let lateReadExpansions: [String]
 
     /// A member naming another object.

@@ -47,7 +47,7 @@ public struct BalanceTransactionFacts: ObjectFacts, Hashable {
     }
 
     /// The ledger's balance type: ``balanceType``, `payments` where absent (the only balance before the field;
-    /// SPEC §5).
+    /// docs/REPORTS.md).
     public var ledgerBalanceType: BalanceType { Self.ledgerBalanceType(balanceType) }
 
     /// The ledger's balance type of a transaction whose `balance_type` is `stored`.

@@ -1,7 +1,7 @@
-/// Which charges and transfers SPEC §4's "Separately transferred charges" ties together: the one definition the
+/// Which charges and transfers docs/RULES.md's "Separately transferred charges" ties together: the one definition the
 /// rules and the history's part reader (which loads a group's other members) share.
 extension ChargeFacts {
-    /// SPEC §4's destination charge: `transfer_data.destination`, or `transfer`, or its PaymentIntent's
+    /// docs/RULES.md's destination charge: `transfer_data.destination`, or `transfer`, or its PaymentIntent's
     /// `transfer_data.destination`.
     public func isDestinationCharge(intent: PaymentIntentFacts?) -> Bool {
         destinationAccountID != nil || transferID != nil || intent?.destinationAccountID != nil

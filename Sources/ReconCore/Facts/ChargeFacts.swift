@@ -25,10 +25,10 @@ public struct ChargeFacts: ObjectFacts, Hashable {
     public var balanceTransactionID: String?
     public var livemode: Bool
     /// `transfer_group`: the platform's label tying an order's charges and the transfers it makes by hand
-    /// (SPEC §2, "Separate charges and transfers"); `nil` when it set none.
+    /// (docs/RULES.md, "Separate charges and transfers"); `nil` when it set none.
     public var transferGroup: String?
     /// `disputed`: whether the charge has been disputed. Its disputes are listed by charge when the history holds
-    /// none of them (SPEC §3).
+    /// none of them (docs/EXTRACTION.md).
     public var disputed: Bool
 
     public init(
@@ -57,7 +57,7 @@ public struct ChargeFacts: ObjectFacts, Hashable {
         self.disputed = disputed
     }
 
-    /// `status == "succeeded"` and `amount_captured > 0`: the charges SPEC §4 reasons about. Not `captured`: a
+    /// `status == "succeeded"` and `amount_captured > 0`: the charges docs/RULES.md reasons about. Not `captured`: a
     /// multicapture charge keeps `captured: false` until its final capture, while its balance transaction, transfer
     /// and application fee already exist.
     public var isSucceededAndCaptured: Bool { status == .succeeded && amountCaptured > 0 }

@@ -6,10 +6,10 @@ extension DisputeFacts {
     public static let fundsWithdrawnAtSomePoint: Set<DisputeStatus> = [.needsResponse, .underReview, .lost, .won]
 
     /// The transfer reversals (of the charge's transfer) that recovered this dispute's funds: not linked to a refund
-    /// and created at or after the dispute (SPEC §4). When a charge has more than one dispute that withdrew funds,
-    /// a reversal counts for one dispute only, so nothing is recovered twice: the dispute its `metadata[dispute_id]`
-    /// names, else the latest withdrawing dispute created at or before it. With a single withdrawing dispute this
-    /// is exactly SPEC's rule.
+    /// and created at or after the dispute (docs/RULES.md). When a charge has more than one dispute that withdrew
+    /// funds, a reversal counts for one dispute only, so nothing is recovered twice: the dispute its
+    /// `metadata[dispute_id]` names, else the latest withdrawing dispute created at or before it. With a single
+    /// withdrawing dispute this is exactly the rule (docs/RULES.md).
     ///
     /// - Parameters:
     ///   - reversals: the transfer's reversals, in creation order (ties by id).

@@ -45,8 +45,9 @@ public struct PayoutFacts: ObjectFacts, Hashable {
         self.reconciliationStatus = reconciliationStatus
     }
 
-    /// Whether the balance transactions `?payout=` lists for it are final (SPEC §3): its `reconciliation_status` is
-    /// `completed`, or absent (a history or API version from before the field, whose lists were taken as final).
+    /// Whether the balance transactions `?payout=` lists for it are final (docs/EXTRACTION.md): its
+    /// `reconciliation_status` is `completed`, or absent (a history or API version from before the field, whose lists
+    /// were taken as final).
     public var isReconciled: Bool { (reconciliationStatus ?? .completed) == .completed }
 
     /// Whether the payout's money never reached the bank: `failed` or `canceled`.

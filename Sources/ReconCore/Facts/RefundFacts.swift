@@ -45,7 +45,7 @@ public struct RefundFacts: ObjectFacts, Hashable {
     /// (``RefundStatus/movedNoMoney``); a refund without a status (older API versions) did.
     public var movedMoney: Bool { status.map { !RefundStatus.movedNoMoney.contains($0) } ?? true }
 
-    /// Whether the refund gave back the uncaptured remainder of an authorisation (SPEC §2, "Partial and multiple
+    /// Whether the refund gave back the uncaptured remainder of an authorisation (docs/RULES.md, "Partial and multiple
     /// captures"), money that was never captured, not a refund to the customer: integrations on API versions before
     /// `2025-03-31.basil` got one for a partial capture (its balance transaction's `reporting_category` is
     /// `partial_capture_reversal`) or for an authorisation Stripe released (`reason: expired_uncaptured_charge`).

@@ -1,6 +1,6 @@
-/// The transfer groups of some charges and transfers (SPEC §4, "Separately transferred charges"): which group each
-/// charge belongs to, and each group's charges and transfers, in creation order (ties by id). The rules read a part's
-/// groups through it, and the history's part reader finds with it which groups a part must hold whole.
+/// The transfer groups of some charges and transfers (docs/RULES.md, "Separately transferred charges"): which group
+/// each charge belongs to, and each group's charges and transfers, in creation order (ties by id). The rules read a
+/// part's groups through it, and the history's part reader finds with it which groups a part must hold whole.
 public struct TransferGroupIndex: Sendable {
     /// Charge id → its group, for the charges that belong to one.
     public let groupOfCharge: [String: String]

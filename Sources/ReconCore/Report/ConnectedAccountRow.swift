@@ -1,6 +1,6 @@
 /// One row of `connected_accounts.csv`: what one connected account got, and what it owes, in one currency, from
-/// the range's destination charges, skipped transfers and unreversed disputes (SPEC §5). Amounts are minor units
-/// of `currency`.
+/// the range's destination charges, skipped transfers and unreversed disputes (docs/REPORTS.md). Amounts are minor
+/// units of `currency`.
 ///
 /// Every figure is a sum over the rows of the other reports that name the account, so the statement ties to them:
 /// - `destinationCharges`, `gross`, `refunded`, `transferred`, `reversed`, `applicationFees` and
@@ -14,7 +14,7 @@
 ///
 /// Added up over the accounts, each column equals the `summary` row's column of the same name. For a charge
 /// captured in full, `destinationPlatformFee = (gross − refunded) − (transferred − reversed) + applicationFees`
-/// (SPEC §4's DPF, summed).
+/// (docs/RULES.md's DPF, summed).
 public struct ConnectedAccountRow: Sendable, Hashable, Codable {
     /// The connected account (`acct_…`); `nil` for destination charges whose account is unknown (their transfer
     /// and PaymentIntent are missing).
@@ -32,7 +32,7 @@ public struct ConnectedAccountRow: Sendable, Hashable, Codable {
     public var reversed: Int64
     /// What the account paid the platform in application fees, net of fee refunds, in the charge's currency.
     public var applicationFees: Int64
-    /// What the platform kept of the account's charges (SPEC §4).
+    /// What the platform kept of the account's charges (docs/RULES.md).
     public var destinationPlatformFee: Int64
     /// Charges whose transfer to the account Stripe skipped.
     public var skippedTransfers: Int

@@ -1,4 +1,4 @@
-/// How a destination charge pays the platform (SPEC §2).
+/// How a destination charge pays the platform (docs/RULES.md).
 public enum FeeStyle: String, Sendable, Codable, CaseIterable {
     /// `application_fee_amount`: the full amount is transferred, an ApplicationFee moves the fee back.
     case applicationFee = "application_fee"

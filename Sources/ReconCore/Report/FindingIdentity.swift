@@ -27,7 +27,7 @@ public struct ResolvedFinding: Sendable, Hashable, Codable {
 }
 
 /// The object whose judging raised a finding: the charge whose application fee or transfer is wrong, the refund,
-/// the dispute, the payout. A run resolves an earlier finding only when it judged that object again (SPEC §5):
+/// the dispute, the payout. A run resolves an earlier finding only when it judged that object again (docs/REPORTS.md):
 /// created in its range, or read again as a late outcome.
 public struct FindingSubject: Sendable, Hashable, Codable {
     /// `ch_…`, `re_…`, `dp_…`, `po_…`, …

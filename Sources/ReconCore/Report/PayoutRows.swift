@@ -1,5 +1,5 @@
 /// One row of `payouts.csv`: an automatic payout created in the range and what the balance transactions it paid out
-/// add up to, as in Stripe's itemized payout reconciliation report (SPEC §3, §5). Amounts are minor units of
+/// add up to, as in Stripe's itemized payout reconciliation report (docs/EXTRACTION.md, docs/REPORTS.md). Amounts are minor units of
 /// `currency`.
 ///
 /// `GET /v1/balance_transactions?payout=` lists the payout's own `payout` balance transaction (amount −`amount`)

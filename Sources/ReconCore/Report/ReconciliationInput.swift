@@ -28,9 +28,9 @@ public struct ReconciliationInput: Sendable {
     /// Earlier ranges whose Stripe report this run found published since their own run: compared as late outcomes
     /// (the part holding ``balance`` holds them).
     public var lateBalanceComparisons: [LateBalanceComparison] = []
-    /// The objects of the look-back window judged as late outcomes (SPEC §4: their outcome arrived since the history
-    /// last held them; they get findings, not `platform_fees` or `payouts` rows). When the input is the whole range
-    /// (`judged == nil`), the rules judge these beside the range's objects; a part names them in `judged`.
+    /// The objects of the look-back window judged as late outcomes (docs/RULES.md: their outcome arrived since the
+    /// history last held them; they get findings, not `platform_fees` or `payouts` rows). When the input is the whole
+    /// range (`judged == nil`), the rules judge these beside the range's objects; a part names them in `judged`.
     public var lateOutcomes = JudgedObjects()
     /// When the input is one part of a range: the objects this part reports on. `nil`: the input is the whole
     /// range, and every object created in it is reported on.

@@ -1,4 +1,4 @@
-/// One row of `platform_fees.csv`: a destination charge created in the range (SPEC §5). Amounts are minor
+/// One row of `platform_fees.csv`: a destination charge created in the range (docs/REPORTS.md). Amounts are minor
 /// units of `currency`, except the application fee's (`applicationFeeAmount`, `applicationFeeRefunded`), which are
 /// in `applicationFeeCurrency` (a cross-border fee settles in the connected account's currency), and `stripeFee`
 /// and `platformNet`, which are in `settlementCurrency`.
@@ -22,7 +22,7 @@ public struct PlatformFeeRow: Sendable, Hashable, Codable {
     /// In `applicationFeeCurrency`.
     public var applicationFeeRefunded: Int64?
     /// What the platform kept of the fee (`amount − amount_refunded`) in the charge's currency: as it is when the
-    /// fee is in the charge's currency, converted at Stripe's rate when it is not (SPEC §4), 0 when it cannot be
+    /// fee is in the charge's currency, converted at Stripe's rate when it is not (docs/RULES.md), 0 when it cannot be
     /// converted, `nil` without a fee. Not a column of its own: the DPF and the statements count it.
     public var applicationFeeKept: Int64?
     public var destinationPlatformFee: Int64
@@ -129,7 +129,7 @@ public struct UnreversedDisputeRow: Sendable, Hashable, Codable {
     }
 }
 
-/// The kinds of exception (SPEC §4), spelled as the reports write them.
+/// The kinds of exception (docs/RULES.md), spelled as the reports write them.
 public enum ExceptionKind: String, Sendable, Codable, CaseIterable {
     case applicationFeeMissing = "application_fee_missing"
     case applicationFeeAmountMismatch = "application_fee_amount_mismatch"
@@ -139,7 +139,7 @@ public enum ExceptionKind: String, Sendable, Codable, CaseIterable {
     /// The charge names a transfer whose `source_transaction` is another charge.
     case transferOfAnotherCharge = "transfer_of_another_charge"
     case missingBalanceTransaction = "missing_balance_transaction"
-    /// The connected account gave back less of a charge's refunds than its share (SPEC §4, "Refund recovery"):
+    /// The connected account gave back less of a charge's refunds than its share (docs/RULES.md, "Refund recovery"):
     /// the platform bore the rest. It replaced `refund_without_transfer_reversal`, which judged the refund's link to
     /// a reversal instead of the money (migration v10 carries stored findings of the old kind over).
     case refundNotRecovered = "refund_not_recovered"
@@ -242,8 +242,8 @@ public struct SummaryRow: Sendable, Hashable, Codable {
     public var amountOwed: Int64
     public var unreversedDisputes: Int
     public var unrecovered: Int64
-    /// Charges of earlier days in the look-back window (SPEC §3, "Late outcomes") that are not final yet as of the
-    /// run: still `pending`, so their outcome (succeeded, skipped, failed) will reach a later run.
+    /// Charges of earlier days in the look-back window (docs/EXTRACTION.md, "Late outcomes") that are not final yet as
+    /// of the run: still `pending`, so their outcome (succeeded, skipped, failed) will reach a later run.
     public var pendingCharges: Int
     /// The sum of those charges' `amount`, minor units of `currency`.
     public var pendingAmount: Int64

@@ -1,4 +1,4 @@
-/// One row of `transfer_groups.csv`: a transfer group (SPEC §4, "Separately transferred charges") with a charge
+/// One row of `transfer_groups.csv`: a transfer group (docs/RULES.md, "Separately transferred charges") with a charge
 /// created in the range. The platform charged with no destination and paid the connected accounts with transfers it
 /// made itself, tied to the charges by a shared `transfer_group` or by `source_transaction`.
 ///

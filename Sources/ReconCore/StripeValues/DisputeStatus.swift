@@ -35,7 +35,7 @@ public struct DisputeStatus: StripeEnum {
 
     // MARK: Reconciliation
 
-    /// Whether the dispute's funds were withdrawn from the platform and not returned (SPEC §4): true for
+    /// Whether the dispute's funds were withdrawn from the platform and not returned (docs/RULES.md): true for
     /// `needs_response`, `under_review` and `lost`; "inquiries with `warning_*` statuses debit nothing, and
     /// `won` / `prevented` disputes return the funds". `false` for a status this code does not know.
     public var fundsWithdrawn: Bool {

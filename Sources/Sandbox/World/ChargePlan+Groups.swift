@@ -1,5 +1,5 @@
 extension ChargePlan {
-    /// The guaranteed separately transferred charges (SPEC §2, §4 "Separately transferred charges"): a split of one
+    /// The guaranteed separately transferred charges (docs/RULES.md "Separately transferred charges"): a split of one
     /// charge between two accounts with a late transfer and a hand reversal, a group of two charges, refunds recovered
     /// by hand exactly and short, disputes with and without a hand reversal after them, and a group whose transfer is
     /// in another currency than its charge. (``SandboxScenario/sourceTransactionOnly`` is the plan with that anomaly;

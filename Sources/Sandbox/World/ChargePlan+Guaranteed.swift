@@ -1,7 +1,7 @@
 import ReconCore
 
 extension ChargePlan {
-    /// The plans every world of a few hundred charges holds, one per situation SPEC §4 names: the seed's worked
+    /// The plans every world of a few hundred charges holds, one per situation docs/RULES.md names: the seed's worked
     /// examples, every fee style, currency, refund and dispute shape, asynchronous payments and the deliberate
     /// inconsistencies.
     static func guaranteed() -> [ChargePlan] {
@@ -288,9 +288,9 @@ extension ChargePlan {
         return plans
     }
 
-    /// SPEC §2's partial and multiple captures: a legacy partial capture with the refund of its uncaptured remainder,
-    /// an authorisation that expired uncaptured, a partially captured bank debit whose transfer Stripe skipped, and a
-    /// multicapture in progress.
+    /// docs/RULES.md's partial and multiple captures: a legacy partial capture with the refund of its uncaptured
+    /// remainder, an authorisation that expired uncaptured, a partially captured bank debit whose transfer Stripe
+    /// skipped, and a multicapture in progress.
     private static func captureSituations() -> [ChargePlan] {
         var plans: [ChargePlan] = []
         func add(_ configure: (inout ChargePlan) -> Void) { plans.append(ChargePlan.configured(configure)) }

@@ -1,13 +1,13 @@
 import ReconCore
 
 /// What the generator means to create for one charge. Most plans are drawn at random; a fixed list of plans
-/// (``ChargePlan/guaranteed()``) puts every SPEC §4 situation in any world of a few hundred charges.
+/// (``ChargePlan/guaranteed()``) puts every docs/RULES.md situation in any world of a few hundred charges.
 struct ChargePlan {
     enum Outcome { case succeeded, pending, failed }
     /// The plan's deliberate inconsistencies, one per exception kind, drawn with the random plans' rare shapes.
-    /// ``sourceTransactionOnly`` is no inconsistency any more (SPEC §4: a separately transferred charge) but keeps its
-    /// place in the draw, so random worlds keep their values: a plain charge and a transfer, hours later, that names it
-    /// as `source_transaction` with no `transfer_group`.
+    /// ``sourceTransactionOnly`` is no inconsistency any more (docs/RULES.md: a separately transferred charge) but
+    /// keeps its place in the draw, so random worlds keep their values: a plain charge and a transfer, hours later,
+    /// that names it as `source_transaction` with no `transfer_group`.
     enum Anomaly {
         case none, feeMissing, feeMismatch, transferAmountMismatch, transferCurrencyMismatch
         case transferDestinationMismatch, sourceTransactionOnly, missingChargeBT, missingTransferBT, missingFeeBT
@@ -23,8 +23,8 @@ struct ChargePlan {
         case settlesIn(WorldCurrency)
     }
 
-    /// How much of the authorisation was captured (SPEC §2, "Partial and multiple captures"); the per mille are of
-    /// the amount, rounded to the currency's granularity.
+    /// How much of the authorisation was captured (docs/RULES.md, "Partial and multiple captures"); the per mille are
+    /// of the amount, rounded to the currency's granularity.
     enum Capture {
         /// Captured whole (`amount_captured == amount`).
         case full
@@ -87,7 +87,7 @@ struct ChargePlan {
         var tag: SandboxScenario?
     }
 
-    /// A separately transferred charge (SPEC §2, Stripe's "Separate charges and transfers"): no destination; the
+    /// A separately transferred charge (docs/RULES.md, Stripe's "Separate charges and transfers"): no destination; the
     /// platform pays connected accounts with transfers it creates itself, tied to the charge by a `transfer_group`
     /// and/or `source_transaction`, and recovers refunds and disputes by reversing them by hand (refunds never
     /// `reverse_transfer` them).

@@ -1,4 +1,4 @@
-/// The situations of SPEC §4 the world is built to contain. ``SandboxWorld/ids(for:)`` names the objects
+/// The situations of docs/RULES.md the world is built to contain. ``SandboxWorld/ids(for:)`` names the objects
 /// that show each one (charge ids, except ``bonusTransfer`` which names transfers, the payout scenarios which
 /// name payouts, ``issuingTransaction`` which names balance transactions, ``lateFailedRefund`` which names refunds
 /// and ``lateDisputeWon`` and ``lateDisputeLost`` which name disputes), so tests can find them. A scenario is what
@@ -52,7 +52,7 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     /// are set.
     case youngChargeMissingParts = "young_charge_missing_parts"
     case transferAfterChargeDay = "transfer_after_charge_day"
-    // Partial and multiple captures (SPEC §2)
+    // Partial and multiple captures (docs/RULES.md)
     /// A card charge captured for less than authorised (60 %), as API versions before `2025-03-31.basil` show it:
     /// `captured: true`, `amount_captured` the captured part, a Refund of the uncaptured remainder made at capture
     /// time (`reason` null, counted in `amount_refunded`, its balance transaction a `refund` with
@@ -61,7 +61,7 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     case legacyPartialCapture = "legacy_partial_capture"
     /// An authorisation never captured that expired: `status: succeeded`, `captured: false`, `amount_captured: 0`, a
     /// Refund of the whole amount with `reason: expired_uncaptured_charge`; no balance transaction, transfer or fee.
-    /// Not a charge SPEC §4 counts.
+    /// Not a charge docs/RULES.md counts.
     case expiredAuthorization = "expired_authorization"
     /// A bank debit whose PaymentIntent asked for a transfer, captured for less than authorised, whose transfer Stripe
     /// skipped: the amount owed is capped at `amount_captured`.
@@ -73,7 +73,7 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     case zeroDecimalCurrency = "zero_decimal_currency"
     case threeDecimalCurrency = "three_decimal_currency"
     case crossCurrency = "cross_currency"
-    // Separate charges and transfers (SPEC §2, §4 "Separately transferred charges"): charges with no destination
+    // Separate charges and transfers (docs/RULES.md "Separately transferred charges"): charges with no destination
     // whose platform pays connected accounts with transfers it creates itself (charge ids, but ``bonusTransfer``).
     /// A transfer with no `source_transaction` and no `transfer_group`: a bonus or top-up from the platform's balance
     /// (transfer ids). A group of no charge: no row, no finding.
@@ -170,7 +170,7 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     case transferCurrencyMismatch = "transfer_currency_mismatch"
     case transferDestinationMismatch = "transfer_destination_mismatch"
     case missingBalanceTransaction = "missing_balance_transaction"
-    // The seed's worked examples (SPEC §4), with their exact amounts
+    // The seed's worked examples (docs/RULES.md), with their exact amounts
     /// 10.00 usd with `application_fee_amount` 1.23: DPF 1.23.
     case seedExampleApplicationFee = "seed_example_application_fee"
     /// 10.00 usd with `transfer_data[amount]` 8.77: DPF 1.23, platform net 0.64.

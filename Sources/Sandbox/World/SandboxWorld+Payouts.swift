@@ -1,7 +1,7 @@
 import ReconCore
 
 /// One automatic payout of the world as the generator made it, for tests and for the ground truth of payout
-/// reconciliation (SPEC §4, `payouts.csv`). Amounts are minor units; times are Unix seconds.
+/// reconciliation (docs/RULES.md, `payouts.csv`). Amounts are minor units; times are Unix seconds.
 public struct SandboxPayout: Sendable, Equatable {
     /// `po_…`.
     public var id: String

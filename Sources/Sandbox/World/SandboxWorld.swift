@@ -40,12 +40,12 @@ public struct SandboxWorld: Sendable {
     /// since. ``end`` is then `asOf`, and ``plannedEnd`` the end the world was generated up to. `nil` serves it as of
     /// its end.
     ///
-    /// `transferGroupShare` (0…1): the share of the randomly drawn charges made separately transferred charges (SPEC
-    /// §2, "Separate charges and transfers"): no destination, a `transfer_group` (or transfers naming them as
-    /// `source_transaction` only), one to three transfers to different accounts, some created a day or more later,
-    /// sometimes refunds and disputes with or without the platform's hand reversals. They are drawn from a random
-    /// stream of their own: at 0 (the default) the world is the one it always was, and the guaranteed scenarios hold
-    /// a few such charges whatever the share.
+    /// `transferGroupShare` (0…1): the share of the randomly drawn charges made separately transferred charges
+    /// (docs/RULES.md, "Separate charges and transfers"): no destination, a `transfer_group` (or transfers naming
+    /// them as `source_transaction` only), one to three transfers to different accounts, some created a day or more
+    /// later, sometimes refunds and disputes with or without the platform's hand reversals. They are drawn from a
+    /// random stream of their own: at 0 (the default) the world is the one it always was, and the guaranteed scenarios
+    /// hold a few such charges whatever the share.
     public init(
         seed: UInt64, charges: Int, start: Date, end: Date, asOf: Date? = nil, transferGroupShare: Double = 0
     ) {

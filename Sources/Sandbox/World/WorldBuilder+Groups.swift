@@ -1,7 +1,7 @@
-// Separately transferred charges (SPEC §2, Stripe's "Separate charges and transfers"): a charge with no destination
-// whose platform pays connected accounts with transfers it creates itself, minutes to days later, tied to the charge
-// by a `transfer_group` (on the charge and its PaymentIntent) and/or `source_transaction`; refunds and disputes never
-// touch those transfers, so the platform reverses them by hand.
+// Separately transferred charges (docs/RULES.md, Stripe's "Separate charges and transfers"): a charge with no
+// destination whose platform pays connected accounts with transfers it creates itself, minutes to days later, tied to
+// the charge by a `transfer_group` (on the charge and its PaymentIntent) and/or `source_transaction`; refunds and
+// disputes never touch those transfers, so the platform reverses them by hand.
 
 /// What the generator knows of a transfer group while it builds its charges: its transfers so far and the sums the
 /// platform's hand reversals are computed from.

@@ -1,6 +1,6 @@
 import ReconCore
 
-// Tagging: which SPEC §4 situations each charge actually shows, read back from the draft tables after the charge
+// Tagging: which docs/RULES.md situations each charge actually shows, read back from the draft tables after the charge
 // is generated, so events that did not fit in the world are not tagged.
 
 extension WorldBuilder {

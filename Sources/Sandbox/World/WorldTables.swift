@@ -120,7 +120,7 @@ package enum WorldDisputeStatus: UInt8, CaseIterable, Sendable {
     var isInquiry: Bool { self == .warningNeedsResponse || self == .warningUnderReview || self == .warningClosed }
     /// Statuses whose funds were withdrawn from the platform (and, for `won`, later reinstated).
     package var withdrawsFunds: Bool { self == .needsResponse || self == .underReview || self == .lost || self == .won }
-    /// Statuses SPEC §4 counts as still withdrawn (candidates for an unreversed dispute).
+    /// Statuses docs/RULES.md counts as still withdrawn (candidates for an unreversed dispute).
     package var fundsStillWithdrawn: Bool { self == .needsResponse || self == .underReview || self == .lost }
 }
 
@@ -293,11 +293,11 @@ package struct ChargeTable: Sendable {
     static let onBehalfOf: UInt8 = 8
     package static let uncaptured: UInt8 = 16
 
-    /// Whether SPEC §4 counts the charge (`c`): succeeded, and something captured (whatever `captured` says).
+    /// Whether docs/RULES.md counts the charge (`c`): succeeded, and something captured (whatever `captured` says).
     package func counts(_ index: Int) -> Bool { status[index] == .succeeded && amountCaptured[index] > 0 }
 
     package func has(_ flag: UInt8, _ index: Int) -> Bool { flags[index] & flag != 0 }
-    /// Whether SPEC §4 calls this charge a destination charge.
+    /// Whether docs/RULES.md calls this charge a destination charge.
     package func isDestinationCharge(_ index: Int) -> Bool {
         has(ChargeTable.hasTransferData, index) || transfer[index] >= 0 || intentDestination[index] >= 0
     }
@@ -380,7 +380,7 @@ package struct RefundTable: Sendable {
     /// Stripe's `reason`.
     package var reason: [WorldRefundReason] = []
     /// The refund gave back the uncaptured remainder of an authorisation (a legacy partial capture's, or an expired
-    /// authorisation's whole amount): money never captured, not a refund to the customer (SPEC §2).
+    /// authorisation's whole amount): money never captured, not a refund to the customer (docs/RULES.md).
     package var uncapturedRemainder: [Bool] = []
 
     var count: Int { created.count }

@@ -3,10 +3,10 @@ import ReconCore
 import Sandbox
 import TestSupport
 
-/// Every object of a sandbox world as reconciler facts (an ``ObjectLists``), read the way the job reads Stripe: the list endpoints paged
-/// with `starting_after`, the nested reversal and fee-refund lists past their embedded first 10, and each JSON
-/// object converted field by field (test-only; the product's mapping lives in Extract and goes through StripeAPI's
-/// models, which this test deliberately does not use).
+/// Every object of a sandbox world as reconciler facts (an ``ObjectLists``), read the way the job reads Stripe: the
+/// list endpoints paged with `starting_after`, the nested reversal and fee-refund lists past their embedded first 10,
+/// and each JSON object converted field by field (test-only; the product's mapping lives in Extract and goes through
+/// StripeAPI's models, which this test deliberately does not use).
 enum SandboxFacts {}
 
 extension ObjectLists {
@@ -15,8 +15,8 @@ extension ObjectLists {
         ReconciliationInput(from: from, to: to, asOf: asOf, skippedTransferGrace: grace, objects: self)
     }
 
-    /// Only what SPEC §3's extraction holds for `[from, to)`: the objects created in the range, plus what they
-    /// refer to at any creation time — the charges (and their PaymentIntents, transfers, application fees) of the
+    /// Only what docs/EXTRACTION.md's extraction holds for `[from, to)`: the objects created in the range, plus what
+    /// they refer to at any creation time — the charges (and their PaymentIntents, transfers, application fees) of the
     /// range's refunds and disputes, the source charge of a transfer, the transfers of the transfer groups of those
     /// charges, every reversal of a transfer and refund of a
     /// fee, every refund and dispute of a charge (the platform net counts them "whenever created"), the transfer

@@ -86,7 +86,7 @@ extension JSONTape {
             }
         }
 
-        /// Notes the key at node `key` of the object at node `object` in `keys`: a 64-bit filter of each key's
+        /// Notes the key at node `key` of the object at node `object` in `keys`: a 256-bit filter of each key's
         /// length and end bytes answers most keys with one test, and only a key the filter has seen the like of is
         /// compared with the object's earlier keys.
         private func note(_ key: Int, of object: Int, in keys: inout KeySet, _ bytes: UnsafeBufferPointer<UInt8>) {
@@ -98,9 +98,12 @@ extension JSONTape {
             let start = Int(node.start) + 1
             let count = Int(node.end) - 1 - start
             let ends = count == 0 ? 0 : UInt64(bytes[start]) << 8 | UInt64(bytes[start + count - 1]) << 16
-            let bit = UInt64(1) << (((UInt64(truncatingIfNeeded: count) | ends) &* 0x9E37_79B9_7F4A_7C15) >> 58)
-            defer { keys.filter |= bit }
-            guard keys.filter & bit != 0, let base = bytes.baseAddress else { return }
+            let hash = Int(
+                truncatingIfNeeded: ((UInt64(truncatingIfNeeded: count) | ends) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+            let bit = UInt64(1) << (hash & 63)
+            let seen = keys.filter[hash >> 6] & bit != 0
+            keys.filter[hash >> 6] |= bit
+            guard seen, let base = bytes.baseAddress else { return }
             var earlier = object + 1
             while earlier < key {
                 let other = nodes[earlier]
@@ -135,19 +138,13 @@ extension JSONTape {
         }
 
         /// Steps over the string at `index` (a quote), checking its escapes and that its bytes are UTF-8, in the one
-        /// pass: printable ASCII, by far the most of Stripe's text, is stepped over by the loop's first test.
+        /// pass: printable ASCII, by far the most of Stripe's text, costs no more tests per byte than the grammar alone.
         private mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) {
             let start = index
             index += 1
             var escaped = false
             while index < bytes.count {
-                index = Self.skipPlainASCII(bytes, from: index)
-                guard index < bytes.count else { break }
                 let byte = bytes[index]
-                if byte &- 0x20 < 0x60, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-                    index += 1
-                    continue
-                }
                 if byte == UInt8(ascii: "\"") {
                     index += 1
                     return scalar(escaped ? .escapedString : .string, from: start)
@@ -157,33 +154,16 @@ extension JSONTape {
                     try escape(bytes)
                     continue
                 }
-                guard byte >= 0x80 else { throw fail("a control character inside a string") }
-                try utf8Sequence(bytes)
+                // One test for both rare cases: a control character (refused) or a byte beyond ASCII.
+                if byte &- 0x20 >= 0x60 {
+                    guard byte >= 0x80 else { throw fail("a control character inside a string") }
+                    try utf8Sequence(bytes)
+                    continue
+                }
+                index += 1
             }
             index = start
             throw fail("a string that never ends")
-        }
-
-        /// The index of the first byte from `start` on, eight at a time, that may end plain ASCII text in a string
-        /// (a quote, a backslash, a control character or a byte of a longer UTF-8 sequence), or of one of the last
-        /// bytes fewer than eight: the caller checks bytes one by one from there.
-        @inline(__always)
-        private static func skipPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-            guard let base = bytes.baseAddress else { return start }
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            var index = start
-            while index + 8 <= bytes.count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                // A byte's high bit is set in each term where that byte is a zero after the xor, or below 0x20.
-                func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
-                let quote = zeroBytes(word ^ (ones &* 0x22))
-                let backslash = zeroBytes(word ^ (ones &* 0x5C))
-                let control = (word &- ones &* 0x20) & ~word & highs
-                guard (quote | backslash | control | word & highs) == 0 else { return index }
-                index += 8
-            }
-            return index
         }
 
         /// Steps over the UTF-8 sequence of one character beyond ASCII at `index`, refusing what is not UTF-8 (RFC 3629,
@@ -318,8 +298,8 @@ extension JSONTape {
     /// The keys of one object as the parse reads them, to tell whether one is written twice (see
     /// ``Parser/note(_:of:in:_:)``).
     struct KeySet {
-        /// One bit per hash of a key's length and end bytes.
-        var filter: UInt64 = 0
+        /// One bit per hash of a key's length and end bytes, 256 of them (Stripe's objects have up to about 60 keys).
+        var filter = SIMD4<UInt64>()
         /// Whether a key may be written twice: it is (compared byte for byte), or a key has an escape, which could
         /// spell an earlier key differently.
         var mayRepeat = false

@@ -11,8 +11,8 @@ enum JSONStringEscapes {
         }
     }
 
-    /// The text of a string's content (between its quotes) whose escapes the parse has checked. A lone surrogate
-    /// becomes U+FFFD, as Foundation's decoder would not accept it either way.
+    /// The text of a string's content (between its quotes) whose escapes and UTF-8 the parse has checked: every
+    /// surrogate escape is one of a pair (U+FFFD below only stands in for what the parse never lets through).
     static func unescape(_ content: ArraySlice<UInt8>) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(content.count)

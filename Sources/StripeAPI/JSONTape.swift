@@ -9,6 +9,15 @@ import ReconCore
 /// then its value; an array's by its elements. Every node records where the nodes of its value end, so a member or
 /// an element is skipped in one step. The parse checks the whole grammar (RFC 8259): strings and their escapes,
 /// numbers, the literals, nesting; what a value means is the decoder's to judge.
+///
+/// It is as strict as Foundation's `JSONSerialization` and `JSONDecoder` about text: bytes that are not UTF-8
+/// (overlong encodings, surrogates encoded in UTF-8, cut-short sequences, the bytes 0xC0, 0xC1 and 0xF5–0xFF, a
+/// continuation byte with no lead) and `\u` surrogate escapes that are not a high one followed by a low one are a
+/// ``Failure`` naming the byte offset, checked in the same pass that finds the strings' ends. Where Foundation on
+/// Linux accepts what RFC 8259 forbids (a trailing comma, a byte order mark) the tape follows the RFC.
+///
+/// A key written twice in an object resolves to its first member, for ``member(_:of:)`` and for every model (see
+/// ``TapeKeyedContainer``), as Foundation's `JSONDecoder` resolves it on Linux.
 public final class JSONTape: Sendable {
     /// The document's bytes, as received.
     public let bytes: [UInt8]
@@ -21,8 +30,12 @@ public final class JSONTape: Sendable {
 
     /// One value: its kind, its bytes (`start..<end`, quotes and brackets included) and the index of the first node
     /// after it and everything it holds.
+    /// (`mayRepeatKeys` is declared beside `kind` so that a node stays 16 bytes.)
     struct Node {
         var kind: Kind
+        /// For an object: whether a key may be written more than once (see ``Parser/KeySet``), so a lookup must read
+        /// from the first member for the first one to win.
+        var mayRepeatKeys = false
         var start: UInt32
         var end: UInt32
         var next: UInt32
@@ -91,9 +104,11 @@ public final class JSONTape: Sendable {
         return nil
     }
 
-    /// Whether the key at node `key` is `name` (keys are compared as written; Stripe's never need escapes).
+    /// Whether the key at node `key` is `name`: compared as written, or once unescaped for a key with escapes
+    /// (Stripe's never need them), as `JSONDecoder` compares it.
     func keyEquals(_ key: Int, _ name: String) -> Bool {
         let node = nodes[key]
+        if node.kind == .escapedString { return string(key) == name }
         let start = Int(node.start) + 1
         let count = Int(node.end) - 1 - start
         let matched = name.utf8.withContiguousStorageIfAvailable { (name) -> Bool in

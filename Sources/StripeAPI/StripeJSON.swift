@@ -15,9 +15,15 @@ public enum StripeJSON {
         try decoder().decode(type, from: data)
     }
 
-    /// What is wrong with a response that did not decode, in words: the missing key or bad value and where.
+    /// What is wrong with a response that did not decode, in words: the missing key or bad value and where, or for
+    /// bytes that are not JSON what is wrong and at which byte offset.
     public static func describe(_ error: any Error) -> String {
+        if let failure = error as? JSONTape.Failure { return "not JSON: \(failure)" }
         guard let decodingError = error as? DecodingError else { return "\(error)" }
+        if case .dataCorrupted(let context) = decodingError, let failure = context.underlyingError as? JSONTape.Failure
+        {
+            return "not JSON: \(failure)"
+        }
         switch decodingError {
         case .keyNotFound(let key, let context):
             return "missing '\(key.stringValue)' at \(path(context))"

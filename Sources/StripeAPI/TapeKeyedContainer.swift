@@ -2,14 +2,21 @@
 ///
 /// A key is looked for from the member after the last one found, then from the start: models read their members in
 /// about the order Stripe writes them, so most lookups compare one key.
+///
+/// A key written twice resolves to its first member, whatever order a model reads its keys in: that is what
+/// Foundation's `JSONDecoder` does on Linux (`{"a":1,"a":2}` decodes `a` as 1; `JSONSerialization` keeps the last,
+/// 2). An object whose parse found a key that may repeat (``JSONTape/Node/mayRepeatKeys``) is read from its first
+/// member on every lookup.
 struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeValueDecoder
 
     var codingPath: [any CodingKey] { decoder.codingPath }
 
+    /// The object's keys, each once (a key written twice is the first member's, as for every lookup).
     var allKeys: [Key] {
-        decoder.tape.members(of: decoder.node).compactMap { member in
-            decoder.tape.string(member.key).flatMap(Key.init(stringValue:))
+        var seen: Set<String> = []
+        return decoder.tape.members(of: decoder.node).compactMap { member in
+            decoder.tape.string(member.key).flatMap { seen.insert($0).inserted ? Key(stringValue: $0) : nil }
         }
     }
 
@@ -18,6 +25,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let name = key.stringValue
         let first = decoder.node + 1
         let end = decoder.tape.next(after: decoder.node)
+        if decoder.tape.nodes[decoder.node].mayRepeatKeys { return search(name, from: first, to: end) }
         let start = decoder.nextMember < end ? decoder.nextMember : first
         return search(name, from: start, to: end) ?? search(name, from: first, to: start)
     }

@@ -133,7 +133,7 @@ let package = Package(
             name: "ConnectReconBench",
             dependencies: [
                 "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reconcile", "Reports", "Sandbox",
-                "Pipeline",
+                "Pipeline", "WorkerThreads",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -6,6 +6,8 @@ import Logging
 import ReconCore
 import Sandbox
 import StripeAPI
+import Synchronization
+import WorkerThreads
 
 /// (h) The extraction's own CPU per object (issue 29): the week of (a) extracted from a sandbox in a child process,
 /// with no latency and no limits (a loopback population), so that this process's CPU time is the tool's alone. The
@@ -87,20 +89,19 @@ struct ExtractionCPUBenchmark {
 }
 
 /// Keeps every response body it passes on (the week's are about 70 MB).
-final class BodyRecorder: HTTPTransport, @unchecked Sendable {
+final class BodyRecorder: HTTPTransport, Sendable {
     private let inner: any HTTPTransport
-    private let lock = NSLock()
-    private var recorded: [Data] = []
+    private let recorded = Mutex<[Data]>([])
 
     init(_ inner: any HTTPTransport) { self.inner = inner }
 
     func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let response = try await inner.get(request)
-        lock.withLock { recorded.append(response.body) }
+        recorded.withLock { $0.append(response.body) }
         return response
     }
 
-    var bodies: [Data] { lock.withLock { recorded } }
+    var bodies: [Data] { recorded.withLock { $0 } }
 }
 
 /// This process's CPU time so far (`getrusage`), user and system.
@@ -178,7 +179,7 @@ struct ChildSandbox {
         let end = Int64(server.world.end.timeIntervalSince1970)
         FileHandle.standardOutput.write(Data("\(server.baseURL.absoluteString) \(start) \(end)\n".utf8))
         // Until the parent closes our standard input.
-        _ = await Task.detached { FileHandle.standardInput.readDataToEndOfFile() }.value
+        _ = await OwnThread.run(name: "stdin") { FileHandle.standardInput.readDataToEndOfFile() }
         try await server.shutdown()
     }
 }

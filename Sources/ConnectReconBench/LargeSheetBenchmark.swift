@@ -80,8 +80,8 @@ enum Python {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bench-python-\(UUID())")
-        FileManager.default.createFile(atPath: scratch.path + ".out", contents: nil)
-        FileManager.default.createFile(atPath: scratch.path + ".err", contents: nil)
+        _ = FileManager.default.createFile(atPath: scratch.path + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: scratch.path + ".err", contents: nil)
         defer {
             try? FileManager.default.removeItem(atPath: scratch.path + ".out")
             try? FileManager.default.removeItem(atPath: scratch.path + ".err")

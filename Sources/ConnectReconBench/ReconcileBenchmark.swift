@@ -280,17 +280,18 @@ enum ChildReconcile {
                 stripeVersion: ExtractionBenchmark.stripeVersion, apiBase: "offline", startedAt: asOf, pid: getpid()),
             resume: false
         ).runID
-        let peaks = PhasePeaks()
         let pipeline = ReconcilePipeline(
             store: store, range: range, asOf: asOf, skippedTransferGrace: 3600, outputDirectory: output)
-        let outcome = try await pipeline.run(
-            runID: runID,
-            metadata: { findings in
-                ReportMetadata(
-                    range: range, runID: runID, startedAt: asOf, finishedAt: asOf, command: "reconcile",
-                    toolVersion: "bench", stripeVersion: ExtractionBenchmark.stripeVersion, mode: .test,
-                    apiBase: "offline", counts: ["objects read for the reconcile": findings.objectsRead])
-            }, phase: { peaks.enter($0) })
+        let (outcome, phasePeaks) = try await PhasePeaks.sampling { peaks in
+            try await pipeline.run(
+                runID: runID,
+                metadata: { findings in
+                    ReportMetadata(
+                        range: range, runID: runID, startedAt: asOf, finishedAt: asOf, command: "reconcile",
+                        toolVersion: "bench", stripeVersion: ExtractionBenchmark.stripeVersion, mode: .test,
+                        apiBase: "offline", counts: ["objects read for the reconcile": findings.objectsRead])
+                }, phase: { peaks.enter($0) })
+        }
         try store.runs.finishRun(runID, status: .completed, finishedAt: asOf, message: nil, details: nil)
         let timings = outcome.timings
         let findings = outcome.findings
@@ -298,23 +299,35 @@ enum ChildReconcile {
             read: timings.read, rules: timings.rules, findingsSeconds: timings.findings, csv: timings.writer.csv,
             workbookRows: timings.writer.workbookRows, workbookClose: timings.writer.workbookClose,
             finish: timings.finish, total: timings.total, peakResident: Machine.peakResidentBytes() ?? 0,
-            phasePeaks: peaks.stop(), platformFeeRows: findings.platformFeeRows, objectsLoaded: findings.objectsRead,
+            phasePeaks: phasePeaks, platformFeeRows: findings.platformFeeRows, objectsLoaded: findings.objectsRead,
             parts: findings.parts, findings: findings.newFindings + findings.openFindings)
         let data = try JSONEncoder().encode(measurement)
         print(String(decoding: data, as: UTF8.self))
     }
 }
 
-/// Samples the resident set size every 20 ms on a thread of its own and keeps the highest value per phase, so
-/// the peak can be pinned on load, rules or reports.
+/// Samples the resident set size every 20 ms and keeps the highest value per phase, so the peak can be pinned on
+/// load, rules or reports.
 final class PhasePeaks: Sendable {
     private let state = Mutex<(phase: String, peaks: [String: UInt64], running: Bool)>(("start", [:], true))
 
-    init() {
-        let thread = Thread { [self] in
-            while self.sample() { usleep(20_000) }
+    private init() {}
+
+    /// Runs `body` while a child task samples every 20 ms (the reconcile's blocking work runs on threads of its
+    /// own, so the sampler's turns are not delayed by it); returns what `body` returned and the peak of each phase.
+    static func sampling<Value: Sendable>(
+        _ body: (PhasePeaks) async throws -> Value
+    ) async throws -> (Value, [String: UInt64]) {
+        let peaks = PhasePeaks()
+        return try await withThrowingTaskGroup { group in
+            group.addTask {
+                while peaks.sample(), !Task.isCancelled { try? await Task.sleep(for: .milliseconds(20)) }
+            }
+            let value = try await body(peaks)
+            let phases = peaks.stop()
+            group.cancelAll()
+            return (value, phases)
         }
-        thread.start()
     }
 
     /// Records one sample; false once stopped.
@@ -333,7 +346,7 @@ final class PhasePeaks: Sendable {
     }
 
     /// Stops sampling; returns the peak of each phase.
-    func stop() -> [String: UInt64] {
+    private func stop() -> [String: UInt64] {
         _ = sample()
         return state.withLock { state in
             state.running = false

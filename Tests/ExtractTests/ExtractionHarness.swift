@@ -6,6 +6,7 @@ import Logging
 import ReconCore
 import Sandbox
 import StripeAPI
+import Synchronization
 import TestSupport
 
 /// A sandbox, a history in a temporary folder, and a client wired to both.
@@ -116,18 +117,17 @@ final class ExtractionHarness {
 }
 
 /// A transport that works for `limit` requests and then fails every request, like a process that died.
-final class DyingTransport: HTTPTransport, @unchecked Sendable {
+final class DyingTransport: HTTPTransport, Sendable {
     private let inner: any HTTPTransport
-    private let lock = NSLock()
-    private var remaining: Int
+    private let remaining: Mutex<Int>
 
     init(_ inner: any HTTPTransport, limit: Int) {
         self.inner = inner
-        self.remaining = limit
+        self.remaining = Mutex(limit)
     }
 
     func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        let alive: Bool = lock.withLock {
+        let alive = remaining.withLock { remaining in
             remaining -= 1
             return remaining >= 0
         }

@@ -8,7 +8,7 @@ import Testing
 @testable import Extract
 
 /// A server whose refunds list repeats the same page forever; every other list is empty.
-final class RepeatingTransport: HTTPTransport, @unchecked Sendable {
+final class RepeatingTransport: HTTPTransport, Sendable {
     let body: String
     init(body: String) { self.body = body }
 

@@ -2,6 +2,7 @@ import Foundation
 import ReconCore
 import Sandbox
 import StripeAPI
+import Synchronization
 import Testing
 
 @testable import Extract
@@ -168,24 +169,23 @@ struct TransferGroupExtractionTests {
 }
 
 /// A transport that records the URL of every request it passes on.
-final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+final class RecordingTransport: HTTPTransport, Sendable {
     private let inner: any HTTPTransport
-    private let lock = NSLock()
-    private var urls: [URL] = []
+    private let urls = Mutex<[URL]>([])
 
     init(_ inner: any HTTPTransport) { self.inner = inner }
 
     func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        lock.withLock { urls.append(request.url) }
+        urls.withLock { $0.append(request.url) }
         return try await inner.get(request)
     }
 
     /// Requests made so far.
-    var count: Int { lock.withLock { urls.count } }
+    var count: Int { urls.withLock { $0.count } }
 
     /// The requests whose decoded path and query contain `text`.
     func queries(containing text: String) -> [String] {
-        lock.withLock {
+        urls.withLock { urls in
             urls.map { ($0.path + "?" + ($0.query ?? "")).removingPercentEncoding ?? $0.absoluteString }
                 .filter { $0.contains(text) }
         }

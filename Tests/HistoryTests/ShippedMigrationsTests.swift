@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import TestSupport
 import Testing
 
@@ -136,10 +137,9 @@ struct ShippedMigrationsTests {
 }
 
 /// The statements a traced connection executed, in order.
-private final class StatementRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [String] = []
+private final class StatementRecorder: Sendable {
+    private let recorded = Mutex<[String]>([])
 
-    func record(_ sql: String) { lock.withLock { recorded.append(sql) } }
-    var statements: [String] { lock.withLock { recorded } }
+    func record(_ sql: String) { recorded.withLock { $0.append(sql) } }
+    var statements: [String] { recorded.withLock { $0 } }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import StripeAPI
+import Synchronization
 
 /// A transport that plays Stripe's Reporting API for the report runner, configurable per test, recording every
 /// request. Requests may arrive concurrently (the runner runs both reports at once), so it answers by path, not
 /// by order.
-final class FakeReportingAPI: HTTPTransport, @unchecked Sendable {
+final class FakeReportingAPI: HTTPTransport, Sendable {
     /// How the fake behaves.
-    struct Script {
+    struct Script: Sendable {
         var dataAvailableStart: Int64 = 0
         var dataAvailableEnd: Int64 = 2_000_000_000
         /// Answer to `GET /v1/reporting/report_types/:id`: a status and body, or nil for the report type.
@@ -19,7 +20,7 @@ final class FakeReportingAPI: HTTPTransport, @unchecked Sendable {
         var finalStatus = "succeeded"
         var finalError: String?
         /// The file URL for a run: the base URL and the file id by default.
-        var fileURL: (_ fileID: String) -> String = { "http://127.0.0.1:12111/v1/files/\($0)/contents" }
+        var fileURL: @Sendable (_ fileID: String) -> String = { "http://127.0.0.1:12111/v1/files/\($0)/contents" }
         /// The CSV for each report type.
         var csv: [String: String] = [
             "balance.summary.1": """
@@ -39,14 +40,13 @@ final class FakeReportingAPI: HTTPTransport, @unchecked Sendable {
         ]
     }
 
-    private let lock = NSLock()
     private let script: Script
-    private var recorded: [HTTPRequest] = []
-    private var polls: [String: Int] = [:]
+    /// The requests so far, and how often each report run was polled.
+    private let state = Mutex<(recorded: [HTTPRequest], polls: [String: Int])>(([], [:]))
 
     init(_ script: Script = Script()) { self.script = script }
 
-    var requests: [HTTPRequest] { lock.withLock { recorded } }
+    var requests: [HTTPRequest] { state.withLock { $0.recorded } }
 
     /// The requests whose method and path are these.
     func requests(_ method: HTTPRequest.Method, _ pathPrefix: String) -> [HTTPRequest] {
@@ -66,16 +66,17 @@ final class FakeReportingAPI: HTTPTransport, @unchecked Sendable {
 
     func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let path = request.url.path
-        let (status, body, type): (Int, String, String) = lock.withLock {
-            recorded.append(request)
-            return answer(request, path: path)
+        let (status, body, type, number) = state.withLock { state in
+            state.recorded.append(request)
+            let (status, body, type) = answer(request, path: path, polls: &state.polls)
+            return (status, body, type, state.recorded.count)
         }
         return HTTPResponse(
-            status: status, headers: ["request-id": "req_\(requests.count)", "content-type": type],
+            status: status, headers: ["request-id": "req_\(number)", "content-type": type],
             body: Data(body.utf8))
     }
 
-    private func answer(_ request: HTTPRequest, path: String) -> (Int, String, String) {
+    private func answer(_ request: HTTPRequest, path: String, polls: inout [String: Int]) -> (Int, String, String) {
         let json = "application/json"
         if path.hasPrefix("/v1/reporting/report_types/") {
             if let error = script.typeError { return (error.status, error.body, json) }

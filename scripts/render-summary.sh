@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Renders the first printed page of the demo's workbook (its Summary) to docs/summary.png, as LibreOffice prints
-# it: runs the demo, prints the workbook to PDF headless, and turns page 1 into a PNG.
+# it: runs the demo as of a fixed day (so the picture comes out the same every time), prints the workbook to PDF
+# headless, and turns page 1 into a PNG; its text (pdftotext -layout) goes beside it as docs/summary.txt, which CI
+# compares with what it prints itself, so the committed picture cannot drift from what the code shows.
 #
-#     scripts/render-summary.sh [OUTPUT.png]
+#     scripts/render-summary.sh [OUTPUT.png]      (the text goes to OUTPUT.txt)
 #
 # Needs LibreOffice Calc and poppler: apt-get install -y libreoffice-calc-nogui poppler-utils
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output="${1:-docs/summary.png}"
+# The day the picture is drawn as of: change it only together with the committed picture.
+today=2026-11-28
 
-for tool in soffice pdftoppm; do
+for tool in soffice pdftoppm pdftotext; do
     command -v "$tool" >/dev/null || {
         echo "error: $tool is missing; run: apt-get install -y libreoffice-calc-nogui poppler-utils" >&2
         exit 2
@@ -19,7 +23,7 @@ done
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
-swift run connect-recon demo --out "$scratch/reports" >"$scratch/demo.log" 2>&1 || {
+swift run connect-recon demo --today "$today" --out "$scratch/reports" >"$scratch/demo.log" 2>&1 || {
     cat "$scratch/demo.log" >&2
     echo "error: the demo failed" >&2
     exit 1
@@ -36,4 +40,5 @@ pdf="$scratch/$(basename "${workbook%.xlsx}").pdf"
 pdftoppm -png -r 80 -f 1 -l 1 -singlefile "$pdf" "$scratch/page"
 mkdir -p "$(dirname "$output")"
 mv "$scratch/page.png" "$output"
-echo "wrote $output (page 1 of $(pdfinfo "$pdf" | awk '/^Pages:/ {print $2}') printed pages of $(basename "$workbook"))"
+pdftotext -layout -f 1 -l 1 "$pdf" "${output%.png}.txt"
+echo "wrote $output and ${output%.png}.txt (page 1 of $(pdfinfo "$pdf" | awk '/^Pages:/ {print $2}') printed pages of $(basename "$workbook"))"

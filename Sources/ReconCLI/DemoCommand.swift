@@ -22,15 +22,35 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Number of made-up charges.")
     var charges: Int = 2_000
 
+    @Option(
+        help: ArgumentHelp(
+            "Run as if today were this day (YYYY-MM-DD, UTC), for a demo that comes out the same every time.",
+            valueName: "date"))
+    var today: String?
+
     func validate() throws {
         guard (10...200_000).contains(charges) else { throw ValidationError("--charges must be from 10 to 200000.") }
+        if let today, Self.day(today) == nil {
+            throw ValidationError("--today must be a day written YYYY-MM-DD, such as 2026-11-28; got \"\(today)\".")
+        }
+    }
+
+    /// The start (00:00 UTC) of the day written `text` as YYYY-MM-DD, or nil when it is not one.
+    static func day(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        guard text.count == 10, let date = formatter.date(from: text), formatter.string(from: date) == text else {
+            return nil
+        }
+        return date
     }
 
     func run() async throws {
         let context = CommandContext.current
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? .current
-        let today = calendar.startOfDay(for: context.now())
+        let today = today.flatMap(Self.day) ?? calendar.startOfDay(for: context.now())
         let start = today.addingTimeInterval(-30 * 86_400)
         let yesterday = today.addingTimeInterval(-86_400)
         var options = SandboxOptions()

@@ -137,4 +137,22 @@ struct CommandLineTests {
         #expect(result.error.contains("range [2026-11-19T00:00:00-05:00, 2026-11-20T00:00:00-05:00)"))
         #expect(result.error.contains("time zone America/New_York"))
     }
+
+    @Test(
+        "demo --today that is not a day written YYYY-MM-DD exits 2 and names the form",
+        arguments: ["28/11/2026", "2026-13-01", "2026-11-31", "2026-11-28T00:00:00Z", "yesterday"])
+    func demoTodayMustBeADay(text: String) async throws {
+        let folder = try TemporaryFolder()
+        let result = await CLI.run(["demo", "--today", text, "--out", folder.url.path])
+        #expect(result.status == 2)
+        #expect(result.error.contains("--today must be a day written YYYY-MM-DD"))
+        #expect(folder.contents().isEmpty, "nothing written")
+    }
+
+    @Test("demo --today names the start of that day in UTC")
+    func demoTodayIsTheDaysStart() {
+        #expect(DemoCommand.day("2026-11-28") == Date(timeIntervalSince1970: 1_795_824_000))
+        #expect(DemoCommand.day("2024-02-29") != nil)
+        #expect(DemoCommand.day("2026-02-29") == nil)
+    }
 }

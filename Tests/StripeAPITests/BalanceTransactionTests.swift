@@ -18,7 +18,7 @@ import Testing
     #expect(transaction.feeDetails.isEmpty)
     #expect(transaction.net == 100)
     #expect(transaction.reportingCategory == .charge)
-    #expect(transaction.source == .id("ch_1PgafuB7WZ01zgkWXYmPNZs8"))
+    #expect(transaction.source == BalanceTransactionSource(id: "ch_1PgafuB7WZ01zgkWXYmPNZs8"))
     #expect(transaction.source?.objectType == nil)
     #expect(transaction.status == .available)
     #expect(transaction.type == .charge)

@@ -11,23 +11,11 @@ import Testing
 /// definition turns on, both must name the same groups and the same transfers.
 @Suite("One definition of a transfer group: the history's SQL against the rules' Swift")
 struct TransferGroupDefinitionTests {
-    /// A small seeded generator (SplitMix64), so a failing history can be made again from its seed.
-    private struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// One generated history: charges of every status, captured or not, destination (by `transfer_data`, by
     /// `transfer`, by their PaymentIntent's) or not, naming a group themselves, through their PaymentIntent or not
     /// at all (Stripe's `group_pi_…` labels included); and transfers naming groups, charges, both or neither.
     private static func history(seed: UInt64) -> ObjectLists {
-        var random = SeededRandom(state: seed)
+        var random = SeededGenerator(state: seed)
         let groups: [String?] = [nil, "order_1", "order_2", "order_3", "group_pi_x"]
         let statuses: [ChargeStatus] = [.succeeded, .succeeded, .pending, .failed]
         var charges: [StoredObject<ChargeFacts>] = []

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import StripeAPI
@@ -8,19 +9,6 @@ import Testing
 // follows the RFC: JSONSerialization and JSONDecoder accept a trailing comma and a byte order mark, which the tape
 // refuses, and JSONSerialization refuses a number beyond `Double`'s range (1e400), which the grammar allows. For
 // UTF-8 and surrogate escapes the tape follows Foundation: both refuse every class generated below.
-
-/// SplitMix64: the same documents on every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A way bytes fail to be UTF-8 or escapes fail to pair, as it is written inside a string.
 private struct Corruption: Sendable, CustomStringConvertible {
@@ -213,7 +201,9 @@ struct JSONTapeDifferentialTests {
         }
     }
 
-    @Test("10,000 valid generated documents parse on the tape, in JSONSerialization and in JSONDecoder, to the same values")
+    @Test(
+        "10,000 valid generated documents parse on the tape, in JSONSerialization and in JSONDecoder, to the same values"
+    )
     func validDocumentsAgree() throws {
         for document in Self.documents(count: 10_000, seed: 38) {
             let text = String(decoding: document, as: UTF8.self)

@@ -48,13 +48,6 @@ enum Machine {
         }
         return nil
     }
-
-    /// The largest peak resident set size of any waited-for child process, in bytes (`getrusage`).
-    static func childrenPeakResidentBytes() -> UInt64 {
-        var usage = rusage()
-        guard getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage) == 0 else { return 0 }
-        return UInt64(usage.ru_maxrss) * 1024  // kilobytes on Linux
-    }
 }
 
 /// Wall-clock timing in seconds.

@@ -38,25 +38,9 @@ extension WorkbookWriter {
         let name = SummarySheet.name
         let table = ReportTable.summary(summary.report.summary)
         let widths = Self.columnWidths(table)
-        for (column, width) in widths.enumerated() {
-            _ = worksheet_set_column(sheet, lxw_col_t(column), lxw_col_t(column), width, nil)
-        }
-        worksheet_freeze_panes(sheet, 1, 0)
+        // 1. Totals per currency: written as a whole sheet's table is, header frozen and filterable.
+        try writeWhole(table, on: sheet)
         worksheet_activate(sheet)
-
-        // 1. Totals per currency.
-        try writeBand(table.columns.map { ($0.label, $0.kind) }, on: sheet, row: 0, name: name)
-        var cells: [Cell] = []
-        for index in 0..<table.rowCount {
-            cells.removeAll(keepingCapacity: true)
-            table.fill(index, &cells)
-            for (column, cell) in cells.enumerated() {
-                try writeCell(cell, sheet: sheet, row: index + 1, column: column)
-            }
-        }
-        check(
-            worksheet_autofilter(sheet, 0, 0, lxw_row_t(table.rowCount), lxw_col_t(table.columns.count - 1)),
-            "set the autofilter of '\(name)'")
         var row = table.rowCount + 2
 
         // 1b. Whether the books close, one line per currency (the Balance sheet shows why).

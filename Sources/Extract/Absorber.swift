@@ -29,6 +29,15 @@ enum Absorber {
             try absorb(
                 memberKind, at: embedded, of: tape, member: member, of: object.id, into: &batch, decoder: decoder)
         }
+        for reference in entry.references where reference.anyKind {
+            guard let embedded = tape.member(reference.member, of: node), tape.isObject(embedded),
+                let objectType = tape.member("object", of: embedded).flatMap(tape.string),
+                let memberKind = ObjectKind(objectType: objectType)
+            else { continue }
+            try absorb(
+                memberKind, at: embedded, of: tape, member: reference.member, of: object.id, into: &batch,
+                decoder: decoder)
+        }
         for list in entry.lists {
             guard let listNode = tape.member(list.member, of: node), let data = tape.member("data", of: listNode),
                 tape.isArray(data)

@@ -23,6 +23,16 @@ extension ObjectKind {
 
     private static let wireModels = Dictionary(
         uniqueKeysWithValues: catalogueObjects.map { model in (model.kind, model) })
+
+    /// The kind whose wire model Stripe names `objectType` in the `object` member (`"transfer_reversal"`); `nil`
+    /// for an object the history does not keep.
+    init?(objectType: String) {
+        guard let kind = Self.kindsByObjectType[objectType] else { return nil }
+        self = kind
+    }
+
+    private static let kindsByObjectType = Dictionary(
+        uniqueKeysWithValues: catalogueObjects.map { model in (model.objectType, model.kind) })
 }
 
 extension CatalogueObject {

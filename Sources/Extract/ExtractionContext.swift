@@ -10,4 +10,8 @@ struct ExtractionContext: Sendable {
     var planner: FollowUpPlanner
     /// Stripe's balance and reports, read beside the lists.
     var books: BooksReads
+    /// Whether the reversals the range made of earlier transfers are fetched (``RangeGaps/reversalTransactions``):
+    /// only when the look-back is on and a completed run extracted a day of it, whose charges money moved by hand
+    /// can be judged again for (docs/RULES.md); a fresh history has none.
+    var followsMovesByHand = false
 }

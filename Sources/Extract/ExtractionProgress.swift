@@ -27,6 +27,9 @@ public struct ExtractionSummary: Sendable, Equatable {
     /// and how many of them a read found changed.
     public var lateReads = 0
     public var lateOutcomes = 0
+    /// Charges of the look-back window whose money a reversal or transfer of the range moved (docs/RULES.md, "Money
+    /// moved by hand, across time"): their refunds and disputes are judged again.
+    public var movedByHand = 0
     /// Whether the balance transactions created after the range, up to Stripe's balance read, were listed with it
     /// (`false` when the history already carried a snapshot back to the range's end).
     public var balanceTransactionsAfterRange = false

@@ -7,6 +7,9 @@ enum ExtractionWork: Sendable {
     case retrieve(kind: ObjectKind, id: String)
     /// A late outcome read again by id, with what the rules read of it once its outcome came.
     case lateRead(kind: ObjectKind, id: String)
+    /// A balance transaction of the range by id with its source expanded, and the source's transfer: the transfer
+    /// reversal of an older transfer, which has no endpoint of its own (docs/EXTRACTION.md, "Money moved by hand").
+    case reversalOfTransaction(id: String)
     /// Plan the follow-ups while the balance transactions list still pages.
     case planFollowUps
     /// Plan the lists of what each payout of the range paid out, as soon as the payouts list has ended.
@@ -29,6 +32,7 @@ enum ExtractionWork: Sendable {
                 + (stream.window.map { "\($0.lowerBound)..<\($0.upperBound)" } ?? "")
         case .retrieve(let kind, let id): "get \(kind.rawValue) \(id)"
         case .lateRead(let kind, let id): "read again \(kind.rawValue) \(id)"
+        case .reversalOfTransaction(let id): "get the reversal of \(id)"
         case .planFollowUps: "plan"
         case .planPayoutLists: "plan payouts"
         case .repaymentSearch(let search): "repayments \(search.destination) \(search.disputeIDs) \(search.since)"

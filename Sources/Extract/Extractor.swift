@@ -134,7 +134,10 @@ public struct Extractor: Sendable {
             lists: RangeLists(streams: streams),
             planner: FollowUpPlanner(
                 after: to..<max(to, now) + 1, rangeSeconds: max(1, to - from),
-                payoutCursorPages: options.payoutCursorPages), books: books)
+                payoutCursorPages: options.payoutCursorPages), books: books,
+            followsMovesByHand: options.lookbackSeconds > 0
+                ? try await store.runs.hasCompletedExtraction(overlapping: (from - options.lookbackSeconds)..<from)
+                : false)
         // The balance transactions list is the longest (a transaction for every charge, refund, transfer, fee…), so
         // its rate limit decides the extraction's length: it keeps its rate while the others share the rest.
         await client.prioritize(endpoint: ListKind.balanceTransactions.pathForList)
@@ -183,7 +186,8 @@ public struct Extractor: Sendable {
                 try await store.gaps.recordTransfersListing(after: to, run: runID)
                 transfersAfterRecorded = true
             }
-            let gaps = try await store.gaps.inRange(from: from, to: to, chain: context.chain)
+            let gaps = try await store.gaps.inRange(
+                from: from, to: to, chain: context.chain, reversalsOfEarlierTransfers: context.followsMovesByHand)
             let items = await context.planner.work(for: gaps, listed: await context.tally.snapshot.objects)
             if items.isEmpty { break }
             round += 1
@@ -195,6 +199,16 @@ public struct Extractor: Sendable {
             try await run(items, context)
         }
         summary.followUpRounds = round
+        // Money moved by hand: what this range's reversals and transfers changed of the look-back window's charges.
+        if options.lookbackSeconds > 0 {
+            summary.movedByHand = try await store.gaps.recordMovedByHand(
+                run: runID, range: from..<to, window: (from - options.lookbackSeconds)..<from, chain: context.chain)
+            if summary.movedByHand > 0 {
+                logger.info(
+                    "money moved by hand: earlier charges judged again",
+                    metadata: ["charges": "\(summary.movedByHand)"])
+            }
+        }
         let reports = await books.reports
         summary.stripeReportsCompared = reports.count
         for report in reports {
@@ -363,6 +377,9 @@ public struct Extractor: Sendable {
             try await followUps.retrieve(kind, id: id, context)
         case .lateRead(let kind, let id):
             try await followUps.retrieve(kind, id: id, lateRead: true, context)
+        case .reversalOfTransaction(let id):
+            try await followUps.retrieve(
+                .balanceTransaction, id: id, expansions: FollowUpRunner.reversalExpansions, context)
         case .planFollowUps:
             try await followUps.planEarly(dispatcher: dispatcher, context)
         case .planPayoutLists:

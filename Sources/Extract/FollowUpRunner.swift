@@ -34,14 +34,22 @@ struct FollowUpRunner: Sendable {
         for item in items { await dispatcher.add(item) }
     }
 
+    /// What a balance transaction naming a transfer reversal the history lacks is retrieved with: the reversal,
+    /// and its transfer as it is now (its `amount_reversed` and embedded reversals), in one request.
+    static let reversalExpansions = ["source.transfer"]
+
     /// Retrieves one object by id and stores it with what it embeds; a 404 is recorded for the reconciler. A late
-    /// outcome read again (`lateRead`) asks for the kind's late-read expansions.
-    func retrieve(_ kind: ObjectKind, id: String, lateRead: Bool = false, _ context: ExtractionContext) async throws {
+    /// outcome read again (`lateRead`) asks for the kind's late-read expansions; `expansions`, when given, replace
+    /// the kind's.
+    func retrieve(
+        _ kind: ObjectKind, id: String, lateRead: Bool = false, expansions: [String]? = nil,
+        _ context: ExtractionContext
+    ) async throws {
         let tally = context.tally
         var batch = ObjectLists()
         // A kind without an endpoint of its own (reversals, fee refunds) is reached through its parent's list.
         guard let listPath = kind.entry.listPath else { return }
-        let expansions = lateRead ? kind.entry.lateReadExpansions : kind.entry.retrieveExpansions
+        let expansions = expansions ?? (lateRead ? kind.entry.lateReadExpansions : kind.entry.retrieveExpansions)
         let found = try await fetch(
             kind.wireModel, path: "\(listPath)/\(id)", endpoint: "\(listPath)/{id}",
             query: expansions.map { ("expand[]", $0) }, into: &batch)

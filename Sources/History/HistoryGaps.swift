@@ -94,7 +94,12 @@ extension HistoryGaps {
     /// The automatic payouts created in the range that this chain has seen lack their balance transactions
     /// (`?payout=`) until this chain listed them; a payout Stripe is still reconciling (`reconciliation_status` not
     /// `completed`) lacks nothing, as its list is partial and no report reads it.
-    public func inRange(from: Int64, to: Int64, chain: [Int64]) async throws(HistoryError) -> RangeGaps {
+    ///
+    /// `reversalsOfEarlierTransfers`: also the range's balance transactions of transfer reversals the history lacks
+    /// (``RangeGaps/reversalTransactions``), asked for when money moved by hand can be judged (docs/RULES.md).
+    public func inRange(
+        from: Int64, to: Int64, chain: [Int64], reversalsOfEarlierTransfers: Bool = false
+    ) async throws(HistoryError) -> RangeGaps {
         // A read: it runs beside the extraction's page writes instead of between them.
         try await readDatabase { db in
             let seen = "(" + chain.map(String.init).joined(separator: ",") + ")"
@@ -198,6 +203,16 @@ extension HistoryGaps {
                     SELECT COALESCE(SUM(amount), 0) FROM transfer_reversals r
                     WHERE r.\(GraphColumns.reversalTransfer) = t.id)
                 """)
+            if reversalsOfEarlierTransfers {
+                gaps.reversalTransactions = try ids(
+                    """
+                    SELECT b.id FROM balance_transactions b
+                    WHERE b.created >= \(from) AND b.created < \(to)
+                      AND b.type = '\(BalanceTransactionType.transferRefund.rawValue)' AND b.source_id IS NOT NULL
+                      AND b.source_id NOT IN (SELECT id FROM \(ObjectKind.transferReversal.entry.table))
+                      AND b.id NOT IN \(missing) AND b.source_id NOT IN \(missing)
+                    """)
+            }
             gaps.feeRefundLists = try ids(
                 """
                 SELECT f.id FROM application_fees f WHERE f.id IN (\(rangeFees)) AND f.last_seen_run IN \(seen)

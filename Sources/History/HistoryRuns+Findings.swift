@@ -69,6 +69,19 @@ extension HistoryRuns {
         }
     }
 
+    /// Whether a completed run that fetched (`run`, `extract`) covered part of `window`: the history holds days of it
+    /// that a report judged, which money moved by hand later can change (docs/RULES.md).
+    public func hasCompletedExtraction(overlapping window: Range<Int64>) async throws(HistoryError) -> Bool {
+        try await readDatabase { db in
+            try db.value(
+                Bool.self,
+                """
+                SELECT EXISTS (SELECT 1 FROM runs WHERE status = 'completed' AND command IN ('extract', 'run')
+                               AND range_from < ? AND range_to > ?)
+                """, [.integer(window.upperBound), .integer(window.lowerBound)]) ?? false
+        }
+    }
+
     /// Whether the history has extracted `[from, to)` completely at least once (a completed run that fetched).
     public func hasCompletedExtraction(from: Int64, to: Int64) throws(HistoryError) -> Bool {
         try read { db in

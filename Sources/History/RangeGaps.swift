@@ -17,6 +17,10 @@ public struct RangeGaps: Sendable, Equatable {
     public var balanceTransactionsOfLateOutcomes: [String] = []
     /// Transfers whose stored reversals do not add up to `amount_reversed` (more than the 10 embedded).
     public var transferReversalLists: [String] = []
+    /// Balance transactions of the range (`transfer_refund`) whose transfer reversal the history lacks: a reversal
+    /// made in the range of a transfer of an earlier day (money moved by hand, docs/EXTRACTION.md), which no list of
+    /// the range holds and no endpoint of its own serves.
+    public var reversalTransactions: [String] = []
     /// Application fees whose stored refunds do not add up to `amount_refunded`.
     public var feeRefundLists: [String] = []
     /// Charges whose stored refunds do not add up to `amount_refunded` (refunds created after the range).

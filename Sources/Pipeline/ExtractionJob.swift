@@ -69,6 +69,7 @@ public struct ExtractionJob {
             "objects": summary.objectsByResource, "new": summary.new, "updated": summary.updated,
             "unchanged": summary.unchanged, "pages": summary.pages, "follow_ups": summary.followUps,
             "missing": summary.missing, "late_reads": summary.lateReads, "late_outcomes_seen": summary.lateOutcomes,
+            "moved_by_hand": summary.movedByHand,
             "balance_read": summary.balanceRead, "stripe_reports_compared": summary.stripeReportsCompared,
             "requests": statistics.requests, "retries": statistics.retries,
             "rate_limited": statistics.rateLimited, "extract_seconds": outcome.seconds.roundedToMilliseconds,

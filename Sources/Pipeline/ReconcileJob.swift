@@ -112,6 +112,9 @@ public struct ReconcileJob {
             "unreversed_disputes": outcome.report.unreversedDisputes.count,
             "exceptions": outcome.report.exceptions.count, "findings_new": outcome.newFindings,
             "findings_open": outcome.openFindings, "findings_resolved": outcome.resolved.count,
+            "resolved_findings": outcome.resolved.map { finding -> [String: String] in
+                ["kind": finding.key.kind, "object_id": finding.key.objectID]
+            },
             "late_outcomes": outcome.lateOutcomes,
             "out_of_date_ranges": outcome.outOfDateRanges.map { range -> [String: String] in
                 [

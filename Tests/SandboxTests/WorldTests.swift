@@ -38,8 +38,13 @@ import Testing
 
     @Test func theDefaultWorldCoversEverySituationOfTheSpec() throws {
         let world = SandboxWorld(seed: 42, charges: 2_000, start: Self.start, days: 30)
-        for scenario in SandboxScenario.allCases {
+        for scenario in SandboxScenario.allCases where !SandboxScenario.movedByHand.contains(scenario) {
             #expect(!world.ids(for: scenario).isEmpty, "\(scenario.rawValue) appears in the default world")
+        }
+        // and money moved by hand in a world made with it, and in no other
+        let moving = SandboxWorld(seed: 42, charges: 2_000, start: Self.start, days: 30, movesByHand: true)
+        for scenario in SandboxScenario.movedByHand {
+            #expect(!moving.ids(for: scenario).isEmpty && world.ids(for: scenario).isEmpty, "\(scenario.rawValue)")
         }
         let truth = world.groundTruth(for: try Self.wholeWorld(world), asOf: world.end, skippedTransferGrace: 3600)
         #expect(!truth.platformFees.isEmpty)

@@ -47,16 +47,21 @@ public struct CatalogueEntry: Sendable {
         public let parentReach: ParentEdge.Reach?
         /// See ``ParentEdge/parentIDPrefix``.
         public let parentIDPrefix: String?
+        /// The member names an object of one of several kinds, told by the `object` member of the object itself (a
+        /// balance transaction's `source`): when a request expanded it into a kind the history stores, that object
+        /// is stored as its own (``kind`` is then `nil`).
+        public let anyKind: Bool
 
         public init(
             _ member: String, _ kind: ObjectKind? = nil, column: String? = nil, parent reach: ParentEdge.Reach? = nil,
-            parentIDPrefix: String? = nil
+            parentIDPrefix: String? = nil, anyKind: Bool = false
         ) {
             self.member = member
             self.kind = kind
             self.column = column
             self.parentReach = reach
             self.parentIDPrefix = parentIDPrefix
+            self.anyKind = anyKind
         }
     }
 

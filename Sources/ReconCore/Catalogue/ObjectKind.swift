@@ -135,11 +135,12 @@ extension CatalogueEntry {
         ])
 
     /// https://docs.stripe.com/api/balance_transactions/object: needs no expansion, since every object that names
-    /// one is listed or expanded itself. `source` may be any of a dozen kinds.
+    /// one is listed or expanded itself. `source` may be any of a dozen kinds; expanded (a transfer reversal of an
+    /// older transfer, which has no endpoint of its own: docs/EXTRACTION.md), the kinds the history keeps are stored.
     fileprivate static let balanceTransaction = CatalogueEntry(
         facts: BalanceTransactionFacts.self, listPath: "/v1/balance_transactions", listedOverRange: true,
         table: "balance_transactions",
-        references: [.init("source", column: "source_id", parent: .createdInRange)])
+        references: [.init("source", column: "source_id", parent: .createdInRange, anyKind: true)])
 
     /// https://docs.stripe.com/api/disputes/object: its balance transactions come whole, always.
     ///

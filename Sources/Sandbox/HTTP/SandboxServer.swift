@@ -72,7 +72,7 @@ public final class SandboxServer: Sendable {
         try options.checkAsOf()
         let world = SandboxWorld(
             seed: options.seed, charges: options.charges, start: options.start, end: options.end, asOf: options.asOf,
-            transferGroupShare: options.transferGroupShare)
+            transferGroupShare: options.transferGroupShare, movesByHand: options.movesByHand)
         let reportRuns = ReportRunTable(failRuns: options.reportRunsFail, neverFinish: options.reportRunsNeverFinish)
         let router = Router(
             storage: world.storage, restrictedKeyForbiddenResources: options.restrictedKeyForbiddenResources,

@@ -117,6 +117,9 @@ struct ChargePlan {
             /// A transfer in another currency than the charge's, settling in that currency's platform settlement
             /// currency.
             var currency: WorldCurrency?
+            /// The charge's refunds and disputes do not wait for this transfer (they follow the others): a seller
+            /// paid days later whatever happened to the order meanwhile.
+            var madeWhateverHappened = false
         }
 
         var grouping = Grouping.ownGroup

@@ -163,6 +163,24 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     /// An automatic payout `paid` at the earlier moment (its arrival date passed) that is `failed` by the end
     /// (`account_closed`, a `payout_failure` balance transaction created at failure) (payout ids).
     case latePayoutFailed = "late_payout_failed"
+    // Money moved by hand, across time, in worlds made with `movesByHand` (``movedByHand``): charges of the day before
+    // the world's last day whose money the platform moves by hand during its last day (charge ids).
+    /// A destination charge refunded 50.00 of 100.00 without `reverse_transfer`; the platform reverses the account's
+    /// 40.00 share by hand during the last day.
+    case lateRefundRecoveredByHand = "late_refund_recovered_by_hand"
+    /// The same, reversed 38.00: 2.00 short.
+    case lateRefundRecoveredShort = "late_refund_recovered_short"
+    /// A transfer group's charge of 100.00 paying 60.00 at once and 25.00 during the last day.
+    case lateGroupTransfer = "late_group_transfer"
+    /// A transfer group's charge of 100.00 that transferred 85.00, refunded 40.00; the 34.00 share is reversed by hand
+    /// during the last day.
+    case lateGroupRefundRecovered = "late_group_refund_recovered"
+    /// A transfer group's charge of 100.00 disputed (`needs_response`) on its day, whose one transfer of 50.00 the
+    /// platform makes during the last day all the same.
+    case lateGroupDisputedThenPaid = "late_group_disputed_then_paid"
+    /// A destination charge's dispute, `under_review` throughout, whose funds the platform recovers from the connected
+    /// account by a hand reversal during the last day.
+    case lateDisputeRecoveredByHand = "late_dispute_recovered_by_hand"
     // Deliberate inconsistencies, one family per exception kind
     case applicationFeeMissing = "application_fee_missing"
     case applicationFeeAmountMismatch = "application_fee_amount_mismatch"
@@ -181,4 +199,10 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     case seedExampleFullRefundNotReversed = "seed_example_full_refund_not_reversed"
     /// 10.00 usd full transfer, no refunds: DPF 0.00.
     case seedExampleFullTransfer = "seed_example_full_transfer"
+
+    /// The scenarios of money moved by hand, which only a world made with `movesByHand` holds.
+    public static let movedByHand: Set<SandboxScenario> = [
+        .lateRefundRecoveredByHand, .lateRefundRecoveredShort, .lateGroupTransfer, .lateGroupRefundRecovered,
+        .lateGroupDisputedThenPaid, .lateDisputeRecoveredByHand,
+    ]
 }

@@ -16,7 +16,8 @@ struct GroupDraft {
     var transferred: Int64 = 0
     /// What the hand reversals after refunds gave back so far.
     var givenBack: Int64 = 0
-    /// When its last transfer was created (the charge's settlement before any).
+    /// When its last transfer was created (the charge's settlement before any), leaving out those made whatever
+    /// happened to the charge: its refunds and disputes follow this.
     var lastTransfer: Int64 = 0
 }
 
@@ -71,7 +72,7 @@ extension WorldBuilder {
             made += 1
             draft.transfers.append(transfer)
             draft.transferred += amount
-            draft.lastTransfer = max(draft.lastTransfer, created)
+            if !plan.madeWhateverHappened { draft.lastTransfer = max(draft.lastTransfer, created) }
             if let reversal = plan.handReversal, reversalAt < end {
                 let reverse = min(amount, max(g, roundNearest(amount * reversal.perMille / 1000, g)))
                 addReversal(reversalAt, transfer: transfer, amount: reverse, refund: -1, dispute: -1)

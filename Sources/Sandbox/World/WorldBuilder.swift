@@ -15,6 +15,8 @@ final class WorldBuilder {
     let accountCount: Int
     /// The share of random charges made separately transferred charges (``ChargePlan/separatelyTransferred(_:)``).
     let transferGroupShare: Double
+    /// Whether the late outcomes include money moved by hand (``ChargePlan/lateMovesByHand()``).
+    let movesByHand: Bool
 
     // The draft tables, in generation order until `finish()` sorts them.
     var charges = ChargeTable()
@@ -36,13 +38,17 @@ final class WorldBuilder {
     var openGroup: Int32 = -1
     var openGroupDraft: GroupDraft?
 
-    init(seed: UInt64, chargeCount: Int, start: Int64, end: Int64, transferGroupShare: Double = 0) {
+    init(
+        seed: UInt64, chargeCount: Int, start: Int64, end: Int64, transferGroupShare: Double = 0,
+        movesByHand: Bool = false
+    ) {
         self.seed = seed
         self.chargeCount = chargeCount
         self.start = start
         self.end = end
         self.accountCount = max(8, min(400, chargeCount / 2_500))
         self.transferGroupShare = min(max(transferGroupShare, 0), 1)
+        self.movesByHand = movesByHand
     }
 
     /// The number of young charges: card payments under asynchronous capture in the world's last hour, two without
@@ -94,13 +100,13 @@ final class WorldBuilder {
         return plannedAt
     }
 
-    /// Charge index → late-outcome plan (``ChargePlan/late()``): the charges created just before `end − 1 day − 2 h`
+    /// Charge index → late-outcome plan (``ChargePlan/late()``, and ``ChargePlan/lateMovesByHand()`` when asked): the charges created just before `end − 1 day − 2 h`
     /// that no guaranteed plan takes, moved into `[end − 2 days + 1 h, end − 1 day − 2 h)` if they were created
     /// before it (only in a sparse world; times stay sorted). None in a world of fewer than 200 charges or of less
     /// than three days. Draws nothing, so the rest of the world keeps its random values.
     private func lateOutcomeSlots(_ times: inout [Int64], avoiding plannedAt: [Int: ChargePlan]) -> [Int: ChargePlan] {
         let day: Int64 = 86_400
-        let plans = ChargePlan.late()
+        let plans = ChargePlan.late() + (movesByHand ? ChargePlan.lateMovesByHand() : [])
         let regular = chargeCount - youngCount
         let earliest = end - 2 * day + 3_600
         let latest = end - day - 7_200

@@ -21,12 +21,18 @@ extension ExtractionBenchmark {
         case tenthOfChargesPending
         /// The window as its extraction left it, nothing edited: what the sandbox's world holds not final then.
         case asExtracted
+        /// The window extracted from the world as of the range's start, as the nights before left it (set final as
+        /// ``nothingPending``'s): the range's reversals of earlier transfers and transfers of earlier groups are then
+        /// news the run must fetch (docs/RULES.md, "Money moved by hand, across time"), as on a real platform; the
+        /// other states' windows, extracted at the world's end, already hold them.
+        case leftByTheNightsBefore
 
         var name: String {
             switch self {
             case .nothingPending: "look-back on, nothing pending"
             case .tenthOfChargesPending: "look-back on, a tenth of the window's charges pending"
             case .asExtracted: "look-back on, the window as extracted (not settled)"
+            case .leftByTheNightsBefore: "look-back on, the window as the nights before left it (money moved by hand)"
             }
         }
     }
@@ -38,13 +44,14 @@ extension ExtractionBenchmark {
     /// window states, each into its own copy of the history filled with the window first.
     func measureLookback(
         _ scenario: Scenario, index: Int, servers: (measured: SandboxServer, fill: SandboxServer),
-        range: Range<Int64>, start: Int64, now: Int64, today: Observation, listed: Int,
+        fillOptions: SandboxOptions, range: Range<Int64>, start: Int64, now: Int64, today: Observation, listed: Int,
         log: @escaping @Sendable (String) -> Void
     ) async throws -> [Figure] {
         let window = max(start, range.lowerBound - Self.lookback)..<range.lowerBound
         let filled = folder.appendingPathComponent("lookback-\(index)-filled.sqlite").path
         let settled = folder.appendingPathComponent("lookback-\(index)-settled.sqlite").path
         let measured = folder.appendingPathComponent("lookback-\(index)-run.sqlite").path
+        let nightsBefore = folder.appendingPathComponent("lookback-\(index)-nights-before.sqlite").path
 
         // The window, as earlier runs would have left it in the history: untimed, look-back off.
         let transport = try Self.transport(concurrency: 8)
@@ -167,7 +174,34 @@ extension ExtractionBenchmark {
                 Figure("  read again", detail(run, against: off[off.count - 1])),
             ]
         }
-        for path in [filled, settled, measured] {
+        if scenario.lookback.contains(.leftByTheNightsBefore) {
+            // The same window, filled from the world as Stripe served it at the range's start, then set final.
+            let state = LookbackState.leftByTheNightsBefore
+            var asOfStart = fillOptions
+            asOfStart.asOf = Date(timeIntervalSince1970: TimeInterval(range.lowerBound))
+            let before = try await SandboxServer.start(asOfStart)
+            let transport = try Self.transport(concurrency: 8)
+            _ = try await timedExtraction(
+                server: before, from: window.lowerBound, to: window.upperBound, now: range.lowerBound,
+                into: Self.freshSQLiteHistory(nightsBefore), through: transport,
+                options: Extractor.Options(concurrency: 8, settleMargin: 0), limited: false)
+            transport.shutdown()
+            try await before.shutdown()
+            _ = try LookbackWindowEdits.settle(nightsBefore, window: window, now: now)
+            let offRun = try await extract("look-back off, " + state.name, history: nightsBefore, lookback: 0)
+            let run = try await extract(state.name, history: nightsBefore, lookback: Self.lookback)
+            figures += [
+                Figure(
+                    state.name, values(of: [run.observed]) + " (look-back off: " + values(of: [offRun.observed]) + ")",
+                    target: "\(referenceName): \(Format.seconds(meanSeconds(reference)))",
+                    ratio: Format.ratio(run.observed.seconds / meanSeconds(reference))),
+                Figure(
+                    "  moved by hand",
+                    "\(run.observed.summary.movedByHand) earlier charges judged again; "
+                        + detail(run, against: offRun.observed)),
+            ]
+        }
+        for path in [filled, settled, measured, nightsBefore] {
             for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
         return figures

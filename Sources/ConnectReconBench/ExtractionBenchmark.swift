@@ -68,8 +68,10 @@ struct ExtractionBenchmark {
         [
             Scenario(
                 name: "nightly: the last whole day, \(hours) h before now", firstDay: days - 1, days: 1,
-                lookback: [.nothingPending, .tenthOfChargesPending, .asExtracted]),
-            Scenario(name: "a week in the middle", firstDay: days / 2 - 4, days: 7, lookback: [.nothingPending]),
+                lookback: [.nothingPending, .tenthOfChargesPending, .asExtracted, .leftByTheNightsBefore]),
+            Scenario(
+                name: "a week in the middle", firstDay: days / 2 - 4, days: 7,
+                lookback: [.nothingPending, .leftByTheNightsBefore]),
             Scenario(name: "a month-old day, run again", firstDay: days - 31, days: 1),
         ]
     }
@@ -110,7 +112,8 @@ struct ExtractionBenchmark {
             figures += measured.figures
             if !scenario.lookback.isEmpty {
                 figures += try await measureLookback(
-                    scenario, index: index, servers: (server, fillServer), range: from..<to, start: start, now: now,
+                    scenario, index: index, servers: (server, fillServer), fillOptions: fillOptions, range: from..<to,
+                    start: start, now: now,
                     today: measured.today, listed: measured.listed, log: log)
             }
             if scenario.days > 1 {

@@ -7,63 +7,72 @@ extension ChargePlan {
     /// world served as of its end the later one. Each delay below is a day to a day and an hour after an event of
     /// that day, which puts the change inside the last day.
     static func late() -> [ChargePlan] {
-        let day: Int64 = 86_400
-        let aDayLater = day...(day + 3_600)
+        collect { add in
+            // Bank debits pending at the earlier moment: skipped, succeeded with their transfer and fee, failed.
+            add {
+                $0.method = .bankDebit
+                $0.style = .transferAmount
+                $0.currency = .usd
+                $0.skipped = true
+                $0.settleDelay = aDayLater
+                $0.tags = [.lateSkippedTransfer]
+            }
+            add {
+                $0.method = .bankDebit
+                $0.style = .applicationFee
+                $0.currency = .usd
+                $0.settleDelay = aDayLater
+                $0.tags = [.lateSucceeded]
+            }
+            add {
+                $0.method = .bankDebit
+                $0.style = .fullTransfer
+                $0.currency = .usd
+                $0.outcome = .failed
+                $0.settleDelay = aDayLater
+                $0.tags = [.lateFailedCharge]
+            }
+            // A refund that reversed the transfer, pending at the earlier moment, failed by the end.
+            add {
+                $0.style = .transferAmount
+                $0.currency = .usd
+                $0.refunds = [
+                    Refund(
+                        perMille: 500, reverseTransfer: true, refundApplicationFee: false, delay: 600...3_600,
+                        fails: true,
+                        failureDelay: aDayLater, pendingUntilFailure: true, tag: .lateFailedRefund)
+                ]
+            }
+            // A chargeback needing a response at the earlier moment, won by the end; an inquiry at the earlier moment
+            // that escalated and was lost by the end. Neither is recovered from the connected account.
+            add {
+                $0.style = .fullTransfer
+                $0.currency = .usd
+                $0.disputes = [
+                    Dispute(
+                        status: .won, delay: 600...3_600, decision: aDayLater, beforeDecision: .needsResponse,
+                        tag: .lateDisputeWon)
+                ]
+            }
+            add {
+                $0.style = .applicationFee
+                $0.currency = .usd
+                $0.disputes = [Dispute(status: .lost, delay: 600...3_600, escalation: aDayLater, tag: .lateDisputeLost)]
+            }
+        }
+    }
+
+    /// A day to a day and an hour: the delay that puts what follows an event of the day before the world's last day
+    /// inside its last day.
+    static let aDayLater: ClosedRange<Int64> = 86_400...(86_400 + 3_600)
+
+    /// The plans `body` adds, each configured from a default plan, in order.
+    static func collect(_ body: (_ add: ((inout ChargePlan) -> Void) -> Void) -> Void) -> [ChargePlan] {
         var plans: [ChargePlan] = []
-        func add(_ configure: (inout ChargePlan) -> Void) {
+        body { configure in
             var plan = ChargePlan()
             configure(&plan)
             plans.append(plan)
-        }
-        // Bank debits pending at the earlier moment: skipped, succeeded with their transfer and fee, failed.
-        add {
-            $0.method = .bankDebit
-            $0.style = .transferAmount
-            $0.currency = .usd
-            $0.skipped = true
-            $0.settleDelay = aDayLater
-            $0.tags = [.lateSkippedTransfer]
-        }
-        add {
-            $0.method = .bankDebit
-            $0.style = .applicationFee
-            $0.currency = .usd
-            $0.settleDelay = aDayLater
-            $0.tags = [.lateSucceeded]
-        }
-        add {
-            $0.method = .bankDebit
-            $0.style = .fullTransfer
-            $0.currency = .usd
-            $0.outcome = .failed
-            $0.settleDelay = aDayLater
-            $0.tags = [.lateFailedCharge]
-        }
-        // A refund that reversed the transfer, pending at the earlier moment, failed by the end.
-        add {
-            $0.style = .transferAmount
-            $0.currency = .usd
-            $0.refunds = [
-                Refund(
-                    perMille: 500, reverseTransfer: true, refundApplicationFee: false, delay: 600...3_600, fails: true,
-                    failureDelay: aDayLater, pendingUntilFailure: true, tag: .lateFailedRefund)
-            ]
-        }
-        // A chargeback needing a response at the earlier moment, won by the end; an inquiry at the earlier moment
-        // that escalated and was lost by the end. Neither is recovered from the connected account.
-        add {
-            $0.style = .fullTransfer
-            $0.currency = .usd
-            $0.disputes = [
-                Dispute(
-                    status: .won, delay: 600...3_600, decision: aDayLater, beforeDecision: .needsResponse,
-                    tag: .lateDisputeWon)
-            ]
-        }
-        add {
-            $0.style = .applicationFee
-            $0.currency = .usd
-            $0.disputes = [Dispute(status: .lost, delay: 600...3_600, escalation: aDayLater, tag: .lateDisputeLost)]
         }
         return plans
     }

@@ -3,8 +3,9 @@ import Foundation
 /// The databases a test's history can live in (docs/POSTGRESQL.md): a SQLite file always; PostgreSQL when a test server
 /// is named in `CONNECT_RECON_TEST_POSTGRES_URL` (`.ci/run` starts one and names it, so CI runs every test on both).
 ///
-/// Outside CI without a server, ``available`` holds SQLite alone; the PostgreSQL connection suite reports itself
-/// skipped with the reason, and in CI fails without a server.
+/// A test of both runs its SQLite case with the arguments `[.sqlite]`, and its PostgreSQL case as a test of its own
+/// with the ``Testing/Trait/postgreSQLServer`` condition: reported as skipped, with the reason, where no server is
+/// set; failing in CI (which requires one) when its server is missing.
 public enum TestHistoryBackend: String, Sendable, CustomStringConvertible, CaseIterable {
     case sqlite
     case postgreSQL
@@ -12,8 +13,9 @@ public enum TestHistoryBackend: String, Sendable, CustomStringConvertible, CaseI
     /// The throwaway PostgreSQL server's URL (its `postgres` database, with the password).
     public static let serverURL = ProcessInfo.processInfo.environment["CONNECT_RECON_TEST_POSTGRES_URL"]
 
-    /// The backends this machine can test: both in CI.
-    public static var available: [TestHistoryBackend] { serverURL == nil ? [.sqlite] : [.sqlite, .postgreSQL] }
+    /// Whether the tests must have the server (`CONNECT_RECON_TEST_REQUIRE_POSTGRES`, set by `.ci/run`): a test that
+    /// needs it then fails without it instead of being skipped (``Testing/Trait/postgreSQLServer``).
+    public static let serverRequired = ProcessInfo.processInfo.environment["CONNECT_RECON_TEST_REQUIRE_POSTGRES"] != nil
 
     public var description: String { rawValue }
 

@@ -156,8 +156,13 @@ struct CommandLineAgainstGroundTruthTests {
     ]
 
     @Test(
+        "run writes exactly the ground truth; a re-run marks findings open; reconcile reproduces it offline, on PostgreSQL",
+        .postgreSQLServer)
+    func runMatchesGroundTruthOnPostgreSQL() async throws { try await runMatchesGroundTruth(backend: .postgreSQL) }
+
+    @Test(
         "run writes exactly the ground truth; a re-run marks findings open; reconcile reproduces it offline",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func runMatchesGroundTruth(backend: TestHistoryBackend) async throws {
         // Given a sandbox world and its ground truth for the range, as of the run's clock
         var options = SandboxOptions()

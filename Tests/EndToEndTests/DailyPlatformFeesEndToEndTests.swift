@@ -16,8 +16,15 @@ struct DailyPlatformFeesEndToEndTests {
     static let days = (3...9).map { "2026-11-0\($0)" }
 
     @Test(
+        "each completed run records its report's daily DPF, cross-currency fees included; a failed run records none, on PostgreSQL",
+        .postgreSQLServer)
+    func completedRunsRecordTheReportsFiguresOnPostgreSQL() async throws {
+        try await completedRunsRecordTheReportsFigures(backend: .postgreSQL)
+    }
+
+    @Test(
         "each completed run records its report's daily DPF, cross-currency fees included; a failed run records none",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func completedRunsRecordTheReportsFigures(backend: TestHistoryBackend) async throws {
         // Given a world with cross-border application fees, and a history
         var options = SandboxOptions()

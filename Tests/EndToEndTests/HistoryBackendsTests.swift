@@ -9,9 +9,7 @@ import Testing
 /// docs/POSTGRESQL.md: the same reports byte for byte, whichever database holds the history.
 @Suite(
     "One world, two histories", .serialized,
-    .enabled(
-        if: TestHistoryBackend.serverURL != nil,
-        "no PostgreSQL server: set CONNECT_RECON_TEST_POSTGRES_URL to a postgresql:// URL (.ci/run starts one)"))
+    .postgreSQLServer)
 struct HistoryBackendsTests {
     static let from = "2026-11-03"
     static let to = "2026-11-10"

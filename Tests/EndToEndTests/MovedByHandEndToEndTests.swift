@@ -22,9 +22,7 @@ struct MovedByHandEndToEndTests {
 
     @Test(
         "the next night judges D's charges again on PostgreSQL",
-        .enabled(
-            if: TestHistoryBackend.serverURL != nil,
-            "no PostgreSQL server: set CONNECT_RECON_TEST_POSTGRES_URL to a postgresql:// URL (.ci/run starts one)"))
+        .postgreSQLServer)
     func onPostgreSQL() async throws { try await twoNights(.postgreSQL) }
 
     /// The rows of a report file, each by column name.

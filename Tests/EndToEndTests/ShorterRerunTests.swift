@@ -18,8 +18,15 @@ struct ShorterRerunTests {
     }
 
     @Test(
+        "7 days, then 1 day inside them, then the 7 days again: the day resolves nothing, the week finds all open, on PostgreSQL",
+        .postgreSQLServer)
+    func dayInsideAWeekResolvesNothingOnPostgreSQL() async throws {
+        try await dayInsideAWeekResolvesNothing(backend: .postgreSQL)
+    }
+
+    @Test(
         "7 days, then 1 day inside them, then the 7 days again: the day resolves nothing, the week finds all open",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func dayInsideAWeekResolvesNothing(backend: TestHistoryBackend) async throws {
         // Given a sandbox world and a history
         var options = SandboxOptions()

@@ -24,8 +24,13 @@ struct ReconciliationPartsTests {
     ]
 
     @Test(
+        "parts of any size give the whole range's report, and judge every object of the range exactly once, on PostgreSQL",
+        .postgreSQLServer)
+    func partsMatchTheWholeRangeOnPostgreSQL() async throws { try await partsMatchTheWholeRange(backend: .postgreSQL) }
+
+    @Test(
         "parts of any size give the whole range's report, and judge every object of the range exactly once",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func partsMatchTheWholeRange(backend: TestHistoryBackend) async throws {
         // Given a history holding a whole sandbox world, corrupt data families included
         let harness = try await ExtractionHarness { $0.charges = 400 }
@@ -161,8 +166,15 @@ extension ReconciliationPartsTests {
     }
 
     @Test(
+        "the ledger added up by the history counts a transaction without balance_type as payments, as the rules do, on PostgreSQL",
+        .postgreSQLServer)
+    func ledgerTotalsMatchTheRulesOnPostgreSQL() async throws {
+        try await ledgerTotalsMatchTheRules(backend: .postgreSQL)
+    }
+
+    @Test(
         "the ledger added up by the history counts a transaction without balance_type as payments, as the rules do",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func ledgerTotalsMatchTheRules(backend: TestHistoryBackend) async throws {
         // Given four balance transactions of the range in one currency and category: two without balance_type,
         // one stored as payments, and one of another balance type
@@ -190,8 +202,15 @@ extension ReconciliationPartsTests {
     }
 
     @Test(
+        "a ledger whose sum overflows 64 bits names the transaction that does not fit, in parts as at once, on PostgreSQL",
+        .postgreSQLServer)
+    func ledgerOverflowIsNamedInPartsOnPostgreSQL() async throws {
+        try await ledgerOverflowIsNamedInParts(backend: .postgreSQL)
+    }
+
+    @Test(
         "a ledger whose sum overflows 64 bits names the transaction that does not fit, in parts as at once",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func ledgerOverflowIsNamedInParts(backend: TestHistoryBackend) async throws {
         // Given two balance transactions of the range whose amounts add up past Int64.max
         let transactions = (1...3).map { index in

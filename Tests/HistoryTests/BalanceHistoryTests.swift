@@ -76,8 +76,13 @@ struct BalanceHistoryTests {
     }
 
     @Test(
+        "a range is anchored on the nearest snapshot the history reaches, and continuous with the one before, on PostgreSQL",
+        .postgreSQLServer)
+    func anchorAndContinuityOnPostgreSQL() async throws { try await anchorAndContinuity(backend: .postgreSQL) }
+
+    @Test(
         "a range is anchored on the nearest snapshot the history reaches, and continuous with the one before",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func anchorAndContinuity(backend: TestHistoryBackend) async throws {
         // Given the objects, and two runs' snapshots: the night before (read at 00:30 of the range's day, listed from
         // the day before) and the range's night (read at 00:30 after it, listed from the range's start)

@@ -38,9 +38,7 @@ struct ChargeDisputedMigrationTests {
     }
 
     @Test(
-        .enabled(
-            if: TestHistoryBackend.serverURL != nil,
-            "no PostgreSQL server: set CONNECT_RECON_TEST_POSTGRES_URL to a postgresql:// URL (.ci/run starts one)"))
+        .postgreSQLServer)
     func onPostgreSQL() throws {
         let (url, migrations) = try PostgreSQLHistoryBefore.migration("v13-charge-disputed", holding: Self.rows)
         #expect(migrations == 12)

@@ -20,8 +20,13 @@ struct DailyPlatformFeesHistoryTests {
     }
 
     @Test(
+        "a completed run records its rows, a failed run none, a re-run its own beside the first's, on PostgreSQL",
+        .postgreSQLServer)
+    func completedRunsOnlyOnPostgreSQL() throws { try completedRunsOnly(backend: .postgreSQL) }
+
+    @Test(
         "a completed run records its rows, a failed run none, a re-run its own beside the first's",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func completedRunsOnly(backend: TestHistoryBackend) throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -43,8 +48,13 @@ struct DailyPlatformFeesHistoryTests {
     }
 
     @Test(
+        "the figures and the run's completion are one transaction: when the rows fail, the run is not completed, on PostgreSQL",
+        .postgreSQLServer)
+    func oneTransactionOnPostgreSQL() throws { try oneTransaction(backend: .postgreSQL) }
+
+    @Test(
         "the figures and the run's completion are one transaction: when the rows fail, the run is not completed",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func oneTransaction(backend: TestHistoryBackend) throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()

@@ -23,8 +23,15 @@ struct DisputedChargeGapsTests {
     }
 
     @Test(
+        "a disputed charge of the range has its disputes listed until one is stored; an undisputed one never, on PostgreSQL",
+        .postgreSQLServer)
+    func disputedChargesWithoutDisputesOnPostgreSQL() async throws {
+        try await disputedChargesWithoutDisputes(backend: .postgreSQL)
+    }
+
+    @Test(
         "a disputed charge of the range has its disputes listed until one is stored; an undisputed one never",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func disputedChargesWithoutDisputes(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()

@@ -15,8 +15,15 @@ struct GroupCommitTests {
     }
 
     @Test(
+        "pages written at once are committed in fewer transactions, each page with its own outcome, on PostgreSQL",
+        .postgreSQLServer)
+    func queuedPagesShareTransactionsOnPostgreSQL() async throws {
+        try await queuedPagesShareTransactions(backend: .postgreSQL)
+    }
+
+    @Test(
         "pages written at once are committed in fewer transactions, each page with its own outcome",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func queuedPagesShareTransactions(backend: TestHistoryBackend) async throws {
         // Given 40 pages written at the same moment, as the extraction's streams write them
         let database = try TemporaryDatabase(backend)

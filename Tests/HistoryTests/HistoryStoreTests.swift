@@ -62,8 +62,13 @@ struct HistoryStoreTests {
     }
 
     @Test(
+        "re-writing an object updates it in place; a change is recorded against the run that saw it, on PostgreSQL",
+        .postgreSQLServer)
+    func upsertNeverDuplicatesOnPostgreSQL() async throws { try await upsertNeverDuplicates(backend: .postgreSQL) }
+
+    @Test(
         "re-writing an object updates it in place; a change is recorded against the run that saw it",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func upsertNeverDuplicates(backend: TestHistoryBackend) async throws {
         // Given a run that stores two charges
         let database = try TemporaryDatabase(backend)
@@ -135,7 +140,10 @@ struct HistoryStoreTests {
         #expect(try await store.objects.write(changed, run: run, now: 2) == WriteOutcome(updated: 1))
     }
 
-    @Test("facts come back exactly as stored, optional fields included", arguments: TestHistoryBackend.available)
+    @Test("facts come back exactly as stored, optional fields included, on PostgreSQL", .postgreSQLServer)
+    func roundTripOnPostgreSQL() async throws { try await roundTrip(backend: .postgreSQL) }
+
+    @Test("facts come back exactly as stored, optional fields included", arguments: [TestHistoryBackend.sqlite])
     func roundTrip(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -173,7 +181,10 @@ struct HistoryStoreTests {
             ])
     }
 
-    @Test("test and live objects never share a database", arguments: TestHistoryBackend.available)
+    @Test("test and live objects never share a database, on PostgreSQL", .postgreSQLServer)
+    func modeMismatchOnPostgreSQL() throws { try modeMismatch(backend: .postgreSQL) }
+
+    @Test("test and live objects never share a database", arguments: [TestHistoryBackend.sqlite])
     func modeMismatch(backend: TestHistoryBackend) throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -206,8 +217,13 @@ struct HistoryStoreTests {
     }
 
     @Test(
+        "an interrupted run's finished windows are taken over by the next run of the same range, on PostgreSQL",
+        .postgreSQLServer)
+    func resumeFromCheckpointsOnPostgreSQL() async throws { try await resumeFromCheckpoints(backend: .postgreSQL) }
+
+    @Test(
         "an interrupted run's finished windows are taken over by the next run of the same range",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func resumeFromCheckpoints(backend: TestHistoryBackend) async throws {
         // Given a run that finished one window and then died (still marked running)
         let database = try TemporaryDatabase(backend)
@@ -234,7 +250,12 @@ struct HistoryStoreTests {
         #expect(other.resumableRunID == nil)
     }
 
-    @Test("a completed run is never resumed from", arguments: TestHistoryBackend.available)
+    @Test("a completed run is never resumed from, on PostgreSQL", .postgreSQLServer)
+    func completedRunIsNotResumedOnPostgreSQL() async throws {
+        try await completedRunIsNotResumed(backend: .postgreSQL)
+    }
+
+    @Test("a completed run is never resumed from", arguments: [TestHistoryBackend.sqlite])
     func completedRunIsNotResumed(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -254,8 +275,13 @@ struct FindingsTests {
         key: FindingKey(kind: "unreversed_dispute", objectID: "dp_1"), subject: FindingSubject(id: "dp_1", created: 5))
 
     @Test(
+        "a finding is new until a completed run has reported it, then open; gone ones are resolved, on PostgreSQL",
+        .postgreSQLServer)
+    func newOpenResolvedOnPostgreSQL() async throws { try await newOpenResolved(backend: .postgreSQL) }
+
+    @Test(
         "a finding is new until a completed run has reported it, then open; gone ones are resolved",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func newOpenResolved(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -279,8 +305,15 @@ struct FindingsTests {
     }
 
     @Test(
+        "what a failed run resolved stays open for the next run to resolve and report, on PostgreSQL", .postgreSQLServer
+    )
+    func failedRunResolvesNothingOnPostgreSQL() async throws {
+        try await failedRunResolvesNothing(backend: .postgreSQL)
+    }
+
+    @Test(
         "what a failed run resolved stays open for the next run to resolve and report",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func failedRunResolvesNothing(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -297,7 +330,10 @@ struct FindingsTests {
         #expect(update.open == [key.key])
     }
 
-    @Test("findings of a range that does not overlap are never resolved by it", arguments: TestHistoryBackend.available)
+    @Test("findings of a range that does not overlap are never resolved by it, on PostgreSQL", .postgreSQLServer)
+    func otherRangesUntouchedOnPostgreSQL() async throws { try await otherRangesUntouched(backend: .postgreSQL) }
+
+    @Test("findings of a range that does not overlap are never resolved by it", arguments: [TestHistoryBackend.sqlite])
     func otherRangesUntouched(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -309,8 +345,15 @@ struct FindingsTests {
     }
 
     @Test(
+        "a shorter run inside a longer one resolves only findings about objects it judged, and re-opens nothing, on PostgreSQL",
+        .postgreSQLServer)
+    func shorterRunResolvesOnlyItsOwnObjectsOnPostgreSQL() async throws {
+        try await shorterRunResolvesOnlyItsOwnObjects(backend: .postgreSQL)
+    }
+
+    @Test(
         "a shorter run inside a longer one resolves only findings about objects it judged, and re-opens nothing",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func shorterRunResolvesOnlyItsOwnObjects(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -339,8 +382,13 @@ struct FindingsTests {
     }
 
     @Test(
+        "a finding about no judged object is resolved only by a run whose range covers the one that reported it, on PostgreSQL",
+        .postgreSQLServer)
+    func findingWithoutSubjectOnPostgreSQL() async throws { try await findingWithoutSubject(backend: .postgreSQL) }
+
+    @Test(
         "a finding about no judged object is resolved only by a run whose range covers the one that reported it",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func findingWithoutSubject(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()

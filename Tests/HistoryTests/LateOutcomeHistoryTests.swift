@@ -34,8 +34,15 @@ struct LateOutcomeHistoryTests {
     }
 
     @Test(
+        "a run reads again only what can still change, finds what changed, and the reconcile judges it once, on PostgreSQL",
+        .postgreSQLServer)
+    func readAgainFindChangedJudgeOnceOnPostgreSQL() async throws {
+        try await readAgainFindChangedJudgeOnce(backend: .postgreSQL)
+    }
+
+    @Test(
         "a run reads again only what can still change, finds what changed, and the reconcile judges it once",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func readAgainFindChangedJudgeOnce(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -105,8 +112,13 @@ struct LateOutcomeHistoryTests {
     }
 
     @Test(
+        "a charge read while young with its transfer missing is read again and changed once it is no longer young, on PostgreSQL",
+        .postgreSQLServer)
+    func youngChargeIsReadAgainOnPostgreSQL() async throws { try await youngChargeIsReadAgain(backend: .postgreSQL) }
+
+    @Test(
         "a charge read while young with its transfer missing is read again and changed once it is no longer young",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func youngChargeIsReadAgain(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -135,8 +147,15 @@ struct LateOutcomeHistoryTests {
     }
 
     @Test(
+        "what an interrupted run read again is read again by the next run, with the state before the first read, on PostgreSQL",
+        .postgreSQLServer)
+    func interruptedRunsReadsCarryOverOnPostgreSQL() async throws {
+        try await interruptedRunsReadsCarryOver(backend: .postgreSQL)
+    }
+
+    @Test(
         "what an interrupted run read again is read again by the next run, with the state before the first read",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func interruptedRunsReadsCarryOver(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -162,8 +181,15 @@ struct LateOutcomeHistoryTests {
     }
 
     @Test(
+        "a paid payout is read again until 10 days after its arrival (Stripe: it may still fail), and not after, on PostgreSQL",
+        .postgreSQLServer)
+    func paidPayoutsAreReadAgainForTenDaysOnPostgreSQL() async throws {
+        try await paidPayoutsAreReadAgainForTenDays(backend: .postgreSQL)
+    }
+
+    @Test(
         "a paid payout is read again until 10 days after its arrival (Stripe: it may still fail), and not after",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func paidPayoutsAreReadAgainForTenDays(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()

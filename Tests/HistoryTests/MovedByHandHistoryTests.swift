@@ -48,8 +48,13 @@ struct MovedByHandHistoryTests {
     }
 
     @Test(
+        "a reversal or a group transfer seen first tonight moves a charge of a day a completed run extracted, on PostgreSQL",
+        .postgreSQLServer)
+    func whichChargesMovedOnPostgreSQL() async throws { try await whichChargesMoved(backend: .postgreSQL) }
+
+    @Test(
         "a reversal or a group transfer seen first tonight moves a charge of a day a completed run extracted",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func whichChargesMoved(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()

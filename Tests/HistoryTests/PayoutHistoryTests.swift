@@ -60,8 +60,15 @@ struct PayoutHistoryTests {
     }
 
     @Test(
+        "a payout, its transactions and their links are stored once and are the reconcile's input, on PostgreSQL",
+        .postgreSQLServer)
+    func payoutsAreTheReconcilesInputOnPostgreSQL() async throws {
+        try await payoutsAreTheReconcilesInput(backend: .postgreSQL)
+    }
+
+    @Test(
         "a payout, its transactions and their links are stored once and are the reconcile's input",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func payoutsAreTheReconcilesInput(backend: TestHistoryBackend) async throws {
         // Given a run that stored a payout with what ?payout= listed, twice
         let database = try TemporaryDatabase(backend)
@@ -92,8 +99,15 @@ struct PayoutHistoryTests {
     }
 
     @Test(
+        "a payout's transactions are listed once per run: needed until the listing is recorded, on PostgreSQL",
+        .postgreSQLServer)
+    func payoutListingIsAFollowUpOnPostgreSQL() async throws {
+        try await payoutListingIsAFollowUp(backend: .postgreSQL)
+    }
+
+    @Test(
         "a payout's transactions are listed once per run: needed until the listing is recorded",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func payoutListingIsAFollowUp(backend: TestHistoryBackend) async throws {
         // Given a run that stored the range's payout
         let database = try TemporaryDatabase(backend)
@@ -118,8 +132,15 @@ struct PayoutHistoryTests {
     }
 
     @Test(
+        "a payout Stripe is still reconciling has its list read only once a run sees it completed, on PostgreSQL",
+        .postgreSQLServer)
+    func inProgressPayoutListIsReadOnceCompletedOnPostgreSQL() async throws {
+        try await inProgressPayoutListIsReadOnceCompleted(backend: .postgreSQL)
+    }
+
+    @Test(
         "a payout Stripe is still reconciling has its list read only once a run sees it completed",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func inProgressPayoutListIsReadOnceCompleted(backend: TestHistoryBackend) async throws {
         // Given a run that stored the range's payout while Stripe was still reconciling it
         let database = try TemporaryDatabase(backend)
@@ -152,7 +173,7 @@ struct PayoutHistoryTests {
 
     @Test(
         "on PostgreSQL the parts hold at most a part of rows at once, at two range lengths, a long payout included",
-        .enabled(if: TestHistoryBackend.available.contains(.postgreSQL)))
+        .postgreSQLServer)
     func postgreSQLReadsRowByRow() async throws {
         // Given a PostgreSQL history with a payout a day, each of which paid out 60 balance transactions
         let database = try TemporaryDatabase(.postgreSQL)

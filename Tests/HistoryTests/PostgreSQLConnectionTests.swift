@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import History
@@ -10,10 +11,7 @@ import Testing
 private let testServerURL = ProcessInfo.processInfo.environment["CONNECT_RECON_TEST_POSTGRES_URL"]
 
 @Suite(
-    "PostgreSQL connection", .serialized,
-    .enabled(
-        if: testServerURL != nil || ProcessInfo.processInfo.environment["CI"] != nil,
-        "no PostgreSQL server: set CONNECT_RECON_TEST_POSTGRES_URL to a postgresql:// URL (.ci/run starts one)"))
+    "PostgreSQL connection", .serialized, .postgreSQLServer)
 struct PostgreSQLConnectionTests {
     /// The test server's URL with `change` applied to its parts.
     private func url(_ change: (inout URLComponents) -> Void = { _ in }) throws -> String {

@@ -9,9 +9,7 @@ import Testing
 /// refusal of a newer schema. (The store's behaviour is tested on both databases by the other suites.)
 @Suite(
     "PostgreSQL history", .serialized,
-    .enabled(
-        if: TestHistoryBackend.serverURL != nil,
-        "no PostgreSQL server: set CONNECT_RECON_TEST_POSTGRES_URL to a postgresql:// URL (.ci/run starts one)"))
+    .postgreSQLServer)
 struct PostgreSQLHistoryTests {
     @Test("the PostgreSQL migrations are SQLite's, under the same identifiers and in the same order")
     func sameMigrations() {

@@ -118,9 +118,7 @@ struct RefundRecoveryMigrationTests {
     }
 
     @Test(
-        .enabled(
-            if: TestHistoryBackend.serverURL != nil,
-            "no PostgreSQL server: set CONNECT_RECON_TEST_POSTGRES_URL to a postgresql:// URL (.ci/run starts one)"))
+        .postgreSQLServer)
     func onPostgreSQL() throws {
         let (url, migrations) = try PostgreSQLHistoryBefore.migration("v10-refund-not-recovered", holding: Self.rows)
         #expect(migrations == 9)

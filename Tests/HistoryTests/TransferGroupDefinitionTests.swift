@@ -68,8 +68,13 @@ struct TransferGroupDefinitionTests {
     }
 
     @Test(
+        "on 30 generated histories the SQL names the groups and transfers the Swift definition names, on PostgreSQL",
+        .postgreSQLServer)
+    func sqlAnswersAsSwiftOnPostgreSQL() async throws { try await sqlAnswersAsSwift(backend: .postgreSQL) }
+
+    @Test(
         "on 30 generated histories the SQL names the groups and transfers the Swift definition names",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func sqlAnswersAsSwift(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()

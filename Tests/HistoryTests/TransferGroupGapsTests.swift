@@ -48,8 +48,15 @@ struct TransferGroupGapsTests {
     }
 
     @Test(
+        "the groups of the range's separately transferred charges are listed, never a destination charge's group_pi_…, on PostgreSQL",
+        .postgreSQLServer)
+    func groupsOfSeparateChargesOnlyOnPostgreSQL() async throws {
+        try await groupsOfSeparateChargesOnly(backend: .postgreSQL)
+    }
+
+    @Test(
         "the groups of the range's separately transferred charges are listed, never a destination charge's group_pi_…",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func groupsOfSeparateChargesOnly(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -106,8 +113,13 @@ struct TransferGroupGapsTests {
     }
 
     @Test(
+        "a charge of the look-back window whose late outcome changed has its group listed, on PostgreSQL",
+        .postgreSQLServer)
+    func lateChargesGroupsOnPostgreSQL() async throws { try await lateChargesGroups(backend: .postgreSQL) }
+
+    @Test(
         "a charge of the look-back window whose late outcome changed has its group listed",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func lateChargesGroups(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()
@@ -136,8 +148,13 @@ struct TransferGroupGapsTests {
     }
 
     @Test(
+        "the groups of the range's refunds' and disputes' older charges are listed whole, without balance transactions, on PostgreSQL",
+        .postgreSQLServer)
+    func olderChargesGroupsOnPostgreSQL() async throws { try await olderChargesGroups(backend: .postgreSQL) }
+
+    @Test(
         "the groups of the range's refunds' and disputes' older charges are listed whole, without balance transactions",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func olderChargesGroups(backend: TestHistoryBackend) async throws {
         let database = try TemporaryDatabase(backend)
         let store = try database.open()

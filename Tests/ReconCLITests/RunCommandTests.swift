@@ -15,8 +15,13 @@ struct RunCommandTests {
     static let to = "2026-11-20"
 
     @Test(
+        "--fail-on-findings exits 3 when there are new findings, 0 when they are all open, on PostgreSQL",
+        .postgreSQLServer)
+    func failOnFindingsOnPostgreSQL() async throws { try await failOnFindings(backend: .postgreSQL) }
+
+    @Test(
         "--fail-on-findings exits 3 when there are new findings, 0 when they are all open",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func failOnFindings(backend: TestHistoryBackend) async throws {
         var options = SandboxOptions()
         options.charges = 300
@@ -37,8 +42,15 @@ struct RunCommandTests {
     }
 
     @Test(
+        "reconcile refuses a range the history never extracted, and a database that does not exist, on PostgreSQL",
+        .postgreSQLServer)
+    func reconcileNeedsAnExtractionOnPostgreSQL() async throws {
+        try await reconcileNeedsAnExtraction(backend: .postgreSQL)
+    }
+
+    @Test(
         "reconcile refuses a range the history never extracted, and a database that does not exist",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func reconcileNeedsAnExtraction(backend: TestHistoryBackend) async throws {
         let folder = try TemporaryFolder()
         let config = try folder.write("config.yaml", "")
@@ -60,7 +72,10 @@ struct RunCommandTests {
         #expect(empty.error.contains("no completed extraction"))
     }
 
-    @Test("history lists runs as a table and as JSON", arguments: TestHistoryBackend.available)
+    @Test("history lists runs as a table and as JSON, on PostgreSQL", .postgreSQLServer)
+    func historyCommandOnPostgreSQL() async throws { try await historyCommand(backend: .postgreSQL) }
+
+    @Test("history lists runs as a table and as JSON", arguments: [TestHistoryBackend.sqlite])
     func historyCommand(backend: TestHistoryBackend) async throws {
         var options = SandboxOptions()
         options.charges = 100

@@ -59,8 +59,13 @@ struct CrashAndConcurrencyTests {
     }
 
     @Test(
+        "run killed with SIGKILL during extraction and report writing: the next run equals an uninterrupted one, on PostgreSQL",
+        .postgreSQLServer)
+    func sigkillDuringRunOnPostgreSQL() async throws { try await sigkillDuringRun(backend: .postgreSQL) }
+
+    @Test(
         "run killed with SIGKILL during extraction and report writing: the next run equals an uninterrupted one",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func sigkillDuringRun(backend: TestHistoryBackend) async throws {
         guard Executable.isBuilt else {
             Issue.record("connect-recon was not built next to the tests at \(Executable.url.path)")
@@ -153,8 +158,13 @@ struct CrashAndConcurrencyTests {
     }
 
     @Test(
+        "two runs started at once: one proceeds, the other exits 1 naming it; nothing corrupted, on PostgreSQL",
+        .postgreSQLServer)
+    func twoRunsAtOnceOnPostgreSQL() async throws { try await twoRunsAtOnce(backend: .postgreSQL) }
+
+    @Test(
         "two runs started at once: one proceeds, the other exits 1 naming it; nothing corrupted",
-        arguments: TestHistoryBackend.available)
+        arguments: [TestHistoryBackend.sqlite])
     func twoRunsAtOnce(backend: TestHistoryBackend) async throws {
         guard Executable.isBuilt else {
             Issue.record("connect-recon was not built next to the tests at \(Executable.url.path)")

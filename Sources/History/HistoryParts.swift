@@ -14,8 +14,10 @@ extension HistoryParts {
     /// 2. the range's objects of those kinds whose charge is not one of the range's, kind by kind;
     /// 2b. the late outcomes `late` selects (docs/RULES.md: objects of the look-back window whose outcome a read found
     ///    changed): charges, refunds and disputes with their charges as context, then payouts;
-    /// 3. the range's payouts, with what `?payout=` listed for them and those balance transactions, in parts of at
-    ///    most `chargesPerPart` balance transactions (a payout that paid out more continues over several parts);
+    /// 3. the kinds the catalogue judges in parts of their own (``CatalogueEntry/judged``), kind by kind: the range's
+    ///    payouts, with what `?payout=` listed for them and those balance transactions, in parts of at most
+    ///    `chargesPerPart` balance transactions (a payout that paid out more continues over several parts), and any
+    ///    kind no charge leads to, a part size at a time;
     /// 4. the range's ledger: its totals, added up by SQLite in one part, or (when a total might not fit in 64
     ///    bits, so the rules must name the transaction that does not) the range's balance transactions in pages of
     ///    `chargesPerPart` by creation time;
@@ -41,7 +43,13 @@ extension HistoryParts {
             try loader.chargeParts(body)
             try loader.orphanParts(body)
             if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
-            try loader.payoutParts(body)
+            for kind in ObjectKind.allCases {
+                switch kind.entry.judged {
+                case .withTheirCharge: continue
+                case .inPartsOfTheirOwn: try loader.ownParts(StorableKinds.type(of: kind), body)
+                case .withWhatTheyPaidOut: try loader.payoutParts(body)
+                }
+            }
             try loader.ledgerParts(body)
             try body(try loader.missingObjectsPart())
         }
@@ -205,7 +213,22 @@ struct PartLoader {
         return stride(from: 0, to: sorted.count, by: size).map { Array(sorted[$0..<min($0 + size, sorted.count)]) }
     }
 
-    // MARK: 3. Payouts
+    // MARK: 3. Kinds judged in parts of their own (the catalogue's `judged`), payouts with what they paid out
+
+    /// The range's objects of a kind no charge leads to (``CatalogueEntry/Judging/inPartsOfTheirOwn``), a part size
+    /// at a time, by creation time, then id.
+    func ownParts<Facts: StorableFacts>(_ type: Facts.Type, _ body: (ReconciliationInput) throws -> Void) throws {
+        var after: (created: Int64, id: String)?
+        while true {
+            let judged = try page(Facts.self, after: after, condition: "TRUE")
+            guard let last = judged.last else { return }
+            after = (last.created, last.id)
+            var objects = ObjectLists()
+            objects[Facts.self] = judged
+            try body(input(objects, judged: JudgedObjects(Facts.kind, Set(judged.map(\.id)))))
+            if judged.count < size { return }
+        }
+    }
 
     /// The range's payouts in parts of up to the part size, each with the links `?payout=` stored for them and
     /// the linked balance transactions (created in the range or before it).

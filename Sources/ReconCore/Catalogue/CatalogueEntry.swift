@@ -32,6 +32,20 @@ public struct CatalogueEntry: Sendable {
     /// `expand[]` of a late outcome read again by id (docs/EXTRACTION.md): what the rules read of it once its outcome
     /// came (a charge that settled: its transfer, application fee and balance transaction).
     public let lateReadExpansions: [String]
+    /// How the reconcile's parts (`HistoryParts`) bring the range's objects of the kind to the rules.
+    public let judged: Judging
+
+    /// How the range's objects of a kind come to the rules, part by part.
+    public enum Judging: Sendable, Equatable {
+        /// With what they belong to: a charge and the objects with an edge to it (``ObjectGraph/rootChildren``),
+        /// or as the context of those (a PaymentIntent, a reversal, a fee refund); the range's balance transactions
+        /// also make the ledger's part.
+        case withTheirCharge
+        /// In parts of their own, the range's objects a part size at a time: no charge leads to them.
+        case inPartsOfTheirOwn
+        /// In parts of their own with what `?payout=` listed for them (`HistoryParts`' payout parts).
+        case withWhatTheyPaidOut
+    }
 
     /// A member naming another object.
     public struct Reference: Sendable {
@@ -84,7 +98,7 @@ public struct CatalogueEntry: Sendable {
         references: [Reference],
         otherParents: [ParentEdge] = [], lists: [NestedList] = [],
         arrays: [Reference] = [], rangeExpansions: [String] = [], retrieveExpansions: [String] = [],
-        lateReadExpansions: [String] = []
+        lateReadExpansions: [String] = [], judged: Judging = .withTheirCharge
     ) {
         self.facts = facts
         self.listPath = listPath
@@ -103,6 +117,7 @@ public struct CatalogueEntry: Sendable {
         self.rangeExpansions = rangeExpansions
         self.retrieveExpansions = retrieveExpansions
         self.lateReadExpansions = lateReadExpansions
+        self.judged = judged
     }
 
     /// The references whose objects the history stores, with the kind they name.

@@ -182,5 +182,5 @@ extension CatalogueEntry {
             .init("failure_balance_transaction", .balanceTransaction, column: "failure_balance_transaction_id"),
             .init("original_payout", .payout), .init("reversed_by", .payout), .init("application_fee"),
             .init("destination"), .init("payout_method"),
-        ])
+        ], judged: .withWhatTheyPaidOut)
 }

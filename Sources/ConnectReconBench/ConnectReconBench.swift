@@ -94,10 +94,6 @@ struct ConnectReconBench {
                 try await ChildSandbox.main(Array(arguments.dropFirst()))
                 return
             }
-            if arguments.first == ChildReconcile.flag {
-                try await ChildReconcile.main(Array(arguments.dropFirst()))
-                return
-            }
             try await run(Options(arguments))
         } catch {
             FileHandle.standardError.write(Data("connect-recon-bench: \(error)\n".utf8))

@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// The history is populated once by extracting a sandbox world with no latency, no rate limits and an unlimited
 /// budget (the real extraction path: wire JSON, decoding, the history's upserts), then cached under
-/// `.build-bench/`. The reconcile itself runs in a child process, so its peak resident memory is its own and not
-/// the sandbox's.
+/// `.build-bench/`. The world ends before today, so that the reconcile, `connect-recon reconcile` itself as cron
+/// runs it (``ProductReconcile``: its real clock, the look-back on), reconciles a past month.
 struct ReconcileBenchmark {
     /// Platform charges in the world; 80 % of them are destination charges.
     var charges: Int
@@ -33,7 +33,12 @@ struct ReconcileBenchmark {
         var to: Int64
     }
 
-    var databasePath: String { cacheFolder.appendingPathComponent("history-seed42-\(charges)-\(days)d.sqlite").path }
+    /// The world's first day: fixed, and early enough that its last day is past (the product's clock is the real one).
+    static let start = Date(timeIntervalSince1970: 1_790_812_800)  // 2026-10-01T00:00:00Z
+
+    var databasePath: String {
+        cacheFolder.appendingPathComponent("history-seed42-\(charges)-\(days)d-from-2026-10-01.sqlite").path
+    }
     private var markerPath: String { databasePath + ".populated.json" }
 
     /// The cached history, populating it first when missing. `fresh` is true when this call populated it.
@@ -54,6 +59,7 @@ struct ReconcileBenchmark {
         var options = SandboxOptions()
         options.charges = charges
         options.days = days
+        options.start = Self.start
         let generation = Stopwatch()
         let server = try await SandboxServer.start(options)
         log(
@@ -90,7 +96,7 @@ struct ReconcileBenchmark {
         charges <= 150_000 ? (9, 400 * 1_048_576) : (60, 1_073_741_824)
     }
 
-    /// Runs the reconcile in a child process and turns what it reports into figures.
+    /// Runs `connect-recon reconcile` on the history and turns what it reports into figures.
     func run(log: @escaping @Sendable (String) -> Void) async throws -> [Figure] {
         let (population, fresh) = try await populatedHistory(log: log)
         var figures: [Figure] = []
@@ -109,42 +115,41 @@ struct ReconcileBenchmark {
                 ))
         }
         let output = cacheFolder.appendingPathComponent("reports").path
-        let child = try ChildReconcile.spawn(
+        let product = try ProductReconcile.run(
             database: .sqliteFile(path: databasePath), output: output, from: population.from, to: population.to)
-        log("reconcile: child finished in \(Format.seconds(child.total)), peak RSS \(Format.bytes(child.peakResident))")
-        // The child's own high-water mark: the largest of all children (getrusage) would be the sandbox's when this
-        // invocation populated the history from one (1.93 GiB at 1,250,000 charges, against the reconcile's 435 MiB).
-        let peak = child.peakResident
+        log(
+            "reconcile: connect-recon reconcile finished in \(Format.seconds(product.seconds)), peak RSS "
+                + Format.bytes(product.peakResident))
         figures += [
-            Figure("destination charges reconciled", Format.count(child.platformFeeRows)),
+            Figure("destination charges reconciled", Format.count(try Self.platformFeeRows(output))),
             Figure(
-                "objects read from the history (\(Format.count(child.parts)) parts)",
-                Format.count(child.objectsLoaded)),
-            Figure("  read the parts from the history", Format.seconds(child.read)),
-            Figure("  rules (ReconciliationSession)", Format.seconds(child.rules)),
-            Figure("  record findings (\(Format.count(child.findings)))", Format.seconds(child.findingsSeconds)),
-            Figure("  report writer, on its own thread: CSV", Format.seconds(child.csv)),
-            Figure("  report writer, on its own thread: XLSX rows", Format.seconds(child.workbookRows)),
-            Figure("  XLSX close (zip) and sync", Format.seconds(child.workbookClose)),
-            Figure("  waiting for the writer after the rules", Format.seconds(child.finish)),
-            Figure.atMost("reconcile + all reports, total", child.total, targets.seconds, format: Format.seconds),
+                "objects read from the history (\(Format.count(Int(product.phase("parts")))) parts)",
+                Format.count(Int(product.phase("objects")))),
+            Figure(
+                "  read the parts from the history (not hidden by the rules)", Format.seconds(product.phase("read"))),
+            Figure("  rules (ReconciliationSession)", Format.seconds(product.phase("rules"))),
+            Figure("  record findings", Format.seconds(product.phase("findings"))),
+            Figure("  report writer, on its own thread: CSV", Format.seconds(product.phase("csv"))),
+            Figure("  report writer, on its own thread: XLSX rows", Format.seconds(product.phase("xlsx rows"))),
+            Figure("  XLSX close (zip) and sync", Format.seconds(product.phase("xlsx zip"))),
+            Figure("  waiting for the writer after the rules", Format.seconds(product.phase("finish"))),
             Figure.atMost(
-                "peak resident memory", Double(peak), targets.bytes, format: { Format.bytes(UInt64($0)) }),
-            Figure(
-                "  peak resident during rules / findings / reports",
-                ["rules", "findings", "reports"].map { Format.bytes(child.phasePeaks[$0] ?? 0) }
-                    .joined(separator: " / ")),
+                "connect-recon reconcile, wall time (the process, as cron runs it)", product.seconds, targets.seconds,
+                format: Format.seconds),
+            Figure.atMost(
+                "peak resident memory (the process's own)", Double(product.peakResident), targets.bytes,
+                format: { Format.bytes(UInt64($0)) }),
         ]
         if let postgreSQL {
             figures += try postgreSQLFigures(
-                postgreSQL, population: population, sqlite: child, sqliteReports: output, log: log)
+                postgreSQL, population: population, sqlite: product, sqliteReports: output, log: log)
         }
         return figures
     }
 
     /// The cached history copied into PostgreSQL (`copy-history`'s path) and reconciled from there.
     private func postgreSQLFigures(
-        _ server: PostgreSQLAddress, population: Population, sqlite: ChildReconcile.Measurement,
+        _ server: PostgreSQLAddress, population: Population, sqlite: ProductReconcile.Measurement,
         sqliteReports: String, log: @escaping @Sendable (String) -> Void
     ) throws -> [Figure] {
         let location = try BenchmarkDatabases.recreate("connect_recon_bench_reconcile", server: server)
@@ -152,13 +157,13 @@ struct ReconcileBenchmark {
         let summary = try HistoryStore.open(.sqliteFile(path: databasePath)).copy(into: try HistoryStore.open(location))
         let copySeconds = copyWatch.seconds
         log("reconcile: copied the history into PostgreSQL in \(Format.seconds(copySeconds))")
-        // The SQLite child's reconcile run is in the copy: reconcile from the copy as the same (third) run.
+        // The SQLite reconcile's run is in the copy: reconcile from the copy as the next run.
         let output = cacheFolder.appendingPathComponent("reports-postgresql").path
-        let child = try ChildReconcile.spawn(
+        let product = try ProductReconcile.run(
             database: location, output: output, from: population.from, to: population.to)
         log(
-            "reconcile: from PostgreSQL in \(Format.seconds(child.total)), peak RSS \(Format.bytes(child.peakResident))"
-        )
+            "reconcile: from PostgreSQL in \(Format.seconds(product.seconds)), peak RSS "
+                + Format.bytes(product.peakResident))
         let identical = try Self.sameCSVFiles(sqliteReports, output)
         return [
             Figure(
@@ -167,15 +172,25 @@ struct ReconcileBenchmark {
                 ratio: Format.rate(Double(summary.totalRows) / copySeconds, unit: "rows")),
             Figure(
                 "PostgreSQL: read the parts / total",
-                "\(Format.seconds(child.read)) / \(Format.seconds(child.total)), peak \(Format.bytes(child.peakResident))"
-            ),
+                "\(Format.seconds(product.phase("read"))) / \(Format.seconds(product.seconds)), peak "
+                    + Format.bytes(product.peakResident)),
             Figure.atMost(
-                "PostgreSQL's reconcile time against SQLite's", child.total / sqlite.total, 2, format: Format.ratio,
+                "PostgreSQL's reconcile time against SQLite's", product.seconds / sqlite.seconds, 2,
+                format: Format.ratio,
                 targetText: "≤ 2×"),
             Figure.check(
                 "the same CSV files from both histories", passed: identical.isEmpty,
                 detail: identical.isEmpty ? "byte-identical" : "differ: " + identical.joined(separator: ", ")),
         ]
+    }
+
+    /// The rows of `platform_fees.csv` in the one range folder under `output`.
+    static func platformFeeRows(_ output: String) throws -> Int {
+        let manager = FileManager.default
+        guard let path = (manager.subpaths(atPath: output) ?? []).first(where: { $0.hasSuffix("/platform_fees.csv") }),
+            let data = manager.contents(atPath: output + "/" + path)
+        else { throw BenchError("the reconcile wrote no platform_fees.csv under \(output)") }
+        return max(data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } - 1, 0)
     }
 
     /// The CSV files that differ between two report trees (each holds one range folder).
@@ -210,150 +225,6 @@ final class PopulationProgress: ExtractionProgress {
 
     func followUpsPlanned(round: Int, count: Int) async {
         log("  populating: follow-up round \(round), \(count) requests")
-    }
-}
-
-/// The reconcile step in a child process: the same steps as `connect-recon reconcile`, timed one by one.
-enum ChildReconcile {
-    static let flag = "--child-reconcile"
-    /// The environment variable that hands the child its history's location.
-    static let databaseVariable = "CONNECT_RECON_BENCH_HISTORY"
-
-    /// What the child measured.
-    struct Measurement: Codable {
-        var read: Double
-        var rules: Double
-        var findingsSeconds: Double
-        var csv: Double
-        var workbookRows: Double
-        var workbookClose: Double
-        var finish: Double
-        var total: Double
-        var peakResident: UInt64
-        /// The highest resident set size sampled in each phase (`rules`, `findings`, `reports`).
-        var phasePeaks: [String: UInt64]
-        var platformFeeRows: Int
-        var objectsLoaded: Int
-        var parts: Int
-        var findings: Int
-    }
-
-    /// Starts this executable again with ``flag`` and reads its measurement from standard output.
-    static func spawn(database: HistoryLocation, output: String, from: Int64, to: Int64) throws -> Measurement {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = [flag, "-", output, String(from), String(to)]
-        // The location travels in the environment, so a URL's password is never in a process list.
-        var environment = ProcessInfo.processInfo.environment
-        environment[databaseVariable] = database.setting
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last,
-            let measurement = try? JSONDecoder().decode(Measurement.self, from: Data(line.utf8))
-        else {
-            throw BenchError("the reconcile child process failed (status \(process.terminationStatus))")
-        }
-        return measurement
-    }
-
-    /// The child's body: reconciles `[from, to)` of `database` exactly as `connect-recon reconcile` does
-    /// (``ReconcilePipeline``), writes the reports under `output`, prints JSON.
-    static func main(_ arguments: [String]) async throws {
-        guard arguments.count == 4, let from = Int64(arguments[2]), let to = Int64(arguments[3]) else {
-            throw BenchError("usage: \(flag) DATABASE OUTPUT FROM TO")
-        }
-        guard let database = ProcessInfo.processInfo.environment[databaseVariable] else {
-            throw BenchError("\(databaseVariable) names no history")
-        }
-        let output = URL(fileURLWithPath: arguments[1], isDirectory: true)
-        let asOf = to + 30 * 86_400
-        let store = try HistoryStore.open(try HistoryLocation(database))
-        let range = try ReportingRange(
-            from: Date(timeIntervalSince1970: TimeInterval(from)), to: Date(timeIntervalSince1970: TimeInterval(to)),
-            timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
-        let runID = try store.runs.beginRun(
-            RunStart(
-                command: "reconcile", range: range, mode: .test, toolVersion: "bench",
-                stripeVersion: ExtractionBenchmark.stripeVersion, apiBase: "offline", startedAt: asOf, pid: getpid()),
-            resume: false
-        ).runID
-        let pipeline = ReconcilePipeline(
-            store: store, range: range, asOf: asOf, skippedTransferGrace: 3600, outputDirectory: output)
-        let (outcome, phasePeaks) = try await PhasePeaks.sampling { peaks in
-            try await pipeline.run(
-                runID: runID,
-                metadata: { findings in
-                    ReportMetadata(
-                        range: range, runID: runID, startedAt: asOf, finishedAt: asOf, command: "reconcile",
-                        toolVersion: "bench", stripeVersion: ExtractionBenchmark.stripeVersion, mode: .test,
-                        apiBase: "offline", counts: ["objects read for the reconcile": findings.objectsRead])
-                }, phase: { peaks.enter($0) })
-        }
-        try store.runs.finishRun(runID, status: .completed, finishedAt: asOf, message: nil, details: nil)
-        let timings = outcome.timings
-        let findings = outcome.findings
-        let measurement = Measurement(
-            read: timings.read, rules: timings.rules, findingsSeconds: timings.findings, csv: timings.writer.csv,
-            workbookRows: timings.writer.workbookRows, workbookClose: timings.writer.workbookClose,
-            finish: timings.finish, total: timings.total, peakResident: Machine.peakResidentBytes() ?? 0,
-            phasePeaks: phasePeaks, platformFeeRows: findings.platformFeeRows, objectsLoaded: findings.objectsRead,
-            parts: findings.parts, findings: findings.newFindings + findings.openFindings)
-        let data = try JSONEncoder().encode(measurement)
-        print(String(decoding: data, as: UTF8.self))
-    }
-}
-
-/// Samples the resident set size every 20 ms and keeps the highest value per phase, so the peak can be pinned on
-/// load, rules or reports.
-final class PhasePeaks: Sendable {
-    private let state = Mutex<(phase: String, peaks: [String: UInt64], running: Bool)>(("start", [:], true))
-
-    private init() {}
-
-    /// Runs `body` while a child task samples every 20 ms (the reconcile's blocking work runs on threads of its
-    /// own, so the sampler's turns are not delayed by it); returns what `body` returned and the peak of each phase.
-    static func sampling<Value: Sendable>(
-        _ body: (PhasePeaks) async throws -> Value
-    ) async throws -> (Value, [String: UInt64]) {
-        let peaks = PhasePeaks()
-        return try await withThrowingTaskGroup { group in
-            group.addTask {
-                while peaks.sample(), !Task.isCancelled { try? await Task.sleep(for: .milliseconds(20)) }
-            }
-            let value = try await body(peaks)
-            let phases = peaks.stop()
-            group.cancelAll()
-            return (value, phases)
-        }
-    }
-
-    /// Records one sample; false once stopped.
-    private func sample() -> Bool {
-        let resident = Machine.residentBytes() ?? 0
-        return state.withLock { state in
-            state.peaks[state.phase] = max(state.peaks[state.phase] ?? 0, resident)
-            return state.running
-        }
-    }
-
-    /// Starts attributing samples to `phase`.
-    func enter(_ phase: String) {
-        _ = sample()
-        state.withLock { $0.phase = phase }
-    }
-
-    /// Stops sampling; returns the peak of each phase.
-    private func stop() -> [String: UInt64] {
-        _ = sample()
-        return state.withLock { state in
-            state.running = false
-            return state.peaks
-        }
     }
 }
 

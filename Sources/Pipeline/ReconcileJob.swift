@@ -52,7 +52,11 @@ public struct ReconcileJob {
         let message =
             "reconcile: \(findings.parts) parts, \(findings.objectsRead) objects read; "
             + "read \(timings.read.roundedToMilliseconds) s, rules \(timings.rules.roundedToMilliseconds) s, "
-            + "reports finished \(timings.finish.roundedToMilliseconds) s after the rules; workbook zipped at "
+            + "findings \(timings.findings.roundedToMilliseconds) s, "
+            + "reports finished \(timings.finish.roundedToMilliseconds) s after the rules (the writer's thread: "
+            + "CSV \(timings.writer.csv.roundedToMilliseconds) s, "
+            + "XLSX rows \(timings.writer.workbookRows.roundedToMilliseconds) s, "
+            + "XLSX zip \(timings.writer.workbookClose.roundedToMilliseconds) s); workbook zipped at "
             + (outcome.files.workbookZipLevel.map { "zlib level \($0)" }
                 ?? "zlib's default level (the zip-level override is not active here)")
         logger.info("\(message)")

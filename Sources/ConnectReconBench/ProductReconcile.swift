@@ -1,0 +1,121 @@
+import Foundation
+import History
+import ReconCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `connect-recon reconcile`, the shipped executable built next to this benchmark, run on a history as cron runs it
+/// (its defaults: the look-back on, "now" the real clock): its wall time, its own peak resident memory (the
+/// `ru_maxrss` that `wait4` reports for it alone), and the phases its own log line reports.
+enum ProductReconcile {
+    /// What one run of the product took.
+    struct Measurement {
+        var seconds: Double
+        var peakResident: UInt64
+        /// The phases of the product's `reconcile:` log line, in seconds (`read`, `rules`, `findings`, `finish`,
+        /// `csv`, `xlsx rows`, `xlsx zip`), and its counts (`parts`, `objects`).
+        var phases: [String: Double]
+        var log: String
+
+        func phase(_ name: String) -> Double { phases[name] ?? .nan }
+    }
+
+    /// The executable next to this benchmark's (`swift build -c release --scratch-path .build-release` builds both).
+    static var executable: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("connect-recon")
+    }
+
+    /// Runs `connect-recon reconcile` of `[from, to)` on the history at `database`, its reports under `output`, its
+    /// log in `output/../reconcile-<name>.log`. The history's location travels in the environment
+    /// (`CONNECT_RECON_OUTPUT_DATABASE`), so a URL's password is in no process list.
+    static func run(database: HistoryLocation, output: String, from: Int64, to: Int64) throws -> Measurement {
+        let program = executable.path
+        guard FileManager.default.isExecutableFile(atPath: program) else {
+            throw BenchError(
+                "\(program) is missing: build it with the benchmark (swift build -c release --scratch-path "
+                    + ".build-release)")
+        }
+        let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let config = folder.appendingPathComponent("bench-config.yaml").path
+        try Data().write(to: URL(fileURLWithPath: config))
+        let logPath = folder.appendingPathComponent("reconcile-\(URL(fileURLWithPath: output).lastPathComponent).log")
+            .path
+        let arguments = [
+            program, "reconcile", "--config", config, "--from", RFC3339.utcString(date(from)), "--to",
+            RFC3339.utcString(date(to)), "--out", output, "--log-level", "info",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CONNECT_RECON_OUTPUT_DATABASE"] = database.setting
+        let watch = Stopwatch()
+        let (status, usage) = try spawnAndWait(arguments, environment: environment, log: logPath)
+        let seconds = watch.seconds
+        let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            throw BenchError("connect-recon reconcile exited with status \(status); its log: \(logPath)")
+        }
+        return Measurement(
+            seconds: seconds, peakResident: UInt64(max(usage.ru_maxrss, 0)) * 1_024, phases: phases(of: log),
+            log: log)
+    }
+
+    private static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+
+    /// The numbers of the product's `reconcile: … parts, … objects read; read … s, rules … s, …` log line.
+    static func phases(of log: String) -> [String: Double] {
+        guard
+            let line = log.split(separator: "\n").last(where: { $0.contains("reconcile: ") && $0.contains(" parts, ") })
+        else { return [:] }
+        var phases: [String: Double] = [:]
+        let patterns: [(String, String)] = [
+            ("parts", #"([0-9]+) parts"#), ("objects", #"([0-9]+) objects read"#),
+            ("read", #"read ([0-9.]+) s"#), ("rules", #"rules ([0-9.]+) s"#),
+            ("findings", #"findings ([0-9.]+) s"#), ("finish", #"reports finished ([0-9.]+) s"#),
+            ("csv", #"CSV ([0-9.]+) s"#), ("xlsx rows", #"XLSX rows ([0-9.]+) s"#),
+            ("xlsx zip", #"XLSX zip ([0-9.]+) s"#),
+        ]
+        let text = String(line)
+        for (name, pattern) in patterns {
+            guard let regex = try? NSRegularExpression(pattern: pattern),
+                let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                let range = Range(match.range(at: 1), in: text)
+            else { continue }
+            phases[name] = Double(text[range])
+        }
+        return phases
+    }
+
+    /// `posix_spawn`s `arguments` with `environment`, its standard output and error into the file at `log`, and
+    /// waits for it with `wait4`, whose resource usage is the child's own.
+    private static func spawnAndWait(
+        _ arguments: [String], environment: [String: String], log: String
+    ) throws -> (status: Int32, usage: rusage) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp)
+        guard spawned == 0 else {
+            throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw BenchError("waiting for \(arguments[0]) failed: errno \(errno)") }
+        }
+        // WIFEXITED / WEXITSTATUS, which Swift does not import.
+        let exited = status & 0x7f == 0
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), usage)
+    }
+}

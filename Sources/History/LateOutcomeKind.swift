@@ -24,7 +24,8 @@ public enum LateOutcomeKind: String, CaseIterable, Sendable {
 
     /// Whether the charge `t` succeeded with a part the rules read still missing: its balance transaction, the
     /// transfer a destination charge asked for, or the application fee it asked for (Stripe attaches them later
-    /// under asynchronous capture).
+    /// under asynchronous capture). The SQL of ``ChargeFacts/lacksAPartToCome(intent:)``, held to it by
+    /// `LateOutcomeDefinitionTests` on both databases.
     private static let chargePartMissing: String = {
         let charge = ObjectKind.charge.entry
         let transfer = charge.column(of: "transfer")

@@ -128,6 +128,14 @@ let package = Package(
         ),
         /// What the command-line test targets share: a recording console and an in-process runner.
         .target(name: "ConnectReconTestSupport", dependencies: ["ReconCLI", "TestSupport"]),
+        /// Test support: a sandbox world extracted into a history (`ExtractionHarness`), for the tests of Extract and
+        /// of History's parts. Not part of the product.
+        .target(
+            name: "ExtractionTestSupport",
+            dependencies: [
+                "Extract", "Sandbox", "CurlTransport", "History", "StripeAPI", "ReconCore", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         /// The benchmark: sets up the sandbox and the data itself, prints a table.
         .executableTarget(
             name: "ConnectReconBench",
@@ -150,7 +158,8 @@ let package = Package(
         .testTarget(
             name: "HistoryTests",
             dependencies: [
-                "History", "ReconCore", "TestSupport", "CSQLiteMemoryStatus",
+                "History", "ReconCore", "Reconcile", "Sandbox", "TestSupport", "ExtractionTestSupport",
+                "CSQLiteMemoryStatus",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -159,7 +168,7 @@ let package = Package(
             name: "ExtractTests",
             dependencies: [
                 "Extract", "Sandbox", "CurlTransport", "History", "StripeAPI", "ReconCore", "Reconcile", "TestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                "ExtractionTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         /// The pure rules on hand-written books: no sandbox, network or database.

@@ -1,4 +1,5 @@
 import Extract
+import ExtractionTestSupport
 import Foundation
 import History
 import ReconCore

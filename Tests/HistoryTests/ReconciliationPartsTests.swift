@@ -1,3 +1,4 @@
+import ExtractionTestSupport
 import Foundation
 import History
 import ReconCore

@@ -9,17 +9,18 @@ import StripeAPI
 import Synchronization
 import TestSupport
 
-/// A sandbox, a history in a temporary folder, and a client wired to both.
-final class ExtractionHarness {
-    static let key = "sk_test_4eC39HqLyjWDarjtT1zdp7dc"
+/// A sandbox, a history in a temporary folder, and a client wired to both: for the tests that extract a sandbox
+/// world into a history (`ExtractTests`, and `HistoryTests`' reconcile in parts). Not part of the product.
+public final class ExtractionHarness {
+    public static let key = "sk_test_4eC39HqLyjWDarjtT1zdp7dc"
     /// 2026-11-01, the sandbox's default first day.
-    static let start: Int64 = 1_793_491_200
-    static let day: Int64 = 86_400
+    public static let start: Int64 = 1_793_491_200
+    public static let day: Int64 = 86_400
 
-    let server: SandboxServer
-    let folder: URL
+    public let server: SandboxServer
+    public let folder: URL
 
-    init(_ configure: (inout SandboxOptions) -> Void = { _ in }) async throws {
+    public init(_ configure: (inout SandboxOptions) -> Void = { _ in }) async throws {
         var options = SandboxOptions()
         options.charges = 300
         options.days = 10
@@ -29,24 +30,24 @@ final class ExtractionHarness {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    func close() async throws {
+    public func close() async throws {
         try await server.shutdown()
         try? FileManager.default.removeItem(at: folder)
     }
 
-    func store(_ name: String = "history") throws -> HistoryStore {
+    public func store(_ name: String = "history") throws -> HistoryStore {
         try HistoryStore.open(path: folder.appendingPathComponent("\(name).sqlite").path)
     }
 
     /// A new, empty history of `backend`: a file in the harness's folder, or a database on the test server.
-    func store(_ backend: TestHistoryBackend) throws -> HistoryStore {
+    public func store(_ backend: TestHistoryBackend) throws -> HistoryStore {
         switch backend {
         case .sqlite: try store()
         case .postgreSQL: try HistoryStore.open(try HistoryLocation(try TestHistoryBackend.newDatabase()))
         }
     }
 
-    func client(
+    public func client(
         globalRate: Double = 1_000, endpointRate: Double = 1_000, maxRetries: Int = 8,
         transport: (any HTTPTransport)? = nil
     ) throws -> StripeClient {
@@ -60,7 +61,7 @@ final class ExtractionHarness {
             logger: Logger(label: "extract-tests"))
     }
 
-    static func curl() throws -> CurlHTTPTransport {
+    public static func curl() throws -> CurlHTTPTransport {
         try CurlHTTPTransport(
             configuration: CurlTransportConfiguration(
                 connectTimeout: .seconds(5), requestTimeout: .seconds(5), maxConcurrentRequests: 16))
@@ -68,7 +69,7 @@ final class ExtractionHarness {
 
     /// Records a run over `[from, to)` and extracts it, at `now` (30 days after `to` unless given).
     @discardableResult
-    func extract(
+    public func extract(
         store: HistoryStore, client: StripeClient, from: Int64 = start, to: Int64 = start + 10 * day,
         concurrency: Int = 8, windowSeconds: Int64 = 7 * day, now: Int64? = nil,
         payoutCursorPages: Int = PayoutListing.cursorPages
@@ -93,14 +94,14 @@ final class ExtractionHarness {
     }
 
     /// Every object of every kind in a history, `kind → id → raw JSON`.
-    static func contents(_ store: HistoryStore) throws -> [ObjectKind: [String: String]] {
+    public static func contents(_ store: HistoryStore) throws -> [ObjectKind: [String: String]] {
         var result: [ObjectKind: [String: String]] = [:]
         for kind in ObjectKind.allCases { result[kind] = try store.objects.rawObjects(of: kind) }
         return result
     }
 
     /// The ids a plain sequential pager finds for a list over `[from, to)`: the independent oracle.
-    static func referenceIDs<Item: StripeObject>(
+    public static func referenceIDs<Item: StripeObject>(
         client: StripeClient, path: String, type: Item.Type, from: Int64, to: Int64
     ) async throws -> Set<String> {
         var ids = Set<String>()
@@ -117,16 +118,16 @@ final class ExtractionHarness {
 }
 
 /// A transport that works for `limit` requests and then fails every request, like a process that died.
-final class DyingTransport: HTTPTransport, Sendable {
+public final class DyingTransport: HTTPTransport, Sendable {
     private let inner: any HTTPTransport
     private let remaining: Mutex<Int>
 
-    init(_ inner: any HTTPTransport, limit: Int) {
+    public init(_ inner: any HTTPTransport, limit: Int) {
         self.inner = inner
         self.remaining = Mutex(limit)
     }
 
-    func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+    public func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let alive = remaining.withLock { remaining in
             remaining -= 1
             return remaining >= 0

@@ -65,8 +65,7 @@ actor FollowUpPlanner {
             .retrieve(kind: .balanceTransaction, id: $0)
         }
         work += needs.balanceTransactionsOfLateOutcomes.map { .retrieve(kind: .balanceTransaction, id: $0) }
-        // While the lists page, a reversal of one of the range's own transfers may still come with its transfer.
-        if !listsPaging { work += needs.reversalTransactions.map { .reversalOfTransaction(id: $0) } }
+        work += needs.reversalTransactions.map { .reversalOfTransaction(id: $0) }
         work += needs.transferReversalLists.map {
             .list(
                 .init(

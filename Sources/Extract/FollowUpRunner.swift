@@ -24,6 +24,8 @@ struct FollowUpRunner: Sendable {
     /// Plans the follow-ups while the balance transactions list still pages: everything but the balance
     /// transactions of the range's own objects, which that list brings.
     func planEarly(dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext) async throws {
+        // Not the reversals of earlier transfers yet: while the lists page, a reversal of one of the range's own
+        // transfers may still come with its transfer.
         let gaps = try await store.gaps.inRange(from: context.from, to: context.to, chain: context.chain)
         let items = await context.planner.work(
             for: gaps, listsPaging: true, listed: await context.tally.snapshot.objects)

@@ -31,12 +31,8 @@ extension HistoryGaps {
         run runID: Int64, range: Range<Int64>, window: Range<Int64>, chain: [Int64]
     ) async throws(HistoryError) -> Int {
         let seen = "(" + chain.map(String.init).joined(separator: ",") + ")"
-        let charges = ObjectKind.charge.entry
-        let (chargeTransfer, chargeIntent) = (charges.column(of: "transfer"), charges.column(of: "payment_intent"))
-        let reversalTransfer = ObjectKind.transferReversal.entry.edge(to: .transfer).column
-        let transferSource = ObjectKind.transfer.entry.column(of: "source_transaction")
-        let refundCharge = ObjectKind.refund.entry.edge(to: .charge).column
-        let disputeCharge = ObjectKind.dispute.entry.edge(to: .charge).column
+        let (chargeTransfer, chargeIntent) = (GraphColumns.chargeTransfer, GraphColumns.chargeIntent)
+        let (reversalTransfer, transferSource) = (GraphColumns.reversalTransfer, GraphColumns.transferSource)
         let inRange = "created >= \(range.lowerBound) AND created < \(range.upperBound)"
         return try await writeDatabase { db in
             let affected = try db.all(
@@ -79,7 +75,9 @@ extension HistoryGaps {
                 WHERE t.id IN \(db.dialect.idSet)
                 \(upsert)
                 """, [.integer(runID), ids])
-            for (kind, column) in [(LateOutcomeKind.refund, refundCharge), (.dispute, disputeCharge)] {
+            for (kind, column) in [
+                (LateOutcomeKind.refund, GraphColumns.refundCharge), (.dispute, GraphColumns.disputeCharge),
+            ] {
                 try db.execute(
                     """
                     INSERT INTO late_reads (run_id, kind, object_id, created, state_before, changed)

@@ -394,16 +394,3 @@ extension HistoryGaps {
         "SELECT object_id FROM late_reads WHERE run_id IN \(seen) AND changed AND kind = '\(kind.rawValue)'"
     }
 }
-
-/// The columns of the object graph the gaps' SQL follows, as the catalogue declares them.
-private enum GraphColumns {
-    static let refundCharge = ObjectKind.refund.entry.edge(to: .charge).column
-    static let disputeCharge = ObjectKind.dispute.entry.edge(to: .charge).column
-    static let reversalTransfer = ObjectKind.transferReversal.entry.edge(to: .transfer).column
-    static let feeRefundFee = ObjectKind.feeRefund.entry.edge(to: .applicationFee).column
-    static let repaymentDispute = ObjectKind.transfer.entry.edge(to: .dispute).column
-    static let chargeTransfer = ObjectKind.charge.entry.column(of: "transfer")
-    static let chargeFee = ObjectKind.charge.entry.column(of: "application_fee")
-    static let chargeIntent = ObjectKind.charge.entry.column(of: "payment_intent")
-    static let transferSource = ObjectKind.transfer.entry.column(of: "source_transaction")
-}

@@ -27,9 +27,7 @@ public enum LateOutcomeKind: String, CaseIterable, Sendable {
     /// under asynchronous capture). The SQL of ``ChargeFacts/lacksAPartToCome(intent:)``, held to it by
     /// `LateOutcomeDefinitionTests` on both databases.
     private static let chargePartMissing: String = {
-        let charge = ObjectKind.charge.entry
-        let transfer = charge.column(of: "transfer")
-        let fee = charge.column(of: "application_fee")
+        let (transfer, fee) = (GraphColumns.chargeTransfer, GraphColumns.chargeFee)
         return """
             (t.balance_transaction_id IS NULL
              OR (t.\(transfer) IS NULL AND (t.transfer_destination IS NOT NULL

@@ -135,7 +135,8 @@ extension BalanceTransactionFacts {
             amount: transaction.amount, fee: transaction.fee, net: transaction.net, type: transaction.type,
             reportingCategory: transaction.reportingCategory, sourceID: transaction.source?.id,
             exchangeRate: transaction.exchangeRate, status: transaction.status,
-            availableOn: transaction.availableOn, balanceType: transaction.balanceType)
+            availableOn: transaction.availableOn, balanceType: transaction.balanceType,
+            description: transaction.description)
     }
 }
 

@@ -337,6 +337,7 @@ struct PartLoader {
         if let totals = try ledgerTotals() {
             var part = input(judged: JudgedObjects())
             part.ledgerTotals = totals
+            part.stripeCostTransactions = try stripeCostCandidates()
             try body(part)
             return
         }
@@ -350,6 +351,23 @@ struct PartLoader {
             part.balanceTransactions = transactions
             try body(part)
             if transactions.count < pageSize { return }
+        }
+    }
+
+    /// The range's balance transactions whose type or reporting category may make them Stripe's costs
+    /// (``StripeCost/types``, ``StripeCost/categories``; the rules decide): a few a day, read whole.
+    private func stripeCostCandidates() throws -> [BalanceTransactionFacts] {
+        let types = StripeCost.types.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        let categories = StripeCost.categories.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        var candidates: [BalanceTransactionFacts] = []
+        var after: (created: Int64, id: String)?
+        while true {
+            let page = try page(
+                BalanceTransactionFacts.self, after: after,
+                condition: "(t.type IN (\(types)) OR t.reporting_category IN (\(categories)))")
+            candidates += page
+            guard let last = page.last, page.count == size else { return candidates }
+            after = (last.created, last.id)
         }
     }
 

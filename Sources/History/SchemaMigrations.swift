@@ -181,5 +181,26 @@ enum SchemaMigrations {
                 PRIMARY KEY ("range_from", "range_to", "currency"));
                 CREATE INDEX "payouts_on_arrival_date" ON "payouts"("arrival_date");
                 """),
+        // v15: the platform's other money (docs/RULES.md). Each balance transaction's `description`: Stripe's costs
+        // outside charges name the day they are for in it (`Card payments (2026-11-20): Stripe volume fees`). Read
+        // from the stored JSON only for the transactions that may be such costs (type `stripe_fee` or `network_cost`,
+        // category `fee` or `network_cost`: the only ones whose description a rule reads; rewriting every row of a
+        // large history leaves its tables fragmented, as v11 says); every transaction stored from now on has it.
+        Migration(
+            identifier: "v15-balance-transaction-description",
+            sqlite: """
+                ALTER TABLE "balance_transactions" ADD COLUMN "description" TEXT;
+                UPDATE balance_transactions SET description =
+                    (SELECT json_extract(r.raw, '$.description') FROM balance_transactions_raw r
+                     WHERE r.id = balance_transactions.id)
+                WHERE type IN ('stripe_fee', 'network_cost') OR reporting_category IN ('fee', 'network_cost');
+                """,
+            postgreSQL: """
+                ALTER TABLE "balance_transactions" ADD COLUMN "description" TEXT COLLATE "C";
+                UPDATE "balance_transactions" SET "description" =
+                    (SELECT r."raw"::jsonb ->> 'description' FROM "balance_transactions_raw" r
+                     WHERE r."id" = "balance_transactions"."id")
+                WHERE "type" IN ('stripe_fee', 'network_cost') OR "reporting_category" IN ('fee', 'network_cost');
+                """),
     ]
 }

@@ -327,6 +327,7 @@ extension BalanceTransactionFacts: StorableFacts {
         .init("status", { $0.status.sqlValue }, { $0.status = try .init(row: $1, at: $2) }),
         .init("available_on", { $0.availableOn.sqlValue }, { $0.availableOn = try .init(row: $1, at: $2) }),
         .init("balance_type", { $0.balanceType.sqlValue }, { $0.balanceType = try .init(row: $1, at: $2) }),
+        .init("description", { $0.description.sqlValue }, { $0.description = try .init(row: $1, at: $2) }),
     ]
 
     static let blank = BalanceTransactionFacts(

@@ -108,6 +108,7 @@ public struct ReconcileJob {
                 "amount_owed": row.amountOwed, "unrecovered": row.unrecovered,
                 "pending_charges": Int64(row.pendingCharges), "pending_amount": row.pendingAmount,
                 "transfer_groups": Int64(row.transferGroups), "platform_take": row.platformTake,
+                "stripe_costs": row.stripeCosts,
             ]
         }
         return [

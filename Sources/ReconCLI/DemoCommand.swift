@@ -58,6 +58,8 @@ struct DemoCommand: AsyncParsableCommand {
         options.charges = charges
         options.start = start
         options.days = 30
+        // The platform's other money: Stripe's IC+ costs, billed daily, weeks late and monthly.
+        options.otherMoney = true
         // Each day's run starts at 13:00 UTC, once Stripe has published the day before (about 12 hours after it
         // ends), so both proofs of the books are made: the balance is continuous and Stripe's own report agrees.
         options.hours = Self.publishedHour

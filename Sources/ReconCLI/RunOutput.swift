@@ -45,7 +45,7 @@ enum RunOutput {
             lines.append(
                 "  \(row.currency.rawValue): \(row.destinationCharges) charges, Destination Platform Fee \(fee), "
                     + "\(row.skippedTransfers) skipped transfers, \(row.unreversedDisputes) unreversed disputes"
-                    + groups(row))
+                    + groups(row) + costs(row))
         }
         lines.append(
             "  findings: \(outcome.newFindings) new, \(outcome.openFindings) open, \(outcome.resolved.count) resolved; "
@@ -53,6 +53,13 @@ enum RunOutput {
         lines.append("Reports: \(outcome.files.folder.path)/")
         lines.append("Workbook: \(outcome.files.workbook.path)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `, Stripe's costs outside charges 12.34` when the currency has any.
+    private static func costs(_ row: SummaryRow) -> String {
+        guard row.stripeCosts != 0 else { return "" }
+        let amount = (try? Money(minorUnits: row.stripeCosts, currency: row.currency).formatted()) ?? "?"
+        return ", Stripe's costs outside charges \(amount)"
     }
 
     /// `, 3 transfer groups with a platform take of 75.00` when the currency has any.

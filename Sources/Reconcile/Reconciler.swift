@@ -56,6 +56,7 @@ public struct ReconciliationSession: Sendable {
         builder.payouts()
         if part.judged?.missingObjects ?? true { builder.missingObjects(part.missingObjects) }
         builder.ledger(part.ledgerTotals)
+        builder.stripeCosts(part.stripeCostTransactions)
         builder.pendingCharges(part.pendingCharges)
         builder.balance(part.balance, from: part.from)
         builder.lateBalanceComparisons(part.lateBalanceComparisons)
@@ -109,6 +110,9 @@ struct ReportBuilder {
     /// The days of the per-day series, and its points.
     var days: ReportingDays?
     var daily: [DayKey: (count: Int, fee: Int64)] = [:]
+    /// `stripe_costs.csv`'s rows, and the balance transactions counted in them (a part's and the ledger's may meet).
+    var stripeCostRows: [StripeCostKey: StripeCostRow] = [:]
+    var countedStripeCosts: Set<String> = []
     /// Exceptions with the creation time of the object they name (for the row order) and their identity, so an
     /// object reached twice (a transfer shared by two charges in corrupt data) is reported once.
     private var exceptions: [(created: Int64, row: ExceptionRow)] = []
@@ -245,6 +249,7 @@ struct ReportBuilder {
             payoutTransactions: sortedPayoutTransactions(), dailyPlatformFees: dailyPlatformFeeRows())
         report.balance = balanceRows
         report.staleReportRanges = staleReportRanges
+        report.stripeCosts = stripeCostRows.values.sorted(by: StripeCostRow.reportOrder)
         report.findingCounts = FindingCounts.rows(of: report)
         return report
     }

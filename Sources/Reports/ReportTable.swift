@@ -90,6 +90,7 @@ struct ReportTable {
         case .unreversedDisputes: unreversedDisputes(report.unreversedDisputes)
         case .exceptions: exceptions(report.exceptions)
         case .connectedAccounts: connectedAccounts(report.connectedAccounts)
+        case .stripeCosts: stripeCosts(report.stripeCosts)
         case .payouts: payouts(report.payouts)
         case .payoutTransactions: payoutTransactions(report.payoutTransactions)
         case .ledger: ledger(report.ledger)
@@ -104,7 +105,8 @@ struct ReportTable {
             platformFees(report.platformFees), transferGroups(report.transferGroups),
             skippedTransfers(report.skippedTransfers),
             unreversedDisputes(report.unreversedDisputes), exceptions(report.exceptions), ledger(report.ledger),
-            summary(report.summary), connectedAccounts(report.connectedAccounts), payouts(report.payouts),
+            summary(report.summary), connectedAccounts(report.connectedAccounts), stripeCosts(report.stripeCosts),
+            payouts(report.payouts),
             payoutTransactions(report.payoutTransactions), balance(report.balance),
         ]
     }
@@ -379,6 +381,25 @@ struct ReportTable {
             cells.append(.amount(row.pendingAmount, row.currency))
             cells.append(.count(row.transferGroups))
             cells.append(.amount(row.platformTake, row.currency))
+            cells.append(.amount(row.stripeCosts, row.currency))
+        }
+    }
+
+    static func stripeCosts(_ rows: [StripeCostRow]) -> ReportTable {
+        ReportTable(
+            fileName: "stripe_costs.csv", sheetName: "Stripe costs",
+            columns: [
+                Column("day", .text), Column("currency", .text), Column("kind", .text), Column("count", .count),
+                Column("amount", .amount),
+            ],
+            rowCount: rows.count
+        ) { index, cells in
+            let row = rows[index]
+            cells.append(.text(row.day))
+            cells.append(.text(row.currency.rawValue))
+            cells.append(.text(row.kind))
+            cells.append(.count(row.count))
+            cells.append(.amount(row.amount, row.currency))
         }
     }
 
@@ -387,6 +408,6 @@ struct ReportTable {
         Column("refunded", .amount), Column("destination_platform_fee", .amount), Column("stripe_fee", .amount),
         Column("skipped_transfers", .count), Column("amount_owed", .amount), Column("unreversed_disputes", .count),
         Column("unrecovered", .amount), Column("pending_charges", .count), Column("pending_amount", .amount),
-        Column("transfer_groups", .count), Column("platform_take", .amount),
+        Column("transfer_groups", .count), Column("platform_take", .amount), Column("stripe_costs", .amount),
     ]
 }

@@ -65,6 +65,7 @@ enum SummaryChecks {
         "unrecovered": Source(table: "unreversed_disputes.csv", sumColumn: "unrecovered"),
         "transfer_groups": Source(table: "transfer_groups.csv", sumColumn: nil),
         "platform_take": Source(table: "transfer_groups.csv", sumColumn: "platform_take"),
+        "stripe_costs": Source(table: "stripe_costs.csv", sumColumn: "amount"),
     ]
 
     /// Summary column → the Connected accounts column of the same name (every summary column but `stripe_fee`,
@@ -119,6 +120,7 @@ enum SummaryChecks {
                 add("transfer_groups", currency, 1)
                 add("platform_take", currency, take)
             }
+            for row in report.stripeCosts { add("stripe_costs", row.currency, row.amount) }
         }
 
         /// Adds a connected account's statement, under the summary's column names.

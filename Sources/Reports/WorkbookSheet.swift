@@ -21,6 +21,8 @@ enum WorkbookSheet: CaseIterable {
     case unreversedDisputes
     case exceptions
     case connectedAccounts
+    /// Stripe's costs outside charges, by the day they name.
+    case stripeCosts
     case ledger
     /// How the report was made; no CSV file.
     case run

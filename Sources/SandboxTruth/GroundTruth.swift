@@ -43,6 +43,8 @@ public struct GroundTruth: Codable, Sendable, Equatable {
     /// The roll-forward of each balance over the range (`balance.csv`), sorted by currency, then balance type; see
     /// `GroundTruthBuilder.addBalance()`. Stripe's balance and the payouts in transit are as of the world's clock.
     public var balance: [BalanceRow] = []
+    /// Stripe's costs outside charges created in the range (`stripe_costs.csv`), sorted by day, currency, then kind.
+    public var stripeCosts: [StripeCostRow] = []
 
     /// One destination charge created in the range (`platform_fees.csv`). Unlike ReconCore's `PlatformFeeRow`,
     /// figures of a transfer or application fee the charge does not have are 0 rather than absent. Amounts are in

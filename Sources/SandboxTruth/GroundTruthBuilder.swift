@@ -96,7 +96,7 @@ extension SandboxWorld {
         var builder = GroundTruthBuilder(
             storage: storage, from: range.unixSeconds.from, to: range.unixSeconds.to,
             asOf: Int64(asOf.timeIntervalSince1970.rounded(.down)), grace: Int64(skippedTransferGrace.rounded(.up)),
-            lookbackDays: lookbackDays)
+            lookbackDays: lookbackDays, days: ReportingDays(range))
         return builder.build()
     }
 }
@@ -109,6 +109,8 @@ struct GroundTruthBuilder {
     let asOf: Int64
     let grace: Int64
     let lookbackDays: Int
+    /// The range's local days, for the costs whose description names no day.
+    let days: ReportingDays
 
     var truth: GroundTruth
     /// Summary rows by currency, filled as the rows are found.
@@ -118,13 +120,17 @@ struct GroundTruthBuilder {
     /// The world's transfer groups, collected before the rows.
     var groups = TransferGroupIndex()
 
-    init(storage: WorldStorage, from: Int64, to: Int64, asOf: Int64, grace: Int64, lookbackDays: Int) {
+    init(
+        storage: WorldStorage, from: Int64, to: Int64, asOf: Int64, grace: Int64, lookbackDays: Int,
+        days: ReportingDays
+    ) {
         self.storage = storage
         self.from = from
         self.to = to
         self.asOf = asOf
         self.grace = grace
         self.lookbackDays = lookbackDays
+        self.days = days
         truth = GroundTruth(
             from: from, to: to, asOf: asOf, skippedTransferGrace: grace, platformFees: [], skippedTransfers: [],
             unreversedDisputes: [], exceptions: [], ledger: [], summary: [])
@@ -169,6 +175,7 @@ struct GroundTruthBuilder {
         addDisputes()
         addPayouts()
         addLedger()
+        addStripeCosts()
         addBalance()
         sortRows()
         return truth
@@ -440,6 +447,25 @@ struct GroundTruthBuilder {
             ($0.currency.rawValue, $0.balanceType.rawValue, $0.reportingCategory.rawValue)
                 < ($1.currency.rawValue, $1.balanceType.rawValue, $1.reportingCategory.rawValue)
         }
+    }
+
+    /// Stripe's costs outside charges created in the range (`stripe_costs.csv`): what the generator billed, by the
+    /// day it named (else the local day it was billed on), currency and what it is for; the cost is `−net`.
+    private mutating func addStripeCosts() {
+        let bts = storage.balanceTransactions
+        var rows: [String: StripeCostRow] = [:]
+        for b in inRange(bts.created) {
+            guard let cost = bts.stripeCosts[Int32(b)] else { continue }
+            let day = cost.reportDay ?? days.days[days.index(of: bts.created[b]) ?? 0].date
+            let currency = bts.currency[b].currency
+            let amount = -(bts.amount[b] - bts.fee[b])
+            let key = day + "/" + currency.rawValue + "/" + cost.reportKind
+            rows[key, default: StripeCostRow(day: day, currency: currency, kind: cost.reportKind, count: 0, amount: 0)]
+                .count += 1
+            rows[key]?.amount += amount
+            add(currency) { $0.stripeCosts += amount }
+        }
+        truth.stripeCosts = rows.values.sorted(by: StripeCostRow.reportOrder)
     }
 
     private mutating func sortRows() {

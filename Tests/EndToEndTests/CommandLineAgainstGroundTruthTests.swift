@@ -106,6 +106,12 @@ struct CommandLineAgainstGroundTruthTests {
                     money(row.amountOwed, c), String(row.unreversedDisputes), money(row.unrecovered, c),
                 ].joined(separator: ",")
             })
+        // A kind holds no comma, quote or leading `=`, `+`, `-`, `@`: written as it is
+        files["stripe_costs.csv"] = Set(
+            truth.stripeCosts.map { row in
+                [row.day, row.currency.rawValue, row.kind, String(row.count), money(row.amount, row.currency)]
+                    .joined(separator: ",")
+            })
         files["transfer_groups.csv"] = Set(
             truth.transferGroups.map { row in
                 let c = row.currency
@@ -152,7 +158,7 @@ struct CommandLineAgainstGroundTruthTests {
     static let columns = [
         "platform_fees.csv": 18, "skipped_transfers.csv": 7, "unreversed_disputes.csv": 11, "exceptions.csv": 6,
         "ledger.csv": 7, "summary.csv": 10, "connected_accounts.csv": 13, "payouts.csv": 10,
-        "payout_transactions.csv": 10, "transfer_groups.csv": 13,
+        "payout_transactions.csv": 10, "transfer_groups.csv": 13, "stripe_costs.csv": 5,
     ]
 
     @Test(

@@ -9,11 +9,11 @@ struct AtomicWriteTests {
     static let expectedFiles = [
         "balance.csv", "connected_accounts.csv", "exceptions.csv", "ledger.csv", "payout_transactions.csv",
         "payouts.csv",
-        "platform_fees.csv", "reconciliation_2026-11-20_2026-11-21.xlsx", "skipped_transfers.csv", "summary.csv",
-        "transfer_groups.csv", "unreversed_disputes.csv",
+        "platform_fees.csv", "reconciliation_2026-11-20_2026-11-21.xlsx", "skipped_transfers.csv", "stripe_costs.csv",
+        "summary.csv", "transfer_groups.csv", "unreversed_disputes.csv",
     ]
 
-    @Test func writesOneFolderWithTheTwelveFilesAndNothingElse() throws {
+    @Test func writesOneFolderWithTheThirteenFilesAndNothingElse() throws {
         let scratch = try TemporaryFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         #expect(try scratch.entries() == ["2026-11-20_2026-11-21"])

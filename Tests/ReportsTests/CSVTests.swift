@@ -71,10 +71,11 @@ struct CSVTests {
             "summary.csv",
             """
             currency,destination_charges,gross,refunded,destination_platform_fee,stripe_fee,skipped_transfers,\
-            amount_owed,unreversed_disputes,unrecovered,pending_charges,pending_amount,transfer_groups,platform_take
-            bhd,1,10.000,0.000,8.770,0.000,0,0.000,0,0.000,0,0.000,0,0.000
-            jpy,1,1234567,0,877,4321,0,0,0,0,2,1500,0,0
-            usd,2,20.00,10.00,-7.54,1.09,1,18.00,1,7.50,1,12.34,1,25.00
+            amount_owed,unreversed_disputes,unrecovered,pending_charges,pending_amount,transfer_groups,platform_take,\
+            stripe_costs
+            bhd,1,10.000,0.000,8.770,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0.000
+            jpy,1,1234567,0,877,4321,0,0,0,0,2,1500,0,0,300
+            usd,2,20.00,10.00,-7.54,1.09,1,18.00,1,7.50,1,12.34,1,25.00,18.22
 
             """
         ),
@@ -88,6 +89,18 @@ struct CSVTests {
             acct_3,jpy,1,1234567,0,1234567,0,877,877,0,0,0,0
             acct_9,usd,0,0.00,0.00,0.00,0.00,0.00,0.00,1,18.00,0,0.00
             ,bhd,1,10.000,0.000,10.000,0.000,0.000,8.770,0,0.000,0,0.000
+
+            """
+        ),
+        (
+            "stripe_costs.csv",
+            """
+            day,currency,kind,count,amount
+            2026-10-01,jpy,Connect: Account Volume Billing,1,300
+            2026-11-18,usd,Card payments: Transaction network costs,1,4.12
+            2026-11-19,usd,Card payments: Credit for previously-assessed fees,1,-1.20
+            2026-11-19,usd,Card payments: Stripe volume fees,2,15.30
+            2026-11-20,usd,'=Radar,1,0.00
 
             """
         ),
@@ -145,11 +158,11 @@ struct CSVTests {
         #expect(file.url.deletingLastPathComponent().lastPathComponent == "2026-11-20_2026-11-21")
     }
 
-    @Test func listsTheElevenFilesInSpecOrderWithRowCounts() throws {
+    @Test func listsTheTwelveFilesInSpecOrderWithRowCounts() throws {
         let scratch = try TemporaryFolder()
         let files = try ReportWriter.write(Fixture.report(), metadata: try Fixture.metadata(), to: scratch.url)
         #expect(files.csvFiles.map(\.name) == CSVTests.expectedFiles.map(\.0))
-        #expect(files.csvFiles.map(\.rowCount) == [4, 2, 1, 1, 2, 3, 3, 5, 5, 4, 4])
+        #expect(files.csvFiles.map(\.rowCount) == [4, 2, 1, 1, 2, 3, 3, 5, 5, 5, 4, 4])
         #expect(files.amountsWithUnknownDecimals == 0)
     }
 

@@ -33,7 +33,7 @@ enum Fixture {
     /// The seed's worked numbers: a 10.00 USD application-fee charge (DPF 1.23), an 8.77 transfer-amount
     /// charge fully refunded without reversing the transfer (DPF −8.77), a jpy and a bhd charge.
     static func report() -> ReconciliationReport {
-        ReconciliationReport(
+        var report = ReconciliationReport(
             platformFees: [
                 PlatformFeeRow(
                     chargeID: "ch_1", created: created, currency: .usd, amount: 1000, amountRefunded: 0,
@@ -212,6 +212,24 @@ enum Fixture {
                     stripeBalanceAt: 1_795_224_600, continuityDifference: 0, stripeReport: .agrees,
                     stripeReportDifference: 0),
             ])
+        // Stripe's costs outside charges: a day named before the range, a credit, a period, a kind a spreadsheet
+        // would run
+        report.stripeCosts = [
+            StripeCostRow(
+                day: "2026-10-01", currency: .jpy, kind: "Connect: Account Volume Billing", count: 1, amount: 300),
+            StripeCostRow(
+                day: "2026-11-18", currency: .usd, kind: "Card payments: Transaction network costs", count: 1,
+                amount: 412),
+            StripeCostRow(
+                day: "2026-11-19", currency: .usd, kind: "Card payments: Credit for previously-assessed fees",
+                count: 1, amount: -120),
+            StripeCostRow(
+                day: "2026-11-19", currency: .usd, kind: "Card payments: Stripe volume fees", count: 2, amount: 1530),
+            StripeCostRow(day: "2026-11-20", currency: .usd, kind: "=Radar", count: 1, amount: 0),
+        ]
+        report.summary[1].stripeCosts = 300
+        report.summary[2].stripeCosts = 1822
+        return report
     }
 }
 

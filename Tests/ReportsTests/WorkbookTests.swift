@@ -13,7 +13,7 @@ import Testing
 struct WorkbookTests {
     static let sheetNames = [
         "Summary", "Balance", "Platform fees", "Transfer groups", "Payouts", "Payout transactions",
-        "Skipped transfers", "Unreversed disputes", "Exceptions", "Connected accounts", "Ledger", "Run",
+        "Skipped transfers", "Unreversed disputes", "Exceptions", "Connected accounts", "Stripe costs", "Ledger", "Run",
     ]
 
     /// Each CSV file's sheet, but `balance.csv`'s: its sheet is laid out as a balance report, one column per balance
@@ -22,7 +22,7 @@ struct WorkbookTests {
         "summary.csv": "Summary", "platform_fees.csv": "Platform fees", "transfer_groups.csv": "Transfer groups",
         "skipped_transfers.csv": "Skipped transfers",
         "unreversed_disputes.csv": "Unreversed disputes", "exceptions.csv": "Exceptions",
-        "connected_accounts.csv": "Connected accounts", "payouts.csv": "Payouts",
+        "connected_accounts.csv": "Connected accounts", "stripe_costs.csv": "Stripe costs", "payouts.csv": "Payouts",
         "payout_transactions.csv": "Payout transactions", "ledger.csv": "Ledger",
     ]
 
@@ -165,16 +165,20 @@ struct WorkbookTests {
         #expect(summary.cell(1, "gross")?.value == .number(1_234_567))
         #expect(summary.cell(0, "destination_platform_fee")?.format == "#,##0.000;[Red]-#,##0.000")
         #expect(summary.cell(2, "destination_charges")?.value == .number(2))
-        #expect(summary.filter == "A1:N4")
+        #expect(summary.filter == "A1:O4")
         // The look-back window's pending charges: usd 1 pending of 12.34, jpy 2 of 1,500
-        #expect(Array(summary.header.suffix(4).prefix(2)) == ["Pending charges", "Pending amount"])
+        #expect(Array(summary.header.suffix(5).prefix(2)) == ["Pending charges", "Pending amount"])
         #expect(summary.cell(2, "pending_charges")?.value == .number(1))
         #expect(summary.cell(2, "pending_amount")?.value == .number(12.34))
         #expect(summary.cell(1, "pending_amount")?.value == .number(1_500))
-        // The transfer groups and their take, the last two columns: usd 1 group that kept 25.00
-        #expect(Array(summary.header.suffix(2)) == ["Transfer groups", "Platform take"])
+        // The transfer groups and their take: usd 1 group that kept 25.00
+        #expect(Array(summary.header.suffix(3).prefix(2)) == ["Transfer groups", "Platform take"])
         #expect(summary.cell(2, "transfer_groups")?.value == .number(1))
         #expect(summary.cell(2, "platform_take")?.value == .number(25))
+        // Stripe's costs outside charges, the last column: usd 18.22, jpy 300
+        #expect(summary.header.last == "Stripe costs")
+        #expect(summary.cell(2, "stripe_costs")?.value == .number(18.22))
+        #expect(summary.cell(1, "stripe_costs")?.value == .number(300))
         // Then, after a blank row, whether the books close, one line per currency of the Balance sheet
         #expect(summary.rows[5][0].value == .string("The books close (see the Balance sheet)"))
         #expect(summary.rows[6][0].value.string?.hasPrefix("BHD: the books do not close: no read of Stripe's") == true)
@@ -355,13 +359,13 @@ struct WorkbookTests {
         // it; but the Payouts, added before their streamed transactions and written at the end, continue after
         // those (a range of more than a sheet's rows of payouts, which no platform reaches)
         #expect(
-            dump.names.prefix(18) == [
+            dump.names.prefix(20) == [
                 "Summary", "Balance", "Platform fees", "Platform fees (2)", "Transfer groups", "Payouts",
                 "Payout transactions", "Payout transactions (2)", "Payouts (2)", "Skipped transfers",
-                "Unreversed disputes", "Exceptions", "Connected accounts", "Connected accounts (2)", "Ledger",
-                "Ledger (2)", "Ledger (3)", "Run",
+                "Unreversed disputes", "Exceptions", "Connected accounts", "Connected accounts (2)", "Stripe costs",
+                "Stripe costs (2)", "Ledger", "Ledger (2)", "Ledger (3)", "Run",
             ])
-        #expect(dump.names.dropFirst(18).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
+        #expect(dump.names.dropFirst(20).allSatisfy { $0.hasPrefix("Run (") }, "the Run sheet continues too")
         #expect(dump.active == "Summary")
         #expect(files.sheetNames == dump.names)
         let parts = ["Ledger", "Ledger (2)", "Ledger (3)"].compactMap { dump.sheet($0) }

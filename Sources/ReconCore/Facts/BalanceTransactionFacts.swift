@@ -25,11 +25,16 @@ public struct BalanceTransactionFacts: ObjectFacts, Hashable {
     /// The balance it affects (`payments`, `refund_and_dispute_prefunding`, `issuing`, `risk_reserved`, …; API
     /// version 2025-05-28 and later), as Stripe wrote it; `nil` when absent.
     public var balanceType: BalanceType?
+    /// Stripe's `description` (`Card payments (2026-11-20): Stripe volume fees`); `nil` when absent, and in a history
+    /// written before it was stored for a transaction that is not one of Stripe's costs (docs/RULES.md, "The
+    /// platform's other money": the only ones whose description a rule reads).
+    public var description: String?
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, fee: Int64, net: Int64,
         type: BalanceTransactionType, reportingCategory: ReportingCategory, sourceID: String?, exchangeRate: Double?,
-        status: BalanceTransactionStatus, availableOn: Int64? = nil, balanceType: BalanceType? = nil
+        status: BalanceTransactionStatus, availableOn: Int64? = nil, balanceType: BalanceType? = nil,
+        description: String? = nil
     ) {
         self.id = id
         self.created = created
@@ -44,6 +49,7 @@ public struct BalanceTransactionFacts: ObjectFacts, Hashable {
         self.status = status
         self.availableOn = availableOn
         self.balanceType = balanceType
+        self.description = description
     }
 
     /// The ledger's balance type: ``balanceType``, `payments` where absent (the only balance before the field;

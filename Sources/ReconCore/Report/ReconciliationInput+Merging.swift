@@ -14,6 +14,7 @@ extension ReconciliationInput {
             objects.append(contentsOf: part.objects)
             missingObjects += part.missingObjects
             ledgerTotals += part.ledgerTotals
+            stripeCostTransactions += part.stripeCostTransactions
             pendingCharges += part.pendingCharges
             if let partBalance = part.balance { balance = partBalance }
             lateBalanceComparisons += part.lateBalanceComparisons

@@ -20,6 +20,9 @@ public struct ReconciliationInput: Sendable {
     /// The range's ledger, added up by the history instead of handed over transaction by transaction: one row per
     /// currency, ledger balance type and reporting category, each once, none of whose totals overflowed.
     public var ledgerTotals: [LedgerRow] = []
+    /// The range's balance transactions that are Stripe's costs outside charges (``StripeCost``), read beside
+    /// ``ledgerTotals`` by the part holding those (which holds no balance transactions to find them among).
+    public var stripeCostTransactions: [BalanceTransactionFacts] = []
     /// The charges of the look-back window before the range that are still pending, per currency (one part holds
     /// them: the ledger's).
     public var pendingCharges: [PendingChargeTotal] = []

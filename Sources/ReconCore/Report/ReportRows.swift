@@ -251,11 +251,14 @@ public struct SummaryRow: Sendable, Hashable, Codable {
     public var transferGroups: Int
     /// The sum of their `platform_take`, minor units of `currency`.
     public var platformTake: Int64
+    /// What Stripe billed outside charges in the range (`stripe_costs.csv`'s `amount` in this currency).
+    public var stripeCosts: Int64
 
     public init(
         currency: Currency, destinationCharges: Int, gross: Int64, refunded: Int64, destinationPlatformFee: Int64,
         stripeFee: Int64, skippedTransfers: Int, amountOwed: Int64, unreversedDisputes: Int, unrecovered: Int64,
-        pendingCharges: Int = 0, pendingAmount: Int64 = 0, transferGroups: Int = 0, platformTake: Int64 = 0
+        pendingCharges: Int = 0, pendingAmount: Int64 = 0, transferGroups: Int = 0, platformTake: Int64 = 0,
+        stripeCosts: Int64 = 0
     ) {
         self.currency = currency
         self.destinationCharges = destinationCharges
@@ -271,6 +274,7 @@ public struct SummaryRow: Sendable, Hashable, Codable {
         self.pendingAmount = pendingAmount
         self.transferGroups = transferGroups
         self.platformTake = platformTake
+        self.stripeCosts = stripeCosts
     }
 }
 
@@ -302,6 +306,9 @@ public struct ReconciliationReport: Sendable, Hashable, Codable {
     /// Earlier ranges whose Stripe report, compared late by this run, differs from their roll-forward: their reports
     /// are out of date (not a file; the Run sheet and the run's record name them).
     public var staleReportRanges: [StaleReportRange] = []
+    /// Stripe's costs outside charges created in the range (`stripe_costs.csv`), sorted by day, currency, then kind
+    /// (``StripeCostRow/reportOrder(_:_:)``).
+    public var stripeCosts: [StripeCostRow] = []
 
     public init(
         platformFees: [PlatformFeeRow] = [], transferGroups: [TransferGroupRow] = [],

@@ -92,6 +92,9 @@ public struct BalanceTransactionType: StripeEnum {
         rawValue: "stripe_balance_payment_debit_reversal")
     /// A Stripe fee billed from the balance (for example Connect or Radar fees).
     public static let stripeFee = BalanceTransactionType(rawValue: "stripe_fee")
+    /// Network costs Stripe bills a platform on IC+ pricing, up to two months after the day they name. Present in data
+    /// but absent from the published enum, so not among ``knownValues``.
+    public static let networkCost = BalanceTransactionType(rawValue: "network_cost")
     /// Stripe's currency conversion fee.
     public static let stripeFxFee = BalanceTransactionType(rawValue: "stripe_fx_fee")
     /// Tax on Stripe fees.

@@ -14,13 +14,15 @@ public struct SandboxOptions: Sendable {
     /// Hours beyond ``days`` (0…23), so that the world's end, its "now", can fall in the middle of a day.
     public var hours: Int = 0
     /// Serve the world as of this moment instead of its end (`start < asOf <= end`): the same world, as Stripe would
-    /// have served it then (``SandboxWorld/init(seed:charges:start:end:asOf:transferGroupShare:movesByHand:)``); `nil` for its end.
+    /// have served it then (``SandboxWorld/init(seed:charges:start:end:asOf:transferGroupShare:movesByHand:otherMoney:)``); `nil` for its end.
     public var asOf: Date?
     /// Share (0…1) of the random charges that are separately transferred (transfer groups); 0 keeps the world as it
-    /// always was (see ``SandboxWorld/init(seed:charges:start:end:asOf:transferGroupShare:movesByHand:)``).
+    /// always was (see ``SandboxWorld/init(seed:charges:start:end:asOf:transferGroupShare:movesByHand:otherMoney:)``).
     public var transferGroupShare: Double = 0
-    /// The late outcomes also hold money moved by hand (``SandboxWorld/init(seed:charges:start:end:asOf:transferGroupShare:movesByHand:)``).
+    /// The late outcomes also hold money moved by hand (``SandboxWorld/init(seed:charges:start:end:asOf:transferGroupShare:movesByHand:otherMoney:)``).
     public var movesByHand = false
+    /// The world also holds the platform's other money (``SandboxWorld/init(seed:charges:start:end:asOf:transferGroupShare:movesByHand:otherMoney:)``).
+    public var otherMoney = false
     /// Address to listen on: loopback only (`127.0.0.1`, `::1` or `localhost`).
     public var host: String = "127.0.0.1"
     /// Port to listen on; 0 picks a free one.

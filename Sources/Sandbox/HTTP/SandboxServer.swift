@@ -72,7 +72,8 @@ public final class SandboxServer: Sendable {
         try options.checkAsOf()
         let world = SandboxWorld(
             seed: options.seed, charges: options.charges, start: options.start, end: options.end, asOf: options.asOf,
-            transferGroupShare: options.transferGroupShare, movesByHand: options.movesByHand)
+            transferGroupShare: options.transferGroupShare, movesByHand: options.movesByHand,
+            otherMoney: options.otherMoney)
         let reportRuns = ReportRunTable(failRuns: options.reportRunsFail, neverFinish: options.reportRunsNeverFinish)
         let router = Router(
             storage: world.storage, restrictedKeyForbiddenResources: options.restrictedKeyForbiddenResources,

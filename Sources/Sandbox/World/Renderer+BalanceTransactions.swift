@@ -7,7 +7,7 @@ extension Renderer {
         let currency = b.currency[index].code
         let source = Int(b.source[index])
         let sourceRef: ObjectRef? =
-            if source < 0 {
+            if source < 0 || b.stripeCosts[Int32(index)] != nil {
                 nil
             } else {
                 switch b.sourceKind[index] {
@@ -35,6 +35,12 @@ extension Renderer {
                     (type == .disputeWithdrawal ? "Chargeback withdrawal for " : "Chargeback reversal for ") + charge)
             case .transferRefund: writer.field("description", "Transfer reversal")
             case .payout: writer.field("description", "STRIPE PAYOUT")
+            case .stripeFee, .networkCost:
+                if let cost = b.stripeCosts[Int32(index)] {
+                    writer.field("description", cost.description)
+                } else {
+                    writer.nullField("description")
+                }
             default: writer.nullField("description")
             }
             writer.key("exchange_rate")

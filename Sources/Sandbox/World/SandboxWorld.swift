@@ -19,15 +19,15 @@ public struct SandboxWorld: Sendable {
 
     /// Generates the world over `[start, start + days × 86400 s)`. `charges` is the number of platform charges;
     /// related objects come on top. `asOf`: serve it as of that moment (see
-    /// ``init(seed:charges:start:end:asOf:transferGroupShare:movesByHand:)``).
+    /// ``init(seed:charges:start:end:asOf:transferGroupShare:movesByHand:otherMoney:)``).
     public init(
         seed: UInt64, charges: Int, start: Date, days: Int, asOf: Date? = nil, transferGroupShare: Double = 0,
-        movesByHand: Bool = false
+        movesByHand: Bool = false, otherMoney: Bool = false
     ) {
         let end = start.addingTimeInterval(Double(max(days, 1)) * 86_400)
         self.init(
             seed: seed, charges: charges, start: start, end: end, asOf: asOf, transferGroupShare: transferGroupShare,
-            movesByHand: movesByHand)
+            movesByHand: movesByHand, otherMoney: otherMoney)
     }
 
     /// Generates the world over `[start, end)`; `end`, the world's "now", need not be a midnight. An `end` less than
@@ -52,15 +52,19 @@ public struct SandboxWorld: Sendable {
     /// `movesByHand`: the late outcomes also hold money the platform moves by hand during the last day for charges of
     /// the day before (``ChargePlan/lateMovesByHand()``, docs/RULES.md "Money moved by hand, across time"); without it
     /// (the default) the world is the one it always was.
+    ///
+    /// `otherMoney`: the world also holds the platform's other money (docs/RULES.md, "The platform's other money"):
+    /// Stripe's costs outside charges, billed daily, late and monthly (``WorldStripeCost``); without it (the default)
+    /// the world is the one it always was.
     public init(
         seed: UInt64, charges: Int, start: Date, end: Date, asOf: Date? = nil, transferGroupShare: Double = 0,
-        movesByHand: Bool = false
+        movesByHand: Bool = false, otherMoney: Bool = false
     ) {
         let startSeconds = Int64(start.timeIntervalSince1970.rounded(.down))
         let endSeconds = max(Int64(end.timeIntervalSince1970.rounded(.down)), startSeconds + 7_200)
         let world = WorldBuilder(
             seed: seed, chargeCount: max(charges, 0), start: startSeconds, end: endSeconds,
-            transferGroupShare: transferGroupShare, movesByHand: movesByHand
+            transferGroupShare: transferGroupShare, movesByHand: movesByHand, otherMoney: otherMoney
         )
         .build()
         storage = asOf.map { world.servedAsOf(Self.moment($0, inside: world)) } ?? world

@@ -201,6 +201,8 @@ extension WorldBuilder {
         b.availableOn = order.permute(bts.availableOn)
         b.pending = order.permute(bts.pending)
         b.balanceType = order.permute(bts.balanceType)
+        b.stripeCosts = Dictionary(
+            uniqueKeysWithValues: bts.stripeCosts.map { (order.newIndex[Int($0.key)], $0.value) })
         var sources = bts.source
         for index in sources.indices where sources[index] >= 0 {
             let value = Int(sources[index])

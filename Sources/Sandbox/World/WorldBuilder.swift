@@ -17,6 +17,8 @@ final class WorldBuilder {
     let transferGroupShare: Double
     /// Whether the late outcomes include money moved by hand (``ChargePlan/lateMovesByHand()``).
     let movesByHand: Bool
+    /// Whether the world also holds the platform's other money (``generateOtherMoney()``).
+    let otherMoney: Bool
 
     // The draft tables, in generation order until `finish()` sorts them.
     var charges = ChargeTable()
@@ -40,7 +42,7 @@ final class WorldBuilder {
 
     init(
         seed: UInt64, chargeCount: Int, start: Int64, end: Int64, transferGroupShare: Double = 0,
-        movesByHand: Bool = false
+        movesByHand: Bool = false, otherMoney: Bool = false
     ) {
         self.seed = seed
         self.chargeCount = chargeCount
@@ -49,6 +51,7 @@ final class WorldBuilder {
         self.accountCount = max(8, min(400, chargeCount / 2_500))
         self.transferGroupShare = min(max(transferGroupShare, 0), 1)
         self.movesByHand = movesByHand
+        self.otherMoney = otherMoney
     }
 
     /// The number of young charges: card payments under asynchronous capture in the world's last hour, two without
@@ -69,6 +72,7 @@ final class WorldBuilder {
         }
         generateSeparateTransfers(&rng)
         generateIssuingTransactions(&rng)
+        if otherMoney { generateOtherMoney() }
         payoutSchedule = PayoutScheduler(seed: seed, start: start, end: end, failsOneLate: chargeCount >= 200)
             .schedule(&bts)
         return finish()

@@ -318,6 +318,7 @@ extension BalanceTransactionTable {
         cut(&availableOn, n)
         cut(&pending, n)
         cut(&balanceType, n)
+        stripeCosts = stripeCosts.filter { $0.key < n }
     }
 }
 

@@ -137,6 +137,10 @@ package enum BTType: UInt8, Sendable {
     /// The refund of a partial capture's uncaptured remainder (API versions before `2025-03-31.basil`): `type`
     /// `refund`, `reporting_category` `partial_capture_reversal`.
     case partialCaptureReversal
+    /// One of Stripe's costs outside charges (``WorldStripeCost``): IC+ card fees, Connect and Radar fees.
+    case stripeFee
+    /// Network costs Stripe bills on IC+ pricing (``WorldStripeCost/Kind/networkCosts``).
+    case networkCost
 
     var type: String {
         switch self {
@@ -155,6 +159,8 @@ package enum BTType: UInt8, Sendable {
         case .refundFailure: "refund_failure"
         case .issuingTransaction: "issuing_transaction"
         case .partialCaptureReversal: "refund"
+        case .stripeFee: "stripe_fee"
+        case .networkCost: "network_cost"
         }
     }
 
@@ -174,6 +180,8 @@ package enum BTType: UInt8, Sendable {
         case .refundFailure: "refund_failure"
         case .issuingTransaction: "issuing_transaction"
         case .partialCaptureReversal: "partial_capture_reversal"
+        case .stripeFee: "fee"
+        case .networkCost: "network_cost"
         }
     }
 }
@@ -450,6 +458,8 @@ package struct BalanceTransactionTable: Sendable {
     /// Forced `pending` (a bank debit that has not settled yet).
     var pending: [Bool] = []
     package var balanceType: [WorldBalanceType] = []
+    /// Balance transaction → the Stripe cost it is (its description), for the `stripe_fee` and `network_cost` ones.
+    package var stripeCosts: [Int32: WorldStripeCost] = [:]
 
     var count: Int { created.count }
 

@@ -35,6 +35,9 @@ enum GroundTruthComparison {
         expectSame(
             report.connectedAccounts.map(AccountLine.init), truth.connectedAccounts.map(AccountLine.init),
             "connected_accounts", sourceLocation)
+        expectSame(
+            report.stripeCosts.map(StripeCostLine.init), truth.stripeCosts.map(StripeCostLine.init), "stripe_costs",
+            sourceLocation)
         #expect(truth.payouts.isEmpty != withPayouts, sourceLocation: sourceLocation)
         expectSame(report.payouts.map(PayoutLine.init), truth.payouts.map(PayoutLine.init), "payouts", sourceLocation)
         expectSame(
@@ -133,8 +136,14 @@ struct SummaryLine: ReportLine {
     init(_ r: SummaryRow) {
         text =
             "\(r.currency) \(r.destinationCharges) \(r.gross) \(r.refunded) \(r.destinationPlatformFee) "
-            + "\(r.stripeFee) \(r.skippedTransfers) \(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered)"
+            + "\(r.stripeFee) \(r.skippedTransfers) \(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered) "
+            + "\(r.stripeCosts)"
     }
+}
+
+struct StripeCostLine: ReportLine {
+    var text: String
+    init(_ r: StripeCostRow) { text = "\(r.day) \(r.currency) \(r.kind) \(r.count) \(r.amount)" }
 }
 
 struct AccountLine: ReportLine {

@@ -26,11 +26,12 @@ func csvFiles(_ folder: String) -> [String: Data] {
     snapshot(folder).filter { $0.key.hasSuffix(".csv") && !$0.key.contains("/") }
 }
 
-/// The names of the ten CSV files every report folder holds.
+/// The names of the CSV files every report folder holds.
 let csvNames = [
     "platform_fees.csv", "transfer_groups.csv", "skipped_transfers.csv", "unreversed_disputes.csv", "exceptions.csv",
     "ledger.csv",
-    "summary.csv", "connected_accounts.csv", "payouts.csv", "payout_transactions.csv", "balance.csv",
+    "summary.csv", "connected_accounts.csv", "stripe_costs.csv", "payouts.csv", "payout_transactions.csv",
+    "balance.csv",
 ]
 
 /// A CSV's text with each line's last field (`status`: new/open) cut off, for files that have one.

@@ -1,0 +1,68 @@
+import Foundation
+
+extension WorldBuilder {
+    /// The platform's other money (docs/RULES.md, "The platform's other money"): Stripe's costs outside charges, as
+    /// a platform on IC+ pricing sees them. Drawn from a random stream of their own, so the rest of the world keeps its
+    /// values. For each UTC day `D` of the world:
+    /// - usd `Card payments (D): Stripe volume fees` and `…: Stripe per-authorization fees`, billed the next day at
+    ///   03:00–04:00; gbp volume fees, the same way;
+    /// - usd `Card payments (D): Transaction network costs` (`network_cost`), billed 2 to 6 days later (one day in seven,
+    ///   20 to 60 days later);
+    /// - every fourth day, a usd credit of fees assessed earlier, billed two days later;
+    /// and once: a month of Connect fees (`Connect (M-01 - M-last): Account Volume Billing`) billed on the world's
+    /// second day for the month before it, a cost naming no day (`Radar: Standard`) and volume fees whose date no
+    /// calendar has (`2026-02-30`): both counted on the day they were created. Only what is billed before the world's
+    /// end exists.
+    func generateOtherMoney() {
+        var rng = SplitMix64(seed: SplitMix64.mix(seed ^ 0x07E2_3000))
+        let day: Int64 = 86_400
+        let firstDay = start - ((start % day) + day) % day
+        func bill(_ created: Int64, _ type: BTType, _ amount: Int64, _ currency: WorldCurrency, _ cost: WorldStripeCost)
+        {
+            guard created >= start, created < end else { return }
+            let index = addBT(created, type, amount: amount, currency: currency, rate: 0, source: .charge, -1)
+            bts.stripeCosts[index] = cost
+        }
+        var named = firstDay
+        var dayNumber = 0
+        while named < end {
+            let billed = named + day + 3 * 3_600 + rng.int(0...3_599)
+            bill(billed, .stripeFee, -rng.int(1_000...9_000), .usd, WorldStripeCost(kind: .volumeFees, namedDay: named))
+            bill(
+                billed + 60, .stripeFee, -rng.int(100...900), .usd,
+                WorldStripeCost(kind: .perAuthorizationFees, namedDay: named))
+            bill(
+                billed + 120, .stripeFee, -rng.int(200...2_000), .gbp,
+                WorldStripeCost(kind: .volumeFees, namedDay: named))
+            let late: Int64 = dayNumber % 7 == 3 ? rng.int(20...60) : rng.int(2...6)
+            bill(
+                named + late * day + 5 * 3_600, .networkCost, -rng.int(300...3_000), .usd,
+                WorldStripeCost(kind: .networkCosts, namedDay: named))
+            if dayNumber % 4 == 0 {
+                bill(
+                    named + 2 * day + 4 * 3_600, .stripeFee, rng.int(50...400), .usd,
+                    WorldStripeCost(kind: .feeCredit, namedDay: named))
+            }
+            named += day
+            dayNumber += 1
+        }
+        let monthEnd = firstDay - day
+        let monthStart = Self.firstOfMonth(monthEnd)
+        bill(
+            firstDay + day + 6 * 3_600, .stripeFee, -rng.int(5_000...20_000), .usd,
+            WorldStripeCost(kind: .connectBilling, namedDay: monthStart, namedEnd: monthEnd))
+        bill(firstDay + day + 7 * 3_600, .stripeFee, -rng.int(300...800), .usd, WorldStripeCost(kind: .radarUndated))
+        bill(
+            firstDay + 2 * day + 8 * 3_600, .stripeFee, -rng.int(100...500), .usd,
+            WorldStripeCost(kind: .volumeFees, namedDay: firstDay, unparseable: true))
+    }
+
+    /// UTC midnight of the first day of the month holding `seconds`.
+    static func firstOfMonth(_ seconds: Int64) -> Int64 {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let date = Date(timeIntervalSince1970: Double(seconds))
+        let first = calendar.dateInterval(of: .month, for: date)?.start ?? date
+        return Int64(first.timeIntervalSince1970)
+    }
+}

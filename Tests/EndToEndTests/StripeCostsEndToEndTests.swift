@@ -1,0 +1,116 @@
+import ConnectReconTestSupport
+import Foundation
+import ReconCore
+import Sandbox
+import SandboxTruth
+import Testing
+
+/// Stripe's costs outside charges (docs/RULES.md, "The platform's other money"), end to end with the real
+/// `connect-recon` binary against a world that bills them (IC+ card fees the next day, network costs weeks late, fee
+/// credits, a month of Connect fees, a cost naming no day and one naming a day no calendar has), on one history,
+/// SQLite or PostgreSQL: three ranges as of an earlier moment and the next night as of the world's end. Every report
+/// equals the ground truth of its range, `stripe_costs.csv` lists each cost under the day it names, and the Summary's
+/// `stripe_costs` is their sum.
+@Suite("Stripe's costs outside charges, end to end", .serialized)
+struct StripeCostsEndToEndTests {
+    static let day: TimeInterval = 86_400
+
+    @Test("each range lists the costs created in it by the day they name, on SQLite")
+    func onSQLite() async throws { try await ranges(.sqlite) }
+
+    @Test("each range lists the costs created in it by the day they name, on PostgreSQL", .postgreSQLServer)
+    func onPostgreSQL() async throws { try await ranges(.postgreSQL) }
+
+    func ranges(_ backend: TestHistoryBackend) async throws {
+        guard Executable.isBuilt else {
+            Issue.record("connect-recon was not built next to the tests at \(Executable.url.path)")
+            return
+        }
+        // Given a world that bills Stripe's costs, served as of a day before its end and as of its end
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        let today = calendar.startOfDay(for: Date())
+        var options = SandboxOptions()
+        options.charges = 400
+        options.start = today.addingTimeInterval(-12 * Self.day)
+        options.days = 10
+        options.otherMoney = true
+        let later = try await SandboxServer.start(options)
+        options.asOf = later.world.earlierMoment
+        let earlier = try await SandboxServer.start(options)
+        let start = try #require(options.start)
+        let moment = later.world.earlierMoment
+
+        let folder = try TemporaryFolder()
+        let config = try folder.write("config.yaml", "")
+        let out = folder.url.appendingPathComponent("reports")
+        let database = try backend.newHistory(in: folder)
+        func dateText(_ date: Date) -> String { String(RFC3339.utcString(date).prefix(10)) }
+
+        // When the first three days, the week after them and the night before the earlier moment run against the
+        // world as of that moment, and the next night against the world as of its end
+        let ranges: [(Date, Date, SandboxServer)] = [
+            (start, start.addingTimeInterval(3 * Self.day), earlier),
+            (start.addingTimeInterval(3 * Self.day), moment.addingTimeInterval(-Self.day), earlier),
+            (moment.addingTimeInterval(-Self.day), moment, earlier), (moment, later.world.end, later),
+        ]
+        var allRows: [[String: String]] = []
+        for (from, to, server) in ranges {
+            let arguments = [
+                "run", "--config", config, "--from", dateText(from), "--to", dateText(to), "--out", out.path, "--db",
+                database, "--api-base", server.baseURL.absoluteString,
+            ]
+            let result = try await Executable.run(
+                arguments, environment: ["STRIPE_API_KEY": CLI.testKey], logs: folder)
+            #expect(result.status == 0, "run \(dateText(from)): \(result.error)")
+            let report = out.appendingPathComponent("\(dateText(from))_\(dateText(to))")
+
+            // Then stripe_costs.csv is the ground truth of the range as that world served it (and, for the first
+            // range, whose history holds nothing earlier to judge again, every file is)
+            let range = try ReportingRange(from: from, to: to, timeZone: calendar.timeZone)
+            let truth = server.world.groundTruth(for: range, asOf: Date(), skippedTransferGrace: 3_600)
+            #expect(!truth.stripeCosts.isEmpty, "the world bills costs in \(range)")
+            let expected = CommandLineAgainstGroundTruthTests.expectedLines(truth)
+            for (file, lines) in expected where file == "stripe_costs.csv" || from == start {
+                let written = Set(
+                    try CommandLineAgainstGroundTruthTests.lines(
+                        report.appendingPathComponent(file),
+                        columns: CommandLineAgainstGroundTruthTests.columns[file]!))
+                #expect(written == lines, "\(dateText(from)) \(file)")
+            }
+            // and the Summary's stripe_costs is the sum of stripe_costs.csv in its currency
+            let costs = try MovedByHandEndToEndTests.rows(report, "stripe_costs.csv")
+            for summary in try MovedByHandEndToEndTests.rows(report, "summary.csv") {
+                let inCurrency = costs.filter { $0["currency"] == summary["currency"] }
+                let total = inCurrency.reduce(Decimal(0)) { $0 + (Decimal(string: $1["amount"] ?? "") ?? .nan) }
+                #expect(
+                    Decimal(string: summary["stripe_costs"] ?? "") == total,
+                    "\(dateText(from)) \(summary["currency"] ?? "")")
+            }
+            allRows += costs.map { $0.merging(["range": dateText(from)]) { $1 } }
+        }
+
+        // And the costs named before their range (network costs billed weeks late) are listed under those days
+        #expect(
+            allRows.contains {
+                $0["kind"] == "Card payments: Transaction network costs" && ($0["day"] ?? "") < ($0["range"] ?? "")
+            })
+        // and the cost naming no day and the one naming an impossible day count on the days they were created
+        let first = allRows.filter { $0["range"] == dateText(start) }
+        #expect(
+            first.contains {
+                $0["kind"] == "Radar: Standard" && $0["day"] == dateText(start.addingTimeInterval(Self.day))
+            })
+        #expect(
+            first.contains {
+                $0["kind"] == "Card payments: Stripe volume fees"
+                    && $0["day"] == dateText(start.addingTimeInterval(2 * Self.day))
+                    && $0["currency"] == "usd"
+            })
+        // and a month of Connect fees is listed under the month's first day
+        #expect(
+            first.contains { $0["kind"] == "Connect: Account Volume Billing" && $0["day"]?.hasSuffix("-01") == true })
+        try await earlier.shutdown()
+        try await later.shutdown()
+    }
+}

@@ -23,7 +23,8 @@ extension ChargeFacts {
             applicationFeeAmount: charge.applicationFeeAmount,
             destinationAccountID: charge.transferData?.destinationAccountID,
             transferDataAmount: charge.transferData?.amount, balanceTransactionID: charge.balanceTransaction?.id,
-            livemode: charge.livemode, transferGroup: charge.transferGroup, disputed: charge.disputed)
+            livemode: charge.livemode, transferGroup: charge.transferGroup, disputed: charge.disputed,
+            onBehalfOf: charge.onBehalfOf?.id)
     }
 }
 

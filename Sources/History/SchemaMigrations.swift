@@ -182,18 +182,23 @@ enum SchemaMigrations {
                 CREATE INDEX "payouts_on_arrival_date" ON "payouts"("arrival_date");
                 """),
         // v15: the platform's other money (docs/RULES.md). Each balance transaction's `description`: Stripe's costs
-        // outside charges name the day they are for in it (`Card payments (2026-11-20): Stripe volume fees`). Read
-        // from the stored JSON only for the transactions that may be such costs (type `stripe_fee` or `network_cost`,
-        // category `fee` or `network_cost`: the only ones whose description a rule reads; rewriting every row of a
-        // large history leaves its tables fragmented, as v11 says); every transaction stored from now on has it.
+        // outside charges name the day they are for in it (`Card payments (2026-11-20): Stripe volume fees`); and each
+        // charge's `on_behalf_of`: such a charge's dispute is recovered only once it is lost. Both read from the
+        // stored JSON, only for the rows a rule reads (the transactions that may be Stripe's costs: type `stripe_fee`
+        // or `network_cost`, category `fee` or `network_cost`; the charges that name an account): rewriting every row
+        // of a large history leaves its tables fragmented, as v11 says. Every object stored from now on has them.
         Migration(
-            identifier: "v15-balance-transaction-description",
+            identifier: "v15-other-money",
             sqlite: """
                 ALTER TABLE "balance_transactions" ADD COLUMN "description" TEXT;
                 UPDATE balance_transactions SET description =
                     (SELECT json_extract(r.raw, '$.description') FROM balance_transactions_raw r
                      WHERE r.id = balance_transactions.id)
                 WHERE type IN ('stripe_fee', 'network_cost') OR reporting_category IN ('fee', 'network_cost');
+                ALTER TABLE "charges" ADD COLUMN "on_behalf_of" TEXT;
+                UPDATE charges SET on_behalf_of =
+                    (SELECT json_extract(r.raw, '$.on_behalf_of') FROM charges_raw r WHERE r.id = charges.id)
+                WHERE id IN (SELECT id FROM charges_raw WHERE json_extract(raw, '$.on_behalf_of') IS NOT NULL);
                 """,
             postgreSQL: """
                 ALTER TABLE "balance_transactions" ADD COLUMN "description" TEXT COLLATE "C";
@@ -201,6 +206,10 @@ enum SchemaMigrations {
                     (SELECT r."raw"::jsonb ->> 'description' FROM "balance_transactions_raw" r
                      WHERE r."id" = "balance_transactions"."id")
                 WHERE "type" IN ('stripe_fee', 'network_cost') OR "reporting_category" IN ('fee', 'network_cost');
+                ALTER TABLE "charges" ADD COLUMN "on_behalf_of" TEXT COLLATE "C";
+                UPDATE "charges" SET "on_behalf_of" =
+                    (SELECT r."raw"::jsonb ->> 'on_behalf_of' FROM "charges_raw" r WHERE r."id" = "charges"."id")
+                WHERE "id" IN (SELECT "id" FROM "charges_raw" WHERE "raw"::jsonb ->> 'on_behalf_of' IS NOT NULL);
                 """),
     ]
 }

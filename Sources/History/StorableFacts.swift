@@ -129,6 +129,7 @@ extension ChargeFacts: StorableFacts {
         .init("livemode", { $0.livemode.sqlValue }, { $0.livemode = try .init(row: $1, at: $2) }),
         .init("transfer_group", { $0.transferGroup.sqlValue }, { $0.transferGroup = try .init(row: $1, at: $2) }),
         .init("disputed", { $0.disputed.sqlValue }, { $0.disputed = try .init(row: $1, at: $2) }),
+        .init("on_behalf_of", { $0.onBehalfOf.sqlValue }, { $0.onBehalfOf = try .init(row: $1, at: $2) }),
     ]
 
     static let blank = ChargeFacts(

@@ -18,6 +18,7 @@ extension ReportBuilder {
             }
             guard index.isDestinationCharge(charge) else { continue }
             let transfer = index.transfer(of: charge)
+            if dispute.awaitsItsOutcome(onBehalfOf: charge) { continue }
             if Self.fundsStillWithdrawn.contains(dispute.status) {
                 unreversedDispute(dispute, charge: charge, transfer: transfer)
             } else if dispute.status == .won, let transfer {

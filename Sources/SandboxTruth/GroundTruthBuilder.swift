@@ -336,6 +336,10 @@ struct GroundTruthBuilder {
                 }
             }
             guard status.fundsStillWithdrawn else { continue }
+            // A charge made on behalf of its account: its dispute is recovered once lost, not while it is decided
+            if charges.has(ChargeTable.onBehalfOf, charge), status == .needsResponse || status == .underReview {
+                continue
+            }
             var recoverable: Int64 = 0
             var recovered: Int64 = 0
             if transfer >= 0 {

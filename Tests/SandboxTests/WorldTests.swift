@@ -38,13 +38,18 @@ import Testing
 
     @Test func theDefaultWorldCoversEverySituationOfTheSpec() throws {
         let world = SandboxWorld(seed: 42, charges: 2_000, start: Self.start, days: 30)
-        for scenario in SandboxScenario.allCases where !SandboxScenario.movedByHand.contains(scenario) {
+        let optIn = SandboxScenario.movedByHand.union(SandboxScenario.otherMoney)
+        for scenario in SandboxScenario.allCases where !optIn.contains(scenario) {
             #expect(!world.ids(for: scenario).isEmpty, "\(scenario.rawValue) appears in the default world")
         }
-        // and money moved by hand in a world made with it, and in no other
+        // and money moved by hand, and the platform's other money, in a world made with it, and in no other
         let moving = SandboxWorld(seed: 42, charges: 2_000, start: Self.start, days: 30, movesByHand: true)
         for scenario in SandboxScenario.movedByHand {
             #expect(!moving.ids(for: scenario).isEmpty && world.ids(for: scenario).isEmpty, "\(scenario.rawValue)")
+        }
+        let other = SandboxWorld(seed: 42, charges: 2_000, start: Self.start, days: 30, otherMoney: true)
+        for scenario in SandboxScenario.otherMoney {
+            #expect(!other.ids(for: scenario).isEmpty && world.ids(for: scenario).isEmpty, "\(scenario.rawValue)")
         }
         let truth = world.groundTruth(for: try Self.wholeWorld(world), asOf: world.end, skippedTransferGrace: 3600)
         #expect(!truth.platformFees.isEmpty)

@@ -30,12 +30,17 @@ public struct ChargeFacts: ObjectFacts, Hashable {
     /// `disputed`: whether the charge has been disputed. Its disputes are listed by charge when the history holds
     /// none of them (docs/EXTRACTION.md).
     public var disputed: Bool
+    /// `on_behalf_of`: the account the charge was made on behalf of (the merchant of record), `nil` for none. Stripe
+    /// asks platforms to recover such a charge's dispute only once it is lost (docs/RULES.md, "The platform's other
+    /// money").
+    public var onBehalfOf: String?
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, amountCaptured: Int64, amountRefunded: Int64,
         status: ChargeStatus, captured: Bool, paymentIntentID: String?, transferID: String?, applicationFeeID: String?,
         applicationFeeAmount: Int64?, destinationAccountID: String?, transferDataAmount: Int64?,
-        balanceTransactionID: String?, livemode: Bool, transferGroup: String? = nil, disputed: Bool = false
+        balanceTransactionID: String?, livemode: Bool, transferGroup: String? = nil, disputed: Bool = false,
+        onBehalfOf: String? = nil
     ) {
         self.id = id
         self.created = created
@@ -55,6 +60,7 @@ public struct ChargeFacts: ObjectFacts, Hashable {
         self.livemode = livemode
         self.transferGroup = transferGroup
         self.disputed = disputed
+        self.onBehalfOf = onBehalfOf
     }
 
     /// `status == "succeeded"` and `amount_captured > 0`: the charges docs/RULES.md reasons about. Not `captured`: a

@@ -27,3 +27,16 @@ extension DisputeFacts {
         }
     }
 }
+
+extension DisputeFacts {
+    /// Statuses of a dispute still being decided: its funds are withdrawn, the outcome is not known yet.
+    public static let undecided: Set<DisputeStatus> = [.needsResponse, .underReview]
+
+    /// Whether the rules wait for this dispute's outcome before asking the connected account for its funds: it is
+    /// undecided and `charge` was made `on_behalf_of` an account (docs/RULES.md, "The platform's other money":
+    /// Stripe asks platforms to recover such disputes only once they are lost). It is judged when it is lost, as a
+    /// late outcome.
+    public func awaitsItsOutcome(onBehalfOf charge: ChargeFacts) -> Bool {
+        charge.onBehalfOf != nil && Self.undecided.contains(status)
+    }
+}

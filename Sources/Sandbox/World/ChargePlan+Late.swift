@@ -62,6 +62,31 @@ extension ChargePlan {
         }
     }
 
+    /// The late outcomes of the platform's other money (worlds made with `otherMoney`): disputes on destination
+    /// charges made `on_behalf_of` their account, one `under_review` at the earlier moment and lost by the end, one
+    /// needing a response throughout; neither recovered from the connected account.
+    static func lateOtherMoney() -> [ChargePlan] {
+        collect { add in
+            add {
+                $0.style = .fullTransfer
+                $0.currency = .usd
+                $0.onBehalfOf = true
+                $0.disputes = [
+                    Dispute(
+                        status: .lost, delay: 600...3_600, decision: aDayLater, beforeDecision: .underReview,
+                        tag: .lateOnBehalfOfDisputeLost)
+                ]
+            }
+            add {
+                $0.style = .applicationFee
+                $0.currency = .usd
+                $0.onBehalfOf = true
+                $0.disputes = [Dispute(status: .needsResponse, delay: 600...3_600)]
+                $0.tags = [.onBehalfOfDisputeOpen]
+            }
+        }
+    }
+
     /// A day to a day and an hour: the delay that puts what follows an event of the day before the world's last day
     /// inside its last day.
     static let aDayLater: ClosedRange<Int64> = 86_400...(86_400 + 3_600)

@@ -78,7 +78,8 @@ struct ChargePlan {
         var decision: ClosedRange<Int64> = (3 * 86_400)...(10 * 86_400)
         /// Seconds from the dispute to the transfer reversal that recovers its funds from the connected account.
         var recoveryDelay: ClosedRange<Int64> = 3_600...(2 * 86_400)
-        /// The status a won dispute shows until its decision (`under_review` when `nil`).
+        /// The status a won dispute shows until its decision (`under_review` when `nil`); for a lost one, the status
+        /// it shows until it is lost (`nil`: lost from the start).
         var beforeDecision: WorldDisputeStatus?
         /// An inquiry (`warning_under_review`) first that escalates into this chargeback this many seconds later,
         /// when its funds are withdrawn; `nil` for a dispute that is a chargeback from the start.

@@ -181,6 +181,12 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     /// A destination charge's dispute, `under_review` throughout, whose funds the platform recovers from the connected
     /// account by a hand reversal during the last day.
     case lateDisputeRecoveredByHand = "late_dispute_recovered_by_hand"
+    // The platform's other money, in worlds made with `otherMoney` (``otherMoney``).
+    /// A dispute on a destination charge made `on_behalf_of` its account, `under_review` at the earlier moment and lost
+    /// by the end, not recovered (dispute ids).
+    case lateOnBehalfOfDisputeLost = "late_on_behalf_of_dispute_lost"
+    /// A destination charge made `on_behalf_of` its account whose dispute needs a response throughout (charge ids).
+    case onBehalfOfDisputeOpen = "on_behalf_of_dispute_open"
     // Deliberate inconsistencies, one family per exception kind
     case applicationFeeMissing = "application_fee_missing"
     case applicationFeeAmountMismatch = "application_fee_amount_mismatch"
@@ -205,4 +211,7 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
         .lateRefundRecoveredByHand, .lateRefundRecoveredShort, .lateGroupTransfer, .lateGroupRefundRecovered,
         .lateGroupDisputedThenPaid, .lateDisputeRecoveredByHand,
     ]
+
+    /// The scenarios of the platform's other money, which only a world made with `otherMoney` holds.
+    public static let otherMoney: Set<SandboxScenario> = [.lateOnBehalfOfDisputeLost, .onBehalfOfDisputeOpen]
 }

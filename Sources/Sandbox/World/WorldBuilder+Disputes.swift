@@ -28,6 +28,12 @@ extension WorldBuilder {
                 // A decision the world's "now" has not reached yet.
                 if reinstatedAt >= end { status = earlierStatus } else { changedAt = reinstatedAt }
             }
+            if status == .lost, let before = disputePlan.beforeDecision {
+                // Decided (lost) later: the status before the decision until then.
+                let decidedAt = created + rng.int(disputePlan.decision)
+                earlierStatus = before
+                if decidedAt >= end { status = earlierStatus } else { changedAt = decidedAt }
+            }
             if let escalation = disputePlan.escalation {
                 // An inquiry first; the chargeback (and its withdrawal) when it escalates, if the world reaches it.
                 withdrawnAt = created + rng.int(escalation)

@@ -110,7 +110,9 @@ final class WorldBuilder {
     /// than three days. Draws nothing, so the rest of the world keeps its random values.
     private func lateOutcomeSlots(_ times: inout [Int64], avoiding plannedAt: [Int: ChargePlan]) -> [Int: ChargePlan] {
         let day: Int64 = 86_400
-        let plans = ChargePlan.late() + (movesByHand ? ChargePlan.lateMovesByHand() : [])
+        let plans =
+            ChargePlan.late() + (movesByHand ? ChargePlan.lateMovesByHand() : [])
+            + (otherMoney ? ChargePlan.lateOtherMoney() : [])
         let regular = chargeCount - youngCount
         let earliest = end - 2 * day + 3_600
         let latest = end - day - 7_200

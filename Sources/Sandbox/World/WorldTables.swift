@@ -298,7 +298,7 @@ package struct ChargeTable: Sendable {
     package static let hasTransferData: UInt8 = 1
     package static let showsFeeAmount: UInt8 = 2
     static let disputed: UInt8 = 4
-    static let onBehalfOf: UInt8 = 8
+    package static let onBehalfOf: UInt8 = 8
     package static let uncaptured: UInt8 = 16
 
     /// Whether docs/RULES.md counts the charge (`c`): succeeded, and something captured (whatever `captured` says).

@@ -5,20 +5,22 @@ import Sandbox
 import SandboxTruth
 import Testing
 
-/// Stripe's costs outside charges (docs/RULES.md, "The platform's other money"), end to end with the real
-/// `connect-recon` binary against a world that bills them (IC+ card fees the next day, network costs weeks late, fee
-/// credits, a month of Connect fees, a cost naming no day and one naming a day no calendar has), on one history,
-/// SQLite or PostgreSQL: three ranges as of an earlier moment and the next night as of the world's end. Every report
-/// equals the ground truth of its range, `stripe_costs.csv` lists each cost under the day it names, and the Summary's
-/// `stripe_costs` is their sum.
-@Suite("Stripe's costs outside charges, end to end", .serialized)
-struct StripeCostsEndToEndTests {
+/// The platform's other money (docs/RULES.md), end to end with the real `connect-recon` binary against a world that
+/// holds it, on one history, SQLite or PostgreSQL: three ranges as of an earlier moment and the next night as of the
+/// world's end.
+/// - Stripe's costs outside charges (IC+ card fees the next day, network costs weeks late, fee credits, a month of
+///   Connect fees, a cost naming no day and one naming a day no calendar has): `stripe_costs.csv` of every range is
+///   the ground truth of its range, each cost under the day it names, and the Summary's `stripe_costs` is their sum.
+/// - Disputes on destination charges made `on_behalf_of` their account: none is an unreversed dispute while it is
+///   decided; the one lost during the last day is one in the next night's report, dated on its own day.
+@Suite("The platform's other money, end to end", .serialized)
+struct OtherMoneyEndToEndTests {
     static let day: TimeInterval = 86_400
 
-    @Test("each range lists the costs created in it by the day they name, on SQLite")
+    @Test("costs by the day they name, on_behalf_of disputes judged when lost, on SQLite")
     func onSQLite() async throws { try await ranges(.sqlite) }
 
-    @Test("each range lists the costs created in it by the day they name, on PostgreSQL", .postgreSQLServer)
+    @Test("costs by the day they name, on_behalf_of disputes judged when lost, on PostgreSQL", .postgreSQLServer)
     func onPostgreSQL() async throws { try await ranges(.postgreSQL) }
 
     func ranges(_ backend: TestHistoryBackend) async throws {
@@ -54,6 +56,9 @@ struct StripeCostsEndToEndTests {
             (start.addingTimeInterval(3 * Self.day), moment.addingTimeInterval(-Self.day), earlier),
             (moment.addingTimeInterval(-Self.day), moment, earlier), (moment, later.world.end, later),
         ]
+        let lostDispute = try #require(later.world.ids(for: .lateOnBehalfOfDisputeLost).first)
+        let openCharge = try #require(later.world.ids(for: .onBehalfOfDisputeOpen).first)
+        var disputeRows: [String: [[String: String]]] = [:]
         var allRows: [[String: String]] = []
         for (from, to, server) in ranges {
             let arguments = [
@@ -87,6 +92,7 @@ struct StripeCostsEndToEndTests {
                     Decimal(string: summary["stripe_costs"] ?? "") == total,
                     "\(dateText(from)) \(summary["currency"] ?? "")")
             }
+            disputeRows[dateText(from)] = try MovedByHandEndToEndTests.rows(report, "unreversed_disputes.csv")
             allRows += costs.map { $0.merging(["range": dateText(from)]) { $1 } }
         }
 
@@ -110,6 +116,15 @@ struct StripeCostsEndToEndTests {
         // and a month of Connect fees is listed under the month's first day
         #expect(
             first.contains { $0["kind"] == "Connect: Account Volume Billing" && $0["day"]?.hasSuffix("-01") == true })
+        // And the on_behalf_of disputes are no unreversed disputes while they are decided
+        let nightD = try #require(disputeRows[dateText(moment.addingTimeInterval(-Self.day))])
+        #expect(!nightD.contains { $0["dispute_id"] == lostDispute || $0["charge_id"] == openCharge }, "\(nightD)")
+        // and the next night, which reads the dispute again, reports the lost one, new, dated on its own day
+        let next = try #require(disputeRows[dateText(moment)])
+        let lost = try #require(next.first { $0["dispute_id"] == lostDispute }, "\(next)")
+        #expect(lost["dispute_status"] == "lost" && lost["status"] == "new", "\(lost)")
+        #expect(lost["created_utc"]?.hasPrefix(dateText(moment.addingTimeInterval(-Self.day))) == true, "\(lost)")
+        #expect(!next.contains { $0["charge_id"] == openCharge }, "\(next)")
         try await earlier.shutdown()
         try await later.shutdown()
     }

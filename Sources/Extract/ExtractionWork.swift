@@ -10,6 +10,9 @@ enum ExtractionWork: Sendable {
     /// A balance transaction of the range by id with its source expanded, and the source's transfer: the transfer
     /// reversal of an older transfer, which has no endpoint of its own (docs/EXTRACTION.md, "Money moved by hand").
     case reversalOfTransaction(id: String)
+    /// A `connect_collection_transfer` balance transaction of the range by id with its source expanded: the connected
+    /// account the platform covered a negative balance of (docs/EXTRACTION.md, "The platform's other money").
+    case collectionOfTransaction(id: String)
     /// Plan the follow-ups while the balance transactions list still pages.
     case planFollowUps
     /// Plan the lists of what each payout of the range paid out, as soon as the payouts list has ended.
@@ -33,6 +36,7 @@ enum ExtractionWork: Sendable {
         case .retrieve(let kind, let id): "get \(kind.rawValue) \(id)"
         case .lateRead(let kind, let id): "read again \(kind.rawValue) \(id)"
         case .reversalOfTransaction(let id): "get the reversal of \(id)"
+        case .collectionOfTransaction(let id): "get the collection of \(id)"
         case .planFollowUps: "plan"
         case .planPayoutLists: "plan payouts"
         case .repaymentSearch(let search): "repayments \(search.destination) \(search.disputeIDs) \(search.since)"

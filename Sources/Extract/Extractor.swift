@@ -380,6 +380,8 @@ public struct Extractor: Sendable {
         case .reversalOfTransaction(let id):
             try await followUps.retrieve(
                 .balanceTransaction, id: id, expansions: FollowUpRunner.reversalExpansions, context)
+        case .collectionOfTransaction(let id):
+            try await followUps.collection(ofTransaction: id, context)
         case .planFollowUps:
             try await followUps.planEarly(dispatcher: dispatcher, context)
         case .planPayoutLists:

@@ -24,7 +24,8 @@ extension ChargeFacts {
             destinationAccountID: charge.transferData?.destinationAccountID,
             transferDataAmount: charge.transferData?.amount, balanceTransactionID: charge.balanceTransaction?.id,
             livemode: charge.livemode, transferGroup: charge.transferGroup, disputed: charge.disputed,
-            onBehalfOf: charge.onBehalfOf?.id)
+            onBehalfOf: charge.onBehalfOf?.id, paymentMethodType: charge.paymentMethodDetails?.type,
+            sourceID: charge.source?.id)
     }
 }
 

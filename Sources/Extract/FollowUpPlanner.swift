@@ -66,6 +66,7 @@ actor FollowUpPlanner {
         }
         work += needs.balanceTransactionsOfLateOutcomes.map { .retrieve(kind: .balanceTransaction, id: $0) }
         work += needs.reversalTransactions.map { .reversalOfTransaction(id: $0) }
+        work += needs.collectionTransactions.map { .collectionOfTransaction(id: $0) }
         work += needs.transferReversalLists.map {
             .list(
                 .init(

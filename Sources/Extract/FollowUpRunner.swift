@@ -71,6 +71,39 @@ struct FollowUpRunner: Sendable {
         }
     }
 
+    /// Retrieves a `connect_collection_transfer` balance transaction with its source expanded, stores it, and records
+    /// the connected account the source names (none when it names none, or was sent as its id alone: the reconciler
+    /// counts that loss with no account and says so); a 404 is recorded for the reconciler.
+    func collection(ofTransaction id: String, _ context: ExtractionContext) async throws {
+        let path = "/v1/balance_transactions/\(id)"
+        let endpoint = "/v1/balance_transactions/{id}"
+        guard
+            let (transaction, tape) = try await client.retrieve(
+                BalanceTransaction.self, path: path, query: [("expand[]", "source")], endpoint: endpoint)
+        else {
+            logger.warning(
+                "referenced object not found (404)", metadata: ["kind": "balance_transaction", "id": "\(id)"])
+            try await store.gaps.recordMissing(
+                kind: .balanceTransaction, id: id, referencedBy: "an object of the range", requestID: nil,
+                run: context.runID)
+            await context.tally.missing()
+            return
+        }
+        var batch = ObjectLists()
+        do {
+            try Absorber.absorb(transaction, at: JSONTape.root, of: tape, into: &batch)
+        } catch {
+            throw StripeClientError.malformedResponse(endpoint: endpoint, requestID: nil, detail: error.description)
+        }
+        let total = await context.tally.count(resource: "follow-ups by id", objects: 1)
+        let outcome = try await store.objects.write(batch, run: context.runID, now: context.now)
+        await context.tally.record(outcome, pages: 0)
+        await progress?.pageStored(resource: "follow-ups by id", objects: 1, total: total)
+        try await store.gaps.recordCollection(
+            transactionID: id, sourceID: transaction.source?.id, account: transaction.source?.destination,
+            run: context.runID)
+    }
+
     /// Retrieves one object by id into `batch`; `false` when Stripe answered 404.
     func fetch<Object: CatalogueObject>(
         _ type: Object.Type, path: String, endpoint: String, query: [(String, String)],

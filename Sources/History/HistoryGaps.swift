@@ -15,6 +15,24 @@ extension HistoryGaps {
         }
     }
 
+    /// Records what a `connect_collection_transfer` balance transaction's expanded source said: the connected account
+    /// Stripe collected for (`nil` when the source named none: counted with no account, docs/RULES.md), read in run
+    /// `runID`. A later read replaces an earlier one.
+    public func recordCollection(
+        transactionID: String, sourceID: String?, account: String?, run runID: Int64
+    ) async throws(HistoryError) {
+        try await writeDatabase { db in
+            try db.execute(
+                """
+                INSERT INTO collection_transfers (balance_transaction_id, source_id, account, run_id)
+                VALUES (?, ?, ?, ?)
+                ON CONFLICT (balance_transaction_id) DO UPDATE
+                SET source_id = excluded.source_id, account = excluded.account, run_id = excluded.run_id
+                """,
+                [.text(transactionID), sourceID.sqlValue, account.sqlValue, .integer(runID)])
+        }
+    }
+
     /// Records that the search for a won dispute's repayment was made in run `runID` (found or not).
     public func recordRepaymentSearch(disputeID: String, run runID: Int64) async throws(HistoryError) {
         try await writeDatabase { db in
@@ -203,6 +221,14 @@ extension HistoryGaps {
                     SELECT COALESCE(SUM(amount), 0) FROM transfer_reversals r
                     WHERE r.\(GraphColumns.reversalTransfer) = t.id)
                 """)
+            gaps.collectionTransactions = try ids(
+                """
+                SELECT b.id FROM balance_transactions b
+                WHERE b.created >= \(from) AND b.created < \(to)
+                  AND b.type = '\(BalanceTransactionType.connectCollectionTransfer.rawValue)'
+                  AND b.id NOT IN (SELECT balance_transaction_id FROM collection_transfers)
+                  AND b.id NOT IN \(missing)
+                """)
             if reversalsOfEarlierTransfers {
                 gaps.reversalTransactions = try ids(
                     """
@@ -289,7 +315,8 @@ extension HistoryGaps {
     /// `transfer_group`, else its PaymentIntent's; `transfers`, the ids of their groups' transfers and of the
     /// transfers naming one of those charges as `source_transaction`.
     ///
-    /// Only a succeeded charge with something captured that is not a destination charge has a group: no
+    /// Only a succeeded charge with something captured that is neither an account debit nor a destination charge has
+    /// a group (``ChargeFacts/canBelongToTransferGroup(intent:)``): no `stripe_account` payment method, no
     /// `transfer_data.destination`, no `transfer`, and a PaymentIntent (once stored) without
     /// `transfer_data.destination` (a skipped transfer's). Stripe labels a destination charge's PaymentIntent
     /// `group_pi_…` itself: such a label is no group, and a platform without separate charges has none (one query
@@ -303,6 +330,7 @@ extension HistoryGaps {
             SELECT c.id FROM charges c
             WHERE c.id IN (\(charges)) AND c.last_seen_run IN \(seen)
               AND c.status = '\(ChargeStatus.succeeded.rawValue)' AND c.amount_captured > 0
+              AND (c.payment_method_type IS NULL OR c.payment_method_type <> '\(ChargeFacts.accountDebitMethod)')
               AND c.transfer_destination IS NULL AND c.\(GraphColumns.chargeTransfer) IS NULL
               AND (c.\(GraphColumns.chargeIntent) IS NULL
                    OR EXISTS (SELECT 1 FROM payment_intents p WHERE p.id = c.\(GraphColumns.chargeIntent)

@@ -334,23 +334,54 @@ struct PartLoader {
     /// The range's ledger: its totals in one part when they fit, else the range's balance transactions in pages by
     /// creation time, then id, which the reconciler adds up (naming one that would overflow a total).
     func ledgerParts(_ body: (ReconciliationInput) throws -> Void) throws {
+        let collections = try collectionTransfers()
         if let totals = try ledgerTotals() {
             var part = input(judged: JudgedObjects())
             part.ledgerTotals = totals
             part.stripeCostTransactions = try stripeCostCandidates()
+            part.collectionTransfers = collections
             try body(part)
             return
         }
         var after: (created: Int64, id: String)?
         let pageSize = size
+        var first = true
         while true {
             let transactions = try page(BalanceTransactionFacts.self, after: after, condition: "TRUE", limit: pageSize)
-            guard let last = transactions.last else { return }
+            guard let last = transactions.last else {
+                if first, !collections.isEmpty {
+                    var part = input(judged: JudgedObjects())
+                    part.collectionTransfers = collections
+                    try body(part)
+                }
+                return
+            }
             after = (last.created, last.id)
             var part = input(judged: JudgedObjects(.balanceTransaction, Set(transactions.map(\.id))))
             part.balanceTransactions = transactions
+            if first { part.collectionTransfers = collections }
+            first = false
             try body(part)
             if transactions.count < pageSize { return }
+        }
+    }
+
+    /// The range's `connect_collection_transfer` balance transactions with the account each collected for, as the
+    /// extraction read it from the expanded source (none when it was not read, or named none): a few a month.
+    private func collectionTransfers() throws -> [CollectionTransfer] {
+        try db.all(
+            """
+            SELECT b.id, b.created, b.currency, b.net, c.account, c.balance_transaction_id IS NOT NULL
+            FROM balance_transactions b LEFT JOIN collection_transfers c ON c.balance_transaction_id = b.id
+            WHERE b.created >= ? AND b.created < ? AND b.type = ?
+            ORDER BY b.created, b.id
+            """,
+            [.integer(from), .integer(to), .text(BalanceTransactionType.connectCollectionTransfer.rawValue)]
+        ) { row in
+            CollectionTransfer(
+                balanceTransactionID: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
+                currency: try FactsColumn.currency(row, 2), net: try row.decode(atIndex: 3),
+                account: try row.decode(atIndex: 4), sourceRead: try row.decode(atIndex: 5))
         }
     }
 

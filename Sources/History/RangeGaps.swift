@@ -21,6 +21,9 @@ public struct RangeGaps: Sendable, Equatable {
     /// made in the range of a transfer of an earlier day (money moved by hand, docs/EXTRACTION.md), which no list of
     /// the range holds and no endpoint of its own serves.
     public var reversalTransactions: [String] = []
+    /// Balance transactions of the range (`connect_collection_transfer`: a negative balance of a connected account the
+    /// platform covered) whose collected-for account the history has not read: only their source, expanded, names it.
+    public var collectionTransactions: [String] = []
     /// Application fees whose stored refunds do not add up to `amount_refunded`.
     public var feeRefundLists: [String] = []
     /// Charges whose stored refunds do not add up to `amount_refunded` (refunds created after the range).

@@ -183,10 +183,15 @@ enum SchemaMigrations {
                 """),
         // v15: the platform's other money (docs/RULES.md). Each balance transaction's `description`: Stripe's costs
         // outside charges name the day they are for in it (`Card payments (2026-11-20): Stripe volume fees`); and each
-        // charge's `on_behalf_of`: such a charge's dispute is recovered only once it is lost. Both read from the
-        // stored JSON, only for the rows a rule reads (the transactions that may be Stripe's costs: type `stripe_fee`
-        // or `network_cost`, category `fee` or `network_cost`; the charges that name an account): rewriting every row
-        // of a large history leaves its tables fragmented, as v11 says. Every object stored from now on has them.
+        // charge's `on_behalf_of` (such a charge's dispute is recovered only once it is lost), payment method type and
+        // `source` (an account debit is a `stripe_account` payment whose source is the account debited). Each read
+        // from the stored JSON only for the rows a rule reads (the transactions that may be Stripe's costs: type
+        // `stripe_fee` or `network_cost`, category `fee` or `network_cost`; the charges that name an account; the
+        // `stripe_account` and `stripe_balance` payments): rewriting every row of a large history leaves its tables
+        // fragmented, as v11 says. Every object stored from now on has them. `collection_transfers` keeps, per
+        // `connect_collection_transfer` balance transaction, the connected account Stripe collected for (its source
+        // expanded: no endpoint serves a collection transfer), or none when the source could not say, and the run
+        // that read it.
         Migration(
             identifier: "v15-other-money",
             sqlite: """
@@ -199,6 +204,20 @@ enum SchemaMigrations {
                 UPDATE charges SET on_behalf_of =
                     (SELECT json_extract(r.raw, '$.on_behalf_of') FROM charges_raw r WHERE r.id = charges.id)
                 WHERE id IN (SELECT id FROM charges_raw WHERE json_extract(raw, '$.on_behalf_of') IS NOT NULL);
+                ALTER TABLE "charges" ADD COLUMN "payment_method_type" TEXT;
+                ALTER TABLE "charges" ADD COLUMN "source_id" TEXT;
+                UPDATE charges SET
+                    payment_method_type =
+                        (SELECT json_extract(r.raw, '$.payment_method_details.type') FROM charges_raw r
+                         WHERE r.id = charges.id),
+                    source_id = (SELECT COALESCE(json_extract(r.raw, '$.source.id'), json_extract(r.raw, '$.source'))
+                                 FROM charges_raw r WHERE r.id = charges.id)
+                WHERE id IN (SELECT id FROM charges_raw
+                             WHERE json_extract(raw, '$.payment_method_details.type')
+                                   IN ('stripe_account', 'stripe_balance'));
+                CREATE TABLE "collection_transfers" ("balance_transaction_id" TEXT PRIMARY KEY NOT NULL, \
+                "source_id" TEXT, "account" TEXT, \
+                "run_id" INTEGER NOT NULL REFERENCES "runs"("id") ON DELETE CASCADE);
                 """,
             postgreSQL: """
                 ALTER TABLE "balance_transactions" ADD COLUMN "description" TEXT COLLATE "C";
@@ -210,6 +229,23 @@ enum SchemaMigrations {
                 UPDATE "charges" SET "on_behalf_of" =
                     (SELECT r."raw"::jsonb ->> 'on_behalf_of' FROM "charges_raw" r WHERE r."id" = "charges"."id")
                 WHERE "id" IN (SELECT "id" FROM "charges_raw" WHERE "raw"::jsonb ->> 'on_behalf_of' IS NOT NULL);
+                ALTER TABLE "charges" ADD COLUMN "payment_method_type" TEXT COLLATE "C";
+                ALTER TABLE "charges" ADD COLUMN "source_id" TEXT COLLATE "C";
+                UPDATE "charges" SET
+                    "payment_method_type" =
+                        (SELECT r."raw"::jsonb -> 'payment_method_details' ->> 'type' FROM "charges_raw" r
+                         WHERE r."id" = "charges"."id"),
+                    "source_id" =
+                        (SELECT CASE jsonb_typeof(r."raw"::jsonb -> 'source')
+                                    WHEN 'object' THEN r."raw"::jsonb -> 'source' ->> 'id'
+                                    ELSE r."raw"::jsonb ->> 'source' END
+                         FROM "charges_raw" r WHERE r."id" = "charges"."id")
+                WHERE "id" IN (SELECT "id" FROM "charges_raw"
+                               WHERE "raw"::jsonb -> 'payment_method_details' ->> 'type'
+                                     IN ('stripe_account', 'stripe_balance'));
+                CREATE TABLE "collection_transfers" ("balance_transaction_id" TEXT COLLATE "C" PRIMARY KEY NOT NULL, \
+                "source_id" TEXT COLLATE "C", "account" TEXT COLLATE "C", \
+                "run_id" BIGINT NOT NULL REFERENCES "runs"("id") ON DELETE CASCADE);
                 """),
     ]
 }

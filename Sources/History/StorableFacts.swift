@@ -130,6 +130,10 @@ extension ChargeFacts: StorableFacts {
         .init("transfer_group", { $0.transferGroup.sqlValue }, { $0.transferGroup = try .init(row: $1, at: $2) }),
         .init("disputed", { $0.disputed.sqlValue }, { $0.disputed = try .init(row: $1, at: $2) }),
         .init("on_behalf_of", { $0.onBehalfOf.sqlValue }, { $0.onBehalfOf = try .init(row: $1, at: $2) }),
+        .init(
+            "payment_method_type", { $0.paymentMethodType.sqlValue },
+            { $0.paymentMethodType = try .init(row: $1, at: $2) }),
+        .init("source_id", { $0.sourceID.sqlValue }, { $0.sourceID = try .init(row: $1, at: $2) }),
     ]
 
     static let blank = ChargeFacts(

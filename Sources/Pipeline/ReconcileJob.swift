@@ -108,7 +108,8 @@ public struct ReconcileJob {
                 "amount_owed": row.amountOwed, "unrecovered": row.unrecovered,
                 "pending_charges": Int64(row.pendingCharges), "pending_amount": row.pendingAmount,
                 "transfer_groups": Int64(row.transferGroups), "platform_take": row.platformTake,
-                "stripe_costs": row.stripeCosts,
+                "stripe_costs": row.stripeCosts, "account_debits": row.accountDebits,
+                "losses_covered": row.lossesCovered,
             ]
         }
         return [

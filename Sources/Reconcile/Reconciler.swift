@@ -47,6 +47,7 @@ public struct ReconciliationSession: Sendable {
         builder.index = FactIndex(part)
         builder.destinationCharges()
         builder.transferGroups()
+        builder.accountDebits()
         builder.chargesInRange()
         builder.transfersInRange()
         builder.applicationFeesInRange()
@@ -57,6 +58,7 @@ public struct ReconciliationSession: Sendable {
         if part.judged?.missingObjects ?? true { builder.missingObjects(part.missingObjects) }
         builder.ledger(part.ledgerTotals)
         builder.stripeCosts(part.stripeCostTransactions)
+        builder.lossesCovered(part.collectionTransfers)
         builder.pendingCharges(part.pendingCharges)
         builder.balance(part.balance, from: part.from)
         builder.lateBalanceComparisons(part.lateBalanceComparisons)
@@ -113,6 +115,8 @@ struct ReportBuilder {
     /// `stripe_costs.csv`'s rows, and the balance transactions counted in them (a part's and the ledger's may meet).
     var stripeCostRows: [StripeCostKey: StripeCostRow] = [:]
     var countedStripeCosts: Set<String> = []
+    /// The collection transfers counted in `losses_covered` (a part's and a merged input's may meet).
+    var countedCollections: Set<String> = []
     /// Exceptions with the creation time of the object they name (for the row order) and their identity, so an
     /// object reached twice (a transfer shared by two charges in corrupt data) is reported once.
     private var exceptions: [(created: Int64, row: ExceptionRow)] = []

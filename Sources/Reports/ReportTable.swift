@@ -283,6 +283,7 @@ struct ReportTable {
         Column("transferred", .amount), Column("reversed", .amount), Column("application_fees", .amount),
         Column("destination_platform_fee", .amount), Column("skipped_transfers", .count),
         Column("amount_owed", .amount), Column("unreversed_disputes", .count), Column("unrecovered", .amount),
+        Column("account_debits", .amount), Column("losses_covered", .amount),
     ]
 
     static func connectedAccounts(_ rows: [ConnectedAccountRow]) -> ReportTable {
@@ -304,6 +305,8 @@ struct ReportTable {
             cells.append(.amount(row.amountOwed, row.currency))
             cells.append(.count(row.unreversedDisputes))
             cells.append(.amount(row.unrecovered, row.currency))
+            cells.append(.amount(row.accountDebits, row.currency))
+            cells.append(.amount(row.lossesCovered, row.currency))
         }
     }
 
@@ -382,6 +385,8 @@ struct ReportTable {
             cells.append(.count(row.transferGroups))
             cells.append(.amount(row.platformTake, row.currency))
             cells.append(.amount(row.stripeCosts, row.currency))
+            cells.append(.amount(row.accountDebits, row.currency))
+            cells.append(.amount(row.lossesCovered, row.currency))
         }
     }
 
@@ -409,5 +414,6 @@ struct ReportTable {
         Column("skipped_transfers", .count), Column("amount_owed", .amount), Column("unreversed_disputes", .count),
         Column("unrecovered", .amount), Column("pending_charges", .count), Column("pending_amount", .amount),
         Column("transfer_groups", .count), Column("platform_take", .amount), Column("stripe_costs", .amount),
+        Column("account_debits", .amount), Column("losses_covered", .amount),
     ]
 }

@@ -133,6 +133,8 @@ enum SummaryChecks {
             add("amount_owed", row.currency, row.amountOwed)
             add("unreversed_disputes", row.currency, Int64(row.unreversedDisputes))
             add("unrecovered", row.currency, row.unrecovered)
+            add("account_debits", row.currency, row.accountDebits)
+            add("losses_covered", row.currency, row.lossesCovered)
         }
 
         /// The sum of `column` in `currency` (zero when no row counted), `nil` when it overflowed.

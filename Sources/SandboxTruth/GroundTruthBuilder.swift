@@ -176,6 +176,7 @@ struct GroundTruthBuilder {
         addPayouts()
         addLedger()
         addStripeCosts()
+        addLossesCovered()
         addBalance()
         sortRows()
         return truth
@@ -470,6 +471,24 @@ struct GroundTruthBuilder {
             add(currency) { $0.stripeCosts += amount }
         }
         truth.stripeCosts = rows.values.sorted(by: StripeCostRow.reportOrder)
+    }
+
+    /// The losses the platform covered for connected accounts in the range: each collection the generator made, its
+    /// loss `−net` in the statement of the account it collected for; the one naming no account under none, with a
+    /// `collection_account_unknown` exception (actual: the loss).
+    private mutating func addLossesCovered() {
+        let bts = storage.balanceTransactions
+        for b in inRange(bts.created) {
+            guard let collection = bts.collections[Int32(b)] else { continue }
+            let currency = bts.currency[b].currency
+            let loss = -(bts.amount[b] - bts.fee[b])
+            let account = collection.account >= 0 ? id(.account, Int(collection.account)) : nil
+            if account == nil {
+                exception(.collectionAccountUnknown, id(.balanceTransaction, b), nil, currency, nil, .amount(loss))
+            }
+            add(account: account, currency) { $0.lossesCovered += loss }
+            add(currency) { $0.lossesCovered += loss }
+        }
     }
 
     private mutating func sortRows() {

@@ -50,6 +50,8 @@ public struct Charge: StripeObject {
     public let onBehalfOf: ExpandableID?
     /// Whether the charge succeeded or was authorized for later capture.
     public let paid: Bool
+    /// The payment method's details, of which only the `type` is read (``PaymentMethodDetails``).
+    public let paymentMethodDetails: PaymentMethodDetails?
     /// The PaymentIntent that created the charge.
     public let paymentIntent: ExpandableID?
     /// Whether the charge was fully refunded (a partial refund leaves it `false`).
@@ -57,7 +59,10 @@ public struct Charge: StripeObject {
     /// The charge's refunds: present only when requested with `expand[]=refunds` (not sent by default since
     /// API version 2022-11-15).
     public let refunds: StripeList<Refund>?
-    /// On a connected account's payment, the transfer that created it.
+    /// On an account debit, the connected account debited (``ChargeSource``); on a legacy charge, its card.
+    public let source: ChargeSource?
+    /// On a connected account's payment, the transfer that created it; on an account debit, the transfer Stripe made
+    /// on the debited account.
     public let sourceTransfer: ExpandableID?
     /// Whether the payment succeeded, is pending or failed.
     public let status: ChargeStatus
@@ -97,8 +102,10 @@ public struct Charge: StripeObject {
         case onBehalfOf = "on_behalf_of"
         case paid
         case paymentIntent = "payment_intent"
+        case paymentMethodDetails = "payment_method_details"
         case refunded
         case refunds
+        case source
         case sourceTransfer = "source_transfer"
         case status
         case transfer

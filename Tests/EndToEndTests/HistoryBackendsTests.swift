@@ -40,10 +40,11 @@ struct HistoryBackendsTests {
     @Test("a range run into SQLite and into PostgreSQL writes byte-identical CSV files and workbook sheets")
     func reportsAreByteIdentical() async throws {
         // Given one world, with history before and after the range (refunds and disputes of older charges in it,
-        // its own charges refunded and disputed after it)
+        // its own charges refunded and disputed after it), and the platform's other money (Stripe's costs)
         var options = SandboxOptions()
         options.charges = 600
         options.days = 19
+        options.otherMoney = true
         let server = try await SandboxServer.start(options)
         let folder = try TemporaryFolder()
         let config = try folder.write("config.yaml", "")
@@ -87,7 +88,7 @@ struct HistoryBackendsTests {
         let postgreSQL = try #require(reports[.postgreSQL])
         let names = try FileManager.default.contentsOfDirectory(atPath: sqlite.path).sorted()
         #expect(try FileManager.default.contentsOfDirectory(atPath: postgreSQL.path).sorted() == names)
-        #expect(names.filter { $0.hasSuffix(".csv") }.count == 11)
+        #expect(names.filter { $0.hasSuffix(".csv") }.count == 12)
         for name in names where name.hasSuffix(".csv") {
             let expected = try Data(contentsOf: sqlite.appendingPathComponent(name))
             #expect(try Data(contentsOf: postgreSQL.appendingPathComponent(name)) == expected, "\(name)")

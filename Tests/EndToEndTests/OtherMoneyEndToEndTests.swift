@@ -11,6 +11,9 @@ import Testing
 /// - Stripe's costs outside charges (IC+ card fees the next day, network costs weeks late, fee credits, a month of
 ///   Connect fees, a cost naming no day and one naming a day no calendar has): `stripe_costs.csv` of every range is
 ///   the ground truth of its range, each cost under the day it names, and the Summary's `stripe_costs` is their sum.
+/// - Losses covered for connected accounts (`connect_collection_transfer`, the account read from the transaction's
+///   expanded source): `losses_covered` per account and in the Summary as the ground truth says; one whose source
+///   names no account counts under none, with a `collection_account_unknown` exception.
 /// - Disputes on destination charges made `on_behalf_of` their account: none is an unreversed dispute while it is
 ///   decided; the one lost during the last day is one in the next night's report, dated on its own day.
 @Suite("The platform's other money, end to end", .serialized)
@@ -60,6 +63,8 @@ struct OtherMoneyEndToEndTests {
         let openCharge = try #require(later.world.ids(for: .onBehalfOfDisputeOpen).first)
         var disputeRows: [String: [[String: String]]] = [:]
         var allRows: [[String: String]] = []
+        var allLosses: Set<String> = []
+        var unknownCollections = 0
         for (from, to, server) in ranges {
             let arguments = [
                 "run", "--config", config, "--from", dateText(from), "--to", dateText(to), "--out", out.path, "--db",
@@ -92,6 +97,28 @@ struct OtherMoneyEndToEndTests {
                     Decimal(string: summary["stripe_costs"] ?? "") == total,
                     "\(dateText(from)) \(summary["currency"] ?? "")")
             }
+            // and the losses covered for each account, and in the Summary, are the ground truth's
+            func money(_ minorUnits: Int64, _ currency: Currency) -> String {
+                CommandLineAgainstGroundTruthTests.money(minorUnits, currency)
+            }
+            let statements = try MovedByHandEndToEndTests.rows(report, "connected_accounts.csv")
+            let losses = Set(
+                statements.filter { Decimal(string: $0["losses_covered"] ?? "") != 0 }
+                    .map { "\($0["destination_account"] ?? "") \($0["currency"] ?? "") \($0["losses_covered"] ?? "")" })
+            let expectedLosses = Set(
+                truth.connectedAccounts.filter { $0.lossesCovered != 0 }
+                    .map { "\($0.destinationAccount ?? "") \($0.currency) \(money($0.lossesCovered, $0.currency))" })
+            #expect(losses == expectedLosses, "\(dateText(from)) losses covered")
+            for truthRow in truth.summary {
+                let summary = try MovedByHandEndToEndTests.rows(report, "summary.csv")
+                    .first { $0["currency"] == truthRow.currency.rawValue }
+                #expect(
+                    summary?["losses_covered"] == money(truthRow.lossesCovered, truthRow.currency),
+                    "\(truthRow.currency)")
+            }
+            allLosses.formUnion(losses)
+            unknownCollections += try MovedByHandEndToEndTests.rows(report, "exceptions.csv")
+                .filter { $0["kind"] == "collection_account_unknown" }.count
             disputeRows[dateText(from)] = try MovedByHandEndToEndTests.rows(report, "unreversed_disputes.csv")
             allRows += costs.map { $0.merging(["range": dateText(from)]) { $1 } }
         }
@@ -116,6 +143,10 @@ struct OtherMoneyEndToEndTests {
         // and a month of Connect fees is listed under the month's first day
         #expect(
             first.contains { $0["kind"] == "Connect: Account Volume Billing" && $0["day"]?.hasSuffix("-01") == true })
+        // And losses were covered for several accounts, and once for an account the collection did not name
+        #expect(allLosses.count >= 3, "\(allLosses)")
+        #expect(allLosses.contains { $0.hasPrefix(" usd ") }, "a loss under no account: \(allLosses)")
+        #expect(unknownCollections == 1)
         // And the on_behalf_of disputes are no unreversed disputes while they are decided
         let nightD = try #require(disputeRows[dateText(moment.addingTimeInterval(-Self.day))])
         #expect(!nightD.contains { $0["dispute_id"] == lostDispute || $0["charge_id"] == openCharge }, "\(nightD)")

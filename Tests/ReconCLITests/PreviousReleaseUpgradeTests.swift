@@ -19,7 +19,7 @@ struct PreviousReleaseUpgradeTests {
     /// release's.
     static let addedColumns: Set<String> = [
         "application_fee_currency", "balance_type", "reconciliation_status", "pending_charges", "pending_amount",
-        "transfer_groups", "platform_take", "type", "stripe_costs",
+        "transfer_groups", "platform_take", "type", "stripe_costs", "account_debits", "losses_covered",
     ]
     static let findingFiles: Set<String> = ["skipped_transfers.csv", "unreversed_disputes.csv", "exceptions.csv"]
 

@@ -72,10 +72,10 @@ struct CSVTests {
             """
             currency,destination_charges,gross,refunded,destination_platform_fee,stripe_fee,skipped_transfers,\
             amount_owed,unreversed_disputes,unrecovered,pending_charges,pending_amount,transfer_groups,platform_take,\
-            stripe_costs
-            bhd,1,10.000,0.000,8.770,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0.000
-            jpy,1,1234567,0,877,4321,0,0,0,0,2,1500,0,0,300
-            usd,2,20.00,10.00,-7.54,1.09,1,18.00,1,7.50,1,12.34,1,25.00,18.22
+            stripe_costs,account_debits,losses_covered
+            bhd,1,10.000,0.000,8.770,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0.000,0.000,0.000
+            jpy,1,1234567,0,877,4321,0,0,0,0,2,1500,0,0,300,0,0
+            usd,2,20.00,10.00,-7.54,1.09,1,18.00,1,7.50,1,12.34,1,25.00,18.22,5.00,20.00
 
             """
         ),
@@ -83,12 +83,13 @@ struct CSVTests {
             "connected_accounts.csv",
             """
             destination_account,currency,destination_charges,gross,refunded,transferred,reversed,application_fees,\
-            destination_platform_fee,skipped_transfers,amount_owed,unreversed_disputes,unrecovered
-            acct_1,usd,1,10.00,0.00,10.00,0.00,1.23,1.23,0,0.00,1,7.50
-            acct_2,usd,1,10.00,10.00,8.77,0.00,0.00,-8.77,0,0.00,0,0.00
-            acct_3,jpy,1,1234567,0,1234567,0,877,877,0,0,0,0
-            acct_9,usd,0,0.00,0.00,0.00,0.00,0.00,0.00,1,18.00,0,0.00
-            ,bhd,1,10.000,0.000,10.000,0.000,0.000,8.770,0,0.000,0,0.000
+            destination_platform_fee,skipped_transfers,amount_owed,unreversed_disputes,unrecovered,account_debits,\
+            losses_covered
+            acct_1,usd,1,10.00,0.00,10.00,0.00,1.23,1.23,0,0.00,1,7.50,5.00,20.00
+            acct_2,usd,1,10.00,10.00,8.77,0.00,0.00,-8.77,0,0.00,0,0.00,0.00,0.00
+            acct_3,jpy,1,1234567,0,1234567,0,877,877,0,0,0,0,0,0
+            acct_9,usd,0,0.00,0.00,0.00,0.00,0.00,0.00,1,18.00,0,0.00,0.00,0.00
+            ,bhd,1,10.000,0.000,10.000,0.000,0.000,8.770,0,0.000,0,0.000,0.000,0.000
 
             """
         ),

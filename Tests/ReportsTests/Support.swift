@@ -119,7 +119,8 @@ enum Fixture {
             connectedAccounts: [
                 ConnectedAccountRow(
                     destinationAccount: "acct_1", currency: .usd, destinationCharges: 1, gross: 1000, transferred: 1000,
-                    applicationFees: 123, destinationPlatformFee: 123, unreversedDisputes: 1, unrecovered: 750),
+                    applicationFees: 123, destinationPlatformFee: 123, unreversedDisputes: 1, unrecovered: 750,
+                    accountDebits: 500, lossesCovered: 2_000),
                 ConnectedAccountRow(
                     destinationAccount: "acct_2", currency: .usd, destinationCharges: 1, gross: 1000, refunded: 1000,
                     transferred: 877, destinationPlatformFee: -877),
@@ -229,6 +230,8 @@ enum Fixture {
         ]
         report.summary[1].stripeCosts = 300
         report.summary[2].stripeCosts = 1822
+        report.summary[2].accountDebits = 500
+        report.summary[2].lossesCovered = 2_000
         return report
     }
 }

@@ -165,18 +165,21 @@ struct WorkbookTests {
         #expect(summary.cell(1, "gross")?.value == .number(1_234_567))
         #expect(summary.cell(0, "destination_platform_fee")?.format == "#,##0.000;[Red]-#,##0.000")
         #expect(summary.cell(2, "destination_charges")?.value == .number(2))
-        #expect(summary.filter == "A1:O4")
+        #expect(summary.filter == "A1:Q4")
         // The look-back window's pending charges: usd 1 pending of 12.34, jpy 2 of 1,500
-        #expect(Array(summary.header.suffix(5).prefix(2)) == ["Pending charges", "Pending amount"])
+        #expect(Array(summary.header.suffix(7).prefix(2)) == ["Pending charges", "Pending amount"])
         #expect(summary.cell(2, "pending_charges")?.value == .number(1))
         #expect(summary.cell(2, "pending_amount")?.value == .number(12.34))
         #expect(summary.cell(1, "pending_amount")?.value == .number(1_500))
         // The transfer groups and their take: usd 1 group that kept 25.00
-        #expect(Array(summary.header.suffix(3).prefix(2)) == ["Transfer groups", "Platform take"])
+        #expect(Array(summary.header.suffix(5).prefix(2)) == ["Transfer groups", "Platform take"])
         #expect(summary.cell(2, "transfer_groups")?.value == .number(1))
         #expect(summary.cell(2, "platform_take")?.value == .number(25))
-        // Stripe's costs outside charges, the last column: usd 18.22, jpy 300
-        #expect(summary.header.last == "Stripe costs")
+        // The platform's other money, the last columns: Stripe's costs usd 18.22, jpy 300; account debits usd 5.00;
+        // losses covered usd 20.00
+        #expect(Array(summary.header.suffix(3)) == ["Stripe costs", "Account debits", "Losses covered"])
+        #expect(summary.cell(2, "account_debits")?.value == .number(5))
+        #expect(summary.cell(2, "losses_covered")?.value == .number(20))
         #expect(summary.cell(2, "stripe_costs")?.value == .number(18.22))
         #expect(summary.cell(1, "stripe_costs")?.value == .number(300))
         // Then, after a blank row, whether the books close, one line per currency of the Balance sheet

@@ -52,3 +52,25 @@ func sourceExpandedToAnObjectKeepsItsIDAndType(model: FixtureModel) throws {
     #expect(null.source == nil)
     #expect(absent.source == nil)
 }
+
+@Test func aCollectionTransferSourceNamesTheAccountCollectedFor() throws {
+    // Given a connect_collection_transfer balance transaction retrieved with expand[]=source, its destination an id or
+    // the account expanded, and a transfer's source, whose destination is no collection's
+    let account = "acct_1RlAGqPnLlHhkn0m"
+    let destinations: [Any] = [account, ["id": account, "object": "account"]]
+    for destination in destinations {
+        let collection: [String: Any] = [
+            "id": "connct_1", "object": "connect_collection_transfer", "amount": 5000, "currency": "usd",
+            "destination": destination, "livemode": false,
+        ]
+        let source = try StripeJSON.decode(BalanceTransaction.self, from: transactionData(source: collection)).source
+        #expect(
+            source
+                == BalanceTransactionSource(
+                    id: "connct_1", objectType: "connect_collection_transfer", destination: account))
+    }
+    let transfer = try StripeJSON.decode(
+        BalanceTransaction.self, from: transactionData(source: Fixture.json("transfer"))
+    ).source
+    #expect(transfer?.destination == nil)
+}

@@ -7,11 +7,11 @@ extension ChargeFacts {
         destinationAccountID != nil || transferID != nil || intent?.destinationAccountID != nil
     }
 
-    /// Whether the charge can belong to a transfer group: it succeeded with something captured, and it is not a
+    /// Whether the charge can belong to a transfer group: it succeeded with something captured, and it is neither a
     /// destination charge (Stripe labels a destination charge's PaymentIntent `group_pi_…` itself; that is no
-    /// group the platform made).
+    /// group the platform made) nor an account debit (money an account gave back, ``isAccountDebit``).
     public func canBelongToTransferGroup(intent: PaymentIntentFacts?) -> Bool {
-        isSucceededAndCaptured && !isDestinationCharge(intent: intent)
+        isSucceededAndCaptured && !isAccountDebit && !isDestinationCharge(intent: intent)
     }
 
     /// The group the charge names: its own `transfer_group`, else its PaymentIntent's; `nil` when it names none

@@ -34,13 +34,20 @@ public struct ChargeFacts: ObjectFacts, Hashable {
     /// asks platforms to recover such a charge's dispute only once it is lost (docs/RULES.md, "The platform's other
     /// money").
     public var onBehalfOf: String?
+    /// `payment_method_details.type`: `card`, `us_bank_account`, …; `stripe_account` for an account debit,
+    /// `stripe_balance` for an account paying the platform from its balance (``isAccountDebit``); `nil` when absent,
+    /// and in a history written before it was stored for a charge that is neither.
+    public var paymentMethodType: String?
+    /// `source.id`: on an account debit, the connected account debited (`acct_…`); `nil` when absent, and in a history
+    /// written before it was stored for a charge that is no account debit.
+    public var sourceID: String?
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, amountCaptured: Int64, amountRefunded: Int64,
         status: ChargeStatus, captured: Bool, paymentIntentID: String?, transferID: String?, applicationFeeID: String?,
         applicationFeeAmount: Int64?, destinationAccountID: String?, transferDataAmount: Int64?,
         balanceTransactionID: String?, livemode: Bool, transferGroup: String? = nil, disputed: Bool = false,
-        onBehalfOf: String? = nil
+        onBehalfOf: String? = nil, paymentMethodType: String? = nil, sourceID: String? = nil
     ) {
         self.id = id
         self.created = created
@@ -61,6 +68,8 @@ public struct ChargeFacts: ObjectFacts, Hashable {
         self.transferGroup = transferGroup
         self.disputed = disputed
         self.onBehalfOf = onBehalfOf
+        self.paymentMethodType = paymentMethodType
+        self.sourceID = sourceID
     }
 
     /// `status == "succeeded"` and `amount_captured > 0`: the charges docs/RULES.md reasons about. Not `captured`: a

@@ -11,6 +11,10 @@
 /// - `skippedTransfers`, `amountOwed`: the `skipped_transfers` rows whose `intended_destination` is the account.
 /// - `unreversedDisputes`, `unrecovered`: the `unreversed_disputes` rows whose `destination_account` is the
 ///   account (a dispute created in the range may be on a charge of an earlier range).
+/// - `accountDebits`: what the platform took back from the account by account debits created in the range
+///   (docs/RULES.md, "The platform's other money").
+/// - `lossesCovered`: what the platform paid Stripe in the range to cover the account's negative balance
+///   (`connect_collection_transfer`).
 ///
 /// Added up over the accounts, each column equals the `summary` row's column of the same name. For a charge
 /// captured in full, `destinationPlatformFee = (gross − refunded) − (transferred − reversed) + applicationFees`
@@ -42,12 +46,19 @@ public struct ConnectedAccountRow: Sendable, Hashable, Codable {
     public var unreversedDisputes: Int
     /// What the account still owes the platform for them.
     public var unrecovered: Int64
+    /// What the platform debited from the account (succeeded account debits created in the range, less what was
+    /// refunded of them).
+    public var accountDebits: Int64
+    /// What the platform paid Stripe to cover the account's negative balance (collection transfers created in the
+    /// range).
+    public var lossesCovered: Int64
 
     public init(
         destinationAccount: String?, currency: Currency, destinationCharges: Int = 0, gross: Int64 = 0,
         refunded: Int64 = 0, transferred: Int64 = 0, reversed: Int64 = 0, applicationFees: Int64 = 0,
         destinationPlatformFee: Int64 = 0, skippedTransfers: Int = 0, amountOwed: Int64 = 0,
-        unreversedDisputes: Int = 0, unrecovered: Int64 = 0
+        unreversedDisputes: Int = 0, unrecovered: Int64 = 0, accountDebits: Int64 = 0,
+        lossesCovered: Int64 = 0
     ) {
         self.destinationAccount = destinationAccount
         self.currency = currency
@@ -62,6 +73,8 @@ public struct ConnectedAccountRow: Sendable, Hashable, Codable {
         self.amountOwed = amountOwed
         self.unreversedDisputes = unreversedDisputes
         self.unrecovered = unrecovered
+        self.accountDebits = accountDebits
+        self.lossesCovered = lossesCovered
     }
 
     /// The report's order: by account (unknown last), then currency.

@@ -15,6 +15,7 @@ extension ReconciliationInput {
             missingObjects += part.missingObjects
             ledgerTotals += part.ledgerTotals
             stripeCostTransactions += part.stripeCostTransactions
+            collectionTransfers += part.collectionTransfers
             pendingCharges += part.pendingCharges
             if let partBalance = part.balance { balance = partBalance }
             lateBalanceComparisons += part.lateBalanceComparisons

@@ -166,6 +166,9 @@ public enum ExceptionKind: String, Sendable, Codable, CaseIterable {
     case balanceNotContinuous = "balance_not_continuous"
     /// A figure of Stripe's own Balance report differs from the roll-forward's.
     case stripeReportMismatch = "stripe_report_mismatch"
+    /// A loss the platform covered (`connect_collection_transfer`) whose source does not name the connected account:
+    /// counted with no account (docs/RULES.md, "The platform's other money").
+    case collectionAccountUnknown = "collection_account_unknown"
 }
 
 /// An exception's expected or actual value: an amount in minor units of the row's currency, or text.
@@ -253,12 +256,17 @@ public struct SummaryRow: Sendable, Hashable, Codable {
     public var platformTake: Int64
     /// What Stripe billed outside charges in the range (`stripe_costs.csv`'s `amount` in this currency).
     public var stripeCosts: Int64
+    /// What the platform debited from connected accounts in the range (`connected_accounts.csv`'s `account_debits`).
+    public var accountDebits: Int64
+    /// What the platform paid Stripe to cover connected accounts' negative balances in the range
+    /// (`connected_accounts.csv`'s `losses_covered`).
+    public var lossesCovered: Int64
 
     public init(
         currency: Currency, destinationCharges: Int, gross: Int64, refunded: Int64, destinationPlatformFee: Int64,
         stripeFee: Int64, skippedTransfers: Int, amountOwed: Int64, unreversedDisputes: Int, unrecovered: Int64,
         pendingCharges: Int = 0, pendingAmount: Int64 = 0, transferGroups: Int = 0, platformTake: Int64 = 0,
-        stripeCosts: Int64 = 0
+        stripeCosts: Int64 = 0, accountDebits: Int64 = 0, lossesCovered: Int64 = 0
     ) {
         self.currency = currency
         self.destinationCharges = destinationCharges
@@ -275,6 +283,8 @@ public struct SummaryRow: Sendable, Hashable, Codable {
         self.transferGroups = transferGroups
         self.platformTake = platformTake
         self.stripeCosts = stripeCosts
+        self.accountDebits = accountDebits
+        self.lossesCovered = lossesCovered
     }
 }
 

@@ -9,6 +9,8 @@ package enum StripeIDKind: Int, CaseIterable, Sendable {
     case balanceTransaction, connectedPayment, connectedPaymentRefund, account, paymentMethod, request
     // New kinds go last: a kind's raw value is part of its ids' check characters.
     case payout, bankAccount
+    /// A `connect_collection_transfer` (no endpoint serves one; the prefix is the sandbox's own).
+    case collectionTransfer
 
     var prefix: String {
         switch self {
@@ -28,6 +30,7 @@ package enum StripeIDKind: Int, CaseIterable, Sendable {
         case .request: "req"
         case .payout: "po"
         case .bankAccount: "ba"
+        case .collectionTransfer: "connct"
         }
     }
 

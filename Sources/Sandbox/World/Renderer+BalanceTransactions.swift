@@ -7,7 +7,7 @@ extension Renderer {
         let currency = b.currency[index].code
         let source = Int(b.source[index])
         let sourceRef: ObjectRef? =
-            if source < 0 || b.stripeCosts[Int32(index)] != nil {
+            if source < 0 || b.stripeCosts[Int32(index)] != nil || b.collections[Int32(index)] != nil {
                 nil
             } else {
                 switch b.sourceKind[index] {
@@ -66,7 +66,11 @@ extension Renderer {
             writer.field("net", b.amount[index] - b.fee[index])
             writer.field("object", "balance_transaction")
             writer.field("reporting_category", type.reportingCategory)
-            reference("source", writer, expand, "source", sourceRef)
+            if let collection = b.collections[Int32(index)] {
+                collectionSource(collection, currency: currency, amount: -b.amount[index], writer, expand)
+            } else {
+                reference("source", writer, expand, "source", sourceRef)
+            }
             writer.field("status", pending ? "pending" : "available")
             writer.field("type", type.type)
             writer.field("balance_type", b.balanceType[index].name)
@@ -86,6 +90,26 @@ extension Renderer {
         case .applicationFee(let f): return s.fees.currency[f]
         case .feeRefund(let f): return s.fees.currency[Int(s.feeRefunds.fee[f])]
         case .payout, .paymentIntent, .balanceTransaction, nil: return nil
+        }
+    }
+
+    /// A collection transfer's `source`: its id, or (with `expand[]=source`) the collection transfer itself, naming the
+    /// account collected for; the one collection that names none stays an id.
+    private func collectionSource(
+        _ collection: WorldCollection, currency: String, amount: Int64, _ writer: JSONWriter, _ expand: ExpandTree
+    ) {
+        writer.key("source")
+        guard expand["source"] != nil, collection.account >= 0 else {
+            return writer.id(.collectionTransfer, collection.index)
+        }
+        writer.expandedObjects += 1
+        writer.object {
+            writer.field("amount", amount)
+            writer.field("currency", currency)
+            writer.field("destination", id: .account, Int(collection.account))
+            writer.field("id", id: .collectionTransfer, collection.index)
+            writer.field("livemode", false)
+            writer.field("object", "connect_collection_transfer")
         }
     }
 }

@@ -55,6 +55,36 @@ extension WorldBuilder {
         bill(
             firstDay + 2 * day + 8 * 3_600, .stripeFee, -rng.int(100...500), .usd,
             WorldStripeCost(kind: .volumeFees, namedDay: firstDay, unparseable: true))
+        generateCollectionsAndReserves(&rng)
+    }
+
+    /// Losses the platform covers and Connect reserve movements: every third day Stripe collects from the platform
+    /// for a connected account that stayed negative (a `connect_collection_transfer`, usd, its source naming the
+    /// account), on the fifth day one whose source names none; every fourth day a reserve hold, released two days
+    /// later (`reserve_transaction`, category `connect_reserved_funds`: never a loss).
+    private func generateCollectionsAndReserves(_ rng: inout SplitMix64) {
+        let day: Int64 = 86_400
+        var collections = 0
+        for dayNumber in 0..<Int((end - start) / day) {
+            let noon = start + Int64(dayNumber) * day + 12 * 3_600
+            if dayNumber % 3 == 1 || dayNumber == 4 {
+                let account: Int16 = dayNumber == 4 ? -1 : Int16(rng.int(0...(accountCount - 1)))
+                let created = noon + rng.int(0...3_599)
+                if created < end {
+                    let index = addBT(
+                        created, .connectCollectionTransfer, amount: -rng.int(1_000...15_000), currency: .usd,
+                        rate: 0, source: .charge, -1)
+                    bts.collections[index] = WorldCollection(index: collections, account: account)
+                    collections += 1
+                }
+            }
+            if dayNumber % 4 == 2 {
+                let held: Int64 = rng.int(2_000...8_000)
+                for (at, amount) in [(noon + 3_600, -held), (noon + 2 * day + 3_600, held)] where at < end {
+                    _ = addBT(at, .reserveTransaction, amount: amount, currency: .usd, rate: 0, source: .charge, -1)
+                }
+            }
+        }
     }
 
     /// UTC midnight of the first day of the month holding `seconds`.

@@ -203,6 +203,8 @@ extension WorldBuilder {
         b.balanceType = order.permute(bts.balanceType)
         b.stripeCosts = Dictionary(
             uniqueKeysWithValues: bts.stripeCosts.map { (order.newIndex[Int($0.key)], $0.value) })
+        b.collections = Dictionary(
+            uniqueKeysWithValues: bts.collections.map { (order.newIndex[Int($0.key)], $0.value) })
         var sources = bts.source
         for index in sources.indices where sources[index] >= 0 {
             let value = Int(sources[index])

@@ -319,6 +319,7 @@ extension BalanceTransactionTable {
         cut(&pending, n)
         cut(&balanceType, n)
         stripeCosts = stripeCosts.filter { $0.key < n }
+        collections = collections.filter { $0.key < n }
     }
 }
 

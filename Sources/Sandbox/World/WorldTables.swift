@@ -141,6 +141,10 @@ package enum BTType: UInt8, Sendable {
     case stripeFee
     /// Network costs Stripe bills on IC+ pricing (``WorldStripeCost/Kind/networkCosts``).
     case networkCost
+    /// Stripe collecting from the platform for a connected account that stayed negative (``WorldCollection``).
+    case connectCollectionTransfer
+    /// Funds moved into (negative) or out of (positive) the Connect reserve: never a loss.
+    case reserveTransaction
 
     var type: String {
         switch self {
@@ -161,6 +165,8 @@ package enum BTType: UInt8, Sendable {
         case .partialCaptureReversal: "refund"
         case .stripeFee: "stripe_fee"
         case .networkCost: "network_cost"
+        case .connectCollectionTransfer: "connect_collection_transfer"
+        case .reserveTransaction: "reserve_transaction"
         }
     }
 
@@ -182,6 +188,8 @@ package enum BTType: UInt8, Sendable {
         case .partialCaptureReversal: "partial_capture_reversal"
         case .stripeFee: "fee"
         case .networkCost: "network_cost"
+        case .connectCollectionTransfer: "connect_collection_transfer"
+        case .reserveTransaction: "connect_reserved_funds"
         }
     }
 }
@@ -460,6 +468,8 @@ package struct BalanceTransactionTable: Sendable {
     package var balanceType: [WorldBalanceType] = []
     /// Balance transaction → the Stripe cost it is (its description), for the `stripe_fee` and `network_cost` ones.
     package var stripeCosts: [Int32: WorldStripeCost] = [:]
+    /// Balance transaction → the collection it is, for the `connect_collection_transfer` ones.
+    package var collections: [Int32: WorldCollection] = [:]
 
     var count: Int { created.count }
 

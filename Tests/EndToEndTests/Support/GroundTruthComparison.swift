@@ -137,7 +137,7 @@ struct SummaryLine: ReportLine {
         text =
             "\(r.currency) \(r.destinationCharges) \(r.gross) \(r.refunded) \(r.destinationPlatformFee) "
             + "\(r.stripeFee) \(r.skippedTransfers) \(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered) "
-            + "\(r.stripeCosts)"
+            + "\(r.stripeCosts) \(r.accountDebits) \(r.lossesCovered)"
     }
 }
 
@@ -152,7 +152,7 @@ struct AccountLine: ReportLine {
         text =
             "\(r.destinationAccount ?? "-") \(r.currency) \(r.destinationCharges) \(r.gross) \(r.refunded) "
             + "\(r.transferred) \(r.reversed) \(r.applicationFees) \(r.destinationPlatformFee) \(r.skippedTransfers) "
-            + "\(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered)"
+            + "\(r.amountOwed) \(r.unreversedDisputes) \(r.unrecovered) \(r.accountDebits) \(r.lossesCovered)"
     }
 }
 

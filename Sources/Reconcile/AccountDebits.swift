@@ -1,0 +1,33 @@
+import ReconCore
+
+// MARK: - Account debits (docs/RULES.md, "The platform's other money")
+
+extension ReportBuilder {
+    /// Every succeeded account debit created in the range (``ChargeFacts/isAccountDebit``) this part judges: what it
+    /// took from the connected account (``ChargeFacts/debitedAmount``) counts in that account's statement and the
+    /// Summary as `account_debits`. A debit is never a sale: the destination charges and transfer groups leave it out
+    /// by their own definitions.
+    mutating func accountDebits() {
+        for charge in index.charges where index.judges(charge) && index.isInRange(charge.created) {
+            guard charge.isAccountDebit, charge.isSucceededAndCaptured else { continue }
+            guard let amount = charge.debitedAmount else {
+                overflow(charge.id, currency: charge.currency, created: charge.created, what: "account debit")
+                continue
+            }
+            let key = AccountKey(account: charge.debitedAccount, currency: charge.currency)
+            var statement =
+                accounts[key] ?? ConnectedAccountRow(destinationAccount: key.account, currency: key.currency)
+            guard let total = Checked.add(statement.accountDebits, amount) else {
+                overflow(
+                    charge.id, currency: charge.currency, created: charge.created,
+                    what: "account debits total of \(key.account ?? "unknown account")")
+                continue
+            }
+            statement.accountDebits = total
+            accounts[key] = statement
+            addToSummary(
+                charge.currency, \.accountDebits, amount, objectID: charge.id, created: charge.created,
+                what: "account debits")
+        }
+    }
+}

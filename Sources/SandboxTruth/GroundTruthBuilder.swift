@@ -177,6 +177,7 @@ struct GroundTruthBuilder {
         addLedger()
         addStripeCosts()
         addLossesCovered()
+        addAccountDebits()
         addBalance()
         sortRows()
         return truth
@@ -488,6 +489,20 @@ struct GroundTruthBuilder {
             }
             add(account: account, currency) { $0.lossesCovered += loss }
             add(currency) { $0.lossesCovered += loss }
+        }
+    }
+
+    /// What the platform debited from connected accounts in the range: each account debit the generator made (a
+    /// payment from an account's balance is none), `amount_captured − amount_refunded`, in the statement of the
+    /// account it was paid from.
+    private mutating func addAccountDebits() {
+        let charges = storage.charges
+        for c in inRange(charges.created) where charges.method[c] == .accountDebit && charges.status[c] == .succeeded {
+            guard let account = charges.payingAccount[Int32(c)] else { continue }
+            let debited = charges.amountCaptured[c] - charges.amountRefunded[c]
+            let currency = charges.currency[c].currency
+            add(account: id(.account, Int(account)), currency) { $0.accountDebits += debited }
+            add(currency) { $0.accountDebits += debited }
         }
     }
 

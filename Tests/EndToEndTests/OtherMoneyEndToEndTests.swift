@@ -14,6 +14,8 @@ import Testing
 /// - Losses covered for connected accounts (`connect_collection_transfer`, the account read from the transaction's
 ///   expanded source): `losses_covered` per account and in the Summary as the ground truth says; one whose source
 ///   names no account counts under none, with a `collection_account_unknown` exception.
+/// - Account debits (`stripe_account` payments, `py_…`): `account_debits` per debited account and in the Summary as the
+///   ground truth says, none of them a `platform_fees` row; payments from an account's balance are no debit.
 /// - Disputes on destination charges made `on_behalf_of` their account: none is an unreversed dispute while it is
 ///   decided; the one lost during the last day is one in the next night's report, dated on its own day.
 @Suite("The platform's other money, end to end", .serialized)
@@ -64,6 +66,7 @@ struct OtherMoneyEndToEndTests {
         var disputeRows: [String: [[String: String]]] = [:]
         var allRows: [[String: String]] = []
         var allLosses: Set<String> = []
+        var allDebits: Set<String> = []
         var unknownCollections = 0
         for (from, to, server) in ranges {
             let arguments = [
@@ -109,11 +112,25 @@ struct OtherMoneyEndToEndTests {
                 truth.connectedAccounts.filter { $0.lossesCovered != 0 }
                     .map { "\($0.destinationAccount ?? "") \($0.currency) \(money($0.lossesCovered, $0.currency))" })
             #expect(losses == expectedLosses, "\(dateText(from)) losses covered")
+            // and so are the account debits (the payments from an account's balance are none)
+            let debits = Set(
+                statements.filter { Decimal(string: $0["account_debits"] ?? "") != 0 }
+                    .map { "\($0["destination_account"] ?? "") \($0["currency"] ?? "") \($0["account_debits"] ?? "")" })
+            let expectedDebits = Set(
+                truth.connectedAccounts.filter { $0.accountDebits != 0 }
+                    .map { "\($0.destinationAccount ?? "") \($0.currency) \(money($0.accountDebits, $0.currency))" })
+            #expect(debits == expectedDebits, "\(dateText(from)) account debits")
+            allDebits.formUnion(debits)
+            let fees = try MovedByHandEndToEndTests.rows(report, "platform_fees.csv")
+            #expect(fees.allSatisfy { $0["charge_id"]?.hasPrefix("py_") == false }, "no debit is a sale")
             for truthRow in truth.summary {
                 let summary = try MovedByHandEndToEndTests.rows(report, "summary.csv")
                     .first { $0["currency"] == truthRow.currency.rawValue }
                 #expect(
                     summary?["losses_covered"] == money(truthRow.lossesCovered, truthRow.currency),
+                    "\(truthRow.currency)")
+                #expect(
+                    summary?["account_debits"] == money(truthRow.accountDebits, truthRow.currency),
                     "\(truthRow.currency)")
             }
             allLosses.formUnion(losses)
@@ -143,6 +160,8 @@ struct OtherMoneyEndToEndTests {
         // and a month of Connect fees is listed under the month's first day
         #expect(
             first.contains { $0["kind"] == "Connect: Account Volume Billing" && $0["day"]?.hasSuffix("-01") == true })
+        // And accounts were debited
+        #expect(allDebits.count >= 2, "\(allDebits)")
         // And losses were covered for several accounts, and once for an account the collection did not name
         #expect(allLosses.count >= 3, "\(allLosses)")
         #expect(allLosses.contains { $0.hasPrefix(" usd ") }, "a loss under no account: \(allLosses)")

@@ -55,6 +55,11 @@ extension Router {
                 restrict([])  // customer: the world has none
             }
         }
+        if resource == .paymentIntents, !s.charges.payingAccount.isEmpty {
+            // A payment from an account has no PaymentIntent.
+            let methods = s.charges.method
+            predicates.append { !methods[$0].isFromAnAccount }
+        }
         if resource == .balanceTransactions, !hiddenBalanceTransactions.isEmpty {
             let hidden = hiddenBalanceTransactions
             predicates.append { !hidden.contains($0) }

@@ -11,6 +11,8 @@ package enum StripeIDKind: Int, CaseIterable, Sendable {
     case payout, bankAccount
     /// A `connect_collection_transfer` (no endpoint serves one; the prefix is the sandbox's own).
     case collectionTransfer
+    /// A platform charge paid by a connected account (an account debit, a payment from its balance): `py_…`.
+    case accountPayment
 
     var prefix: String {
         switch self {
@@ -31,6 +33,7 @@ package enum StripeIDKind: Int, CaseIterable, Sendable {
         case .payout: "po"
         case .bankAccount: "ba"
         case .collectionTransfer: "connct"
+        case .accountPayment: "py"
         }
     }
 

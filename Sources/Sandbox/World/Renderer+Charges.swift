@@ -6,7 +6,8 @@ extension Renderer {
         let amount = charges.amount[index]
         let status = charges.status[index]
         let currency = charges.currency[index].code
-        let idString = storage.ids.id(.charge, index)
+        let idString = storage.ids.id(chargeIDKind(index), index)
+        let account = charges.payingAccount[Int32(index)]
         writer.object {
             writer.field("amount", amount)
             writer.field("amount_captured", status == .failed ? 0 : charges.amountCaptured[index])
@@ -71,8 +72,13 @@ extension Renderer {
                 writer.field("type", "authorized")
             }
             writer.field("paid", status != .failed && status != .pending)
-            reference("payment_intent", writer, expand, "payment_intent", .paymentIntent(index))
-            writer.field("payment_method", id: .paymentMethod, index)
+            reference(
+                "payment_intent", writer, expand, "payment_intent", account == nil ? .paymentIntent(index) : nil)
+            if account == nil {
+                writer.field("payment_method", id: .paymentMethod, index)
+            } else {
+                writer.nullField("payment_method")
+            }
             writer.key("payment_method_details")
             paymentMethodDetails(index, writer)
             writer.nullField("receipt_email")
@@ -113,7 +119,14 @@ extension Renderer {
                 writer.null()
             }
             writer.field("transfer_group", transferGroup(ofCharge: index))
-            writer.nullField("source")
+            if let account {
+                writer.field("source") {
+                    writer.field("id", id: .account, Int(account))
+                    writer.field("object", "account")
+                }
+            } else {
+                writer.nullField("source")
+            }
         }
     }
 
@@ -131,6 +144,13 @@ extension Renderer {
     private func paymentMethodDetails(_ index: Int, _ writer: JSONWriter) {
         let charges = storage.charges
         let fingerprint = String(storage.ids.id(.paymentMethod, index).suffix(16))
+        if charges.method[index].isFromAnAccount {
+            let debit = charges.method[index] == .accountDebit
+            return writer.object {
+                if debit { writer.emptyObject("stripe_account") } else { writer.emptyObject("stripe_balance") }
+                writer.field("type", debit ? "stripe_account" : "stripe_balance")
+            }
+        }
         guard charges.method[index] != .bankDebit else {
             return bankDebitDetails(index, writer, fingerprint: fingerprint)
         }

@@ -17,8 +17,17 @@ struct Renderer: Sendable {
             return index
         }
         switch id[..<underscore] {
-        case "ch": return find(.charge, storage.charges.count).map(ObjectRef.charge)
-        case "pi": return find(.paymentIntent, storage.charges.count).map(ObjectRef.paymentIntent)
+        case "ch":
+            return find(.charge, storage.charges.count).flatMap { isFromAnAccount($0) ? nil : ObjectRef.charge($0) }
+        case "py":
+            return find(.accountPayment, storage.charges.count).flatMap {
+                isFromAnAccount($0) ? ObjectRef.charge($0) : nil
+            }
+        case "pi":
+            // A payment from an account has no PaymentIntent.
+            return find(.paymentIntent, storage.charges.count).flatMap {
+                isFromAnAccount($0) ? nil : ObjectRef.paymentIntent($0)
+            }
         case "tr": return find(.transfer, storage.transfers.count).map(ObjectRef.transfer)
         case "trr": return find(.transferReversal, storage.reversals.count).map(ObjectRef.transferReversal)
         case "fee": return find(.applicationFee, storage.fees.count).map(ObjectRef.applicationFee)
@@ -31,6 +40,12 @@ struct Renderer: Sendable {
         default: return nil
         }
     }
+
+    /// Whether charge `index` was paid by a connected account (its id is `py_…`, it has no PaymentIntent).
+    func isFromAnAccount(_ index: Int) -> Bool { storage.charges.method[index].isFromAnAccount }
+
+    /// The kind of id charge `index` carries.
+    func chargeIDKind(_ index: Int) -> StripeIDKind { isFromAnAccount(index) ? .accountPayment : .charge }
 
     func render(_ object: ObjectRef, to writer: JSONWriter, expand: ExpandTree) {
         switch object {
@@ -58,7 +73,7 @@ struct Renderer: Sendable {
             render(object, to: writer, expand: subtree)
         } else {
             switch object {
-            case .charge(let index): writer.id(.charge, index)
+            case .charge(let index): writer.id(chargeIDKind(index), index)
             case .paymentIntent(let index): writer.id(.paymentIntent, index)
             case .transfer(let index): writer.id(.transfer, index)
             case .transferReversal(let index): writer.id(.transferReversal, index)

@@ -99,7 +99,8 @@ public struct SandboxWorld: Sendable {
     /// Number of objects per list endpoint resource, plus the nested kinds.
     public var counts: [String: Int] {
         [
-            "charges": storage.charges.count, "payment_intents": storage.charges.count,
+            "charges": storage.charges.count,
+            "payment_intents": storage.charges.count - storage.charges.payingAccount.count,
             "transfers": storage.transfers.count, "transfer_reversals": storage.reversals.count,
             "application_fees": storage.fees.count, "fee_refunds": storage.feeRefunds.count,
             "refunds": storage.refunds.count, "disputes": storage.disputes.count,

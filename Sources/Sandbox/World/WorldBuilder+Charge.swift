@@ -68,6 +68,9 @@ extension WorldBuilder {
     func generateCharge(_ c: Int, created t: Int64, plan: ChargePlan, rng: inout SplitMix64) {
         let terms = drawTerms(c, created: t, plan: plan, rng: &rng)
         appendCharge(terms)
+        if plan.method.isFromAnAccount {
+            charges.payingAccount[Int32(c)] = Int16(rng.int(0...(accountCount - 1)) as Int)
+        }
         addChargeBalanceTransactions(terms)
         let links = addTransferAndFee(terms, rng: &rng)
         var group = addSeparateTransfers(terms, rng: &rng)
@@ -166,7 +169,8 @@ extension WorldBuilder {
             let booked = terms.remainderRefund > 0 ? terms.amount : terms.captured
             let settled = convert(booked, rate: rate)
             chargeBT = addBT(
-                terms.created, plan.method == .bankDebit ? .payment : .charge, amount: settled,
+                terms.created, plan.method == .bankDebit || plan.method.isFromAnAccount ? .payment : .charge,
+                amount: settled,
                 fee: stripeFee(convert(terms.captured, rate: rate), terms.settlement, plan.method),
                 currency: terms.settlement, rate: rate,
                 source: .charge, c, availableOn: availableOn(terms.settledAt, days: 2),

@@ -6,6 +6,7 @@ extension WorldBuilder {
     /// the currency otherwise (bhd rounded to its granularity).
     func stripeFee(_ settled: Int64, _ currency: WorldCurrency, _ method: PaymentMethodKind) -> Int64 {
         if method == .bankDebit { return min((settled * 8 + 500) / 1000, 500) }
+        if method.isFromAnAccount { return 0 }
         switch currency {
         case .usd, .eur: return (settled * 29 + 500) / 1000 + 30
         case .gbp: return (settled * 15 + 500) / 1000 + 20

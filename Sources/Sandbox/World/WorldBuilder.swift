@@ -147,6 +147,13 @@ final class WorldBuilder {
             return plan
         }
         if let planned = plannedAt[index] { return planned }
+        // The platform's other money: one charge in 89 an account debit, one a payment from an account's balance.
+        if otherMoney, let method = [17: PaymentMethodKind.accountDebit, 61: .stripeBalance][index % 89] {
+            var plan = ChargePlan()
+            plan.method = method
+            plan.currency = .usd
+            return plan
+        }
         var plan = ChargePlan.random(&rng)
         // Drawn from a stream of its own, so that a world without separately transferred charges keeps its values.
         if transferGroupShare > 0 {

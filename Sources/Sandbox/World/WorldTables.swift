@@ -97,8 +97,16 @@ package enum WorldChargeStatus: UInt8, Sendable {
 
 /// How the customer paid: a card captured at once, a bank debit that settles days later, or a card under
 /// asynchronous capture (its transfer is attached a little later).
-enum PaymentMethodKind: UInt8, Sendable {
+package enum PaymentMethodKind: UInt8, Sendable {
     case card, bankDebit, cardAsyncCapture
+    /// An account debit: the platform charges a connected account (`stripe_account`, a `py_…` whose `source` is the
+    /// account; docs/RULES.md, "The platform's other money"). No PaymentIntent, no fee.
+    case accountDebit
+    /// A connected account paying the platform from its Stripe balance (`stripe_balance`): revenue, no debit.
+    case stripeBalance
+
+    /// Whether the payment comes from a connected account (``accountDebit``, ``stripeBalance``): no PaymentIntent.
+    package var isFromAnAccount: Bool { self == .accountDebit || self == .stripeBalance }
 }
 
 package enum WorldDisputeStatus: UInt8, CaseIterable, Sendable {
@@ -265,7 +273,10 @@ package struct ChargeTable: Sendable {
     package var amount: [Int64] = []
     package var currency: [WorldCurrency] = []
     package var status: [WorldChargeStatus] = []
-    var method: [PaymentMethodKind] = []
+    package var method: [PaymentMethodKind] = []
+    /// Charge → the connected account it was paid from (its `source`), for the payments from an account
+    /// (``PaymentMethodKind/isFromAnAccount``).
+    package var payingAccount: [Int32: Int16] = [:]
     /// When the payment settled (succeeded or failed): at once for a card, days later for a bank debit, which is
     /// `pending` until then. A bank debit's transfer, application fee and failure come at this moment.
     package var settledAt: [Int64] = []

@@ -53,6 +53,9 @@ public struct Extractor: Sendable {
         /// Whether the range's balance is compared with Stripe's own Balance report (the Reporting API), and the
         /// ranges whose report Stripe had not published when an earlier run asked.
         public var compareWithStripeReports = true
+        /// The metadata keys whose values name what an account debit recovers (`reconcile.debit_link_keys`): a debit
+        /// of the range naming an earlier charge has that charge judged again.
+        public var debitLinkKeys = ChargeFacts.defaultDebitLinkKeys
         /// How the report runs are waited for.
         public var reportPolling = ReportPolling()
         /// The longest time from the range's end to Stripe's balance read that the extraction lists to anchor the
@@ -202,7 +205,8 @@ public struct Extractor: Sendable {
         // Money moved by hand: what this range's reversals and transfers changed of the look-back window's charges.
         if options.lookbackSeconds > 0 {
             summary.movedByHand = try await store.gaps.recordMovedByHand(
-                run: runID, range: from..<to, window: (from - options.lookbackSeconds)..<from, chain: context.chain)
+                run: runID, range: from..<to, window: (from - options.lookbackSeconds)..<from, chain: context.chain,
+                debitLinkKeys: options.debitLinkKeys)
             if summary.movedByHand > 0 {
                 logger.info(
                     "money moved by hand: earlier charges judged again",

@@ -25,7 +25,8 @@ extension ChargeFacts {
             transferDataAmount: charge.transferData?.amount, balanceTransactionID: charge.balanceTransaction?.id,
             livemode: charge.livemode, transferGroup: charge.transferGroup, disputed: charge.disputed,
             onBehalfOf: charge.onBehalfOf?.id, paymentMethodType: charge.paymentMethodDetails?.type,
-            sourceID: charge.source?.id)
+            sourceID: charge.source?.id,
+            metadata: charge.paymentMethodDetails?.type == ChargeFacts.accountDebitMethod ? charge.metadata : [:])
     }
 }
 

@@ -25,16 +25,23 @@ extension HistoryGaps {
     /// transfer's `transfer_group`, else by its `source_transaction`, and its charges by their own `transfer_group`,
     /// their PaymentIntent's, or a group transfer naming them as `source_transaction` (docs/RULES.md, "Separately
     /// transferred charges"; a wider net than that definition only re-judges a charge whose findings then stay as
-    /// they were).
+    /// they were). And a charge an account debit of the range names (docs/RULES.md, "The platform's other money": by
+    /// its metadata under `debitLinkKeys`, or its `transfer_group`), directly, by its PaymentIntent, one of its refunds
+    /// or disputes, or its transfer group: the debit may give back what the charge's refund or dispute took.
     @discardableResult
     public func recordMovedByHand(
-        run runID: Int64, range: Range<Int64>, window: Range<Int64>, chain: [Int64]
+        run runID: Int64, range: Range<Int64>, window: Range<Int64>, chain: [Int64],
+        debitLinkKeys: [String] = ChargeFacts.defaultDebitLinkKeys
     ) async throws(HistoryError) -> Int {
         let seen = "(" + chain.map(String.init).joined(separator: ",") + ")"
         let (chargeTransfer, chargeIntent) = (GraphColumns.chargeTransfer, GraphColumns.chargeIntent)
         let (reversalTransfer, transferSource) = (GraphColumns.reversalTransfer, GraphColumns.transferSource)
         let inRange = "created >= \(range.lowerBound) AND created < \(range.upperBound)"
         return try await writeDatabase { db in
+            let debited = SQLValue.text(
+                IDList.json(
+                    try Self.chargesNamedByDebits(
+                        db, range: range, seen: seen, keys: debitLinkKeys)))
             let affected = try db.all(
                 """
                 WITH reversed(id) AS (
@@ -54,16 +61,18 @@ extension HistoryGaps {
                     UNION SELECT c.id FROM charges c JOIN payment_intents p ON p.id = c.\(chargeIntent)
                         WHERE p.transfer_group IN (SELECT name FROM groups)
                     UNION SELECT \(transferSource) FROM transfers
-                        WHERE transfer_group IN (SELECT name FROM groups) AND \(transferSource) IS NOT NULL)
+                        WHERE transfer_group IN (SELECT name FROM groups) AND \(transferSource) IS NOT NULL
+                    UNION SELECT id FROM charges WHERE id IN \(db.dialect.idSet)),
+                debited(id) AS (SELECT id FROM charges WHERE id IN \(db.dialect.idSet))
                 SELECT c.id FROM charges c
                 WHERE c.id IN (SELECT id FROM candidates)
                   AND c.created >= \(window.lowerBound) AND c.created < \(window.upperBound)
-                  AND (c.\(chargeTransfer) IN (SELECT id FROM reversed)
+                  AND (c.\(chargeTransfer) IN (SELECT id FROM reversed) OR c.id IN (SELECT id FROM debited)
                        OR (c.\(chargeTransfer) IS NULL AND c.transfer_destination IS NULL))
                   AND EXISTS (SELECT 1 FROM runs r WHERE r.status = 'completed' AND r.command IN ('run', 'extract')
                               AND r.range_from <= c.created AND r.range_to > c.created)
                 ORDER BY c.id
-                """
+                """, [debited, debited]
             ) { try String(row: $0, at: 0) }
             guard !affected.isEmpty else { return 0 }
             let ids = SQLValue.text(IDList.json(affected))
@@ -89,5 +98,37 @@ extension HistoryGaps {
             }
             return affected.count
         }
+    }
+
+    /// The charges the account debits of `range` that chain `seen` saw first name (``ChargeFacts/debitLinks(keys:)``):
+    /// a charge by its id, or through its PaymentIntent, one of its refunds or disputes, or its transfer group (its own
+    /// `transfer_group` or its PaymentIntent's). Debits are few: read by the partial index, their links resolved here.
+    static func chargesNamedByDebits(
+        _ db: SQLSession, range: Range<Int64>, seen: String, keys: [String]
+    ) throws -> [String] {
+        let debits = try HistoryObjects.fetchFacts(
+            ChargeFacts.self, db: db,
+            sql: """
+                SELECT \(ChargeFacts.qualifiedSelection) FROM charges AS t
+                WHERE t.payment_method_type = '\(ChargeFacts.accountDebitMethod)'
+                  AND t.created >= ? AND t.created < ? AND t.first_seen_run IN \(seen)
+                """,
+            arguments: [.integer(range.lowerBound), .integer(range.upperBound)])
+        let links = Array(Set(debits.flatMap { $0.debitLinks(keys: keys) }))
+        guard !links.isEmpty else { return [] }
+        let named = SQLValue.text(IDList.json(links))
+        let idSet = db.dialect.idSet
+        return try db.all(
+            """
+            SELECT id FROM charges WHERE id IN \(idSet)
+            UNION SELECT id FROM charges WHERE \(GraphColumns.chargeIntent) IN \(idSet)
+            UNION SELECT \(GraphColumns.refundCharge) FROM refunds
+                WHERE id IN \(idSet) AND \(GraphColumns.refundCharge) IS NOT NULL
+            UNION SELECT \(GraphColumns.disputeCharge) FROM disputes WHERE id IN \(idSet)
+            UNION SELECT id FROM charges WHERE transfer_group IN \(idSet)
+            UNION SELECT c.id FROM charges c JOIN payment_intents p ON p.id = c.\(GraphColumns.chargeIntent)
+                WHERE p.transfer_group IN \(idSet)
+            """, Array(repeating: named, count: 6)
+        ) { try String(row: $0, at: 0) }.filter { !$0.isEmpty }
     }
 }

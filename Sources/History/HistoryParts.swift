@@ -37,9 +37,10 @@ extension HistoryParts {
             // The parts probe indexes all over the facts: a larger cache keeps the indexes' inner pages.
             if let cache = db.dialect.largeReadCache { try db.execute(cache.set) }
             defer { if let cache = db.dialect.largeReadCache { _ = try? db.execute(cache.reset) } }
-            let loader = PartLoader(
+            var loader = PartLoader(
                 db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart,
                 late: late, runID: runID)
+            loader.debits = try loader.accountDebits()
             try loader.chargeParts(body)
             try loader.orphanParts(body)
             if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
@@ -104,6 +105,9 @@ struct PartLoader {
     let late: LateOutcomeSelection?
     /// The run reconciling, whose late Stripe report comparisons the last part holds; `nil`: none.
     let runID: Int64?
+    /// The account debits that may give back what the parts' refunds and disputes took (``accountDebits()``), added
+    /// to every part that holds refunds or disputes.
+    var debits: [ChargeFacts] = []
 
     var inRange: String { "t.created >= \(from) AND t.created < \(to)" }
 

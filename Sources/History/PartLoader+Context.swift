@@ -15,6 +15,29 @@ extension PartLoader {
     func addContext(to part: inout ObjectLists) throws {
         try addSteps(to: &part)
         try addTransferGroups(to: &part)
+        addAccountDebits(to: &part)
+    }
+
+    /// The account debits created at or after the look-back window's start (the range's start without one): a debit
+    /// gives back what a refund or dispute took after it (docs/RULES.md, "The platform's other money"), and the
+    /// refunds and disputes the rules judge are the range's and the look-back window's. Debits are few (the partial
+    /// index `charges_on_account_debits` finds them): read once, held by every part that holds a refund or dispute.
+    func accountDebits() throws -> [ChargeFacts] {
+        let since = late.map { min($0.window.lowerBound, from) } ?? from
+        return try HistoryObjects.fetchFacts(
+            ChargeFacts.self, db: db,
+            sql: """
+                SELECT \(ChargeFacts.qualifiedSelection) FROM charges AS t
+                WHERE t.payment_method_type = '\(ChargeFacts.accountDebitMethod)' AND t.created >= ?
+                ORDER BY t.created, t.id
+                """,
+            arguments: [.integer(since)])
+    }
+
+    private func addAccountDebits(to part: inout ObjectLists) {
+        guard !debits.isEmpty, !part.refunds.isEmpty || !part.disputes.isEmpty else { return }
+        let held = Set(part.charges.map(\.id))
+        part.charges += debits.filter { !held.contains($0.id) }
     }
 
     private func addSteps(to part: inout ObjectLists) throws {

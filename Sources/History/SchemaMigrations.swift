@@ -191,7 +191,7 @@ enum SchemaMigrations {
         // fragmented, as v11 says. Every object stored from now on has them. `collection_transfers` keeps, per
         // `connect_collection_transfer` balance transaction, the connected account Stripe collected for (its source
         // expanded: no endpoint serves a collection transfer), or none when the source could not say, and the run
-        // that read it.
+        // that read it. `charges_on_account_debits` finds the account debits by time (a few among many charges).
         Migration(
             identifier: "v15-other-money",
             sqlite: """
@@ -206,18 +206,25 @@ enum SchemaMigrations {
                 WHERE id IN (SELECT id FROM charges_raw WHERE json_extract(raw, '$.on_behalf_of') IS NOT NULL);
                 ALTER TABLE "charges" ADD COLUMN "payment_method_type" TEXT;
                 ALTER TABLE "charges" ADD COLUMN "source_id" TEXT;
+                ALTER TABLE "charges" ADD COLUMN "metadata" TEXT;
                 UPDATE charges SET
                     payment_method_type =
                         (SELECT json_extract(r.raw, '$.payment_method_details.type') FROM charges_raw r
                          WHERE r.id = charges.id),
                     source_id = (SELECT COALESCE(json_extract(r.raw, '$.source.id'), json_extract(r.raw, '$.source'))
-                                 FROM charges_raw r WHERE r.id = charges.id)
+                                 FROM charges_raw r WHERE r.id = charges.id),
+                    metadata = (SELECT CASE WHEN json_extract(r.raw, '$.payment_method_details.type') = 'stripe_account'
+                                            AND json_extract(r.raw, '$.metadata') <> '{}'
+                                       THEN json_extract(r.raw, '$.metadata') END
+                                FROM charges_raw r WHERE r.id = charges.id)
                 WHERE id IN (SELECT id FROM charges_raw
                              WHERE json_extract(raw, '$.payment_method_details.type')
                                    IN ('stripe_account', 'stripe_balance'));
                 CREATE TABLE "collection_transfers" ("balance_transaction_id" TEXT PRIMARY KEY NOT NULL, \
                 "source_id" TEXT, "account" TEXT, \
                 "run_id" INTEGER NOT NULL REFERENCES "runs"("id") ON DELETE CASCADE);
+                CREATE INDEX "charges_on_account_debits" ON "charges"("created")
+                WHERE "payment_method_type" = 'stripe_account';
                 """,
             postgreSQL: """
                 ALTER TABLE "balance_transactions" ADD COLUMN "description" TEXT COLLATE "C";
@@ -231,6 +238,7 @@ enum SchemaMigrations {
                 WHERE "id" IN (SELECT "id" FROM "charges_raw" WHERE "raw"::jsonb ->> 'on_behalf_of' IS NOT NULL);
                 ALTER TABLE "charges" ADD COLUMN "payment_method_type" TEXT COLLATE "C";
                 ALTER TABLE "charges" ADD COLUMN "source_id" TEXT COLLATE "C";
+                ALTER TABLE "charges" ADD COLUMN "metadata" TEXT COLLATE "C";
                 UPDATE "charges" SET
                     "payment_method_type" =
                         (SELECT r."raw"::jsonb -> 'payment_method_details' ->> 'type' FROM "charges_raw" r
@@ -239,6 +247,11 @@ enum SchemaMigrations {
                         (SELECT CASE jsonb_typeof(r."raw"::jsonb -> 'source')
                                     WHEN 'object' THEN r."raw"::jsonb -> 'source' ->> 'id'
                                     ELSE r."raw"::jsonb ->> 'source' END
+                         FROM "charges_raw" r WHERE r."id" = "charges"."id"),
+                    "metadata" =
+                        (SELECT CASE WHEN r."raw"::jsonb -> 'payment_method_details' ->> 'type' = 'stripe_account'
+                                          AND r."raw"::jsonb -> 'metadata' <> '{}'::jsonb
+                                     THEN (r."raw"::jsonb -> 'metadata')::text END
                          FROM "charges_raw" r WHERE r."id" = "charges"."id")
                 WHERE "id" IN (SELECT "id" FROM "charges_raw"
                                WHERE "raw"::jsonb -> 'payment_method_details' ->> 'type'
@@ -246,6 +259,8 @@ enum SchemaMigrations {
                 CREATE TABLE "collection_transfers" ("balance_transaction_id" TEXT COLLATE "C" PRIMARY KEY NOT NULL, \
                 "source_id" TEXT COLLATE "C", "account" TEXT COLLATE "C", \
                 "run_id" BIGINT NOT NULL REFERENCES "runs"("id") ON DELETE CASCADE);
+                CREATE INDEX "charges_on_account_debits" ON "charges"("created")
+                WHERE "payment_method_type" = 'stripe_account';
                 """),
     ]
 }

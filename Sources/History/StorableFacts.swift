@@ -134,6 +134,9 @@ extension ChargeFacts: StorableFacts {
             "payment_method_type", { $0.paymentMethodType.sqlValue },
             { $0.paymentMethodType = try .init(row: $1, at: $2) }),
         .init("source_id", { $0.sourceID.sqlValue }, { $0.sourceID = try .init(row: $1, at: $2) }),
+        .init(
+            "metadata", { MetadataJSON.text($0.metadata).sqlValue },
+            { $0.metadata = MetadataJSON.metadata(try String?(row: $1, at: $2)) }),
     ]
 
     static let blank = ChargeFacts(

@@ -53,6 +53,7 @@ public struct ExtractionJob {
             concurrency: settings.concurrency, settleMargin: settings.settleMargin,
             lookbackSeconds: run.lookbackSeconds, skippedTransferGrace: run.skippedTransferGrace)
         options.compareWithStripeReports = run.compareWithStripeReports
+        options.debitLinkKeys = run.debitLinkKeys
         options.reportPolling.limit = run.stripeReportWait
         let extractor = Extractor(
             client: client, store: recorder.store, options: options, logger: logger, progress: progress)

@@ -43,6 +43,7 @@ public struct ReconcileJob {
             store: recorder.store, range: range, asOf: now, skippedTransferGrace: settings.skippedTransferGrace,
             outputDirectory: settings.outputDirectory)
         pipeline.lookbackSeconds = settings.lookbackSeconds
+        pipeline.debitLinkKeys = settings.debitLinkKeys
         let outcome = try await pipeline.run(runID: recorder.runID) { findings in
             metadata(findings, recorder: recorder, now: now, command: command, extraCounts: extraCounts)
         }

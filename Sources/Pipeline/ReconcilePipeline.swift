@@ -25,6 +25,8 @@ package struct ReconcilePipeline {
     /// The look-back window's length in seconds (docs/EXTRACTION.md, "Late outcomes"); 0: no late outcomes, no pending
     /// charges.
     package var lookbackSeconds: Int64 = 0
+    /// The metadata keys whose values name what an account debit recovers (`reconcile.debit_link_keys`).
+    package var debitLinkKeys = ChargeFacts.defaultDebitLinkKeys
     package var outputDirectory: URL
     package var chargesPerPart = 5_000
     package var writeOptions = WriteOptions()
@@ -197,7 +199,8 @@ package struct ReconcilePipeline {
         }
         // The Summary's per-day series counts the days of the configured time zone.
         let session = ReconciliationSession(
-            asOf: asOf, skippedTransferGrace: skippedTransferGrace, days: ReportingDays(range))
+            asOf: asOf, skippedTransferGrace: skippedTransferGrace, days: ReportingDays(range),
+            debitLinkKeys: debitLinkKeys)
         do {
             let pass = try await OwnThread.run(name: "connect-recon.rules") {
                 try Self.judge(parts, session: session, writer: writer)

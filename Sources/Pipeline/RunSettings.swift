@@ -1,5 +1,6 @@
 import Foundation
 import History
+import ReconCore
 
 /// What a range run needs besides its range: where the history is, what it reports about itself, and the rules'
 /// settings. The command line builds it from its configuration; the pipeline never reads files or the environment.
@@ -25,6 +26,8 @@ public struct RunSettings: Sendable {
     public var compareWithStripeReports = true
     /// How long a run waits for one Stripe report run to finish (`reconcile.stripe_report_wait_seconds`).
     public var stripeReportWait: Duration = .seconds(600)
+    /// The metadata keys whose values name what an account debit recovers (`reconcile.debit_link_keys`).
+    public var debitLinkKeys = ChargeFacts.defaultDebitLinkKeys
     /// Lines for the Run sheet's parameters block (time zone, configuration file, …), in order.
     public var reportParameters: [(name: String, value: String)]
 

@@ -14,10 +14,12 @@ extension Configuration {
                 ("skipped-transfer grace (s)", String(Int(skippedTransferGrace))),
                 ("look-back for late outcomes (days)", String(lookbackDays)),
                 ("compare with Stripe's reports", compareWithStripeReports ? "yes" : "no"),
+                ("account debits linked by metadata", debitLinkKeys.joined(separator: ", ")),
                 ("configuration file", filePath ?? "none"),
             ])
         settings.compareWithStripeReports = compareWithStripeReports
         settings.stripeReportWait = .seconds(stripeReportWait)
+        settings.debitLinkKeys = debitLinkKeys
         return settings
     }
 

@@ -29,6 +29,8 @@ public struct Configuration: Sendable, Equatable {
     public var lookbackDays: Int
     /// `reconcile.compare_with_stripe_reports`: whether runs compare the roll-forward with Stripe's Balance report.
     public var compareWithStripeReports: Bool = true
+    /// `reconcile.debit_link_keys`: the metadata keys whose values name what an account debit recovers.
+    public var debitLinkKeys: [String] = ChargeFacts.defaultDebitLinkKeys
     /// `reconcile.stripe_report_wait_seconds`: how long a run waits for a Stripe report run to finish.
     public var stripeReportWait: TimeInterval = 600
     public var outputDirectory: String

@@ -47,6 +47,7 @@ struct ConfigurationBuilder {
             skippedTransferGrace: TimeInterval(try integer(.skippedTransferGrace)),
             lookbackDays: try integer(.lookbackDays),
             compareWithStripeReports: try flag(.compareWithStripeReports),
+            debitLinkKeys: try keyList(.debitLinkKeys),
             stripeReportWait: TimeInterval(try integer(.stripeReportWait)),
             outputDirectory: outputDirectory,
             history: history,
@@ -98,6 +99,19 @@ struct ConfigurationBuilder {
     private func text(_ definition: SettingDefinition) throws(ConfigurationError) -> String {
         guard let text = try optionalText(definition) else { throw wrongType(definition) }
         return text
+    }
+
+    /// A comma-separated list of metadata keys: at least one, each without spaces.
+    private func keyList(_ definition: SettingDefinition) throws(ConfigurationError) -> [String] {
+        let keys = try text(definition).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        guard !keys.isEmpty else {
+            throw invalid(definition, "names no key; list the metadata keys, for example: charge, refund, dispute.")
+        }
+        if let bad = keys.first(where: { $0.contains(where: \.isWhitespace) }) {
+            throw invalid(definition, "has a key with a space in it ('\(bad)'); separate the keys with commas.")
+        }
+        return keys
     }
 
     private func integer(_ definition: SettingDefinition) throws(ConfigurationError) -> Int {

@@ -103,6 +103,10 @@ extension SettingDefinition {
     static let stripeReportWait = SettingDefinition(
         "reconcile.stripe_report_wait_seconds", .integer(1...3_600), default: "600",
         "How long a run waits for Stripe to finish a report run before it reports the comparison as not made.")
+    static let debitLinkKeys = SettingDefinition(
+        "reconcile.debit_link_keys", .text, default: ChargeFacts.defaultDebitLinkKeys.joined(separator: ", "),
+        "The metadata keys (comma-separated) whose values name the charge, PaymentIntent, refund or dispute an account "
+            + "debit recovers (its transfer_group is read too).")
     static let outputDirectory = SettingDefinition(
         "output.reports_dir", .text, default: "Reports", "Folder that receives one report folder per range.")
     static let databasePath = SettingDefinition(
@@ -119,7 +123,7 @@ extension SettingDefinition {
     static let all: [SettingDefinition] = [
         apiBaseURL, stripeVersion, keyFile, rateLimit, endpointRateLimit, concurrency, requestTimeout,
         connectTimeout, maxRetries, timeZone, maxDays, settleMargin, skippedTransferGrace, lookbackDays,
-        compareWithStripeReports, stripeReportWait,
+        compareWithStripeReports, stripeReportWait, debitLinkKeys,
         outputDirectory,
         databasePath, lockWait, logLevel,
     ]

@@ -44,11 +44,13 @@ extension ReportBuilder {
     ) {
         guard let transfer else { return }
         let reversals = index.reversals(of: transfer)
+        let disputes = index.disputesByCharge[charge.id] ?? []
         unreversed(
             dispute, charge: charge, transfers: [transfer],
             refundLinked: reversals.filter { $0.sourceRefundID != nil },
-            recovery: dispute.recoveryReversals(
-                of: reversals, chargeDisputes: index.disputesByCharge[charge.id] ?? []))
+            recovery: dispute.recoveryReversals(of: reversals, chargeDisputes: disputes),
+            debited: debits.disputeRecovery(dispute, owners: owners(of: [charge]), chargeDisputes: disputes)
+                .filter { $0.currency == dispute.currency })
     }
 
     /// The same for a dispute on a charge of a transfer group (docs/RULES.md): the group's transfers stand for `t`, and
@@ -67,7 +69,11 @@ extension ReportBuilder {
             refundLinked: reversals.filter { reversal in
                 reversal.sourceRefundID != nil || firstDispute.map { reversal.created < $0 } ?? false
             },
-            recovery: dispute.recoveryReversals(of: reversals, chargeDisputes: disputes))
+            recovery: dispute.recoveryReversals(of: reversals, chargeDisputes: disputes),
+            debited: debits.disputeRecovery(
+                dispute, owners: [group] + owners(of: index.transferGroups.charges[group] ?? []),
+                chargeDisputes: disputes
+            ).filter { $0.currency == dispute.currency })
     }
 
     /// `recoverable = min(d.amount, Σ t.amount − refundLinked)`, `recovered` = `recovery`'s sum, reported when
@@ -75,7 +81,7 @@ extension ReportBuilder {
     /// each.
     private mutating func unreversed(
         _ dispute: DisputeFacts, charge: ChargeFacts, transfers: [TransferFacts],
-        refundLinked: [TransferReversalFacts], recovery: [TransferReversalFacts]
+        refundLinked: [TransferReversalFacts], recovery: [TransferReversalFacts], debited: [ChargeFacts]
     ) {
         var recoverable: Int64
         var recovered: Int64
@@ -96,7 +102,7 @@ extension ReportBuilder {
                 let transferred = Checked.sum(transfers.map(\.amount)),
                 let linked = Checked.sum(refundLinked.map(\.amount)),
                 let left = Checked.subtract(transferred, linked),
-                let sum = Checked.sum(recovery.map(\.amount))
+                let sum = Checked.sum(recovery.map(\.amount) + debited.map { $0.debitedAmount ?? 0 })
             else {
                 overflow(dispute.id, currency: dispute.currency, created: dispute.created, what: "recovered amount")
                 return

@@ -11,9 +11,13 @@ public enum Reconciler {
     /// reporting category; summary by currency; connected accounts by account, then currency; payout transactions by
     /// payout (in the payouts' order), then creation time and id. The per-day series counts `days`
     /// (default: the UTC days of `[input.from, input.to)`).
-    public static func reconcile(_ input: ReconciliationInput, days: ReportingDays? = nil) -> ReconciliationReport {
+    public static func reconcile(
+        _ input: ReconciliationInput, days: ReportingDays? = nil,
+        debitLinkKeys: [String] = ChargeFacts.defaultDebitLinkKeys
+    ) -> ReconciliationReport {
         var session = ReconciliationSession(
-            asOf: input.asOf, skippedTransferGrace: input.skippedTransferGrace, days: days)
+            asOf: input.asOf, skippedTransferGrace: input.skippedTransferGrace, days: days,
+            debitLinkKeys: debitLinkKeys)
         session.add(input)
         return session.report()
     }
@@ -34,9 +38,14 @@ public enum Reconciler {
 public struct ReconciliationSession: Sendable {
     private var builder: ReportBuilder
 
-    /// A session whose per-day series counts `days`; `nil`: the UTC days of the first part's range.
-    public init(asOf: Int64, skippedTransferGrace: Int64, days: ReportingDays? = nil) {
-        builder = ReportBuilder(asOf: asOf, grace: skippedTransferGrace)
+    /// A session whose per-day series counts `days`; `nil`: the UTC days of the first part's range. An account debit
+    /// names what it recovers by the values of its metadata under `debitLinkKeys` (`reconcile.debit_link_keys`) and by
+    /// its `transfer_group`.
+    public init(
+        asOf: Int64, skippedTransferGrace: Int64, days: ReportingDays? = nil,
+        debitLinkKeys: [String] = ChargeFacts.defaultDebitLinkKeys
+    ) {
+        builder = ReportBuilder(asOf: asOf, grace: skippedTransferGrace, debitLinkKeys: debitLinkKeys)
         builder.days = days
     }
 
@@ -45,6 +54,7 @@ public struct ReconciliationSession: Sendable {
     public mutating func add(_ part: ReconciliationInput) {
         if builder.days == nil { builder.days = ReportingDays.utc(from: part.from, to: part.to) }
         builder.index = FactIndex(part)
+        builder.debits = AccountDebitLinks(charges: builder.index.charges, keys: builder.debitLinkKeys)
         builder.destinationCharges()
         builder.transferGroups()
         builder.accountDebits()
@@ -63,6 +73,7 @@ public struct ReconciliationSession: Sendable {
         builder.balance(part.balance, from: part.from)
         builder.lateBalanceComparisons(part.lateBalanceComparisons)
         builder.index = FactIndex.empty
+        builder.debits = .empty
     }
 
     /// The `platform_fees` rows made since the last call, sorted by creation time, then charge id. When parts
@@ -90,6 +101,10 @@ struct ReportBuilder {
     var index = FactIndex.empty
     let asOf: Int64
     let grace: Int64
+    /// The metadata keys whose values name what an account debit recovers.
+    let debitLinkKeys: [String]
+    /// The part's account debits by what they name.
+    var debits = AccountDebitLinks.empty
 
     var platformFees: [PlatformFeeRow] = []
     var transferGroupRows: [TransferGroupRow] = []
@@ -122,9 +137,10 @@ struct ReportBuilder {
     private var exceptions: [(created: Int64, row: ExceptionRow)] = []
     private var exceptionKeys: Set<String> = []
 
-    init(asOf: Int64, grace: Int64) {
+    init(asOf: Int64, grace: Int64, debitLinkKeys: [String] = ChargeFacts.defaultDebitLinkKeys) {
         self.asOf = asOf
         self.grace = grace
+        self.debitLinkKeys = debitLinkKeys
     }
 
     /// Whether a charge is still inside the grace period of asynchronous capture (its transfer, application fee

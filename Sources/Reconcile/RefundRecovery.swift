@@ -31,11 +31,14 @@ extension ReportBuilder {
     private mutating func chargeRecovery(_ charge: ChargeFacts, transfer: TransferFacts) {
         let refunds = index.customerRefunds(of: charge)
         guard let subject = refunds.last(where: { index.judges($0) }), charge.amountCaptured > 0 else { return }
-        let givenBack = refundShareGivenBack(
-            index.reversals(of: transfer), refunds: refunds, disputes: index.disputesByCharge[charge.id] ?? [])
+        let disputes = index.disputesByCharge[charge.id] ?? []
+        let givenBack = refundShareGivenBack(index.reversals(of: transfer), refunds: refunds, disputes: disputes)
+        let debited = debits.refundShare(owners: owners(of: [charge]), refunds: refunds, disputes: disputes)
+            .filter { $0.currency == charge.currency }
         guard let refunded = Checked.sum(refunds.map(\.amount)),
             let share = Checked.roundedHalfUp(refunded, times: transfer.amount, dividedBy: charge.amountCaptured),
-            let given = Checked.sum(givenBack.map(\.amount)), let shortfall = Checked.subtract(share, given)
+            let given = Checked.sum(givenBack.map(\.amount) + debited.map { $0.debitedAmount ?? 0 }),
+            let shortfall = Checked.subtract(share, given)
         else {
             overflow(charge.id, currency: charge.currency, created: subject.created, what: "refund recovery")
             return
@@ -47,8 +50,10 @@ extension ReportBuilder {
             subject: subject.id, expected: .amount(share), actual: .amount(given),
             message: "Charge \(charge.id) was refunded \(describe(refunded, charge.currency)); "
                 + "\(account)'s share of that is \(describe(share, charge.currency)) of transfer \(transfer.id), "
-                + "but only \(describe(given, charge.currency)) was reversed, so the platform bore the rest. "
-                + "Reverse the transfer by \(describe(shortfall, charge.currency)) if the connected account should.")
+                + "but only \(describe(given, charge.currency)) was "
+                + (debited.isEmpty ? "reversed" : "given back (reversed, or debited from the account)")
+                + ", so the platform bore the rest. Reverse the transfer by \(describe(shortfall, charge.currency)) "
+                + "if the connected account should.")
     }
 
     /// The same over a transfer group's charges and transfers (docs/RULES.md, "Separately transferred charges"): the
@@ -62,13 +67,17 @@ extension ReportBuilder {
         else { return }
         let refunds = charges.flatMap(index.customerRefunds(of:)).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
         guard let subject = refunds.last(where: { index.judges($0) }) else { return }
-        let givenBack = refundShareGivenBack(
-            index.reversals(ofGroup: group), refunds: refunds, disputes: index.disputes(ofGroup: group))
+        let disputes = index.disputes(ofGroup: group)
+        let givenBack = refundShareGivenBack(index.reversals(ofGroup: group), refunds: refunds, disputes: disputes)
+        let debited = debits.refundShare(
+            owners: [group] + owners(of: charges), refunds: refunds, disputes: disputes
+        ).filter { $0.currency == currency }
         guard let refunded = Checked.sum(refunds.map(\.amount)),
             let captured = Checked.sum(charges.map(\.amountCaptured)),
             let transferred = Checked.sum(transfers.map(\.amount)),
             let share = Checked.roundedHalfUp(refunded, times: transferred, dividedBy: captured),
-            let given = Checked.sum(givenBack.map(\.amount)), let shortfall = Checked.subtract(share, given)
+            let given = Checked.sum(givenBack.map(\.amount) + debited.map { $0.debitedAmount ?? 0 }),
+            let shortfall = Checked.subtract(share, given)
         else {
             overflow(group, currency: currency, created: subject.created, what: "refund recovery")
             return
@@ -81,8 +90,14 @@ extension ReportBuilder {
             message: "Transfer group \(group) was refunded \(describe(refunded, chargeCurrency)); the connected "
                 + "accounts' share of that (\(accounts)) is \(describe(share, currency)) of its "
                 + "\(describe(transferred, currency)) transferred, but only \(describe(given, currency)) was "
-                + "reversed after the refund, so the platform bore the rest. Reverse the group's transfers by "
+                + (debited.isEmpty ? "reversed" : "given back (reversed, or debited from the accounts)")
+                + " after the refund, so the platform bore the rest. Reverse the group's transfers by "
                 + "\(describe(shortfall, currency)) if the connected accounts should.")
+    }
+
+    /// The ids an account debit may name to recover something of `charges`: theirs and their PaymentIntents'.
+    func owners(of charges: [ChargeFacts]) -> [String] {
+        charges.flatMap { [$0.id] + [$0.paymentIntentID].compactMap { $0 } }
     }
 
     /// The reversals (in creation order) that gave a refund's share back: linked to one of `refunds` (the customer

@@ -115,8 +115,8 @@ struct HistoryStoreTests {
         #expect(try GRDBTestAccess.columns(database.path, table: "charges_raw") == ["id", "raw"])
         #expect(
             try GRDBTestAccess.indexes(database.path, table: "charges") == [
-                "charges_on_created", "charges_on_last_seen_run", "charges_on_payment_intent_id",
-                "charges_on_transfer_group", "charges_on_transfer_id",
+                "charges_on_account_debits", "charges_on_created", "charges_on_last_seen_run",
+                "charges_on_payment_intent_id", "charges_on_transfer_group", "charges_on_transfer_id",
             ])
         #expect(
             try GRDBTestAccess.indexes(database.path, table: "balance_transactions") == [

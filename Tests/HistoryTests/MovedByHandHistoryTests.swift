@@ -139,4 +139,78 @@ struct MovedByHandHistoryTests {
             try await store.gaps.recordMovedByHand(
                 run: tonight, range: Self.from..<Self.to, window: Self.window, chain: [tonight]) == 2)
     }
+
+    @Test(
+        "an account debit seen first tonight moves the charge it names, by id, PaymentIntent, refund or dispute, on PostgreSQL",
+        .postgreSQLServer)
+    func debitsMoveOnPostgreSQL() async throws { try await debitsMove(backend: .postgreSQL) }
+
+    @Test(
+        "an account debit seen first tonight moves the charge it names, by id, PaymentIntent, refund or dispute",
+        arguments: [TestHistoryBackend.sqlite])
+    func debitsMove(backend: TestHistoryBackend) async throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
+        // Given day D's night, which stored four destination charges, each refunded, one with a PaymentIntent and one
+        // disputed
+        let nightD = try store.runs.beginRun(start("run", from: Self.dayD, to: Self.from)).runID
+        var earlier = ObjectLists()
+        earlier[stored: ChargeFacts.self] = ["ch_a", "ch_b", "ch_c", "ch_d", "ch_e"].map {
+            var charge = Self.charge($0, transfer: "tr_" + $0.dropFirst(3), destination: "acct_1")
+            if $0 == "ch_b" { charge.facts.paymentIntentID = "pi_b" }
+            return charge
+        }
+        earlier[stored: RefundFacts.self] = ["a", "b", "c", "e"].map {
+            StoredObject(
+                facts: RefundFacts(
+                    id: "re_" + $0, chargeID: "ch_" + $0, created: Self.dayD + 7_200, currency: .usd, amount: 5_000,
+                    status: .succeeded, transferReversalID: nil, balanceTransactionID: nil),
+                rawJSON: #"{"id":"re_\#($0)"}"#)
+        }
+        earlier[stored: DisputeFacts.self] = [
+            StoredObject(
+                facts: DisputeFacts(
+                    id: "dp_d", chargeID: "ch_d", created: Self.dayD + 7_200, currency: .usd, amount: 10_000,
+                    status: .needsResponse, balanceTransactionIDs: []),
+                rawJSON: #"{"id":"dp_d"}"#)
+        ]
+        try await store.objects.write(earlier, run: nightD, now: Self.from + 3_600)
+        try store.runs.finishRun(nightD, status: .completed, finishedAt: Self.from + 3_700, message: nil, details: nil)
+
+        // When tonight's run stores account debits naming the first charge, the second's PaymentIntent, the third's
+        // refund and the fourth's dispute, and one naming the fifth under a key not configured
+        let tonight = try store.runs.beginRun(start("run", from: Self.from, to: Self.to)).runID
+        var debits = ObjectLists()
+        debits[stored: ChargeFacts.self] = [
+            ("py_1", ["charge": "ch_a"]), ("py_2", ["payment_intent": "pi_b"]), ("py_3", ["refund": "re_c"]),
+            ("py_4", ["dispute": "dp_d"]), ("py_5", ["order": "ch_e"]),
+        ].map { id, metadata in
+            var debit = Self.charge(id, created: Self.from + 600)
+            debit.facts.paymentMethodType = ChargeFacts.accountDebitMethod
+            debit.facts.sourceID = "acct_1"
+            debit.facts.metadata = metadata
+            return debit
+        }
+        try await store.objects.write(debits, run: tonight, now: Self.to + 3_600)
+        let moved = try await store.gaps.recordMovedByHand(
+            run: tonight, range: Self.from..<Self.to, window: Self.window, chain: [tonight])
+
+        // Then the four named charges moved, with their refunds and dispute to judge again; not the fifth
+        #expect(moved == 4)
+        let rows = try await store.runs.readDatabase { db in
+            try db.all(
+                "SELECT kind, object_id FROM late_reads WHERE run_id = ? AND changed ORDER BY 1, 2", [.integer(tonight)]
+            ) { "\(try String(row: $0, at: 0)) \(try String(row: $0, at: 1))" }
+        }
+        #expect(
+            rows == [
+                "dispute dp_d", "moved_by_hand ch_a", "moved_by_hand ch_b", "moved_by_hand ch_c", "moved_by_hand ch_d",
+                "refund re_a", "refund re_b", "refund re_c",
+            ])
+        // and with `order` among the keys, the fifth too
+        #expect(
+            try await store.gaps.recordMovedByHand(
+                run: tonight, range: Self.from..<Self.to, window: Self.window, chain: [tonight],
+                debitLinkKeys: ["order"]) == 1)
+    }
 }

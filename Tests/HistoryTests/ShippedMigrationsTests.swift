@@ -32,7 +32,7 @@ struct ShippedMigrationsTests {
         ("v12-transfer-groups", "81092b5af6f807b9"),
         ("v13-charge-disputed", "40ea582bfa8dfb49"),
         ("v14-balance-snapshots", "3697cd792d72005a"),
-        ("v15-other-money", "90a3b3d8fbb387a7"),
+        ("v15-other-money", "f4d91c42ecf80ffe"),
     ]
 
     /// Every shipped PostgreSQL migration (``PostgreSQLMigrations``) in order, with the digest of its SQL.
@@ -51,7 +51,7 @@ struct ShippedMigrationsTests {
         ("v12-transfer-groups", "199dbe8e9667f520"),
         ("v13-charge-disputed", "2e827f7115f859b5"),
         ("v14-balance-snapshots", "f03a315f07dc3f9a"),
-        ("v15-other-money", "350376527f555b8d"),
+        ("v15-other-money", "e35f385b135a869c"),
     ]
 
     @Test("every PostgreSQL migration is the SQL it shipped with")

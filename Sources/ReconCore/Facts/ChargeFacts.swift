@@ -41,13 +41,17 @@ public struct ChargeFacts: ObjectFacts, Hashable {
     /// `source.id`: on an account debit, the connected account debited (`acct_…`); `nil` when absent, and in a history
     /// written before it was stored for a charge that is no account debit.
     public var sourceID: String?
+    /// The platform's `metadata`, kept for the payments from an account (``isAccountDebit``: its link to what it
+    /// recovers); empty for every other charge (no rule reads theirs).
+    public var metadata: [String: String]
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, amountCaptured: Int64, amountRefunded: Int64,
         status: ChargeStatus, captured: Bool, paymentIntentID: String?, transferID: String?, applicationFeeID: String?,
         applicationFeeAmount: Int64?, destinationAccountID: String?, transferDataAmount: Int64?,
         balanceTransactionID: String?, livemode: Bool, transferGroup: String? = nil, disputed: Bool = false,
-        onBehalfOf: String? = nil, paymentMethodType: String? = nil, sourceID: String? = nil
+        onBehalfOf: String? = nil, paymentMethodType: String? = nil, sourceID: String? = nil,
+        metadata: [String: String] = [:]
     ) {
         self.id = id
         self.created = created
@@ -70,6 +74,7 @@ public struct ChargeFacts: ObjectFacts, Hashable {
         self.onBehalfOf = onBehalfOf
         self.paymentMethodType = paymentMethodType
         self.sourceID = sourceID
+        self.metadata = metadata
     }
 
     /// `status == "succeeded"` and `amount_captured > 0`: the charges docs/RULES.md reasons about. Not `captured`: a

@@ -87,6 +87,10 @@ extension SandboxWorld {
     /// group's charge is judged with the group's transfers standing for `t` (recoverable net of what they gave back
     /// for refunds); its row names the account when they go to one, the transfer when there is one.
     ///
+    /// Account debits (worlds made with `otherMoney`): a debit naming a charge gives back its refund share when made
+    /// from its first refund until its first dispute; one naming a dispute recovers it; one naming nothing recovers
+    /// nothing. Each counts in its account's `accountDebits`.
+    ///
     /// Payouts carry their `reconciliation_status`; one that is not `completed` has no counts, sums nor difference
     /// and no `payout_transactions` rows. The ledger groups the range's balance transactions by currency,
     /// `balance_type` and reporting category.
@@ -307,6 +311,10 @@ struct GroundTruthBuilder {
                     : reversals.created[v] >= first && reversals.created[v] < (firstDispute ?? .max)
                 if counts { given += reversals.amount[v] }
             }
+            // An account debit naming the charge, made from its first refund until its first dispute, gives back too
+            for (created, amount, link) in debitsGivingBack(charge) {
+                if case .chargeRefund = link, created >= first, created < (firstDispute ?? .max) { given += amount }
+            }
             guard share - given > Int64(moved.count) else { continue }
             exception(
                 .refundNotRecovered, id(.charge, charge), id(.transfer, transfer), charges.currency[charge].currency,
@@ -354,6 +362,12 @@ struct GroundTruthBuilder {
                     }
                 }
                 recoverable = min(disputes.amount[d], transfers.amount[transfer] - refundLinked)
+                // An account debit naming the dispute (the charge's first) recovers it
+                if charges.disputes.items(of: charge).first == Int32(d) {
+                    for (_, amount, link) in debitsGivingBack(charge) {
+                        if case .dispute = link { recovered += amount }
+                    }
+                }
             }
             let unrecovered = recoverable - recovered
             guard unrecovered > 0 else { continue }
@@ -503,6 +517,17 @@ struct GroundTruthBuilder {
             let currency = charges.currency[c].currency
             add(account: id(.account, Int(account)), currency) { $0.accountDebits += debited }
             add(currency) { $0.accountDebits += debited }
+        }
+    }
+
+    /// The account debits the world made to give back charge `charge`'s money, as served: when, how much, and how
+    /// their metadata names it.
+    func debitsGivingBack(_ charge: Int) -> [(created: Int64, amount: Int64, link: WorldDebitLink)] {
+        let charges = storage.charges
+        return charges.debitLinks.compactMap { debit, link in
+            let d = Int(debit)
+            guard link.charge == charge, charges.status[d] == .succeeded else { return nil }
+            return (charges.created[d], charges.amountCaptured[d] - charges.amountRefunded[d], link)
         }
     }
 

@@ -16,6 +16,8 @@ import Testing
 ///   names no account counts under none, with a `collection_account_unknown` exception.
 /// - Account debits (`stripe_account` payments, `py_…`): `account_debits` per debited account and in the Summary as the
 ///   ground truth says, none of them a `platform_fees` row; payments from an account's balance are no debit.
+/// - Account debits that give back: a refund share debited the next day naming the charge is resolved that night, one
+///   naming nothing stays open; a dispute's funds debited naming the dispute are recovered.
 /// - Disputes on destination charges made `on_behalf_of` their account: none is an unreversed dispute while it is
 ///   decided; the one lost during the last day is one in the next night's report, dated on its own day.
 @Suite("The platform's other money, end to end", .serialized)
@@ -64,6 +66,10 @@ struct OtherMoneyEndToEndTests {
         let lostDispute = try #require(later.world.ids(for: .lateOnBehalfOfDisputeLost).first)
         let openCharge = try #require(later.world.ids(for: .onBehalfOfDisputeOpen).first)
         var disputeRows: [String: [[String: String]]] = [:]
+        var exceptionRows: [String: [[String: String]]] = [:]
+        let recoveredByDebit = try #require(later.world.ids(for: .lateRefundRecoveredByDebit).first)
+        let debitedUnlinked = try #require(later.world.ids(for: .lateRefundDebitedUnlinked).first)
+        let disputedByDebit = try #require(later.world.ids(for: .lateDisputeRecoveredByDebit).first)
         var allRows: [[String: String]] = []
         var allLosses: Set<String> = []
         var allDebits: Set<String> = []
@@ -137,6 +143,7 @@ struct OtherMoneyEndToEndTests {
             unknownCollections += try MovedByHandEndToEndTests.rows(report, "exceptions.csv")
                 .filter { $0["kind"] == "collection_account_unknown" }.count
             disputeRows[dateText(from)] = try MovedByHandEndToEndTests.rows(report, "unreversed_disputes.csv")
+            exceptionRows[dateText(from)] = try MovedByHandEndToEndTests.rows(report, "exceptions.csv")
             allRows += costs.map { $0.merging(["range": dateText(from)]) { $1 } }
         }
 
@@ -175,6 +182,32 @@ struct OtherMoneyEndToEndTests {
         #expect(lost["dispute_status"] == "lost" && lost["status"] == "new", "\(lost)")
         #expect(lost["created_utc"]?.hasPrefix(dateText(moment.addingTimeInterval(-Self.day))) == true, "\(lost)")
         #expect(!next.contains { $0["charge_id"] == openCharge }, "\(next)")
+
+        // And the refunds whose seller the platform debited the next day: owed on night D (40.00 of 100.00)
+        let dayD = dateText(moment.addingTimeInterval(-Self.day))
+        let exceptionsD = try #require(exceptionRows[dayD]).filter { $0["kind"] == "refund_not_recovered" }
+        for charge in [recoveredByDebit, debitedUnlinked] {
+            let row = try #require(exceptionsD.first { $0["object_id"] == charge }, "\(charge) on D")
+            #expect(row["expected"] == "40.00" && row["actual"] == "0.00" && row["status"] == "new", "\(row)")
+        }
+        #expect(nightD.contains { $0["charge_id"] == disputedByDebit })
+        // and the next night, which sees the debits: the one naming the charge gave the share back (resolved), the one
+        // naming nothing recovered nothing in particular (still open), the one naming the dispute recovered it
+        let exceptionsNext = try #require(exceptionRows[dateText(moment)]).filter {
+            $0["kind"] == "refund_not_recovered"
+        }
+        #expect(!exceptionsNext.contains { $0["object_id"] == recoveredByDebit }, "\(exceptionsNext)")
+        // (the charge the unlinked debit does not name is not judged again: its finding stays open in the history)
+        #expect(!exceptionsNext.contains { $0["object_id"] == debitedUnlinked }, "\(exceptionsNext)")
+        let history = try await Executable.run(
+            ["history", "--db", database, "--json"], environment: ["STRIPE_API_KEY": CLI.testKey], logs: folder)
+        let runs = try #require(try JSONSerialization.jsonObject(with: Data(history.output.utf8)) as? [[String: Any]])
+        let resolved = try #require(
+            (runs.first?["details"] as? [String: Any])?["resolved_findings"] as? [[String: String]])
+        #expect(resolved.contains { $0["kind"] == "refund_not_recovered" && $0["object_id"] == recoveredByDebit })
+        #expect(!resolved.contains { $0["object_id"] == debitedUnlinked }, "\(resolved)")
+        #expect(resolved.contains { $0["kind"] == "unreversed_dispute" })
+        #expect(!next.contains { $0["charge_id"] == disputedByDebit }, "\(next)")
         try await earlier.shutdown()
         try await later.shutdown()
     }

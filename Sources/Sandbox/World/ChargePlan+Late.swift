@@ -84,6 +84,27 @@ extension ChargePlan {
                 $0.disputes = [Dispute(status: .needsResponse, delay: 600...3_600)]
                 $0.tags = [.onBehalfOfDisputeOpen]
             }
+            // 100.00 full-transfer charges refunded 40.00 without reverse_transfer, whose seller the platform debits
+            // the 40.00 share during the last day (``WorldBuilder/debitSlots``), the debit naming the charge or not;
+            // and one disputed, under review, whose 100.00 the platform debits, naming the dispute.
+            for tag in [SandboxScenario.lateRefundRecoveredByDebit, .lateRefundDebitedUnlinked] {
+                add {
+                    $0.style = .fullTransfer
+                    $0.currency = .usd
+                    $0.amount = 10_000
+                    $0.refunds = [
+                        Refund(perMille: 400, reverseTransfer: false, refundApplicationFee: false, delay: 600...3_600)
+                    ]
+                    $0.tags = [tag]
+                }
+            }
+            add {
+                $0.style = .fullTransfer
+                $0.currency = .usd
+                $0.amount = 10_000
+                $0.disputes = [Dispute(status: .underReview, delay: 600...3_600)]
+                $0.tags = [.lateDisputeRecoveredByDebit]
+            }
         }
     }
 

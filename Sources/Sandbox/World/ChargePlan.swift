@@ -134,6 +134,9 @@ struct ChargePlan {
     }
 
     var method = PaymentMethodKind.card
+    /// For an account debit (``PaymentMethodKind/accountDebit``): the earlier charge (by index) whose refund or dispute
+    /// it gives back, and how its metadata names it; `nil`: a debit of a random account naming nothing.
+    var debitOf: WorldDebitLink?
     var outcome = Outcome.succeeded
     /// Seconds from a bank debit to its settlement; `nil` for the usual 1 to 4 days.
     var settleDelay: ClosedRange<Int64>?

@@ -53,7 +53,7 @@ extension Renderer {
             writer.emptyObject("fraud_details")
             writer.field("id", idString)
             writer.field("livemode", false)
-            writer.emptyObject("metadata")
+            debitMetadata(index, writer)
             writer.field("object", "charge")
             if charges.has(ChargeTable.onBehalfOf, index) {
                 writer.field("on_behalf_of", id: .account, Int(charges.intentDestination[index]))
@@ -198,6 +198,21 @@ extension Renderer {
                 writer.nullField("mandate")
             }
             writer.field("type", "sepa_debit")
+        }
+    }
+
+    /// A charge's `metadata`: empty, but for an account debit that names what it gives back (the charge, or its first
+    /// dispute).
+    private func debitMetadata(_ index: Int, _ writer: JSONWriter) {
+        let charges = storage.charges
+        switch charges.debitLinks[Int32(index)] {
+        case .chargeRefund(let charge)?:
+            writer.field("metadata") { writer.field("charge", id: chargeIDKind(charge), charge) }
+        case .dispute(let charge)?:
+            guard let dispute = charges.disputes.items(of: charge).first else { return writer.emptyObject("metadata") }
+            writer.field("metadata") { writer.field("dispute", id: .dispute, Int(dispute)) }
+        case .unlinked?, nil:
+            writer.emptyObject("metadata")
         }
     }
 }

@@ -187,6 +187,14 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     case lateOnBehalfOfDisputeLost = "late_on_behalf_of_dispute_lost"
     /// A destination charge made `on_behalf_of` its account whose dispute needs a response throughout (charge ids).
     case onBehalfOfDisputeOpen = "on_behalf_of_dispute_open"
+    /// A 100.00 destination charge refunded 40.00 without `reverse_transfer` on its day, whose seller the platform
+    /// debits the 40.00 during the last day, the debit naming the charge (`metadata[charge]`) (charge ids).
+    case lateRefundRecoveredByDebit = "late_refund_recovered_by_debit"
+    /// The same, the debit naming nothing: it recovers nothing in particular (charge ids).
+    case lateRefundDebitedUnlinked = "late_refund_debited_unlinked"
+    /// A 100.00 destination charge disputed (`under_review`) on its day, whose seller the platform debits 100.00
+    /// during the last day, naming the dispute (`metadata[dispute]`) (charge ids).
+    case lateDisputeRecoveredByDebit = "late_dispute_recovered_by_debit"
     // Deliberate inconsistencies, one family per exception kind
     case applicationFeeMissing = "application_fee_missing"
     case applicationFeeAmountMismatch = "application_fee_amount_mismatch"
@@ -213,5 +221,8 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     ]
 
     /// The scenarios of the platform's other money, which only a world made with `otherMoney` holds.
-    public static let otherMoney: Set<SandboxScenario> = [.lateOnBehalfOfDisputeLost, .onBehalfOfDisputeOpen]
+    public static let otherMoney: Set<SandboxScenario> = [
+        .lateOnBehalfOfDisputeLost, .onBehalfOfDisputeOpen, .lateRefundRecoveredByDebit, .lateRefundDebitedUnlinked,
+        .lateDisputeRecoveredByDebit,
+    ]
 }

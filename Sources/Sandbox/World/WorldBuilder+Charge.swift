@@ -68,7 +68,11 @@ extension WorldBuilder {
     func generateCharge(_ c: Int, created t: Int64, plan: ChargePlan, rng: inout SplitMix64) {
         let terms = drawTerms(c, created: t, plan: plan, rng: &rng)
         appendCharge(terms)
-        if plan.method.isFromAnAccount {
+        if let link = plan.debitOf {
+            // The seller of the charge it gives back.
+            charges.payingAccount[Int32(c)] = max(0, charges.intentDestination[link.charge])
+            charges.debitLinks[Int32(c)] = link
+        } else if plan.method.isFromAnAccount {
             charges.payingAccount[Int32(c)] = Int16(rng.int(0...(accountCount - 1)) as Int)
         }
         addChargeBalanceTransactions(terms)

@@ -87,6 +87,34 @@ extension WorldBuilder {
         }
     }
 
+    /// Charge index → the account debits that give back the late plans' refund shares and dispute
+    /// (``ChargePlan/lateOtherMoney()``): charges of the world's last day (between `end − 1 day + 1 h` and
+    /// `end − 2 h`) that no other plan takes, made account debits of the late charges' sellers: 40.00 naming the
+    /// charge, 40.00 naming nothing, 100.00 naming the dispute. None when the late plans have no slots.
+    func debitSlots(_ times: [Int64], avoiding plannedAt: [Int: ChargePlan]) -> [Int: ChargePlan] {
+        func late(_ tag: SandboxScenario) -> Int? { plannedAt.first { $0.value.tags.contains(tag) }?.key }
+        guard let recovered = late(.lateRefundRecoveredByDebit), let unlinked = late(.lateRefundDebitedUnlinked),
+            let disputed = late(.lateDisputeRecoveredByDebit)
+        else { return [:] }
+        let links: [(WorldDebitLink, Int64)] = [
+            (.chargeRefund(recovered), 4_000), (.unlinked(unlinked), 4_000), (.dispute(disputed), 10_000),
+        ]
+        let lower = end - 86_400 + 3_600
+        let upper = end - 7_200
+        let free = times.indices.filter { times[$0] >= lower && times[$0] < upper && plannedAt[$0] == nil }
+        guard free.count >= links.count else { return [:] }
+        var slots: [Int: ChargePlan] = [:]
+        for (k, (link, amount)) in links.enumerated() {
+            var plan = ChargePlan()
+            plan.method = .accountDebit
+            plan.currency = .usd
+            plan.amount = amount
+            plan.debitOf = link
+            slots[free[k * free.count / links.count]] = plan
+        }
+        return slots
+    }
+
     /// UTC midnight of the first day of the month holding `seconds`.
     static func firstOfMonth(_ seconds: Int64) -> Int64 {
         var calendar = Calendar(identifier: .gregorian)

@@ -64,6 +64,7 @@ final class WorldBuilder {
         var times = creationTimes(&rng)
         var plannedAt = guaranteedPlanSlots(&rng)
         plannedAt.merge(lateOutcomeSlots(&times, avoiding: plannedAt)) { guaranteed, _ in guaranteed }
+        if otherMoney { plannedAt.merge(debitSlots(times, avoiding: plannedAt)) { planned, _ in planned } }
         charges.created.reserveCapacity(chargeCount)
         for index in 0..<chargeCount {
             var planRNG = SplitMix64(seed: SplitMix64.mix(seed ^ 0xC4A2_6E00) &+ UInt64(index))

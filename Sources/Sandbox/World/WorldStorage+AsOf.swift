@@ -224,6 +224,8 @@ extension ChargeTable {
         cut(&amountRefunded, n)
         cut(&amountCaptured, n)
         cut(&group, n)
+        payingAccount = payingAccount.filter { $0.key < n }
+        debitLinks = debitLinks.filter { $0.key < n }
     }
 }
 

@@ -277,6 +277,8 @@ package struct ChargeTable: Sendable {
     /// Charge → the connected account it was paid from (its `source`), for the payments from an account
     /// (``PaymentMethodKind/isFromAnAccount``).
     package var payingAccount: [Int32: Int16] = [:]
+    /// Charge → what the account debit gives back, for the debits linked to an earlier charge.
+    package var debitLinks: [Int32: WorldDebitLink] = [:]
     /// When the payment settled (succeeded or failed): at once for a card, days later for a bank debit, which is
     /// `pending` until then. A bank debit's transfer, application fee and failure come at this moment.
     package var settledAt: [Int64] = []

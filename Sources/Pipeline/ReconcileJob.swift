@@ -44,8 +44,13 @@ public struct ReconcileJob {
             outputDirectory: settings.outputDirectory)
         pipeline.lookbackSeconds = settings.lookbackSeconds
         pipeline.debitLinkKeys = settings.debitLinkKeys
+        let (from, to) = range.unixSeconds
+        let unmatched = try await recorder.store.gaps.unmatchedDebitLinks(
+            from: from, to: to, keys: settings.debitLinkKeys)
         let outcome = try await pipeline.run(runID: recorder.runID) { findings in
-            metadata(findings, recorder: recorder, now: now, command: command, extraCounts: extraCounts)
+            var metadata = metadata(findings, recorder: recorder, now: now, command: command, extraCounts: extraCounts)
+            metadata.unmatchedDebitLinks = unmatched.map { .init(debit: $0.debitID, link: $0.link) }
+            return metadata
         }
         let findings = outcome.findings
         recorder.recordOnCompletion(dailyPlatformFees: findings.report.dailyPlatformFees)

@@ -74,6 +74,13 @@ enum RunSheet {
                     "out of date", stale.folderName, text(stale.rerunAdvice),
                     "an outcome of an object of this range arrived since its report was written"))
         }
+        for unmatched in metadata.unmatchedDebitLinks {
+            rows.append(
+                row(
+                    "account debit", unmatched.debit, text(unmatched.link),
+                    "names nothing the history holds (no charge, PaymentIntent, refund, dispute or transfer group): "
+                        + "it recovers nothing; check its metadata, or extract the range of what it names"))
+        }
         for file in csvFiles {
             rows.append(
                 row("file SHA-256", file.name, .text(file.sha256), "\(file.rowCount) rows, \(file.byteCount) bytes"))

@@ -95,6 +95,19 @@ struct BadInputTests {
             mentions: ["reconcile.stripe_report_wait_seconds", "1 to 3600"])
     }
 
+    @Test("reconcile.debit_link_keys that names no key, or a key with a space in it")
+    func badDebitLinkKeys() async throws {
+        try await runExpectingBadInput(
+            [], configText: "reconcile:\n  debit_link_keys: ' , '\n",
+            mentions: ["reconcile.debit_link_keys", "config.yaml:2", "names no key"])
+        try await runExpectingBadInput(
+            [],
+            environment: [
+                "STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_RECONCILE_DEBIT_LINK_KEYS": "charge, refund id",
+            ],
+            mentions: ["CONNECT_RECON_RECONCILE_DEBIT_LINK_KEYS", "'refund id'", "commas"])
+    }
+
     @Test("a range longer than the default maximum of 366 days, and than a configured one")
     func rangeTooLong() async throws {
         try await runExpectingBadInput(

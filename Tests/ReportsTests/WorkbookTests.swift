@@ -35,9 +35,11 @@ struct WorkbookTests {
 
     /// The metadata of every written report here: one finding of an earlier run resolved.
     static func metadata() throws -> ReportMetadata {
-        try Fixture.metadata(resolved: [
+        var metadata = try Fixture.metadata(resolved: [
             ResolvedFinding(key: FindingKey(kind: "skipped_transfer", objectID: "ch_0"), firstRun: 3, lastRun: 3)
         ])
+        metadata.unmatchedDebitLinks = [.init(debit: "py_1", link: "ch_gone")]
+        return metadata
     }
 
     static func written(
@@ -302,6 +304,8 @@ struct WorkbookTests {
         #expect(value("timing (s)", "reconcile") == .number(0.25))
         #expect(value("resolved finding", "skipped_transfer") == .string("ch_0"))
         #expect(value("parameter", "grace period") == .string("3600 s"))
+        // An account debit naming nothing the history holds is said, with what it names
+        #expect(value("account debit", "py_1") == .string("ch_gone"))
         for file in files.csvFiles {
             #expect(value("file SHA-256", file.name) == .string(file.sha256))
         }

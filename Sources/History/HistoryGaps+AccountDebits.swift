@@ -1,0 +1,57 @@
+import ReconCore
+
+/// A link of an account debit that names nothing the history holds (docs/RULES.md, "The platform's other money"): no
+/// charge, PaymentIntent, refund, dispute or transfer group of that id. The debit recovers nothing by it; the Run
+/// sheet says so.
+public struct UnmatchedDebitLink: Sendable, Hashable {
+    /// The debit (`py_…`).
+    public var debitID: String
+    /// What it names.
+    public var link: String
+
+    public init(debitID: String, link: String) {
+        self.debitID = debitID
+        self.link = link
+    }
+}
+
+extension HistoryGaps {
+    /// The links of the account debits created in `[from, to)` (``ChargeFacts/debitLinks(keys:)``) that name nothing
+    /// the history holds, by debit, then link.
+    public func unmatchedDebitLinks(
+        from: Int64, to: Int64, keys: [String]
+    ) async throws(HistoryError) -> [UnmatchedDebitLink] {
+        try await readDatabase { db in
+            let debits = try HistoryObjects.fetchFacts(
+                ChargeFacts.self, db: db,
+                sql: """
+                    SELECT \(ChargeFacts.qualifiedSelection) FROM charges AS t
+                    WHERE t.payment_method_type = '\(ChargeFacts.accountDebitMethod)'
+                      AND t.created >= ? AND t.created < ?
+                    ORDER BY t.id
+                    """,
+                arguments: [.integer(from), .integer(to)])
+            let links = Set(debits.flatMap { $0.debitLinks(keys: keys) })
+            guard !links.isEmpty else { return [] }
+            let named = SQLValue.text(IDList.json(Array(links)))
+            let idSet = db.dialect.idSet
+            let held = Set(
+                try db.all(
+                    """
+                    SELECT id FROM charges WHERE id IN \(idSet)
+                    UNION SELECT id FROM payment_intents WHERE id IN \(idSet)
+                    UNION SELECT id FROM refunds WHERE id IN \(idSet)
+                    UNION SELECT id FROM disputes WHERE id IN \(idSet)
+                    UNION SELECT transfer_group FROM charges WHERE transfer_group IN \(idSet)
+                    UNION SELECT transfer_group FROM payment_intents WHERE transfer_group IN \(idSet)
+                    UNION SELECT transfer_group FROM transfers WHERE transfer_group IN \(idSet)
+                    """, Array(repeating: named, count: 7)
+                ) { try String(row: $0, at: 0) })
+            return debits.flatMap { debit in
+                debit.debitLinks(keys: keys).filter { !held.contains($0) }.map {
+                    UnmatchedDebitLink(debitID: debit.id, link: $0)
+                }
+            }
+        }
+    }
+}

@@ -330,7 +330,8 @@ extension HistoryGaps {
             SELECT c.id FROM charges c
             WHERE c.id IN (\(charges)) AND c.last_seen_run IN \(seen)
               AND c.status = '\(ChargeStatus.succeeded.rawValue)' AND c.amount_captured > 0
-              AND (c.payment_method_type IS NULL OR c.payment_method_type <> '\(ChargeFacts.accountDebitMethod)')
+              AND (c.payment_method_type IS NULL
+                   OR c.payment_method_type NOT IN ('\(ChargeFacts.accountDebitMethod)', '\(ChargeFacts.stripeBalanceMethod)'))
               AND c.transfer_destination IS NULL AND c.\(GraphColumns.chargeTransfer) IS NULL
               AND (c.\(GraphColumns.chargeIntent) IS NULL
                    OR EXISTS (SELECT 1 FROM payment_intents p WHERE p.id = c.\(GraphColumns.chargeIntent)

@@ -3,13 +3,14 @@ import ReconCore
 // MARK: - Account debits (docs/RULES.md, "The platform's other money")
 
 extension ReportBuilder {
-    /// Every succeeded account debit created in the range (``ChargeFacts/isAccountDebit``) this part judges: what it
-    /// took from the connected account (``ChargeFacts/debitedAmount``) counts in that account's statement and the
-    /// Summary as `account_debits`. A debit is never a sale: the destination charges and transfer groups leave it out
-    /// by their own definitions.
+    /// Every succeeded payment from a connected account created in the range (``ChargeFacts/isPaidByAnAccount``: an
+    /// account debit, or a payment from the account's Stripe balance) this part judges: what it took from the account
+    /// (``ChargeFacts/debitedAmount``) counts in that account's statement and the Summary as `account_debits`. Neither
+    /// is a sale: the destination charges and transfer groups leave them out by their own definitions; only a debit
+    /// gives back what it names (``AccountDebitLinks``).
     mutating func accountDebits() {
         for charge in index.charges where index.judges(charge) && index.isInRange(charge.created) {
-            guard charge.isAccountDebit, charge.isSucceededAndCaptured else { continue }
+            guard charge.isPaidByAnAccount, charge.isSucceededAndCaptured else { continue }
             guard let amount = charge.debitedAmount else {
                 overflow(charge.id, currency: charge.currency, created: charge.created, what: "account debit")
                 continue

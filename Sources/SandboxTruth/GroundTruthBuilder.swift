@@ -506,12 +506,12 @@ struct GroundTruthBuilder {
         }
     }
 
-    /// What the platform debited from connected accounts in the range: each account debit the generator made (a
-    /// payment from an account's balance is none), `amount_captured − amount_refunded`, in the statement of the
-    /// account it was paid from.
+    /// What connected accounts paid the platform in the range: each account debit and each payment from an
+    /// account's balance the generator made, `amount_captured − amount_refunded`, in the statement of the account it
+    /// was paid from.
     private mutating func addAccountDebits() {
         let charges = storage.charges
-        for c in inRange(charges.created) where charges.method[c] == .accountDebit && charges.status[c] == .succeeded {
+        for c in inRange(charges.created) where charges.method[c].isFromAnAccount && charges.status[c] == .succeeded {
             guard let account = charges.payingAccount[Int32(c)] else { continue }
             let debited = charges.amountCaptured[c] - charges.amountRefunded[c]
             let currency = charges.currency[c].currency

@@ -60,12 +60,19 @@ import Testing
         #expect(report.summary.first?.accountDebits == 300)
     }
 
-    @Test func aPaymentFromAnAccountsStripeBalanceIsNoDebit() throws {
-        // Given an account paying the platform from its Stripe balance (revenue, never a recovery)
+    @Test func aPaymentFromAnAccountsStripeBalanceIsShownButRecoversNothing() throws {
+        // Given a refunded destination charge of acct_1, and acct_1 paying the platform 4.00 from its Stripe balance
+        // (revenue, never a recovery), its metadata naming the charge
         var book = Book()
-        Self.debit(&book, "py_1", amount: 300, method: "stripe_balance")
-        // Then it is no account debit
-        #expect(book.reconcile().summary.allSatisfy { $0.accountDebits == 0 })
+        let charge = book.charge(amount: 1_000, style: .fullTransfer)
+        book.refund(charge, amount: 400, created: Book.from + 7_200)
+        Self.debit(&book, "py_1", amount: 400, created: Book.from + 10_800, method: "stripe_balance")
+        book.input.charges[book.input.charges.count - 1].metadata = ["charge": charge]
+        // When reconciled
+        let report = book.reconcile()
+        // Then it shows in acct_1's statement, and gives nothing of the refund back
+        #expect(report.connectedAccounts.first { $0.destinationAccount == "acct_1" }?.accountDebits == 400)
+        #expect(report.exceptions.contains { $0.kind == .refundNotRecovered && $0.actual == .amount(0) })
     }
 
     @Test func aDebitOfAnEarlierDayIsNotCountedAgain() throws {

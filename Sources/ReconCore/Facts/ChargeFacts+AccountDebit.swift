@@ -10,8 +10,15 @@ extension ChargeFacts {
     /// nothing: the platform's own bank debits are `py_…` too).
     public var isAccountDebit: Bool { paymentMethodType == Self.accountDebitMethod }
 
-    /// The connected account an account debit took the money from (its `source`); `nil` for any other charge.
-    public var debitedAccount: String? { isAccountDebit ? sourceID : nil }
+    /// `payment_method_details.type` of a connected account paying the platform from its Stripe balance.
+    public static let stripeBalanceMethod = "stripe_balance"
+
+    /// Whether a connected account paid the charge: an account debit, or a payment from its Stripe balance (platform
+    /// revenue from the account, never a recovery). Either is money the account gave the platform.
+    public var isPaidByAnAccount: Bool { isAccountDebit || paymentMethodType == Self.stripeBalanceMethod }
+
+    /// The connected account that paid the charge (its `source`); `nil` for a charge no account paid.
+    public var debitedAccount: String? { isPaidByAnAccount ? sourceID : nil }
 
     /// The metadata keys whose values link a debit to what it recovers, by default (`reconcile.debit_link_keys`).
     public static let defaultDebitLinkKeys = [
@@ -31,10 +38,10 @@ extension ChargeFacts {
         return links
     }
 
-    /// What a succeeded account debit took from the account: `amount_captured − amount_refunded` (a debit refunded
-    /// gave the money back); `nil` for a charge that is no succeeded debit, or whose difference overflows.
+    /// What a succeeded payment from an account (``isPaidByAnAccount``) took from it: `amount_captured −
+    /// amount_refunded` (a refund gave the money back); `nil` for any other charge, or when the difference overflows.
     public var debitedAmount: Int64? {
-        guard isAccountDebit, isSucceededAndCaptured else { return nil }
+        guard isPaidByAnAccount, isSucceededAndCaptured else { return nil }
         let (amount, overflow) = amountCaptured.subtractingReportingOverflow(amountRefunded)
         return overflow ? nil : amount
     }

@@ -9,9 +9,10 @@ extension ChargeFacts {
 
     /// Whether the charge can belong to a transfer group: it succeeded with something captured, and it is neither a
     /// destination charge (Stripe labels a destination charge's PaymentIntent `group_pi_…` itself; that is no
-    /// group the platform made) nor an account debit (money an account gave back, ``isAccountDebit``).
+    /// group the platform made) nor paid by a connected account (an account debit or a payment from its balance,
+    /// ``isPaidByAnAccount``).
     public func canBelongToTransferGroup(intent: PaymentIntentFacts?) -> Bool {
-        isSucceededAndCaptured && !isAccountDebit && !isDestinationCharge(intent: intent)
+        isSucceededAndCaptured && !isPaidByAnAccount && !isDestinationCharge(intent: intent)
     }
 
     /// The group the charge names: its own `transfer_group`, else its PaymentIntent's; `nil` when it names none

@@ -49,7 +49,7 @@ public struct ReconcileJob {
             from: from, to: to, keys: settings.debitLinkKeys)
         let outcome = try await pipeline.run(runID: recorder.runID) { findings in
             var metadata = metadata(findings, recorder: recorder, now: now, command: command, extraCounts: extraCounts)
-            metadata.unmatchedDebitLinks = unmatched.map { .init(debit: $0.debitID, link: $0.link) }
+            metadata.unmatchedDebitLinks = unmatched
             return metadata
         }
         let findings = outcome.findings

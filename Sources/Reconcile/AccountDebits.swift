@@ -15,20 +15,9 @@ extension ReportBuilder {
                 overflow(charge.id, currency: charge.currency, created: charge.created, what: "account debit")
                 continue
             }
-            let key = AccountKey(account: charge.debitedAccount, currency: charge.currency)
-            var statement =
-                accounts[key] ?? ConnectedAccountRow(destinationAccount: key.account, currency: key.currency)
-            guard let total = Checked.add(statement.accountDebits, amount) else {
-                overflow(
-                    charge.id, currency: charge.currency, created: charge.created,
-                    what: "account debits total of \(key.account ?? "unknown account")")
-                continue
-            }
-            statement.accountDebits = total
-            accounts[key] = statement
-            addToSummary(
-                charge.currency, \.accountDebits, amount, objectID: charge.id, created: charge.created,
-                what: "account debits")
+            addToStatementAndSummary(
+                account: charge.debitedAccount, currency: charge.currency, \.accountDebits, \.accountDebits, amount,
+                objectID: charge.id, created: charge.created, what: "account debits")
         }
     }
 }

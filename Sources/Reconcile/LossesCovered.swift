@@ -16,20 +16,9 @@ extension ReportBuilder {
                 continue
             }
             if collection.account == nil { unknownCollectionAccount(collection, loss: loss) }
-            let key = AccountKey(account: collection.account, currency: collection.currency)
-            var statement =
-                accounts[key] ?? ConnectedAccountRow(destinationAccount: key.account, currency: key.currency)
-            guard let total = Checked.add(statement.lossesCovered, loss) else {
-                overflow(
-                    collection.balanceTransactionID, currency: collection.currency, created: collection.created,
-                    what: "losses covered total of \(key.account ?? "unknown account")")
-                continue
-            }
-            statement.lossesCovered = total
-            accounts[key] = statement
-            addToSummary(
-                collection.currency, \.lossesCovered, loss, objectID: collection.balanceTransactionID,
-                created: collection.created, what: "losses covered")
+            addToStatementAndSummary(
+                account: collection.account, currency: collection.currency, \.lossesCovered, \.lossesCovered, loss,
+                objectID: collection.balanceTransactionID, created: collection.created, what: "losses covered")
         }
     }
 

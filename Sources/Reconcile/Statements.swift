@@ -66,6 +66,27 @@ extension ReportBuilder {
         accounts[key] = statement
     }
 
+    /// Adds `value` to `field` of the statement of `account` in `currency` and to the Summary's `summaryField`: the
+    /// platform's other money (account debits, losses covered) counted for one object. An overflow leaves the figure
+    /// out of both and says so.
+    mutating func addToStatementAndSummary(
+        account: String?, currency: Currency, _ field: WritableKeyPath<ConnectedAccountRow, Int64>,
+        _ summaryField: WritableKeyPath<SummaryRow, Int64>, _ value: Int64, objectID: String, created: Int64,
+        what: String
+    ) {
+        let key = AccountKey(account: account, currency: currency)
+        var statement = accounts[key] ?? ConnectedAccountRow(destinationAccount: account, currency: currency)
+        guard let total = Checked.add(statement[keyPath: field], value) else {
+            overflow(
+                objectID, currency: currency, created: created, what: "\(what) total of \(account ?? "unknown account")"
+            )
+            return
+        }
+        statement[keyPath: field] = total
+        accounts[key] = statement
+        addToSummary(currency, summaryField, value, objectID: objectID, created: created, what: what)
+    }
+
     /// `statement[field] += value`; an overflow (or a `nil` value: its own difference overflowed) leaves the
     /// figure out and says so, as the summary does.
     private mutating func add(

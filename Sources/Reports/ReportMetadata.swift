@@ -47,18 +47,7 @@ public struct ReportMetadata: Sendable, Hashable {
     public var parameters: [Parameter]
     /// Links of the range's account debits that name nothing the history holds (debit, link): they recover nothing
     /// (docs/RULES.md, "The platform's other money").
-    public var unmatchedDebitLinks: [DebitLink] = []
-
-    /// An account debit (`py_…`) and one id it names.
-    public struct DebitLink: Sendable, Hashable {
-        public var debit: String
-        public var link: String
-
-        public init(debit: String, link: String) {
-            self.debit = debit
-            self.link = link
-        }
-    }
+    public var unmatchedDebitLinks: [UnmatchedDebitLink] = []
 
     public init(
         range: ReportingRange, runID: Int64, startedAt: Int64, finishedAt: Int64, command: String,

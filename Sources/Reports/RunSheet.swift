@@ -77,7 +77,7 @@ enum RunSheet {
         for unmatched in metadata.unmatchedDebitLinks {
             rows.append(
                 row(
-                    "account debit", unmatched.debit, text(unmatched.link),
+                    "account debit", unmatched.debitID, text(unmatched.link),
                     "names nothing the history holds (no charge, PaymentIntent, refund, dispute or transfer group): "
                         + "it recovers nothing; check its metadata, or extract the range of what it names"))
         }

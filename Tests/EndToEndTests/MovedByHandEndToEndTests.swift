@@ -46,17 +46,8 @@ struct MovedByHandEndToEndTests {
         }
         // Given one seeded world whose end is two days before today, served as of a day before its end and as of
         // its end
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        let today = calendar.startOfDay(for: Date())
-        var options = SandboxOptions()
-        options.charges = 1_500
-        options.start = today.addingTimeInterval(-20 * Self.day)
-        options.days = 18
-        options.movesByHand = true
-        let later = try await SandboxServer.start(options)
-        options.asOf = later.world.earlierMoment
-        let earlier = try await SandboxServer.start(options)
+        let servers = try await TwoMoments.start(charges: 1_500, days: 18) { $0.movesByHand = true }
+        let (later, earlier, calendar) = (servers.later, servers.earlier, servers.calendar)
         let world = later.world
         let (end, moment) = (world.end, world.earlierMoment)
         let dayD = moment.addingTimeInterval(-Self.day)

@@ -36,18 +36,8 @@ struct OtherMoneyEndToEndTests {
             return
         }
         // Given a world that bills Stripe's costs, served as of a day before its end and as of its end
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        let today = calendar.startOfDay(for: Date())
-        var options = SandboxOptions()
-        options.charges = 400
-        options.start = today.addingTimeInterval(-12 * Self.day)
-        options.days = 10
-        options.otherMoney = true
-        let later = try await SandboxServer.start(options)
-        options.asOf = later.world.earlierMoment
-        let earlier = try await SandboxServer.start(options)
-        let start = try #require(options.start)
+        let servers = try await TwoMoments.start(charges: 400, days: 10) { $0.otherMoney = true }
+        let (later, earlier, start, calendar) = (servers.later, servers.earlier, servers.start, servers.calendar)
         let moment = later.world.earlierMoment
 
         let folder = try TemporaryFolder()

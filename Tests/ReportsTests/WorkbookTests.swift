@@ -38,7 +38,7 @@ struct WorkbookTests {
         var metadata = try Fixture.metadata(resolved: [
             ResolvedFinding(key: FindingKey(kind: "skipped_transfer", objectID: "ch_0"), firstRun: 3, lastRun: 3)
         ])
-        metadata.unmatchedDebitLinks = [.init(debit: "py_1", link: "ch_gone")]
+        metadata.unmatchedDebitLinks = [UnmatchedDebitLink(debitID: "py_1", link: "ch_gone")]
         return metadata
     }
 

@@ -34,6 +34,8 @@ public struct ReconcileJob {
         /// Earlier ranges whose reports are out of date because one of their objects' outcome changed.
         public let outOfDateRanges: [ReportingRange]
         public let seconds: Double
+        /// Links of the range's account debits that name nothing the history holds (the Run sheet lists them).
+        public var unmatchedDebitLinks: [UnmatchedDebitLink] = []
     }
 
     /// Reconciles the range as part of `recorder`'s run, for `command`. `extraCounts` join the Run sheet's counts.
@@ -66,11 +68,13 @@ public struct ReconcileJob {
             + (outcome.files.workbookZipLevel.map { "zlib level \($0)" }
                 ?? "zlib's default level (the zip-level override is not active here)")
         logger.info("\(message)")
-        return Outcome(
+        var result = Outcome(
             report: findings.report, platformFeeRows: findings.platformFeeRows, files: outcome.files,
             newFindings: findings.newFindings, openFindings: findings.openFindings, resolved: findings.resolved,
             lateOutcomes: findings.lateOutcomes, outOfDateRanges: Self.ranges(findings.outOfDateRanges),
             seconds: timings.total)
+        result.unmatchedDebitLinks = unmatched
+        return result
     }
 
     /// The Run sheet's metadata for what the rules found.
@@ -128,6 +132,7 @@ public struct ReconcileJob {
                 ["kind": finding.key.kind, "object_id": finding.key.objectID]
             },
             "late_outcomes": outcome.lateOutcomes,
+            "unmatched_debit_links": outcome.unmatchedDebitLinks.map { ["debit_id": $0.debitID, "link": $0.link] },
             "out_of_date_ranges": outcome.outOfDateRanges.map { range -> [String: String] in
                 [
                     "from": RFC3339.string(range.from, in: range.timeZone),

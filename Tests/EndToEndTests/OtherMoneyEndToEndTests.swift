@@ -197,6 +197,12 @@ struct OtherMoneyEndToEndTests {
         #expect(resolved.contains { $0["kind"] == "refund_not_recovered" && $0["object_id"] == recoveredByDebit })
         #expect(!resolved.contains { $0["object_id"] == debitedUnlinked }, "\(resolved)")
         #expect(resolved.contains { $0["kind"] == "unreversed_dispute" })
+        // and the debits naming a charge no one made are listed by the runs of their ranges
+        let unmatched = runs.flatMap {
+            ($0["details"] as? [String: Any])?["unmatched_debit_links"] as? [[String: String]] ?? []
+        }
+        #expect(
+            !unmatched.isEmpty && unmatched.allSatisfy { $0["link"]?.hasPrefix("ch_gone_") == true }, "\(unmatched)")
         #expect(!next.contains { $0["charge_id"] == disputedByDebit }, "\(next)")
         try await earlier.shutdown()
         try await later.shutdown()

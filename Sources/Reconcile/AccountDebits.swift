@@ -9,6 +9,7 @@ extension ReportBuilder {
     /// is a sale: the destination charges and transfer groups leave them out by their own definitions; only a debit
     /// gives back what it names (``AccountDebitLinks``).
     mutating func accountDebits() {
+        if let judged = index.judged, judged[.charge].isEmpty { return }
         for charge in index.charges where index.judges(charge) && index.isInRange(charge.created) {
             guard charge.isPaidByAnAccount, charge.isSucceededAndCaptured else { continue }
             guard let amount = charge.debitedAmount else {

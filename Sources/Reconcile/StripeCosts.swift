@@ -9,7 +9,10 @@ extension ReportBuilder {
     /// currency; kind) and to the Summary's `stripe_costs`. A sum that would overflow leaves the cost out and is
     /// reported.
     mutating func stripeCosts(_ transactions: [BalanceTransactionFacts]) {
-        let judged = index.balanceTransactions.filter { index.judges($0) }
+        // A part that judges no balance transaction (most: they are judged in the ledger's part) has none to scan.
+        let judged =
+            index.judged.map { $0[.balanceTransaction].isEmpty } ?? false
+            ? [] : index.balanceTransactions.filter { index.judges($0) }
         for transaction in judged + transactions {
             guard let cost = StripeCost(transaction), countedStripeCosts.insert(cost.id).inserted else { continue }
             let day = cost.namedDay ?? localDay(of: cost.created)

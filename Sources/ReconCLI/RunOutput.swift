@@ -55,11 +55,15 @@ enum RunOutput {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `, Stripe's costs outside charges 12.34` when the currency has any.
+    /// `, Stripe's costs outside charges 12.34, account debits 4.00, losses covered 50.00`: the platform's other
+    /// money, each figure when the currency has any.
     private static func costs(_ row: SummaryRow) -> String {
-        guard row.stripeCosts != 0 else { return "" }
-        let amount = (try? Money(minorUnits: row.stripeCosts, currency: row.currency).formatted()) ?? "?"
-        return ", Stripe's costs outside charges \(amount)"
+        [
+            ("Stripe's costs outside charges", row.stripeCosts), ("account debits", row.accountDebits),
+            ("losses covered", row.lossesCovered),
+        ].filter { $0.1 != 0 }.map { name, minorUnits in
+            ", \(name) " + ((try? Money(minorUnits: minorUnits, currency: row.currency).formatted()) ?? "?")
+        }.joined()
     }
 
     /// `, 3 transfer groups with a platform take of 75.00` when the currency has any.

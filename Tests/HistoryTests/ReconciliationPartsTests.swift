@@ -235,6 +235,56 @@ extension ReconciliationPartsTests {
         #expect(whole.balance.isEmpty)
     }
 
+    @Test(
+        "Stripe's costs come out the same whether the ledger is added up by the history or page by page, on PostgreSQL",
+        .postgreSQLServer)
+    func stripeCostsInBothLedgerPathsOnPostgreSQL() async throws {
+        try await stripeCostsInBothLedgerPaths(backend: .postgreSQL)
+    }
+
+    @Test(
+        "Stripe's costs come out the same whether the ledger is added up by the history or page by page",
+        arguments: [TestHistoryBackend.sqlite])
+    func stripeCostsInBothLedgerPaths(backend: TestHistoryBackend) async throws {
+        // Given two days' IC+ costs (one named before the range), a credit, a charge's own fee line, and, in the second
+        // history, a transaction so large that the ledger must be added up page by page
+        func cost(_ id: String, _ net: Int64, _ description: String, source: String? = nil) -> BalanceTransactionFacts {
+            BalanceTransactionFacts(
+                id: id, created: Self.start + 60, currency: .usd, amount: net, fee: 0, net: net, type: .stripeFee,
+                reportingCategory: .fee, sourceID: source, exchangeRate: nil, status: "available",
+                description: description)
+        }
+        let costs = [
+            cost("txn_c1", -1_200, "Card payments (2026-10-31): Stripe volume fees"),
+            cost("txn_c2", -300, "Card payments (2026-10-31): Stripe volume fees"),
+            cost("txn_c3", 90, "Card payments (2026-10-30): Credit for previously-assessed fees"),
+            cost("txn_c4", -59, "Stripe processing fees", source: "ch_x"),
+        ]
+        let huge = (1...2).map { index in
+            BalanceTransactionFacts(
+                id: "txn_h\(index)", created: Self.start + Int64(index), currency: .usd, amount: Int64.max / 2 + 1,
+                fee: 0, net: Int64.max / 2 + 1, type: "charge", reportingCategory: "charge", sourceID: nil,
+                exchangeRate: nil, status: "available")
+        }
+        // When each is reconciled in parts and at once
+        let totals = try await Self.reconcileADay(of: costs, in: backend)
+        let pages = try await Self.reconcileADay(of: costs + huge, in: backend)
+        // Then both paths list the same costs, by the day each names, and the Summary adds them up
+        let expected = [
+            StripeCostRow(
+                day: "2026-10-30", currency: .usd, kind: "Card payments: Credit for previously-assessed fees", count: 1,
+                amount: -90),
+            StripeCostRow(
+                day: "2026-10-31", currency: .usd, kind: "Card payments: Stripe volume fees", count: 2, amount: 1_500),
+        ]
+        for (parts, whole) in [(totals.parts, totals.whole), (pages.parts, pages.whole)] {
+            #expect(parts.stripeCosts == expected)
+            #expect(whole.stripeCosts == expected)
+            #expect(parts.summary.first?.stripeCosts == 1_410)
+        }
+        #expect(pages.judged.ids[.balanceTransaction]?.count == 6, "the second history's ledger came page by page")
+    }
+
     /// A history of `transactions` alone, its first day reconciled in parts and at once: the parts' report, what
     /// they judged, and the whole range's report.
     private static func reconcileADay(

@@ -47,76 +47,56 @@ struct FollowUpRunner: Sendable {
         _ kind: ObjectKind, id: String, lateRead: Bool = false, expansions: [String]? = nil,
         _ context: ExtractionContext
     ) async throws {
-        let tally = context.tally
-        var batch = ObjectLists()
         // A kind without an endpoint of its own (reversals, fee refunds) is reached through its parent's list.
-        guard let listPath = kind.entry.listPath else { return }
+        guard kind.entry.listPath != nil else { return }
         let expansions = expansions ?? (lateRead ? kind.entry.lateReadExpansions : kind.entry.retrieveExpansions)
-        let found = try await fetch(
-            kind.wireModel, path: "\(listPath)/\(id)", endpoint: "\(listPath)/{id}",
-            query: expansions.map { ("expand[]", $0) }, into: &batch)
-        if found {
-            let resource = lateRead ? ExtractionSummary.lateReadsResource : "follow-ups by id"
-            let total = await tally.count(resource: resource, objects: 1)
-            let outcome = try await store.objects.write(batch, run: context.runID, now: context.now)
-            await tally.record(outcome, pages: 0)
-            await progress?.pageStored(resource: resource, objects: 1, total: total)
-        } else {
-            logger.warning(
-                "referenced object not found (404)", metadata: ["kind": "\(kind.rawValue)", "id": "\(id)"])
-            try await store.gaps.recordMissing(
-                kind: kind, id: id, referencedBy: lateRead ? "the look-back window" : "an object of the range",
-                requestID: nil, run: context.runID)
-            await tally.missing()
-        }
+        _ = try await retrieveAndStore(kind.wireModel, id: id, expansions: expansions, lateRead: lateRead, context)
     }
 
     /// Retrieves a `connect_collection_transfer` balance transaction with its source expanded, stores it, and records
     /// the connected account the source names (none when it names none, or was sent as its id alone: the reconciler
     /// counts that loss with no account and says so); a 404 is recorded for the reconciler.
     func collection(ofTransaction id: String, _ context: ExtractionContext) async throws {
-        let path = "/v1/balance_transactions/\(id)"
-        let endpoint = "/v1/balance_transactions/{id}"
         guard
-            let (transaction, tape) = try await client.retrieve(
-                BalanceTransaction.self, path: path, query: [("expand[]", "source")], endpoint: endpoint)
-        else {
-            logger.warning(
-                "referenced object not found (404)", metadata: ["kind": "balance_transaction", "id": "\(id)"])
-            try await store.gaps.recordMissing(
-                kind: .balanceTransaction, id: id, referencedBy: "an object of the range", requestID: nil,
-                run: context.runID)
-            await context.tally.missing()
-            return
-        }
-        var batch = ObjectLists()
-        do {
-            try Absorber.absorb(transaction, at: JSONTape.root, of: tape, into: &batch)
-        } catch {
-            throw StripeClientError.malformedResponse(endpoint: endpoint, requestID: nil, detail: error.description)
-        }
-        let total = await context.tally.count(resource: "follow-ups by id", objects: 1)
-        let outcome = try await store.objects.write(batch, run: context.runID, now: context.now)
-        await context.tally.record(outcome, pages: 0)
-        await progress?.pageStored(resource: "follow-ups by id", objects: 1, total: total)
+            let transaction = try await retrieveAndStore(
+                BalanceTransaction.self, id: id, expansions: ["source"], lateRead: false, context)
+        else { return }
         try await store.gaps.recordCollection(
             transactionID: id, sourceID: transaction.source?.id, account: transaction.source?.destination,
             run: context.runID)
     }
 
-    /// Retrieves one object by id into `batch`; `false` when Stripe answered 404.
-    func fetch<Object: CatalogueObject>(
-        _ type: Object.Type, path: String, endpoint: String, query: [(String, String)],
-        into batch: inout ObjectLists
-    ) async throws -> Bool {
-        guard let (object, tape) = try await client.retrieve(type, path: path, query: query, endpoint: endpoint) else {
-            return false
+    /// Retrieves one object of `type` by id with `expansions` and stores it with what it embeds, counted as a late
+    /// read (`lateRead`) or a follow-up; `nil`, and the 404 recorded for the reconciler, when Stripe answered 404.
+    private func retrieveAndStore<Object: CatalogueObject>(
+        _ type: Object.Type, id: String, expansions: [String], lateRead: Bool, _ context: ExtractionContext
+    ) async throws -> Object? {
+        let kind = Object.kind
+        guard let listPath = kind.entry.listPath else { return nil }
+        let endpoint = "\(listPath)/{id}"
+        guard
+            let (object, tape) = try await client.retrieve(
+                type, path: "\(listPath)/\(id)", query: expansions.map { ("expand[]", $0) }, endpoint: endpoint)
+        else {
+            logger.warning(
+                "referenced object not found (404)", metadata: ["kind": "\(kind.rawValue)", "id": "\(id)"])
+            try await store.gaps.recordMissing(
+                kind: kind, id: id, referencedBy: lateRead ? "the look-back window" : "an object of the range",
+                requestID: nil, run: context.runID)
+            await context.tally.missing()
+            return nil
         }
+        var batch = ObjectLists()
         do {
             try Absorber.absorb(object, at: JSONTape.root, of: tape, into: &batch)
         } catch {
             throw StripeClientError.malformedResponse(endpoint: endpoint, requestID: nil, detail: error.description)
         }
-        return true
+        let resource = lateRead ? ExtractionSummary.lateReadsResource : "follow-ups by id"
+        let total = await context.tally.count(resource: resource, objects: 1)
+        let outcome = try await store.objects.write(batch, run: context.runID, now: context.now)
+        await context.tally.record(outcome, pages: 0)
+        await progress?.pageStored(resource: resource, objects: 1, total: total)
+        return object
     }
 }

@@ -44,7 +44,8 @@ extension HistoryGaps {
                         db, range: range, seen: seen, keys: debitLinkKeys)))
             let affected = try db.all(
                 """
-                WITH reversed(id) AS (
+                WITH debited(id) AS (SELECT id FROM charges WHERE id IN \(db.dialect.idSet)),
+                reversed(id) AS (
                     SELECT \(reversalTransfer) FROM transfer_reversals
                     WHERE \(inRange) AND first_seen_run IN \(seen) AND \(reversalTransfer) IS NOT NULL),
                 moved(id, transfer_group, source) AS (
@@ -62,8 +63,7 @@ extension HistoryGaps {
                         WHERE p.transfer_group IN (SELECT name FROM groups)
                     UNION SELECT \(transferSource) FROM transfers
                         WHERE transfer_group IN (SELECT name FROM groups) AND \(transferSource) IS NOT NULL
-                    UNION SELECT id FROM charges WHERE id IN \(db.dialect.idSet)),
-                debited(id) AS (SELECT id FROM charges WHERE id IN \(db.dialect.idSet))
+                    UNION SELECT id FROM debited)
                 SELECT c.id FROM charges c
                 WHERE c.id IN (SELECT id FROM candidates)
                   AND c.created >= \(window.lowerBound) AND c.created < \(window.upperBound)
@@ -72,7 +72,7 @@ extension HistoryGaps {
                   AND EXISTS (SELECT 1 FROM runs r WHERE r.status = 'completed' AND r.command IN ('run', 'extract')
                               AND r.range_from <= c.created AND r.range_to > c.created)
                 ORDER BY c.id
-                """, [debited, debited]
+                """, [debited]
             ) { try String(row: $0, at: 0) }
             guard !affected.isEmpty else { return 0 }
             let ids = SQLValue.text(IDList.json(affected))
@@ -106,14 +106,7 @@ extension HistoryGaps {
     static func chargesNamedByDebits(
         _ db: SQLSession, range: Range<Int64>, seen: String, keys: [String]
     ) throws -> [String] {
-        let debits = try HistoryObjects.fetchFacts(
-            ChargeFacts.self, db: db,
-            sql: """
-                SELECT \(ChargeFacts.qualifiedSelection) FROM charges AS t
-                WHERE t.payment_method_type = '\(ChargeFacts.accountDebitMethod)'
-                  AND t.created >= ? AND t.created < ? AND t.first_seen_run IN \(seen)
-                """,
-            arguments: [.integer(range.lowerBound), .integer(range.upperBound)])
+        let debits = try HistoryObjects.accountDebits(db, created: range, firstSeenIn: seen)
         let links = Array(Set(debits.flatMap { $0.debitLinks(keys: keys) }))
         guard !links.isEmpty else { return [] }
         let named = SQLValue.text(IDList.json(links))

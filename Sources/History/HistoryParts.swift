@@ -24,7 +24,8 @@ extension HistoryParts {
     /// 5. the objects Stripe answered 404 for, the charges of the look-back window still pending (the
     ///    Summary's `pending_charges`), when `late` is given, and what the range's roll-forward needs (Stripe's
     ///    balance as the runs read it, the range's balance transactions by date; ``HistoryBalance``), with the
-    ///    earlier ranges whose Stripe report run `runID` found published (compared late).
+    ///    earlier ranges whose Stripe report run `runID` found published (compared late), and the range's losses
+    ///    covered for connected accounts (``CollectionTransfer``).
     ///
     /// All parts are read in one read transaction: a snapshot, whatever a concurrent writer does. `body` runs on
     /// the calling thread; its errors are rethrown as they are.
@@ -338,33 +339,21 @@ struct PartLoader {
     /// The range's ledger: its totals in one part when they fit, else the range's balance transactions in pages by
     /// creation time, then id, which the reconciler adds up (naming one that would overflow a total).
     func ledgerParts(_ body: (ReconciliationInput) throws -> Void) throws {
-        let collections = try collectionTransfers()
         if let totals = try ledgerTotals() {
             var part = input(judged: JudgedObjects())
             part.ledgerTotals = totals
             part.stripeCostTransactions = try stripeCostCandidates()
-            part.collectionTransfers = collections
             try body(part)
             return
         }
         var after: (created: Int64, id: String)?
         let pageSize = size
-        var first = true
         while true {
             let transactions = try page(BalanceTransactionFacts.self, after: after, condition: "TRUE", limit: pageSize)
-            guard let last = transactions.last else {
-                if first, !collections.isEmpty {
-                    var part = input(judged: JudgedObjects())
-                    part.collectionTransfers = collections
-                    try body(part)
-                }
-                return
-            }
+            guard let last = transactions.last else { return }
             after = (last.created, last.id)
             var part = input(judged: JudgedObjects(.balanceTransaction, Set(transactions.map(\.id))))
             part.balanceTransactions = transactions
-            if first { part.collectionTransfers = collections }
-            first = false
             try body(part)
             if transactions.count < pageSize { return }
         }
@@ -490,6 +479,7 @@ struct PartLoader {
         part.missingObjects = try HistoryParts.missingObjects(db, from: from, to: to)
         if let late { part.pendingCharges = try HistoryGaps.pendingCharges(db, window: late.window) }
         part.balance = try HistoryBalance.inputs(db, from: from, to: to)
+        part.collectionTransfers = try collectionTransfers()
         if let runID {
             part.lateBalanceComparisons = try HistoryBalance.lateComparisons(db, run: runID, excluding: from..<to)
         }

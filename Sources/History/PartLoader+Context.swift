@@ -24,14 +24,7 @@ extension PartLoader {
     /// index `charges_on_account_debits` finds them): read once, held by every part that holds a refund or dispute.
     func accountDebits() throws -> [ChargeFacts] {
         let since = late.map { min($0.window.lowerBound, from) } ?? from
-        return try HistoryObjects.fetchFacts(
-            ChargeFacts.self, db: db,
-            sql: """
-                SELECT \(ChargeFacts.qualifiedSelection) FROM charges AS t
-                WHERE t.payment_method_type = '\(ChargeFacts.accountDebitMethod)' AND t.created >= ?
-                ORDER BY t.created, t.id
-                """,
-            arguments: [.integer(since)])
+        return try HistoryObjects.accountDebits(db, created: since..<Int64.max)
     }
 
     private func addAccountDebits(to part: inout ObjectLists) {

@@ -5,7 +5,7 @@ import ReconCore
 /// dispute or a transfer group). Refund recovery and unreversed disputes read what a connected account gave back
 /// by debit through it.
 struct AccountDebitLinks {
-    /// Id named → the debits naming it, in creation order (ties by id).
+    /// Id named → the debits naming it (``naming(_:)`` puts them in creation order).
     private let byName: [String: [ChargeFacts]]
     /// Debit → every id it names.
     private let links: [String: Set<String>]
@@ -26,9 +26,6 @@ struct AccountDebitLinks {
             guard links[debit.id] == nil, !named.isEmpty else { continue }
             links[debit.id] = Set(named)
             for link in named { byName[link, default: []].append(debit) }
-        }
-        for (name, debits) in byName {
-            byName[name] = debits.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
         }
         self.byName = byName
         self.links = links

@@ -76,29 +76,25 @@ extension ReportBuilder {
     ) {
         let key = AccountKey(account: account, currency: currency)
         var statement = accounts[key] ?? ConnectedAccountRow(destinationAccount: account, currency: currency)
-        guard let total = Checked.add(statement[keyPath: field], value) else {
-            overflow(
-                objectID, currency: currency, created: created, what: "\(what) total of \(account ?? "unknown account")"
-            )
-            return
-        }
-        statement[keyPath: field] = total
+        guard add(value, to: field, of: &statement, objectID: objectID, created: created, what: what) else { return }
         accounts[key] = statement
         addToSummary(currency, summaryField, value, objectID: objectID, created: created, what: what)
     }
 
     /// `statement[field] += value`; an overflow (or a `nil` value: its own difference overflowed) leaves the
-    /// figure out and says so, as the summary does.
+    /// figure out, says so, as the summary does, and returns `false`.
+    @discardableResult
     private mutating func add(
         _ value: Int64?, to field: WritableKeyPath<ConnectedAccountRow, Int64>, of statement: inout ConnectedAccountRow,
         objectID: String, created: Int64, what: String
-    ) {
+    ) -> Bool {
         guard let value, let total = Checked.add(statement[keyPath: field], value) else {
             let account = statement.destinationAccount ?? "unknown account"
             overflow(objectID, currency: statement.currency, created: created, what: "\(what) total of \(account)")
-            return
+            return false
         }
         statement[keyPath: field] = total
+        return true
     }
 
     // MARK: Results

@@ -478,7 +478,7 @@ struct GroundTruthBuilder {
             guard let cost = bts.stripeCosts[Int32(b)] else { continue }
             let day = cost.reportDay ?? days.days[days.index(of: bts.created[b]) ?? 0].date
             let currency = bts.currency[b].currency
-            let amount = -(bts.amount[b] - bts.fee[b])
+            let amount = -net(Int32(b))
             let key = day + "/" + currency.rawValue + "/" + cost.reportKind
             rows[key, default: StripeCostRow(day: day, currency: currency, kind: cost.reportKind, count: 0, amount: 0)]
                 .count += 1
@@ -496,7 +496,7 @@ struct GroundTruthBuilder {
         for b in inRange(bts.created) {
             guard let collection = bts.collections[Int32(b)] else { continue }
             let currency = bts.currency[b].currency
-            let loss = -(bts.amount[b] - bts.fee[b])
+            let loss = -net(Int32(b))
             let account = collection.account >= 0 ? id(.account, Int(collection.account)) : nil
             if account == nil {
                 exception(.collectionAccountUnknown, id(.balanceTransaction, b), nil, currency, nil, .amount(loss))

@@ -13,9 +13,12 @@ extension ChargeFacts {
     /// `payment_method_details.type` of a connected account paying the platform from its Stripe balance.
     public static let stripeBalanceMethod = "stripe_balance"
 
+    /// The `payment_method_details.type`s of a payment by a connected account (``isPaidByAnAccount``).
+    public static let accountPaymentMethods = [accountDebitMethod, stripeBalanceMethod]
+
     /// Whether a connected account paid the charge: an account debit, or a payment from its Stripe balance (platform
     /// revenue from the account, never a recovery). Either is money the account gave the platform.
-    public var isPaidByAnAccount: Bool { isAccountDebit || paymentMethodType == Self.stripeBalanceMethod }
+    public var isPaidByAnAccount: Bool { paymentMethodType.map(Self.accountPaymentMethods.contains) ?? false }
 
     /// The connected account that paid the charge (its `source`); `nil` for a charge no account paid.
     public var debitedAccount: String? { isPaidByAnAccount ? sourceID : nil }

@@ -41,8 +41,8 @@ public struct ChargeFacts: ObjectFacts, Hashable {
     /// `source.id`: on an account debit, the connected account debited (`acct_…`); `nil` when absent, and in a history
     /// written before it was stored for a charge that is no account debit.
     public var sourceID: String?
-    /// The platform's `metadata`, kept for the payments from an account (``isAccountDebit``: its link to what it
-    /// recovers); empty for every other charge (no rule reads theirs).
+    /// The platform's `metadata`, kept for an account debit (``isAccountDebit``: its link to what it recovers); empty
+    /// for every other charge (no rule reads theirs).
     public var metadata: [String: String]
 
     public init(

@@ -40,8 +40,8 @@ public struct StripeCost: Sendable, Hashable {
         created = transaction.created
         currency = transaction.currency
         amount = -transaction.net
-        let text = transaction.description?.trimmingWhitespace ?? ""
-        let parsed = StripeCostDescription(text)
+        let parsed = StripeCostDescription(
+            transaction.description?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
         namedDay = parsed.namedDay
         kind = parsed.kind.isEmpty ? transaction.type.rawValue : parsed.kind
     }
@@ -105,11 +105,5 @@ struct StripeCostDescription {
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         return (1...lengths[month - 1]).contains(day)
-    }
-}
-
-extension String {
-    fileprivate var trimmingWhitespace: String {
-        String(drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
     }
 }

@@ -24,7 +24,7 @@ public struct ReconciliationInput: Sendable {
     /// ``ledgerTotals`` by the part holding those (which holds no balance transactions to find them among).
     public var stripeCostTransactions: [BalanceTransactionFacts] = []
     /// The range's losses covered for connected accounts (`connect_collection_transfer` transactions, with the account
-    /// each collected for), read by the part holding the ledger.
+    /// each collected for): one part holds them, the last.
     public var collectionTransfers: [CollectionTransfer] = []
     /// The charges of the look-back window before the range that are still pending, per currency (one part holds
     /// them: the ledger's).

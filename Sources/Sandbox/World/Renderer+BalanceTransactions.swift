@@ -7,7 +7,7 @@ extension Renderer {
         let currency = b.currency[index].code
         let source = Int(b.source[index])
         let sourceRef: ObjectRef? =
-            if source < 0 || b.stripeCosts[Int32(index)] != nil || b.collections[Int32(index)] != nil {
+            if source < 0 {
                 nil
             } else {
                 switch b.sourceKind[index] {

@@ -1,4 +1,5 @@
 import Foundation
+import ReconCore
 
 /// One of Stripe's costs outside charges the world bills the platform (docs/RULES.md, "The platform's other money"):
 /// a `stripe_fee` or `network_cost` balance transaction with no source, and what its description names.
@@ -57,9 +58,6 @@ package struct WorldStripeCost: Sendable, Hashable {
     package var reportDay: String? { unparseable ? nil : namedDay.map(Self.utcDate) }
 
     static func utcDate(_ seconds: Int64) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(seconds)))
-        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+        String(RFC3339.string(unixSeconds: seconds, in: .gmt).prefix(10))
     }
 }

@@ -1,3 +1,5 @@
+import ReconCore
+
 /// What every worker of one extraction shares.
 struct ExtractionContext: Sendable {
     var from: Int64
@@ -14,4 +16,7 @@ struct ExtractionContext: Sendable {
     /// only when the look-back is on and a completed run extracted a day of it, whose charges money moved by hand
     /// can be judged again for (docs/RULES.md); a fresh history has none.
     var followsMovesByHand = false
+    /// The metadata keys that link an account debit to what it recovers (`reconcile.debit_link_keys`): a debit that
+    /// names nothing under them has its transfer read (``RangeGaps/debitSourceTransfers``).
+    var debitLinkKeys = ChargeFacts.defaultDebitLinkKeys
 }

@@ -13,6 +13,9 @@ enum ExtractionWork: Sendable {
     /// A `connect_collection_transfer` balance transaction of the range by id with its source expanded: the connected
     /// account the platform covered a negative balance of (docs/EXTRACTION.md, "The platform's other money").
     case collectionOfTransaction(id: String)
+    /// An account debit of the range by id with its `source_transfer` expanded: the connected account's transfer it
+    /// was made with, whose labels may name what it recovers (docs/EXTRACTION.md, "The platform's other money").
+    case sourceTransferOfDebit(id: String)
     /// Plan the follow-ups while the balance transactions list still pages.
     case planFollowUps
     /// Plan the lists of what each payout of the range paid out, as soon as the payouts list has ended.
@@ -37,6 +40,7 @@ enum ExtractionWork: Sendable {
         case .lateRead(let kind, let id): "read again \(kind.rawValue) \(id)"
         case .reversalOfTransaction(let id): "get the reversal of \(id)"
         case .collectionOfTransaction(let id): "get the collection of \(id)"
+        case .sourceTransferOfDebit(let id): "get the source transfer of \(id)"
         case .planFollowUps: "plan"
         case .planPayoutLists: "plan payouts"
         case .repaymentSearch(let search): "repayments \(search.destination) \(search.disputeIDs) \(search.since)"

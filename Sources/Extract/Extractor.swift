@@ -140,7 +140,7 @@ public struct Extractor: Sendable {
                 payoutCursorPages: options.payoutCursorPages), books: books,
             followsMovesByHand: options.lookbackSeconds > 0
                 ? try await store.runs.hasCompletedExtraction(overlapping: (from - options.lookbackSeconds)..<from)
-                : false)
+                : false, debitLinkKeys: options.debitLinkKeys)
         // The balance transactions list is the longest (a transaction for every charge, refund, transfer, fee…), so
         // its rate limit decides the extraction's length: it keeps its rate while the others share the rest.
         await client.prioritize(endpoint: ListKind.balanceTransactions.pathForList)
@@ -190,7 +190,8 @@ public struct Extractor: Sendable {
                 transfersAfterRecorded = true
             }
             let gaps = try await store.gaps.inRange(
-                from: from, to: to, chain: context.chain, reversalsOfEarlierTransfers: context.followsMovesByHand)
+                from: from, to: to, chain: context.chain, reversalsOfEarlierTransfers: context.followsMovesByHand,
+                debitLinkKeys: context.debitLinkKeys)
             let items = await context.planner.work(for: gaps, listed: await context.tally.snapshot.objects)
             if items.isEmpty { break }
             round += 1
@@ -386,6 +387,8 @@ public struct Extractor: Sendable {
                 .balanceTransaction, id: id, expansions: FollowUpRunner.reversalExpansions, context)
         case .collectionOfTransaction(let id):
             try await followUps.collection(ofTransaction: id, context)
+        case .sourceTransferOfDebit(let id):
+            try await followUps.sourceTransfer(ofDebit: id, context)
         case .planFollowUps:
             try await followUps.planEarly(dispatcher: dispatcher, context)
         case .planPayoutLists:

@@ -67,6 +67,7 @@ actor FollowUpPlanner {
         work += needs.balanceTransactionsOfLateOutcomes.map { .retrieve(kind: .balanceTransaction, id: $0) }
         work += needs.reversalTransactions.map { .reversalOfTransaction(id: $0) }
         work += needs.collectionTransactions.map { .collectionOfTransaction(id: $0) }
+        work += needs.debitSourceTransfers.map { .sourceTransferOfDebit(id: $0) }
         work += needs.transferReversalLists.map {
             .list(
                 .init(

@@ -26,7 +26,8 @@ struct FollowUpRunner: Sendable {
     func planEarly(dispatcher: ExtractionDispatcher<ExtractionWork>, _ context: ExtractionContext) async throws {
         // Not the reversals of earlier transfers yet: while the lists page, a reversal of one of the range's own
         // transfers may still come with its transfer.
-        let gaps = try await store.gaps.inRange(from: context.from, to: context.to, chain: context.chain)
+        let gaps = try await store.gaps.inRange(
+            from: context.from, to: context.to, chain: context.chain, debitLinkKeys: context.debitLinkKeys)
         let items = await context.planner.work(
             for: gaps, listsPaging: true, listed: await context.tally.snapshot.objects)
         guard !items.isEmpty else { return }
@@ -64,6 +65,26 @@ struct FollowUpRunner: Sendable {
         try await store.gaps.recordCollection(
             transactionID: id, sourceID: transaction.source?.id, account: transaction.source?.destination,
             run: context.runID)
+    }
+
+    /// Retrieves an account debit with the transfer it was made with expanded (`source_transfer`: the connected
+    /// account's transfer to the platform, which a platform debiting with a transfer labels) and records what that
+    /// transfer says; a 404 is recorded for the reconciler. The charge itself is not stored again: the charges lists
+    /// keep it.
+    func sourceTransfer(ofDebit id: String, _ context: ExtractionContext) async throws {
+        let endpoint = "/v1/charges/{id}"
+        guard
+            let (debit, _) = try await client.retrieve(
+                AccountDebitTransfer.self, path: "/v1/charges/\(id)", query: [("expand[]", "source_transfer")],
+                endpoint: endpoint)
+        else {
+            logger.warning("account debit not found (404)", metadata: ["id": "\(id)"])
+            try await store.gaps.recordMissing(
+                kind: .charge, id: id, referencedBy: "an object of the range", requestID: nil, run: context.runID)
+            await context.tally.missing()
+            return
+        }
+        try await store.gaps.recordDebitSourceTransfer(chargeID: id, debit.sourceTransfer, run: context.runID)
     }
 
     /// Retrieves one object of `type` by id with `expansions` and stores it with what it embeds, counted as a late

@@ -33,13 +33,36 @@ extension HistoryGaps {
     }
 }
 
+extension HistoryGaps {
+    /// The account debits created in `created` that name nothing themselves under `keys`
+    /// (``ChargeFacts/namesNothingItself(keys:)``), whose transfer has not been read and that are not among `missing`
+    /// (a SQL list of ids), by id.
+    static func unreadDebitSourceTransfers(
+        _ db: SQLSession, created: Range<Int64>, missing: String, keys: [String]
+    ) throws -> [String] {
+        try HistoryObjects.fetchFacts(
+            ChargeFacts.self, db: db,
+            sql: """
+                SELECT \(ChargeFacts.qualifiedSelection) FROM charges AS t
+                WHERE t.payment_method_type = '\(ChargeFacts.accountDebitMethod)'
+                  AND t.created >= ? AND t.created < ?
+                  AND t.id NOT IN (SELECT charge_id FROM debit_source_transfers) AND t.id NOT IN \(missing)
+                ORDER BY t.id
+                """,
+            arguments: [.integer(created.lowerBound), .integer(created.upperBound)]
+        ).filter { $0.namesNothingItself(keys: keys) }.map(\.id)
+    }
+}
+
 extension HistoryObjects {
     /// The account debits created in `created` (and first seen by a run of `seen`, a SQL list of run ids, when given),
-    /// by creation time, then id: few among many charges, found through the partial index `charges_on_account_debits`.
+    /// by creation time, then id, each with the transfer it was made with where the history read it
+    /// (``ChargeFacts/sourceTransfer``): few among many charges, found through the partial index
+    /// `charges_on_account_debits`.
     static func accountDebits(
         _ db: SQLSession, created: Range<Int64>, firstSeenIn seen: String? = nil
     ) throws -> [ChargeFacts] {
-        try fetchFacts(
+        var debits = try fetchFacts(
             ChargeFacts.self, db: db,
             sql: """
                 SELECT \(ChargeFacts.qualifiedSelection) FROM charges AS t
@@ -48,5 +71,21 @@ extension HistoryObjects {
                 ORDER BY t.created, t.id
                 """,
             arguments: [.integer(created.lowerBound), .integer(created.upperBound)])
+        guard !debits.isEmpty else { return debits }
+        // The transfers they were made with, where read (``ChargeFacts/sourceTransfer``).
+        var transfers: [String: DebitSourceTransfer] = [:]
+        try db.forEachRow(
+            """
+            SELECT charge_id, transfer_id, transfer_group, metadata FROM debit_source_transfers
+            WHERE charge_id IN \(db.dialect.idSet)
+            """, [.text(IDList.json(debits.map(\.id)))]
+        ) { row in
+            transfers[try String(row: row, at: 0)] = DebitSourceTransfer(
+                transferID: try String?(row: row, at: 1),
+                metadata: MetadataJSON.metadata(try String?(row: row, at: 3)),
+                transferGroup: try String?(row: row, at: 2))
+        }
+        for index in debits.indices { debits[index].sourceTransfer = transfers[debits[index].id] }
+        return debits
     }
 }

@@ -33,6 +33,27 @@ extension HistoryGaps {
         }
     }
 
+    /// Records what an account debit's expanded `source_transfer` said (``DebitSourceTransfer``: the transfer it was
+    /// made with, `nil` when it had none), read in run `runID`. A later read replaces an earlier one.
+    public func recordDebitSourceTransfer(
+        chargeID: String, _ transfer: DebitSourceTransfer?, run runID: Int64
+    ) async throws(HistoryError) {
+        try await writeDatabase { db in
+            try db.execute(
+                """
+                INSERT INTO debit_source_transfers (charge_id, transfer_id, transfer_group, metadata, run_id)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (charge_id) DO UPDATE
+                SET transfer_id = excluded.transfer_id, transfer_group = excluded.transfer_group,
+                    metadata = excluded.metadata, run_id = excluded.run_id
+                """,
+                [
+                    .text(chargeID), transfer?.transferID.sqlValue ?? .null, transfer?.transferGroup.sqlValue ?? .null,
+                    MetadataJSON.text(transfer?.metadata ?? [:]).sqlValue, .integer(runID),
+                ])
+        }
+    }
+
     /// Records that the search for a won dispute's repayment was made in run `runID` (found or not).
     public func recordRepaymentSearch(disputeID: String, run runID: Int64) async throws(HistoryError) {
         try await writeDatabase { db in
@@ -115,8 +136,12 @@ extension HistoryGaps {
     ///
     /// `reversalsOfEarlierTransfers`: also the range's balance transactions of transfer reversals the history lacks
     /// (``RangeGaps/reversalTransactions``), asked for when money moved by hand can be judged (docs/RULES.md).
+    ///
+    /// The range's account debits that name nothing themselves under `debitLinkKeys` and whose transfer has not been
+    /// read lack it (``RangeGaps/debitSourceTransfers``).
     public func inRange(
-        from: Int64, to: Int64, chain: [Int64], reversalsOfEarlierTransfers: Bool = false
+        from: Int64, to: Int64, chain: [Int64], reversalsOfEarlierTransfers: Bool = false,
+        debitLinkKeys: [String] = ChargeFacts.defaultDebitLinkKeys
     ) async throws(HistoryError) -> RangeGaps {
         // A read: it runs beside the extraction's page writes instead of between them.
         try await readDatabase { db in
@@ -229,6 +254,8 @@ extension HistoryGaps {
                   AND b.id NOT IN (SELECT balance_transaction_id FROM collection_transfers)
                   AND b.id NOT IN \(missing)
                 """)
+            gaps.debitSourceTransfers = try Self.unreadDebitSourceTransfers(
+                db, created: from..<to, missing: missing, keys: debitLinkKeys)
             if reversalsOfEarlierTransfers {
                 gaps.reversalTransactions = try ids(
                     """

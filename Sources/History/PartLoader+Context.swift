@@ -29,8 +29,10 @@ extension PartLoader {
 
     private func addAccountDebits(to part: inout ObjectLists) {
         guard !debits.isEmpty, !part.refunds.isEmpty || !part.disputes.isEmpty else { return }
+        let byID = Dictionary(debits.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // A debit the part read as a charge of its own is replaced by the one read with its transfer.
         let held = Set(part.charges.map(\.id))
-        part.charges += debits.filter { !held.contains($0.id) }
+        part.charges = part.charges.map { byID[$0.id] ?? $0 } + debits.filter { !held.contains($0.id) }
     }
 
     private func addSteps(to part: inout ObjectLists) throws {

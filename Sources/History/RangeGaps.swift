@@ -24,6 +24,10 @@ public struct RangeGaps: Sendable, Equatable {
     /// Balance transactions of the range (`connect_collection_transfer`: a negative balance of a connected account the
     /// platform covered) whose collected-for account the history has not read: only their source, expanded, names it.
     public var collectionTransactions: [String] = []
+    /// Account debits of the range that name nothing themselves and whose transfer (their `source_transfer`, on the
+    /// connected account) the history has not read: a platform that debits with a transfer labels that transfer
+    /// (docs/RULES.md, "The platform's other money").
+    public var debitSourceTransfers: [String] = []
     /// Application fees whose stored refunds do not add up to `amount_refunded`.
     public var feeRefundLists: [String] = []
     /// Charges whose stored refunds do not add up to `amount_refunded` (refunds created after the range).

@@ -262,5 +262,22 @@ enum SchemaMigrations {
                 CREATE INDEX "charges_on_account_debits" ON "charges"("created")
                 WHERE "payment_method_type" = 'stripe_account';
                 """),
+        // v16: the transfer an account debit was made with (docs/RULES.md, "The platform's other money"). A debit
+        // that names nothing itself is retrieved once with its `source_transfer` expanded; what that transfer says
+        // (its id, metadata and group, all `NULL` when it had none) is kept beside the charge's row, which the
+        // charges lists rewrite. No backfill: the raw JSON of a listed charge never holds the expanded transfer, so
+        // the next run reads the range's debits.
+        Migration(
+            identifier: "v16-debit-source-transfers",
+            sqlite: """
+                CREATE TABLE "debit_source_transfers" ("charge_id" TEXT PRIMARY KEY NOT NULL, \
+                "transfer_id" TEXT, "transfer_group" TEXT, "metadata" TEXT, \
+                "run_id" INTEGER NOT NULL REFERENCES "runs"("id") ON DELETE CASCADE);
+                """,
+            postgreSQL: """
+                CREATE TABLE "debit_source_transfers" ("charge_id" TEXT COLLATE "C" PRIMARY KEY NOT NULL, \
+                "transfer_id" TEXT COLLATE "C", "transfer_group" TEXT COLLATE "C", "metadata" TEXT COLLATE "C", \
+                "run_id" BIGINT NOT NULL REFERENCES "runs"("id") ON DELETE CASCADE);
+                """),
     ]
 }

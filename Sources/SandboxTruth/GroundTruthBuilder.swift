@@ -311,9 +311,13 @@ struct GroundTruthBuilder {
                     : reversals.created[v] >= first && reversals.created[v] < (firstDispute ?? .max)
                 if counts { given += reversals.amount[v] }
             }
-            // An account debit naming the charge, made from its first refund until its first dispute, gives back too
-            for (created, amount, link) in debitsGivingBack(charge) {
-                if case .chargeRefund = link, created >= first, created < (firstDispute ?? .max) { given += amount }
+            // An account debit naming the charge (itself or through its transfer), made from its first refund until its
+            // first dispute, gives back too
+            for (created, amount, link) in debitsGivingBack(charge) where created >= first {
+                switch link {
+                case .chargeRefund, .chargeRefundByTransfer: if created < (firstDispute ?? .max) { given += amount }
+                case .unlinked, .dispute: break
+                }
             }
             guard share - given > Int64(moved.count) else { continue }
             exception(

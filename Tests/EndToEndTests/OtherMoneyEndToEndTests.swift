@@ -59,6 +59,7 @@ struct OtherMoneyEndToEndTests {
         var exceptionRows: [String: [[String: String]]] = [:]
         let recoveredByDebit = try #require(later.world.ids(for: .lateRefundRecoveredByDebit).first)
         let debitedUnlinked = try #require(later.world.ids(for: .lateRefundDebitedUnlinked).first)
+        let recoveredByTransfer = try #require(later.world.ids(for: .lateRefundRecoveredByTransferDebit).first)
         let disputedByDebit = try #require(later.world.ids(for: .lateDisputeRecoveredByDebit).first)
         var allRows: [[String: String]] = []
         var allLosses: Set<String> = []
@@ -176,17 +177,19 @@ struct OtherMoneyEndToEndTests {
         // And the refunds whose seller the platform debited the next day: owed on night D (40.00 of 100.00)
         let dayD = dateText(moment.addingTimeInterval(-Self.day))
         let exceptionsD = try #require(exceptionRows[dayD]).filter { $0["kind"] == "refund_not_recovered" }
-        for charge in [recoveredByDebit, debitedUnlinked] {
+        for charge in [recoveredByDebit, debitedUnlinked, recoveredByTransfer] {
             let row = try #require(exceptionsD.first { $0["object_id"] == charge }, "\(charge) on D")
             #expect(row["expected"] == "40.00" && row["actual"] == "0.00" && row["status"] == "new", "\(row)")
         }
         #expect(nightD.contains { $0["charge_id"] == disputedByDebit })
-        // and the next night, which sees the debits: the one naming the charge gave the share back (resolved), the one
-        // naming nothing recovered nothing in particular (still open), the one naming the dispute recovered it
+        // and the next night, which sees the debits: the one naming the charge, itself or through the transfer it was
+        // made with, gave the share back (resolved), the one naming nothing recovered nothing in particular (still
+        // open), the one naming the dispute recovered it
         let exceptionsNext = try #require(exceptionRows[dateText(moment)]).filter {
             $0["kind"] == "refund_not_recovered"
         }
         #expect(!exceptionsNext.contains { $0["object_id"] == recoveredByDebit }, "\(exceptionsNext)")
+        #expect(!exceptionsNext.contains { $0["object_id"] == recoveredByTransfer }, "\(exceptionsNext)")
         // (the charge the unlinked debit does not name is not judged again: its finding stays open in the history)
         #expect(!exceptionsNext.contains { $0["object_id"] == debitedUnlinked }, "\(exceptionsNext)")
         let history = try await Executable.run(
@@ -195,6 +198,7 @@ struct OtherMoneyEndToEndTests {
         let resolved = try #require(
             (runs.first?["details"] as? [String: Any])?["resolved_findings"] as? [[String: String]])
         #expect(resolved.contains { $0["kind"] == "refund_not_recovered" && $0["object_id"] == recoveredByDebit })
+        #expect(resolved.contains { $0["kind"] == "refund_not_recovered" && $0["object_id"] == recoveredByTransfer })
         #expect(!resolved.contains { $0["object_id"] == debitedUnlinked }, "\(resolved)")
         #expect(resolved.contains { $0["kind"] == "unreversed_dispute" })
         // and the debits naming a charge no one made are listed by the runs of their ranges

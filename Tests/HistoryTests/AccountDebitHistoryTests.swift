@@ -37,4 +37,56 @@ struct AccountDebitHistoryTests {
         // Then only the missing charge is listed
         #expect(unmatched == [UnmatchedDebitLink(debitID: "py_2", link: "ch_gone")])
     }
+
+    @Test(
+        "a debit naming nothing itself has its transfer read once, and then names what it names, on PostgreSQL",
+        .postgreSQLServer)
+    func sourceTransfersOnPostgreSQL() async throws { try await sourceTransfers(backend: .postgreSQL) }
+
+    @Test(
+        "a debit naming nothing itself has its transfer read once, and then names what it names",
+        arguments: [TestHistoryBackend.sqlite])
+    func sourceTransfers(backend: TestHistoryBackend) async throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
+        let (from, to) = (MovedByHandHistoryTests.from, MovedByHandHistoryTests.to)
+        let run = try store.runs.beginRun(start("run", from: from, to: to)).runID
+        // Given three debits of the range: naming a charge itself, naming nothing, and naming only under a key not
+        // configured
+        var objects = ObjectLists()
+        objects[stored: ChargeFacts.self] = [("py_1", ["charge": "ch_1"]), ("py_2", [:]), ("py_3", ["order": "ch_2"])]
+            .map { id, metadata in
+                var debit = MovedByHandHistoryTests.charge(id, created: from + 600)
+                debit.facts.paymentMethodType = ChargeFacts.accountDebitMethod
+                debit.facts.metadata = metadata
+                return debit
+            }
+        try await store.objects.write(objects, run: run, now: from + 3_600)
+        // When the range's gaps are asked for
+        let gaps = try await store.gaps.inRange(from: from, to: to, chain: [run])
+        // Then the transfers of the two naming nothing under the default keys are lacking, and with `order` among
+        // the keys only py_2's
+        #expect(gaps.debitSourceTransfers == ["py_2", "py_3"])
+        let custom = try await store.gaps.inRange(from: from, to: to, chain: [run], debitLinkKeys: ["order"])
+        #expect(custom.debitSourceTransfers == ["py_1", "py_2"])
+        // And once py_2's transfer is read (naming a charge the history lacks) and py_3's had none
+        try await store.gaps.recordDebitSourceTransfer(
+            chargeID: "py_2",
+            DebitSourceTransfer(transferID: "tr_2", metadata: ["stripe_charge_id": "ch_gone"], transferGroup: "g_2"),
+            run: run)
+        try await store.gaps.recordDebitSourceTransfer(chargeID: "py_3", nil, run: run)
+        // then nothing is lacking
+        #expect(try await store.gaps.inRange(from: from, to: to, chain: [run]).debitSourceTransfers.isEmpty)
+        // and py_2 names what its transfer names: neither is held, so both are listed for the Run sheet
+        let unmatched = try await store.gaps.unmatchedDebitLinks(
+            from: from, to: to, keys: ChargeFacts.defaultDebitLinkKeys)
+        #expect(
+            unmatched == [
+                UnmatchedDebitLink(debitID: "py_1", link: "ch_1"), UnmatchedDebitLink(debitID: "py_2", link: "ch_gone"),
+                UnmatchedDebitLink(debitID: "py_2", link: "g_2"),
+            ])
+        // and a charges list that brings py_2 again keeps what its transfer said
+        try await store.objects.write(objects, run: run, now: from + 7_200)
+        #expect(try await store.gaps.inRange(from: from, to: to, chain: [run]).debitSourceTransfers.isEmpty)
+    }
 }

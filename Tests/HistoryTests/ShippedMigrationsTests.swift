@@ -33,6 +33,7 @@ struct ShippedMigrationsTests {
         ("v13-charge-disputed", "40ea582bfa8dfb49"),
         ("v14-balance-snapshots", "3697cd792d72005a"),
         ("v15-other-money", "f4d91c42ecf80ffe"),
+        ("v16-debit-source-transfers", "9cd36bb3f92fb93a"),
     ]
 
     /// Every shipped PostgreSQL migration (``PostgreSQLMigrations``) in order, with the digest of its SQL.
@@ -52,6 +53,7 @@ struct ShippedMigrationsTests {
         ("v13-charge-disputed", "2e827f7115f859b5"),
         ("v14-balance-snapshots", "f03a315f07dc3f9a"),
         ("v15-other-money", "e35f385b135a869c"),
+        ("v16-debit-source-transfers", "1b7d3684c2918f66"),
     ]
 
     @Test("every PostgreSQL migration is the SQL it shipped with")

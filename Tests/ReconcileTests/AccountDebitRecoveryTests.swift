@@ -39,6 +39,24 @@ import Testing
         #expect(report.connectedAccounts.first { $0.destinationAccount == "acct_1" }?.accountDebits == 400)
     }
 
+    @Test func aDebitMadeWithATransferNamingTheChargeGivesTheShareBack() throws {
+        // Given the refunded charge and a 4.00 debit naming nothing itself, made with a transfer on acct_1 whose
+        // metadata names the charge (Stripe's transfer approach, labelled as GOV.UK Pay labels it)
+        var book = Book()
+        let (charge, _) = Self.refundedCharge(&book)
+        Self.debit(&book, "py_1", amount: 400, metadata: ["reason": "refund"], created: Book.from + 10_800)
+        book.input.charges[book.input.charges.count - 1].sourceTransfer = DebitSourceTransfer(
+            transferID: "tr_on_acct_1", metadata: ["stripe_charge_id": charge, "reason": "transfer_refund_amount"])
+        // When reconciled
+        let report = book.reconcile()
+        // Then the share was given back
+        #expect(!report.exceptions.contains { $0.kind == .refundNotRecovered })
+        // and a transfer naming nothing under the keys gives nothing back
+        book.input.charges[book.input.charges.count - 1].sourceTransfer = DebitSourceTransfer(
+            transferID: "tr_on_acct_1", metadata: ["govuk_pay_transaction_external_id": charge])
+        #expect(book.reconcile().exceptions.contains { $0.kind == .refundNotRecovered })
+    }
+
     @Test func aDebitNamingNothingOrUnderAnotherKeyRecoversNothing() throws {
         // Given the refunded charge, a debit naming nothing and one naming it under a key not configured
         var book = Book()

@@ -51,4 +51,48 @@ import Testing
         let charge = try StripeJSON.decode(Charge.self, from: Data(json.utf8))
         #expect(charge.paymentMethodDetails?.type == (details.contains(#""link""#) ? "link" : nil))
     }
+
+    /// The debit as `GET /v1/charges/{id}?expand[]=source_transfer` returns it when the platform debited with a
+    /// transfer on the account, labelled as GOV.UK Pay labels its transfers (docs/RULES.md).
+    static let debitWithItsTransfer = debit.replacingOccurrences(
+        of: #""source_transfer": "tr_1RlEayPnLlHhkn0mWAhazoRx""#,
+        with: """
+            "source_transfer": { "id": "tr_1RlEayPnLlHhkn0mWAhazoRx", "object": "transfer", "amount": 200,
+              "amount_reversed": 0, "created": 1752800000, "currency": "usd", "destination": "acct_1Platform",
+              "destination_payment": "py_1RlEayB3KTBdesMMUuSPHFj0", "livemode": false,
+              "metadata": { "stripe_charge_id": "ch_3Ab", "reason": "transfer_refund_amount" },
+              "reversed": false, "source_transaction": null, "transfer_group": "payment-5x" }
+            """)
+
+    @Test func anExpandedSourceTransferDecodesWithItsLabels() throws {
+        let debit = try StripeJSON.decode(AccountDebitTransfer.self, from: Data(Self.debitWithItsTransfer.utf8))
+        #expect(debit.id == "py_1RlEayB3KTBdesMMUuSPHFj0")
+        #expect(
+            debit.sourceTransfer
+                == DebitSourceTransfer(
+                    transferID: "tr_1RlEayPnLlHhkn0mWAhazoRx",
+                    metadata: ["stripe_charge_id": "ch_3Ab", "reason": "transfer_refund_amount"],
+                    transferGroup: "payment-5x"))
+        // and the charge model still reads its id
+        let charge = try StripeJSON.decode(Charge.self, from: Data(Self.debitWithItsTransfer.utf8))
+        #expect(charge.sourceTransfer == ExpandableID("tr_1RlEayPnLlHhkn0mWAhazoRx"))
+    }
+
+    @Test(arguments: [
+        (#""tr_1""#, DebitSourceTransfer(transferID: "tr_1")), (#"null"#, nil),
+        (#"{"id": "tr_2", "metadata": null, "transfer_group": 7}"#, DebitSourceTransfer(transferID: "tr_2")),
+        (#"{"id": "tr_3", "metadata": {"charge": 5}}"#, DebitSourceTransfer(transferID: "tr_3")),
+    ])
+    func aSourceTransferNotExpandedOrOddlyShapedNamesNothing(member: String, expected: DebitSourceTransfer?) throws {
+        let json = Self.debit.replacingOccurrences(of: #""tr_1RlEayPnLlHhkn0mWAhazoRx""#, with: member)
+        let debit = try StripeJSON.decode(AccountDebitTransfer.self, from: Data(json.utf8))
+        #expect(debit.sourceTransfer == expected)
+    }
+
+    @Test func anotherObjectIsNoDebit() throws {
+        let json = Self.debit.replacingOccurrences(of: #""object": "charge""#, with: #""object": "transfer""#)
+        #expect(throws: (any Error).self) {
+            try StripeJSON.decode(AccountDebitTransfer.self, from: Data(json.utf8))
+        }
+    }
 }

@@ -105,10 +105,11 @@ struct StripeReportRunnerTests {
 
         #expect(summaries.balance == .timedOut(runID: "frr_balance.summary.1", waitedSeconds: 600))
         #expect(summaries.activity.message?.contains("still pending after 600 s") == true)
-        // 0.5, 1, 2, 4, 8, 16 s, then every 30 s, and one last at the bound: at most 25 polls, not one a second. (Fewer
-        // when the other report's waits move the shared manual clock on further.)
+        // 0.5, 1, 2, 4, 8, 16 s, then every 30 s, and one last at the bound: at most 25 polls, not one a second. Fewer
+        // when the other report's waits move the shared manual clock on further (how far depends on how the two
+        // reports' tasks interleave: 3 polls seen on a loaded machine), but never a single poll before giving up.
         let polls = api.requests(.get, "/v1/reporting/report_runs/frr_balance.summary.1").count
-        #expect((5...30).contains(polls), "\(polls) polls")
+        #expect((2...30).contains(polls), "\(polls) polls")
     }
 
     @Test func anIntervalEndingAfterThePublishedDataCreatesNoRun() async throws {

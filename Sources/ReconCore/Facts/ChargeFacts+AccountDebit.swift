@@ -29,16 +29,27 @@ extension ChargeFacts {
     ]
 
     /// The ids an account debit names (docs/RULES.md, "The platform's other money"): the values of its `metadata`
-    /// under `keys`, in their order, then its `transfer_group`, without repeats or empty values; empty for a charge
-    /// that is no account debit. Each may name a charge, a PaymentIntent, a refund, a dispute or a transfer group.
+    /// under `keys`, in their order, then its `transfer_group`, then the same of the transfer it was made with
+    /// (``sourceTransfer``), without repeats or empty values; empty for a charge that is no account debit. Each may
+    /// name a charge, a PaymentIntent, a refund, a dispute or a transfer group.
     public func debitLinks(keys: [String]) -> [String] {
         guard isAccountDebit else { return [] }
+        var named: [String?] = keys.map { metadata[$0] } + [transferGroup]
+        if let transfer = sourceTransfer { named += keys.map { transfer.metadata[$0] } + [transfer.transferGroup] }
         var links: [String] = []
-        for value in keys.compactMap({ metadata[$0] }) + [transferGroup].compactMap({ $0 })
-        where !value.isEmpty && !links.contains(value) {
+        for value in named.compactMap({ $0 }) where !value.isEmpty && !links.contains(value) {
             links.append(value)
         }
         return links
+    }
+
+    /// Whether an account debit names nothing itself (``debitLinks(keys:)`` of the `py_…` alone): the transfer it was
+    /// made with may (``sourceTransfer``), and is read once.
+    public func namesNothingItself(keys: [String]) -> Bool {
+        guard isAccountDebit else { return false }
+        var own = self
+        own.sourceTransfer = nil
+        return own.debitLinks(keys: keys).isEmpty
     }
 
     /// What a succeeded payment from an account (``isPaidByAnAccount``) took from it: `amount_captured −

@@ -44,6 +44,10 @@ public struct ChargeFacts: ObjectFacts, Hashable {
     /// The platform's `metadata`, kept for an account debit (``isAccountDebit``: its link to what it recovers); empty
     /// for every other charge (no rule reads theirs).
     public var metadata: [String: String]
+    /// For an account debit that names nothing itself: the transfer it was made with, read by a follow-up
+    /// (``DebitSourceTransfer``); `nil` for every other charge, and until it is read. Not a column of the charge: the
+    /// history's account-debit reads fill it.
+    public var sourceTransfer: DebitSourceTransfer?
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, amountCaptured: Int64, amountRefunded: Int64,
@@ -51,7 +55,7 @@ public struct ChargeFacts: ObjectFacts, Hashable {
         applicationFeeAmount: Int64?, destinationAccountID: String?, transferDataAmount: Int64?,
         balanceTransactionID: String?, livemode: Bool, transferGroup: String? = nil, disputed: Bool = false,
         onBehalfOf: String? = nil, paymentMethodType: String? = nil, sourceID: String? = nil,
-        metadata: [String: String] = [:]
+        metadata: [String: String] = [:], sourceTransfer: DebitSourceTransfer? = nil
     ) {
         self.id = id
         self.created = created
@@ -75,6 +79,7 @@ public struct ChargeFacts: ObjectFacts, Hashable {
         self.paymentMethodType = paymentMethodType
         self.sourceID = sourceID
         self.metadata = metadata
+        self.sourceTransfer = sourceTransfer
     }
 
     /// `status == "succeeded"` and `amount_captured > 0`: the charges docs/RULES.md reasons about. Not `captured`: a

@@ -13,6 +13,9 @@ package enum StripeIDKind: Int, CaseIterable, Sendable {
     case collectionTransfer
     /// A platform charge paid by a connected account (an account debit, a payment from its balance): `py_…`.
     case accountPayment
+    /// The transfer a connected account made to the platform for an account debit (its `source_transfer`): a
+    /// connected account's object, by the index of the debit.
+    case debitTransfer
 
     var prefix: String {
         switch self {
@@ -34,6 +37,7 @@ package enum StripeIDKind: Int, CaseIterable, Sendable {
         case .bankAccount: "ba"
         case .collectionTransfer: "connct"
         case .accountPayment: "py"
+        case .debitTransfer: "tr"
         }
     }
 

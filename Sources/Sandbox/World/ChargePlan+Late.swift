@@ -85,9 +85,13 @@ extension ChargePlan {
                 $0.tags = [.onBehalfOfDisputeOpen]
             }
             // 100.00 full-transfer charges refunded 40.00 without reverse_transfer, whose seller the platform debits
-            // the 40.00 share during the last day (``WorldBuilder/debitSlots``), the debit naming the charge or not;
+            // the 40.00 share during the last day (``WorldBuilder/debitSlots``), the debit naming the charge, naming nothing,
+            // or made with a transfer on the account that names the charge;
             // and one disputed, under review, whose 100.00 the platform debits, naming the dispute.
-            for tag in [SandboxScenario.lateRefundRecoveredByDebit, .lateRefundDebitedUnlinked] {
+            for tag in [
+                SandboxScenario.lateRefundRecoveredByDebit, .lateRefundDebitedUnlinked,
+                .lateRefundRecoveredByTransferDebit,
+            ] {
                 add {
                     $0.style = .fullTransfer
                     $0.currency = .usd

@@ -11,6 +11,8 @@ extension ObjectKind {
                 "payment_intent": .object(.paymentIntent), "balance_transaction": .object(.balanceTransaction),
                 "transfer": .object(.transfer), "application_fee": .object(.applicationFee),
                 "failure_balance_transaction": .object(.balanceTransaction), "refunds": .list(.refund),
+                // An account debit's transfer on the connected account: no kind of the platform's.
+                "source_transfer": .polymorphic,
             ]
         case .paymentIntent: ["latest_charge": .object(.charge)]
         case .transfer:

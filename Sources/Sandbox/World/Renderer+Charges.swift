@@ -95,7 +95,7 @@ extension Renderer {
             }
             writer.nullField("review")
             writer.nullField("shipping")
-            writer.nullField("source_transfer")
+            sourceTransfer(index, writer, expand)
             writer.nullField("statement_descriptor")
             writer.nullField("statement_descriptor_suffix")
             writer.field("status", status.name)
@@ -201,6 +201,52 @@ extension Renderer {
         }
     }
 
+    /// A charge's `source_transfer`: for an account debit, the transfer the connected account made to the platform
+    /// (Stripe sets one however the platform debited), expanded on request; `null` for any other charge. A debit made
+    /// by transfer (``WorldDebitLink/chargeRefundByTransfer(_:)``) names the charge there, as GOV.UK Pay labels its
+    /// transfers (`metadata[stripe_charge_id]`, `reason`); every other debit's transfer names nothing.
+    private func sourceTransfer(_ index: Int, _ writer: JSONWriter, _ expand: ExpandTree) {
+        let charges = storage.charges
+        guard charges.method[index] == .accountDebit else { return writer.nullField("source_transfer") }
+        guard expand["source_transfer"] != nil else {
+            return writer.field("source_transfer", id: .debitTransfer, index)
+        }
+        writer.expandedObjects += 1
+        let link = charges.debitLinks[Int32(index)]
+        writer.field("source_transfer") {
+            writer.field("amount", charges.amount[index])
+            writer.field("amount_reversed", 0)
+            writer.nullField("balance_transaction")
+            writer.field("created", charges.created[index])
+            writer.field("currency", charges.currency[index].code)
+            writer.nullField("description")
+            writer.field("destination", platformAccountID)
+            writer.field("destination_payment", id: chargeIDKind(index), index)
+            writer.field("id", id: .debitTransfer, index)
+            writer.field("livemode", false)
+            if case .chargeRefundByTransfer(let charge)? = link {
+                writer.field("metadata") {
+                    writer.field("reason", "transfer_refund_amount")
+                    writer.field("stripe_charge_id", id: chargeIDKind(charge), charge)
+                }
+            } else {
+                writer.emptyObject("metadata")
+            }
+            writer.field("object", "transfer")
+            writer.field("reversals") {
+                writer.arrayField("data") {}
+                writer.field("has_more", false)
+                writer.field("object", "list")
+                writer.field("total_count", 0)
+                writer.field("url", "/v1/transfers/\(storage.ids.id(.debitTransfer, index))/reversals")
+            }
+            writer.field("reversed", false)
+            writer.nullField("source_transaction")
+            writer.field("source_type", "card")
+            writer.nullField("transfer_group")
+        }
+    }
+
     /// A charge's `metadata`: empty, but for an account debit that names what it gives back (the charge, or its first
     /// dispute), and every other random debit, which names a charge no one made (`ch_gone_…`).
     private func debitMetadata(_ index: Int, _ writer: JSONWriter) {
@@ -211,7 +257,7 @@ extension Renderer {
         case .dispute(let charge)?:
             guard let dispute = charges.disputes.items(of: charge).first else { return writer.emptyObject("metadata") }
             writer.field("metadata") { writer.field("dispute", id: .dispute, Int(dispute)) }
-        case .unlinked?:
+        case .unlinked?, .chargeRefundByTransfer?:
             writer.emptyObject("metadata")
         case nil:
             // Bad input: every other random debit names a charge no one made.

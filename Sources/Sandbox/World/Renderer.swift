@@ -106,6 +106,9 @@ struct Renderer: Sendable {
         }
     }
 
+    /// The platform's own account id (the `destination` of a connected account's transfer to it).
+    var platformAccountID: String { "acct_" + storage.ids.id(.account, 0).dropFirst(5).prefix(8) + "Platform" }
+
     var applicationID: String {
         "ca_" + storage.ids.id(.account, 0).dropFirst(5) + "0Platform0Connect0R"
     }

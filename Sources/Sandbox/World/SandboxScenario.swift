@@ -192,6 +192,9 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     case lateRefundRecoveredByDebit = "late_refund_recovered_by_debit"
     /// The same, the debit naming nothing: it recovers nothing in particular (charge ids).
     case lateRefundDebitedUnlinked = "late_refund_debited_unlinked"
+    /// The same, the platform debiting with a transfer on the account that names the charge
+    /// (`metadata[stripe_charge_id]`), the debit itself naming nothing (charge ids).
+    case lateRefundRecoveredByTransferDebit = "late_refund_recovered_by_transfer_debit"
     /// A 100.00 destination charge disputed (`under_review`) on its day, whose seller the platform debits 100.00
     /// during the last day, naming the dispute (`metadata[dispute]`) (charge ids).
     case lateDisputeRecoveredByDebit = "late_dispute_recovered_by_debit"
@@ -223,6 +226,6 @@ public enum SandboxScenario: String, CaseIterable, Sendable, Codable {
     /// The scenarios of the platform's other money, which only a world made with `otherMoney` holds.
     public static let otherMoney: Set<SandboxScenario> = [
         .lateOnBehalfOfDisputeLost, .onBehalfOfDisputeOpen, .lateRefundRecoveredByDebit, .lateRefundDebitedUnlinked,
-        .lateDisputeRecoveredByDebit,
+        .lateRefundRecoveredByTransferDebit, .lateDisputeRecoveredByDebit,
     ]
 }

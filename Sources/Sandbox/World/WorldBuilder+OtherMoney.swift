@@ -90,14 +90,17 @@ extension WorldBuilder {
     /// Charge index → the account debits that give back the late plans' refund shares and dispute
     /// (``ChargePlan/lateOtherMoney()``): charges of the world's last day (between `end − 1 day + 1 h` and
     /// `end − 2 h`) that no other plan takes, made account debits of the late charges' sellers: 40.00 naming the
-    /// charge, 40.00 naming nothing, 100.00 naming the dispute. None when the late plans have no slots.
+    /// charge, 40.00 naming nothing, 40.00 made with a transfer that names the charge, 100.00 naming the dispute. None when the late plans have no slots.
     func debitSlots(_ times: [Int64], avoiding plannedAt: [Int: ChargePlan]) -> [Int: ChargePlan] {
         func late(_ tag: SandboxScenario) -> Int? { plannedAt.first { $0.value.tags.contains(tag) }?.key }
         guard let recovered = late(.lateRefundRecoveredByDebit), let unlinked = late(.lateRefundDebitedUnlinked),
+            let byTransfer = late(.lateRefundRecoveredByTransferDebit),
             let disputed = late(.lateDisputeRecoveredByDebit)
         else { return [:] }
         let links: [(WorldDebitLink, Int64)] = [
-            (.chargeRefund(recovered), 4_000), (.unlinked(unlinked), 4_000), (.dispute(disputed), 10_000),
+            (.chargeRefund(recovered), 4_000), (.unlinked(unlinked), 4_000),
+            (.chargeRefundByTransfer(byTransfer), 4_000),
+            (.dispute(disputed), 10_000),
         ]
         let lower = end - 86_400 + 3_600
         let upper = end - 7_200

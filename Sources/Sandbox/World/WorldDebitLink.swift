@@ -3,6 +3,10 @@
 package enum WorldDebitLink: Sendable, Hashable {
     /// Gives back the charge's refund share, naming the charge (`metadata[charge]`).
     case chargeRefund(Int)
+    /// Gives back the charge's refund share, made with a transfer on the connected account (Stripe's transfer approach)
+    /// whose metadata names the charge (`metadata[stripe_charge_id]`, as GOV.UK Pay labels it); the `py_…` names
+    /// nothing itself.
+    case chargeRefundByTransfer(Int)
     /// Gives back the charge's refund share, naming nothing.
     case unlinked(Int)
     /// Recovers the charge's (first) dispute, naming the dispute (`metadata[dispute]`).
@@ -11,7 +15,7 @@ package enum WorldDebitLink: Sendable, Hashable {
     /// The charge whose money the debit gives back.
     package var charge: Int {
         switch self {
-        case .chargeRefund(let c), .unlinked(let c), .dispute(let c): c
+        case .chargeRefund(let c), .chargeRefundByTransfer(let c), .unlinked(let c), .dispute(let c): c
         }
     }
 }

@@ -136,13 +136,17 @@ let package = Package(
                 "Extract", "Sandbox", "CurlTransport", "History", "StripeAPI", "ReconCore", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        /// The benchmark: sets up the sandbox and the data itself, prints a table.
+        /// The benchmark: sets up the sandbox and the data itself, prints a table. SwiftNIO for (h)'s recorded-bytes
+        /// server, which serves an extraction's responses again with no Stripe logic.
         .executableTarget(
             name: "ConnectReconBench",
             dependencies: [
                 "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reconcile", "Reports", "Sandbox",
                 "Pipeline", "WorkerThreads",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
 

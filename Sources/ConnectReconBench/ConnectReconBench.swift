@@ -94,6 +94,10 @@ struct ConnectReconBench {
                 try await ChildSandbox.main(Array(arguments.dropFirst()))
                 return
             }
+            if arguments.first == RecordedBytesServer.flag {
+                try await RecordedBytesServer.main(Array(arguments.dropFirst()))
+                return
+            }
             try await run(Options(arguments))
         } catch {
             FileHandle.standardError.write(Data("connect-recon-bench: \(error)\n".utf8))
@@ -163,7 +167,9 @@ struct ConnectReconBench {
             sections.append(("(f) a sheet at Excel's row limit", figures))
         }
         if options.runs("extraction-cpu") {
-            log("extraction-cpu: the week's extraction from a sandbox in a child process, against JSONSerialization")
+            log(
+                "extraction-cpu: the week's extraction from a sandbox in a child process, then from its recorded bytes, "
+                    + "against JSONSerialization")
             let figures = try await ExtractionCPUBenchmark(
                 charges: options.extractionCharges, days: options.extractionDays,
                 folder: scratch.appendingPathComponent("extraction-cpu", isDirectory: true)

@@ -205,7 +205,7 @@ struct ExpansionBenchmark {
     ) async throws -> Measurement {
         let curl = try ExtractionBenchmark.transport(concurrency: ExtractionBenchmark.concurrency)
         defer { curl.shutdown() }
-        let recorder = BodyRecorder(curl)
+        let recorder = ResponseRecorder(curl)
         let store = try HistoryStore.open(ExtractionBenchmark.freshSQLiteHistory(history))
         let runID = try ExtractionBenchmark.beginRun(
             store, from: week.from, to: week.to, now: week.now, apiBase: server.baseURL.absoluteString)

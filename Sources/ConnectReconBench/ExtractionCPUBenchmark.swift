@@ -24,48 +24,41 @@ struct ExtractionCPUBenchmark {
         log("extraction-cpu: sandbox in child process \(child.pid) at \(child.baseURL.absoluteString)")
         // The week of (a): days − 30 − 4 … + 7 of the world.
         let from = child.start + Int64(days / 2 - 4) * 86_400
-        let to = from + 7 * 86_400
-        let now = child.end
-        let path = folder.appendingPathComponent("extraction-cpu.sqlite").path
+        let week = Week(from: from, to: from + 7 * 86_400, now: child.end)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let curl = try ExtractionBenchmark.transport(concurrency: ExtractionBenchmark.concurrency)
-        defer { curl.shutdown() }
-        let recorder = BodyRecorder(curl)
-        let store = try HistoryStore.open(ExtractionBenchmark.freshSQLiteHistory(path))
-        let runID = try ExtractionBenchmark.beginRun(
-            store, from: from, to: to, now: now, apiBase: child.baseURL.absoluteString)
-        let client = StripeClient(
-            configuration: StripeClientConfiguration(
-                baseURL: child.baseURL, key: try APIKey(ExtractionBenchmark.key),
-                stripeVersion: ExtractionBenchmark.stripeVersion, retryPolicy: RetryPolicy(maxRetries: 6)),
-            transport: recorder, budget: RequestBudget(globalRate: 1e9, endpointRate: 1e9),
-            logger: Logger(label: "bench.client"))
-        // The loopback figures measure the tool's own work: the sandbox's report runs finish after a poll or two of
-        // fixed waits (0.5 s, then 1 s), which a real run spends beside Stripe's lists and which would only add idle
-        // seconds here. Stripe's balance is still read, and what carries it back to the range listed.
-        var options = ExtractionBenchmark.options()
-        options.compareWithStripeReports = false
-        let extractor = Extractor(
-            client: client, store: store, options: options, logger: Logger(label: "bench.extract")
-        )
-        let cpuBefore = ProcessCPU.now()
-        let watch = Stopwatch()
-        let summary = try await extractor.extract(from: from, to: to, runID: runID, now: now)
-        let wall = watch.seconds
-        let cpu = ProcessCPU.now() - cpuBefore
-        try store.runs.finishRun(runID, status: .completed, finishedAt: now, message: nil, details: nil)
+        let fromSandbox = try await extract(week, from: child.baseURL, history: "extraction-cpu.sqlite", record: true)
+        child.stop()
 
-        let bodies = recorder.bodies
+        let responses = fromSandbox.recorded
+        let bodies = responses.map(\.body)
         let bytes = bodies.reduce(0) { $0 + $1.count }
         let parseBefore = ProcessCPU.now()
         var parsed = 0
         for body in bodies where (try? JSONSerialization.jsonObject(with: body)) != nil { parsed += 1 }
         let parse = ProcessCPU.now() - parseBefore
-        let objects = summary.objects
+        let objects = fromSandbox.objects
+        let cpu = fromSandbox.cpu
         log(
             "extraction-cpu: \(Format.count(objects)) objects in \(bodies.count) responses (\(parsed) parsed), "
                 + "\(Format.count(bytes)) bytes; CPU \(Format.seconds(cpu.total)) (user \(Format.seconds(cpu.user)), "
                 + "sys \(Format.seconds(cpu.system))); JSONSerialization \(Format.seconds(parse.total))")
+
+        // The same week again, from the recorded bytes, into a fresh history.
+        let recording = folder.appendingPathComponent("extraction-cpu.recording")
+        try RecordingFile.write(responses, to: recording)
+        let replay = try ChildRecordedBytes.spawn(recording: recording)
+        log("extraction-cpu: recorded-bytes server in child process \(replay.pid) at \(replay.baseURL.absoluteString)")
+        let fromBytes = try await extract(week, from: replay.baseURL, history: "extraction-cpu-recorded.sqlite")
+        let misses = replay.stop()
+        try? FileManager.default.removeItem(at: recording)
+        let replayCPU = fromBytes.cpu
+        log(
+            "extraction-cpu: from the recorded bytes \(Format.count(fromBytes.objects)) objects, \(misses) requests "
+                + "not in the recording; CPU \(Format.seconds(replayCPU.total)) (user "
+                + "\(Format.seconds(replayCPU.user)), sys \(Format.seconds(replayCPU.system)))")
+        let sandboxRatio = cpu.total / parse.total
+        let bytesRatio = replayCPU.total / parse.total
+        let apart = abs(sandboxRatio - bytesRatio) / max(sandboxRatio, bytesRatio)
         return [
             Figure(
                 "**(h) the week's extraction CPU, loopback**",
@@ -74,34 +67,73 @@ struct ExtractionCPUBenchmark {
                 target: "no latency, no limits"),
             Figure("response bytes per stored object", "\(Format.count(bytes / max(objects, 1))) bytes"),
             Figure(
-                "objects per second (loopback population)", Format.rate(Double(objects) / wall, unit: "objects"),
+                "objects per second (loopback population)",
+                Format.rate(Double(objects) / fromSandbox.wall, unit: "objects"),
                 target: "≥ 10,000 objects/s (Stripe's ceiling)",
-                verdict: Double(objects) / wall >= 10_000 ? .met : .missed),
+                verdict: Double(objects) / fromSandbox.wall >= 10_000 ? .met : .missed),
             Figure(
                 "the tool's CPU (user + sys)",
                 "\(Format.seconds(cpu.total)) (\(Format.seconds(cpu.user)) + \(Format.seconds(cpu.system))), "
                     + "\(String(format: "%.0f", cpu.total / Double(max(objects, 1)) * 1e6)) µs per object"),
             Figure.atMost(
-                "against JSONSerialization of the same bytes", cpu.total / parse.total, 2, format: Format.ratio,
+                "against JSONSerialization of the same bytes", sandboxRatio, 2, format: Format.ratio,
                 targetText: "≤ 2× (the parse: \(Format.seconds(parse.total)))"),
+            Figure(
+                "the same week from the recorded bytes",
+                "\(Format.count(fromBytes.objects)) objects, \(misses) requests not in the recording; CPU "
+                    + "\(Format.seconds(replayCPU.total)) (\(Format.seconds(replayCPU.user)) + "
+                    + "\(Format.seconds(replayCPU.system)))",
+                target: "every request in the recording",
+                verdict: misses == 0 && fromBytes.objects == objects ? .met : .missed),
+            Figure.atMost(
+                "against JSONSerialization, recorded bytes", bytesRatio, 2, format: Format.ratio,
+                targetText: "≤ 2× (the parse: \(Format.seconds(parse.total)))"),
+            Figure.atMost(
+                "the two servers' ratios apart", apart * 100, 10, format: { String(format: "%.1f %%", $0) },
+                targetText: "≤ 10 %"),
         ]
     }
-}
 
-/// Keeps every response body it passes on (the week's are about 70 MB).
-final class BodyRecorder: HTTPTransport, Sendable {
-    private let inner: any HTTPTransport
-    private let recorded = Mutex<[Data]>([])
-
-    init(_ inner: any HTTPTransport) { self.inner = inner }
-
-    func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        let response = try await inner.get(request)
-        recorded.withLock { $0.append(response.body) }
-        return response
+    /// The range (h) extracts, and the moment it is extracted at.
+    struct Week {
+        var from: Int64
+        var to: Int64
+        var now: Int64
     }
 
-    var bodies: [Data] { recorded.withLock { $0 } }
+    /// One extraction of `week` from `server` into a fresh history, with no latency and no limits; this process's CPU
+    /// and wall time over it, and every response when `record`.
+    private func extract(
+        _ week: Week, from server: URL, history: String, record: Bool = false
+    ) async throws -> (objects: Int, cpu: ProcessCPU, wall: Double, recorded: [RecordedResponse]) {
+        let curl = try ExtractionBenchmark.transport(concurrency: ExtractionBenchmark.concurrency)
+        defer { curl.shutdown() }
+        let recorder = ResponseRecorder(curl)
+        let store = try HistoryStore.open(
+            ExtractionBenchmark.freshSQLiteHistory(folder.appendingPathComponent(history).path))
+        let runID = try ExtractionBenchmark.beginRun(
+            store, from: week.from, to: week.to, now: week.now, apiBase: server.absoluteString)
+        let client = StripeClient(
+            configuration: StripeClientConfiguration(
+                baseURL: server, key: try APIKey(ExtractionBenchmark.key),
+                stripeVersion: ExtractionBenchmark.stripeVersion, retryPolicy: RetryPolicy(maxRetries: 6)),
+            transport: record ? recorder : curl, budget: RequestBudget(globalRate: 1e9, endpointRate: 1e9),
+            logger: Logger(label: "bench.client"))
+        // The loopback figures measure the tool's own work: the sandbox's report runs finish after a poll or two of
+        // fixed waits (0.5 s, then 1 s), which a real run spends beside Stripe's lists and which would only add idle
+        // seconds here. Stripe's balance is still read, and what carries it back to the range listed.
+        var options = ExtractionBenchmark.options()
+        options.compareWithStripeReports = false
+        let extractor = Extractor(
+            client: client, store: store, options: options, logger: Logger(label: "bench.extract"))
+        let cpuBefore = ProcessCPU.now()
+        let watch = Stopwatch()
+        let summary = try await extractor.extract(from: week.from, to: week.to, runID: runID, now: week.now)
+        let wall = watch.seconds
+        let cpu = ProcessCPU.now() - cpuBefore
+        try store.runs.finishRun(runID, status: .completed, finishedAt: week.now, message: nil, details: nil)
+        return (summary.objects, cpu, wall, record ? recorder.responses : [])
+    }
 }
 
 /// This process's CPU time so far (`getrusage`), user and system.
@@ -145,11 +177,7 @@ struct ChildSandbox {
         process.standardOutput = output
         process.standardInput = input
         try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 {
-            line.append(first)
-        }
-        let fields = String(decoding: line, as: UTF8.self).split(separator: " ")
+        let fields = try ChildLine.read(output).split(separator: " ")
         guard fields.count == 3, let url = URL(string: String(fields[0])), let start = Int64(fields[1]),
             let end = Int64(fields[2])
         else {
@@ -181,5 +209,51 @@ struct ChildSandbox {
         // Until the parent closes our standard input.
         _ = await OwnThread.run(name: "stdin") { FileHandle.standardInput.readDataToEndOfFile() }
         try await server.shutdown()
+    }
+}
+
+/// The ``RecordedBytesServer`` in a child process.
+struct ChildRecordedBytes {
+    let process: Process
+    let input: Pipe
+    let output: Pipe
+    let baseURL: URL
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Starts the child on `recording` and waits for the line that names its address.
+    static func spawn(recording: URL) throws -> ChildRecordedBytes {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = [RecordedBytesServer.flag, recording.path]
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        guard let url = URL(string: try ChildLine.read(output)), url.port != nil else {
+            process.terminate()
+            throw BenchError("the recorded-bytes server's child process did not start")
+        }
+        return ChildRecordedBytes(process: process, input: input, output: output, baseURL: url)
+    }
+
+    /// Closes the child's standard input, which stops it; the requests it could not answer from the recording.
+    func stop() -> Int {
+        try? input.fileHandleForWriting.close()
+        let misses = (try? ChildLine.read(output)).flatMap { Int($0) } ?? -1
+        process.waitUntilExit()
+        return misses
+    }
+}
+
+/// One line a child process writes on its standard output.
+enum ChildLine {
+    static func read(_ pipe: Pipe) throws -> String {
+        var line = Data()
+        while let byte = try pipe.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 {
+            line.append(first)
+        }
+        return String(decoding: line, as: UTF8.self)
     }
 }

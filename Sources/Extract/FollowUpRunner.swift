@@ -71,13 +71,26 @@ struct FollowUpRunner: Sendable {
     /// account's transfer to the platform, which a platform debiting with a transfer labels) and records what that
     /// transfer says; a 404 is recorded for the reconciler. The charge itself is not stored again: the charges lists
     /// keep it.
+    ///
+    /// Stripe's reference lists `source_transfer` as expandable, but the transfer is the connected account's: were
+    /// Stripe to refuse the expansion (a 400 or 403), the debit names nothing (docs/BAD_INPUT.md) and the run goes on,
+    /// the refusal kept so that it is not asked again.
     func sourceTransfer(ofDebit id: String, _ context: ExtractionContext) async throws {
         let endpoint = "/v1/charges/{id}"
-        guard
-            let (debit, _) = try await client.retrieve(
+        let debit: AccountDebitTransfer?
+        do {
+            debit = try await client.retrieve(
                 AccountDebitTransfer.self, path: "/v1/charges/\(id)", query: [("expand[]", "source_transfer")],
-                endpoint: endpoint)
-        else {
+                endpoint: endpoint)?.object
+        } catch {
+            guard error.status == 400 || error.status == 403 else { throw error }
+            logger.warning(
+                "Stripe refused the transfer an account debit was made with: the debit names nothing",
+                metadata: ["id": "\(id)", "error": "\(error.description)"])
+            try await store.gaps.recordDebitSourceTransfer(chargeID: id, nil, run: context.runID)
+            return
+        }
+        guard let debit else {
             logger.warning("account debit not found (404)", metadata: ["id": "\(id)"])
             try await store.gaps.recordMissing(
                 kind: .charge, id: id, referencedBy: "an object of the range", requestID: nil, run: context.runID)

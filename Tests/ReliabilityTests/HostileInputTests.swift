@@ -2,6 +2,7 @@ import ConnectReconTestSupport
 import Foundation
 import History
 import ReconCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -124,6 +125,34 @@ struct HostileInputTests {
         try Self.expectFailure(outcome, ["GET /v1/charges", "item 1 is not a valid charge"])
         #expect(outcome.result.error.contains("'amount_captured' holds"), "\(outcome.result.error)")
         #expect(outcome.result.error.contains("does not fit in 64 bits"))
+    }
+
+    @Test("a refused expansion of an account debit's transfer leaves the debit naming nothing, the run going on")
+    func refusedSourceTransfer() async throws {
+        // Given an account debit naming nothing itself, whose transfer Stripe refuses to expand
+        var debit = StubObjects.charge(
+            id: "py_1Debit", created: StubObjects.day + 7_200, amount: 400, destination: nil, transfer: nil, fee: nil,
+            feeAmount: nil, balanceTransaction: nil)
+        debit["payment_intent"] = NSNull()
+        debit["payment_method_details"] = ["stripe_account": [String: String](), "type": "stripe_account"]
+        debit["source"] = ["id": "acct_1Dest", "object": "account"]
+        debit["source_transfer"] = "tr_1OnTheAccount"
+        let object = StubStripe.Object(
+            resource: "charges", id: "py_1Debit", created: StubObjects.day + 7_200, json: StubObjects.json(debit))
+        let asked = Atomic(0)
+        let outcome = try await Self.run(Self.good + [object]) { path, query in
+            guard path == "/v1/charges/py_1Debit", query.contains(where: { $0 == ("expand[]", "source_transfer") })
+            else { return nil }
+            asked.add(1, ordering: .relaxed)
+            return StubStripe.error(
+                400, type: "invalid_request_error", message: "This property cannot be expanded (source_transfer).")
+        }
+        // Then the run completes, says so, and asked once
+        #expect(outcome.result.status == 0, "\(outcome.result.error)")
+        #expect(outcome.result.error.contains("Stripe refused the transfer an account debit was made with"))
+        #expect(asked.load(ordering: .relaxed) == 1)
+        // and the debit is in its account's statement, recovering nothing
+        #expect(outcome.csv("connected_accounts.csv").contains("4.00"), "\(outcome.csv("connected_accounts.csv"))")
     }
 
     // MARK: - Odd but valid objects

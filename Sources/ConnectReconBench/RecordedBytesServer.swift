@@ -1,0 +1,104 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+import WorkerThreads
+
+/// (h)'s second server: the responses an extraction received, served again by request target, byte for byte, with
+/// no Stripe logic and no world in memory, run as a child process (this executable started again with ``flag``) so
+/// that its CPU is not the benchmark's. What the tool spends against it is the tool's cost of those bytes alone,
+/// whatever the sandbox does; a target it never recorded is answered 404 and counted.
+enum RecordedBytesServer {
+    static let flag = "--child-recorded-bytes"
+
+    /// The child's body: serves the recording at `arguments[0]` on a free loopback port, prints its address, and when
+    /// its standard input closes prints how many requests it could not answer from the recording, then stops.
+    static func main(_ arguments: [String]) async throws {
+        guard arguments.count == 1 else { throw BenchError("usage: \(flag) RECORDING") }
+        var responses: [String: RecordedResponse] = [:]
+        for response in try RecordingFile.read(URL(fileURLWithPath: arguments[0])) {
+            responses[response.target] = response
+        }
+        let table = RecordedTable(responses: responses)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(RecordedBytesHandler(table: table))
+                }
+            }
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        FileHandle.standardOutput.write(Data("http://127.0.0.1:\(port)\n".utf8))
+        _ = await OwnThread.run(name: "stdin") { FileHandle.standardInput.readDataToEndOfFile() }
+        FileHandle.standardOutput.write(Data("\(table.misses.load(ordering: .relaxed))\n".utf8))
+        try? await channel.close()
+        try await group.shutdownGracefully()
+    }
+}
+
+/// The recording by request target, and the requests it had no answer for.
+final class RecordedTable: Sendable {
+    let responses: [String: RecordedResponse]
+    let misses = Atomic<Int>(0)
+
+    init(responses: [String: RecordedResponse]) { self.responses = responses }
+}
+
+/// Answers each request with the recorded response of its target (status, headers, body as received), or a 404.
+final class RecordedBytesHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let table: RecordedTable
+    private var head: HTTPRequestHead?
+
+    init(table: RecordedTable) { self.table = table }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): self.head = head
+        case .body: break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            respond(to: head, context: context)
+        }
+    }
+
+    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let recorded = table.responses[head.uri]
+        if recorded == nil { table.misses.add(1, ordering: .relaxed) }
+        let body =
+            recorded?.body
+            ?? Data(#"{"error": {"type": "invalid_request_error", "message": "Not in the recording."}}"#.utf8)
+        var headers = HTTPHeaders()
+        for (name, value) in recorded?.headers ?? ["content-type": "application/json"]
+        where name != "content-length" && name != "connection" && name != "transfer-encoding" {
+            headers.add(name: name, value: value)
+        }
+        headers.add(name: "Content-Length", value: String(body.count))
+        if !head.isKeepAlive { headers.add(name: "Connection", value: "close") }
+        let status = HTTPResponseStatus(statusCode: recorded?.status ?? 404)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+            promise: nil)
+        var buffer = context.channel.allocator.buffer(capacity: body.count)
+        buffer.writeBytes(body)
+        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !head.isKeepAlive {
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            written.whenComplete { _ in loopBound.value.close(promise: nil) }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}

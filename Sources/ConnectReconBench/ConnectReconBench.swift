@@ -33,6 +33,9 @@ struct ConnectReconBench {
         /// reconcile are then measured with the history there too, beside SQLite.
         var postgreSQL: PostgreSQLAddress?
         var folder = URL(fileURLWithPath: ".build-bench", isDirectory: true)
+        /// (h): a server already serving the recording (`extraction-cpu.recording` of an earlier run, the same week)
+        /// to extract the recorded bytes from, instead of the benchmark's own recorded-bytes server.
+        var recordedBytesServer: URL?
 
         static let measurements: Set<String> = [
             "extraction", "storage", "reconcile", "xlsx", "sandbox-scale", "large-sheet", "payout", "extraction-cpu",
@@ -64,6 +67,12 @@ struct ConnectReconBench {
                         throw BenchError("--db takes a postgresql:// URL (SQLite is always measured)")
                     }
                     postgreSQL = address
+                case "--recorded-bytes-server":
+                    guard let text = rest.popFirst(), let url = URL(string: text), url.port != nil else {
+                        throw BenchError(
+                            "--recorded-bytes-server takes a URL with a port, such as http://127.0.0.1:8765")
+                    }
+                    recordedBytesServer = url
                 case "--cache": folder = URL(fileURLWithPath: rest.popFirst() ?? ".build-bench", isDirectory: true)
                 case "--only":
                     only = Set((rest.popFirst() ?? "").split(separator: ",").map(String.init))
@@ -78,6 +87,7 @@ struct ConnectReconBench {
                                                    [--extraction-charges N] [--reconcile-charges N] [--xlsx-rows N]
                                                    [--scale-charges N] [--cache DIR] [--db postgresql://…]
                                                    [--transfer-group-share 0…1] [--payout-charges N]
+                                                   [--recorded-bytes-server URL]
                         """)
                 default: throw BenchError("unknown option '\(flag)' (try --help)")
                 }
@@ -172,7 +182,8 @@ struct ConnectReconBench {
                     + "against JSONSerialization")
             let figures = try await ExtractionCPUBenchmark(
                 charges: options.extractionCharges, days: options.extractionDays,
-                folder: scratch.appendingPathComponent("extraction-cpu", isDirectory: true)
+                folder: scratch.appendingPathComponent("extraction-cpu", isDirectory: true),
+                recordedBytesServer: options.recordedBytesServer
             ).run(log: log)
             sections.append(("(h) the extraction's CPU per object", figures))
         }

@@ -17,6 +17,8 @@ struct ExtractionCPUBenchmark {
     var charges: Int
     var days: Int
     var folder: URL
+    /// A server already serving this week's recording (`--recorded-bytes-server`), instead of the child's.
+    var recordedBytesServer: URL?
 
     func run(log: @escaping @Sendable (String) -> Void) async throws -> [Figure] {
         let child = try ChildSandbox.spawn(charges: charges, days: days, hours: 4)
@@ -43,14 +45,24 @@ struct ExtractionCPUBenchmark {
                 + "\(Format.count(bytes)) bytes; CPU \(Format.seconds(cpu.total)) (user \(Format.seconds(cpu.user)), "
                 + "sys \(Format.seconds(cpu.system))); JSONSerialization \(Format.seconds(parse.total))")
 
-        // The same week again, from the recorded bytes, into a fresh history.
+        // The same week again, from the recorded bytes, into a fresh history. The recording stays in the scratch folder
+        // (`extraction-cpu.recording`, ``RecordingFile``), for serving it from another server.
         let recording = folder.appendingPathComponent("extraction-cpu.recording")
         try RecordingFile.write(responses, to: recording)
-        let replay = try ChildRecordedBytes.spawn(recording: recording)
-        log("extraction-cpu: recorded-bytes server in child process \(replay.pid) at \(replay.baseURL.absoluteString)")
-        let fromBytes = try await extract(week, from: replay.baseURL, history: "extraction-cpu-recorded.sqlite")
-        let misses = replay.stop()
-        try? FileManager.default.removeItem(at: recording)
+        let fromBytes: (objects: Int, cpu: ProcessCPU, wall: Double, recorded: [RecordedResponse])
+        let misses: Int
+        if let server = recordedBytesServer {
+            log("extraction-cpu: the recorded bytes from \(server.absoluteString)")
+            fromBytes = try await extract(week, from: server, history: "extraction-cpu-recorded.sqlite")
+            misses = 0
+        } else {
+            let replay = try ChildRecordedBytes.spawn(recording: recording)
+            log(
+                "extraction-cpu: recorded-bytes server in child process \(replay.pid) at \(replay.baseURL.absoluteString)"
+            )
+            fromBytes = try await extract(week, from: replay.baseURL, history: "extraction-cpu-recorded.sqlite")
+            misses = replay.stop()
+        }
         let replayCPU = fromBytes.cpu
         log(
             "extraction-cpu: from the recorded bytes \(Format.count(fromBytes.objects)) objects, \(misses) requests "

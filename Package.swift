@@ -152,6 +152,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "ReconCoreTests", dependencies: ["ReconCore"]),
+        .testTarget(name: "ConnectReconBenchTests", dependencies: ["ConnectReconBench"]),
         .testTarget(name: "WorkerThreadsTests", dependencies: ["WorkerThreads"]),
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "StripeAPI", "TestSupport"]),
         .testTarget(

@@ -60,7 +60,12 @@ struct ExtractionCPUBenchmark {
             log(
                 "extraction-cpu: recorded-bytes server in child process \(replay.pid) at \(replay.baseURL.absoluteString)"
             )
-            fromBytes = try await extract(week, from: replay.baseURL, history: "extraction-cpu-recorded.sqlite")
+            do {
+                fromBytes = try await extract(week, from: replay.baseURL, history: "extraction-cpu-recorded.sqlite")
+            } catch {
+                _ = replay.stop()
+                throw error
+            }
             misses = replay.stop()
         }
         let replayCPU = fromBytes.cpu

@@ -16,11 +16,7 @@ enum RecordedBytesServer {
     /// its standard input closes prints how many requests it could not answer from the recording, then stops.
     static func main(_ arguments: [String]) async throws {
         guard arguments.count == 1 else { throw BenchError("usage: \(flag) RECORDING") }
-        var responses: [String: RecordedResponse] = [:]
-        for response in try RecordingFile.read(URL(fileURLWithPath: arguments[0])) {
-            responses[response.target] = response
-        }
-        let table = RecordedTable(responses: responses)
+        let table = RecordedTable(lists: RecordedLists(try RecordingFile.read(URL(fileURLWithPath: arguments[0]))))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -42,12 +38,12 @@ enum RecordedBytesServer {
     }
 }
 
-/// The recording by request target, and the requests it had no answer for.
+/// The recording, and the requests it had no answer for.
 final class RecordedTable: Sendable {
-    let responses: [String: RecordedResponse]
+    let lists: RecordedLists
     let misses = Atomic<Int>(0)
 
-    init(responses: [String: RecordedResponse]) { self.responses = responses }
+    init(lists: RecordedLists) { self.lists = lists }
 }
 
 /// Answers each request with the recorded response of its target (status, headers, body as received), or a 404.
@@ -72,21 +68,30 @@ final class RecordedBytesHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
-        let recorded = table.responses[head.uri]
-        if recorded == nil { table.misses.add(1, ordering: .relaxed) }
-        let body =
-            recorded?.body
-            ?? Data(#"{"error": {"type": "invalid_request_error", "message": "Not in the recording."}}"#.utf8)
+        let (status, recordedHeaders, body): (Int, [String: String], Data)
+        switch table.lists.answer(head.uri) {
+        case .recorded(let response):
+            (status, recordedHeaders, body) = (response.status, response.headers, response.body)
+        case .sliced(let code, let headers, let bytes): (status, recordedHeaders, body) = (code, headers, bytes)
+        case .missing:
+            table.misses.add(1, ordering: .relaxed)
+            (status, recordedHeaders, body) = (
+                404, ["content-type": "application/json"],
+                Data(#"{"error": {"type": "invalid_request_error", "message": "Not in the recording."}}"#.utf8)
+            )
+        }
         var headers = HTTPHeaders()
-        for (name, value) in recorded?.headers ?? ["content-type": "application/json"]
+        for (name, value) in recordedHeaders
         where name != "content-length" && name != "connection" && name != "transfer-encoding" {
             headers.add(name: name, value: value)
         }
         headers.add(name: "Content-Length", value: String(body.count))
         if !head.isKeepAlive { headers.add(name: "Connection", value: "close") }
-        let status = HTTPResponseStatus(statusCode: recorded?.status ?? 404)
         context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+            wrapOutboundOut(
+                .head(
+                    HTTPResponseHead(
+                        version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers))),
             promise: nil)
         var buffer = context.channel.allocator.buffer(capacity: body.count)
         buffer.writeBytes(body)

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Sandbox
 import Synchronization
 import WorkerThreads
 
@@ -18,16 +19,7 @@ enum RecordedBytesServer {
         guard arguments.count == 1 else { throw BenchError("usage: \(flag) RECORDING") }
         let table = RecordedTable(lists: RecordedLists(try RecordingFile.read(URL(fileURLWithPath: arguments[0]))))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
-        let channel = try await ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(RecordedBytesHandler(table: table))
-                }
-            }
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+        let channel = try await HTTPServerBootstrap.make(group: group) { RecordedBytesHandler(table: table) }
             .bind(host: "127.0.0.1", port: 0).get()
         let port = channel.localAddress?.port ?? 0
         FileHandle.standardOutput.write(Data("http://127.0.0.1:\(port)\n".utf8))

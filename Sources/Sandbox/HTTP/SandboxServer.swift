@@ -81,16 +81,7 @@ public final class SandboxServer: Sendable {
             reportLineOffsets: options.reportLineOffsets)
         let core = ServerCore(router: router, faults: FaultState(options: options, clock: clock))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(SandboxHTTPHandler(core: core))
-                }
-            }
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+        let bootstrap = HTTPServerBootstrap.make(group: group) { SandboxHTTPHandler(core: core) }
         let channel: any Channel
         do {
             channel = try await bootstrap.bind(

@@ -40,6 +40,8 @@ enum ProductReconcile {
         }
         let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Only this run's reports: an earlier run's range folders would be compared too.
+        try? FileManager.default.removeItem(atPath: output)
         let config = folder.appendingPathComponent("bench-config.yaml").path
         try Data().write(to: URL(fileURLWithPath: config))
         let logPath = folder.appendingPathComponent("reconcile-\(URL(fileURLWithPath: output).lastPathComponent).log")

@@ -16,6 +16,11 @@ protocol HistoryDatabase: Sendable {
     /// ``read(_:)`` without blocking the calling thread.
     func read<T: Sendable>(_ body: @escaping @Sendable (SQLSession) throws -> T) async throws -> T
 
+    /// Makes rows just loaded in bulk (a copied history) as cheap to read as rows that have settled, outside any
+    /// transaction: PostgreSQL's `VACUUM (ANALYZE)` (row visibility recorded once, not by the first reads; the
+    /// planner's statistics of the new tables); nothing for SQLite, whose reads need neither.
+    func settleBulkLoad() throws
+
     /// `error`, thrown by this database or by a body, as a person reads it.
     func historyError(_ error: any Error) -> HistoryError
 

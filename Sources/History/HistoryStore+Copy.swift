@@ -8,8 +8,21 @@ extension HistoryStore {
     /// mixing two histories. Both must be at this version's schema (opening them migrated them).
     ///
     /// The caller holds both histories' locks, so no run writes either meanwhile.
+    ///
+    /// Then the target's new rows are settled (``HistoryDatabase/settleBulkLoad()``): on PostgreSQL, without it, the
+    /// first reconciles read a freshly copied history half as fast (docs/BENCHMARKS.md), until autovacuum has been by.
     public func copy(into target: HistoryStore) throws(HistoryError) -> HistoryCopySummary {
         guard target.location != location else { throw .sameHistory(path: path) }
+        let summary = try copyRows(into: target)
+        do {
+            try target.access.database.settleBulkLoad()
+        } catch {
+            throw target.access.database.historyError(error)
+        }
+        return summary
+    }
+
+    private func copyRows(into target: HistoryStore) throws(HistoryError) -> HistoryCopySummary {
         let (sourcePath, targetPath) = (path, target.path)
         return try read { source in
             try target.write { destination in

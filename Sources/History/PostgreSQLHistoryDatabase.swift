@@ -51,6 +51,18 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase {
         return try outcome.get()
     }
 
+    func settleBulkLoad() throws {
+        let address = address
+        var outcome: Result<Void, any Error>?
+        writer.withLock { connection in
+            outcome = Result {
+                if !connection.isHealthy { connection = try PostgreSQLConnection(address) }
+                _ = try connection.execute("VACUUM (ANALYZE)", [], prepared: false)
+            }
+        }
+        try outcome?.get()
+    }
+
     func read<T>(_ body: (SQLSession) throws -> T) throws -> T {
         let connection = try takeReader()
         let value = try Self.transaction(connection, readOnly: true, body)

@@ -53,6 +53,8 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
         try pool.write { db in try body(SQLSession(sqlite: db)) }
     }
 
+    func settleBulkLoad() throws {}
+
     func read<T>(_ body: (SQLSession) throws -> T) throws -> T {
         try pool.read { db in try body(SQLSession(sqlite: db)) }
     }

@@ -1,10 +1,11 @@
 import ConnectReconTestSupport
 import Foundation
-import History
 import ReconCore
 import Sandbox
 import TestSupport
 import Testing
+
+@testable import History
 
 /// docs/POSTGRESQL.md: the same reports byte for byte, whichever database holds the history.
 @Suite(
@@ -150,6 +151,13 @@ struct HistoryBackendsTests {
             #expect(try target.objects.rawObjects(of: kind) == source.objects.rawObjects(of: kind), "\(kind)")
         }
         #expect(try target.objects.count(of: .charge) > 100)
+        // and its rows were settled for reading: every page of its charges visible to all (VACUUM), its statistics
+        // taken (ANALYZE), before the first reconcile reads it
+        let settled = try await target.access.database.read { db in
+            try db.value(
+                Bool.self, "SELECT relallvisible > 0 AND reltuples > 0 FROM pg_class WHERE relname = 'charges'")
+        }
+        #expect(settled == true)
 
         // And a second copy into it is refused, changing nothing
         let again = await CLI.run(["copy-history", "--config", config, "--db", sqlite, "--to", postgreSQL])

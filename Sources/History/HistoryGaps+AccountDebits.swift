@@ -1,33 +1,16 @@
 import ReconCore
 
 extension HistoryGaps {
-    /// The links of the account debits created in `[from, to)` (``ChargeFacts/debitLinks(keys:)``) that name nothing
-    /// the history holds, by debit, then link.
+    /// The links of the account debits created in `[from, to)` (``ChargeFacts/debitLinks(keys:)``) that recover
+    /// nothing because none of them names anything the history holds, by debit, then link. A debit that names one thing
+    /// the history holds is not listed for its other labels (a platform's own payment id as a transfer's group).
     public func unmatchedDebitLinks(
         from: Int64, to: Int64, keys: [String]
     ) async throws(HistoryError) -> [UnmatchedDebitLink] {
         try await readDatabase { db in
-            let debits = try HistoryObjects.accountDebits(db, created: from..<to)
-            let links = Set(debits.flatMap { $0.debitLinks(keys: keys) })
-            guard !links.isEmpty else { return [] }
-            let named = SQLValue.text(IDList.json(Array(links)))
-            let idSet = db.dialect.idSet
-            let held = Set(
-                try db.all(
-                    """
-                    SELECT id FROM charges WHERE id IN \(idSet)
-                    UNION SELECT id FROM payment_intents WHERE id IN \(idSet)
-                    UNION SELECT id FROM refunds WHERE id IN \(idSet)
-                    UNION SELECT id FROM disputes WHERE id IN \(idSet)
-                    UNION SELECT transfer_group FROM charges WHERE transfer_group IN \(idSet)
-                    UNION SELECT transfer_group FROM payment_intents WHERE transfer_group IN \(idSet)
-                    UNION SELECT transfer_group FROM transfers WHERE transfer_group IN \(idSet)
-                    """, Array(repeating: named, count: 7)
-                ) { try String(row: $0, at: 0) })
-            return debits.sorted { $0.id < $1.id }.flatMap { debit in
-                debit.debitLinks(keys: keys).filter { !held.contains($0) }.map {
-                    UnmatchedDebitLink(debitID: debit.id, link: $0)
-                }
+            try HistoryObjects.accountDebits(db, created: from..<to).sorted { $0.id < $1.id }.flatMap { debit in
+                guard debit.linksToHeldObjects(keys: keys).isEmpty else { return [UnmatchedDebitLink]() }
+                return debit.debitLinks(keys: keys).map { UnmatchedDebitLink(debitID: debit.id, link: $0) }
             }
         }
     }
@@ -57,7 +40,8 @@ extension HistoryGaps {
 extension HistoryObjects {
     /// The account debits created in `created` (and first seen by a run of `seen`, a SQL list of run ids, when given),
     /// by creation time, then id, each with the transfer it was made with where the history read it
-    /// (``ChargeFacts/sourceTransfer``): few among many charges, found through the partial index
+    /// (``ChargeFacts/sourceTransfer``) and what its links could name that the history holds nothing of
+    /// (``ChargeFacts/linksHeldNowhere``): few among many charges, found through the partial index
     /// `charges_on_account_debits`.
     static func accountDebits(
         _ db: SQLSession, created: Range<Int64>, firstSeenIn seen: String? = nil
@@ -86,6 +70,34 @@ extension HistoryObjects {
                 transferGroup: try String?(row: row, at: 2))
         }
         for index in debits.indices { debits[index].sourceTransfer = transfers[debits[index].id] }
+        // What their links could name that the history holds nothing of (``ChargeFacts/linksHeldNowhere``).
+        let possible = debits.reduce(into: Set<String>()) { $0.formUnion($1.possibleDebitLinks) }
+        let held = try heldIDs(db, among: possible)
+        for index in debits.indices {
+            debits[index].linksHeldNowhere = debits[index].possibleDebitLinks.subtracting(held)
+        }
         return debits
+    }
+
+    /// Which of `ids` name something the history holds: a charge, a PaymentIntent, a refund, a dispute, or a transfer
+    /// group of a PaymentIntent, a transfer or a charge no account paid (a debit's own group names nothing but itself).
+    static func heldIDs(_ db: SQLSession, among ids: Set<String>) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let named = SQLValue.text(IDList.json(Array(ids)))
+        let idSet = db.dialect.idSet
+        let paidByAnAccount = ChargeFacts.accountPaymentMethods.map { "'\($0)'" }.joined(separator: ", ")
+        return Set(
+            try db.all(
+                """
+                SELECT id FROM charges WHERE id IN \(idSet)
+                UNION SELECT id FROM payment_intents WHERE id IN \(idSet)
+                UNION SELECT id FROM refunds WHERE id IN \(idSet)
+                UNION SELECT id FROM disputes WHERE id IN \(idSet)
+                UNION SELECT transfer_group FROM charges WHERE transfer_group IN \(idSet)
+                  AND (payment_method_type IS NULL OR payment_method_type NOT IN (\(paidByAnAccount)))
+                UNION SELECT transfer_group FROM payment_intents WHERE transfer_group IN \(idSet)
+                UNION SELECT transfer_group FROM transfers WHERE transfer_group IN \(idSet)
+                """, Array(repeating: named, count: 7)
+            ) { try String(row: $0, at: 0) })
     }
 }

@@ -1,8 +1,8 @@
 import ReconCore
 
 /// The account debits of one part by what they name (docs/RULES.md, "The platform's other money"): each succeeded
-/// debit under every id its links name (``ChargeFacts/debitLinks(keys:)``: a charge, a PaymentIntent, a refund, a
-/// dispute or a transfer group). Refund recovery and unreversed disputes read what a connected account gave back
+/// debit under every id its links name (``ChargeFacts/linksToHeldObjects(keys:)``: a charge, a PaymentIntent, a
+/// refund, a dispute or a transfer group; a link the history holds nothing of is left out). Refund recovery and unreversed disputes read what a connected account gave back
 /// by debit through it.
 struct AccountDebitLinks {
     /// Id named → the debits naming it (``naming(_:)`` puts them in creation order).
@@ -22,7 +22,7 @@ struct AccountDebitLinks {
         var byName: [String: [ChargeFacts]] = [:]
         var links: [String: Set<String>] = [:]
         for debit in charges where debit.isAccountDebit && debit.isSucceededAndCaptured {
-            let named = debit.debitLinks(keys: keys)
+            let named = debit.linksToHeldObjects(keys: keys)
             guard links[debit.id] == nil, !named.isEmpty else { continue }
             links[debit.id] = Set(named)
             for link in named { byName[link, default: []].append(debit) }

@@ -18,24 +18,41 @@ struct AccountDebitHistoryTests {
         let store = try database.open()
         let from = MovedByHandHistoryTests.from
         let run = try store.runs.beginRun(start("run", from: from, to: MovedByHandHistoryTests.to)).runID
-        // Given a charge of group order_1 and three debits: naming the charge and the group, naming a charge the
-        // history lacks, and naming an id under a key not configured
+        // Given a charge of group order_1 and five debits: naming the charge and the group, naming a charge the
+        // history lacks, naming an id under a key not configured, naming the charge and (as its group) a payment id
+        // of the platform's own, and naming only such a payment id (its own group, which no other object has)
         var objects = ObjectLists()
-        var debits = [("py_1", ["charge": "ch_held"]), ("py_2", ["charge": "ch_gone"]), ("py_3", ["order": "ch_x"])]
-            .map { id, metadata in
-                var debit = MovedByHandHistoryTests.charge(id, created: from + 600)
-                debit.facts.paymentMethodType = ChargeFacts.accountDebitMethod
-                debit.facts.metadata = metadata
-                return debit
-            }
+        var debits = [
+            ("py_1", ["charge": "ch_held"]), ("py_2", ["charge": "ch_gone"]), ("py_3", ["order": "ch_x"]),
+            ("py_4", ["charge": "ch_held"]), ("py_5", [:]),
+        ].map { id, metadata in
+            var debit = MovedByHandHistoryTests.charge(id, created: from + 600)
+            debit.facts.paymentMethodType = ChargeFacts.accountDebitMethod
+            debit.facts.metadata = metadata
+            return debit
+        }
         debits[0].facts.transferGroup = "order_1"
+        debits[3].facts.transferGroup = "payment-4"
+        debits[4].facts.transferGroup = "payment-5"
         objects[stored: ChargeFacts.self] = [MovedByHandHistoryTests.charge("ch_held", group: "order_1")] + debits
         try await store.objects.write(objects, run: run, now: from + 3_600)
         // When the range's unmatched links are asked for
         let unmatched = try await store.gaps.unmatchedDebitLinks(
             from: from, to: MovedByHandHistoryTests.to, keys: ChargeFacts.defaultDebitLinkKeys)
-        // Then only the missing charge is listed
-        #expect(unmatched == [UnmatchedDebitLink(debitID: "py_2", link: "ch_gone")])
+        // Then the debits that name nothing the history holds are listed: the missing charge, and the payment id that
+        // only the debit itself carries; py_4's payment id is not, as the charge it names is held
+        #expect(
+            unmatched == [
+                UnmatchedDebitLink(debitID: "py_2", link: "ch_gone"),
+                UnmatchedDebitLink(debitID: "py_5", link: "payment-5"),
+            ])
+        // And the debits as the parts read them know which of their links name nothing held
+        let read = try store.read { db in
+            try HistoryObjects.accountDebits(db, created: from..<MovedByHandHistoryTests.to)
+        }
+        let nowhere = Dictionary(uniqueKeysWithValues: read.map { ($0.id, $0.linksHeldNowhere) })
+        #expect(nowhere["py_1"] == [] && nowhere["py_4"] == ["payment-4"] && nowhere["py_5"] == ["payment-5"])
+        #expect(nowhere["py_3"] == ["ch_x"])
     }
 
     @Test(

@@ -57,6 +57,24 @@ import Testing
         #expect(book.reconcile().exceptions.contains { $0.kind == .refundNotRecovered })
     }
 
+    @Test func aLabelThatNamesNothingHeldDoesNotMakeTheDebitAnotherObjects() throws {
+        // Given the refunded charge and a 4.00 debit made with a transfer naming the charge, its group the platform's
+        // own payment id (GOV.UK Pay's way)
+        var book = Book()
+        let (charge, _) = Self.refundedCharge(&book)
+        Self.debit(&book, "py_1", amount: 400, created: Book.from + 10_800)
+        let last = book.input.charges.count - 1
+        book.input.charges[last].sourceTransfer = DebitSourceTransfer(
+            transferID: "tr_on_acct_1", metadata: ["stripe_charge_id": charge], transferGroup: "payment-7")
+        // When reconciled as the history reads it, knowing the payment id names nothing it holds
+        book.input.charges[last].linksHeldNowhere = ["payment-7"]
+        // Then the share was given back
+        #expect(!book.reconcile().exceptions.contains { $0.kind == .refundNotRecovered })
+        // and, were the payment id an object of its own, the debit would be that object's, not the charge's
+        book.input.charges[last].linksHeldNowhere = []
+        #expect(book.reconcile().exceptions.contains { $0.kind == .refundNotRecovered })
+    }
+
     @Test func aDebitNamingNothingOrUnderAnotherKeyRecoversNothing() throws {
         // Given the refunded charge, a debit naming nothing and one naming it under a key not configured
         var book = Book()

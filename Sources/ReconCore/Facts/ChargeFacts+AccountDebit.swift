@@ -43,6 +43,24 @@ extension ChargeFacts {
         return links
     }
 
+    /// The debit's links (``debitLinks(keys:)``) that may name something the history holds: all but
+    /// ``linksHeldNowhere``. Refund and dispute recovery read these, so that a label of the platform's own (GOV.UK
+    /// Pay's payment id as the transfer's group) does not make a debit naming the charge belong to something else.
+    public func linksToHeldObjects(keys: [String]) -> [String] {
+        debitLinks(keys: keys).filter { !linksHeldNowhere.contains($0) }
+    }
+
+    /// Every value a debit's links could take under any keys: its and its transfer's metadata values and groups.
+    public var possibleDebitLinks: Set<String> {
+        var values = Set(metadata.values).union([transferGroup].compactMap { $0 })
+        if let transfer = sourceTransfer {
+            values.formUnion(transfer.metadata.values)
+            values.formUnion([transfer.transferGroup].compactMap { $0 })
+        }
+        values.remove("")
+        return values
+    }
+
     /// Whether an account debit names nothing itself (``debitLinks(keys:)`` of the `py_…` alone): the transfer it was
     /// made with may (``sourceTransfer``), and is read once.
     public func namesNothingItself(keys: [String]) -> Bool {

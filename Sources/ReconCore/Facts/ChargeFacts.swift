@@ -48,6 +48,11 @@ public struct ChargeFacts: ObjectFacts, Hashable {
     /// (``DebitSourceTransfer``); `nil` for every other charge, and until it is read. Not a column of the charge: the
     /// history's account-debit reads fill it.
     public var sourceTransfer: DebitSourceTransfer?
+    /// For an account debit: the values its links could take (its and its transfer's metadata values and groups) that
+    /// name nothing the history holds, such as a platform's own payment id in `transfer_group`; empty when nobody
+    /// looked (the history's account-debit reads do). Such a link neither recovers nor makes the debit another
+    /// object's (``linksToHeldObjects(keys:)``).
+    public var linksHeldNowhere: Set<String> = []
 
     public init(
         id: String, created: Int64, currency: Currency, amount: Int64, amountCaptured: Int64, amountRefunded: Int64,

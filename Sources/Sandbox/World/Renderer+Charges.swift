@@ -204,7 +204,8 @@ extension Renderer {
     /// A charge's `source_transfer`: for an account debit, the transfer the connected account made to the platform
     /// (Stripe sets one however the platform debited), expanded on request; `null` for any other charge. A debit made
     /// by transfer (``WorldDebitLink/chargeRefundByTransfer(_:)``) names the charge there, as GOV.UK Pay labels its
-    /// transfers (`metadata[stripe_charge_id]`, `reason`); every other debit's transfer names nothing.
+    /// transfers (`metadata[stripe_charge_id]`, `reason`, and its own payment id as `transfer_group`, which names
+    /// nothing the history holds); every other debit's transfer names nothing.
     private func sourceTransfer(_ index: Int, _ writer: JSONWriter, _ expand: ExpandTree) {
         let charges = storage.charges
         guard charges.method[index] == .accountDebit else { return writer.nullField("source_transfer") }
@@ -243,7 +244,12 @@ extension Renderer {
             writer.field("reversed", false)
             writer.nullField("source_transaction")
             writer.field("source_type", "card")
-            writer.nullField("transfer_group")
+            if case .chargeRefundByTransfer(let charge)? = link {
+                // The platform's own payment id, which names nothing Stripe holds (GOV.UK Pay's way).
+                writer.field("transfer_group", "payment_\(charge)")
+            } else {
+                writer.nullField("transfer_group")
+            }
         }
     }
 

@@ -115,16 +115,30 @@ public struct Extractor: Sendable {
         }
 
         let done = try await store.runs.completedWindows(run: runID)
+        // What the span before the range held, per list: a list the history expects to be dense starts in pieces.
+        let reference = (from - min(to - from, 7 * 86_400))..<from
+        let expected = try await store.gaps.objectCounts(
+            of: ListKind.rangeLists.map(\.objectKind), createdIn: reference)
         var windowsByKind: [[ExtractionWork]] = []
         var streams: [ListKind: Int] = [:]
         for kind in ListKind.rangeLists {
             let finished = done.filter { $0.resource == kind.rawValue }.map { $0.from..<$0.to }
             let remaining = Intervals.subtract(finished, from: from..<to)
             summary.resumedWindows += finished.count
-            let windows = remaining.flatMap { Intervals.split($0, length: options.windowSeconds) }
+            let long = remaining.flatMap { Intervals.split($0, length: options.windowSeconds) }
+            let windows = long.flatMap { window in
+                Self.pieces(
+                    window, expected: expected[kind.objectKind] ?? 0, per: reference, endpointRate: client.endpointRate)
+            }
             streams[kind] = windows.count
             let dropped = options.droppedExpansions[kind.objectKind] ?? []
-            windowsByKind.append(windows.map { .list(ListStream(range: kind, window: $0).dropping(dropped)) })
+            windowsByKind.append(
+                windows.map { window in
+                    var stream = ListStream(range: kind, window: window).dropping(dropped)
+                    // Cut already: as after a split, a piece is cut again only for pages enough to pay for it.
+                    if windows.count > long.count { stream.minimumPagesPerPiece = ListPager.firstPiecePages }
+                    return .list(stream)
+                })
         }
         // Stripe's balance is read first, beside the lists: what carries it back to `to` is listed once it is known
         // (``readBooks(dispatcher:_:)``), unless the history already holds a way back (a re-run of an older range).
@@ -369,6 +383,20 @@ public struct Extractor: Sendable {
             }
             try await group.waitForAll()
         }
+    }
+
+    /// `window` cut into the pieces a list of `expected` objects per `reference` span should page at once from its
+    /// first request: each expected to hold ``ListPager/firstPiecePages`` pages or more, no more of them than keep
+    /// its endpoint at `endpointRate` over Stripe's usual round trip. A list expected to be short stays whole; a
+    /// piece found denser than expected is split further as it pages.
+    static func pieces(
+        _ window: Range<Int64>, expected: Int, per reference: Range<Int64>, endpointRate: Double
+    ) -> [Range<Int64>] {
+        let referenceSeconds = Double(max(1, reference.upperBound - reference.lowerBound))
+        let pages = Double(expected) * Double(window.upperBound - window.lowerBound) / referenceSeconds / 100
+        let wanted = Int((endpointRate * ListPager.usualRoundTrip).rounded(.up))
+        let count = min(wanted, Int(pages / ListPager.firstPiecePages), ListPager.maximumStreams)
+        return count >= 2 ? Intervals.split(window, into: count) : [window]
     }
 
     /// One item of work, on one worker.

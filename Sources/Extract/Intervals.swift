@@ -15,6 +15,15 @@ enum Intervals {
         return remaining
     }
 
+    /// `interval` cut into `count` consecutive pieces of (nearly) equal length, none empty.
+    static func split(_ interval: Range<Int64>, into count: Int) -> [Range<Int64>] {
+        let span = interval.upperBound - interval.lowerBound
+        let pieces = Int64(max(1, min(Int64(count), span)))
+        return (0..<pieces).map {
+            (interval.lowerBound + span * $0 / pieces)..<(interval.lowerBound + span * ($0 + 1) / pieces)
+        }
+    }
+
     /// `interval` cut into consecutive pieces of at most `length` seconds.
     static func split(_ interval: Range<Int64>, length: Int64) -> [Range<Int64>] {
         var pieces: [Range<Int64>] = []

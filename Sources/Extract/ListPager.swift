@@ -155,6 +155,11 @@ struct ListPager: Sendable {
     static let minimumPagesPerPiece = 0.85
     /// Cursors of one endpoint worth keeping in flight, at most.
     static let maximumStreams = 16
+    /// Pages a piece cut before its list's first page should be expected to hold, at least: each piece ends in a
+    /// partly empty page, which the round trip it saves must pay for.
+    static let firstPiecePages = 4.0
+    /// Stripe's usual round trip, seconds, for the cuts made before any was measured.
+    static let usualRoundTrip = 0.15
 
     /// Cuts the rest of a dense window into pieces that page at once: as many as keep the endpoint at its rate
     /// (its rate × the round trip, counting the cursors already in flight), each expected to hold at least

@@ -3,6 +3,7 @@ import Foundation
 import ReconCore
 import Sandbox
 import StripeAPI
+import Synchronization
 import Testing
 
 @testable import Extract
@@ -43,6 +44,39 @@ struct ExtractorTests {
         // Nothing the range refers to is left unfetched.
         let chain = try await store.runs.runChain(1)
         #expect(try await store.gaps.inRange(from: from, to: to, chain: chain).isEmpty)
+        try await harness.close()
+    }
+
+    @Test("a list the history saw dense the span before starts in pieces, and stores every object once")
+    func startsDenseListsInPieces() async throws {
+        let harness = try await H { $0.charges = 3_000 }
+        let store = try harness.store()
+        let (middle, end) = (H.start + 5 * H.day, H.start + 10 * H.day)
+        // Given a history holding the first five days
+        try await harness.extract(store: store, client: try harness.client(), from: H.start, to: middle)
+        // When the next five are extracted
+        let requests = RequestLog(try H.curl())
+        try await harness.extract(store: store, client: try harness.client(transport: requests), from: middle, to: end)
+        // Then the balance transactions list's first request asks for a piece of the range, not all of it
+        let first = try #require(
+            requests.urls.compactMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }.first {
+                $0.path == "/v1/balance_transactions"
+                    && $0.queryItems?.contains { $0.name == "starting_after" } == false
+            })
+        let bounds = Dictionary(uniqueKeysWithValues: (first.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+        let window =
+            try #require(Int64(bounds["created[lt]"] ?? "")) - (try #require(Int64(bounds["created[gte]"] ?? "")))
+        #expect(window < end - middle, "\(bounds)")
+        // and every object of the range is stored once, as a sequential pager sees it
+        let client = try harness.client()
+        for (kind, path, type) in [
+            (ObjectKind.charge, "/v1/charges", Charge.self as any StripeObject.Type),
+            (.balanceTransaction, "/v1/balance_transactions", BalanceTransaction.self),
+        ] {
+            let expected = try await Self.reference(type, client: client, path: path, from: middle, to: end)
+            let stored = try store.objects.ids(of: kind, createdFrom: middle, to: end)
+            #expect(stored.count == Set(stored).count && Set(stored) == expected, "\(kind)")
+        }
         try await harness.close()
     }
 
@@ -184,4 +218,19 @@ struct ExtractorTests {
         #expect(try H.contents(store) == expected)
         try await harness.close()
     }
+}
+
+/// Every request's URL, in the order they were sent.
+final class RequestLog: HTTPTransport, Sendable {
+    private let inner: any HTTPTransport
+    private let sent = Mutex<[URL]>([])
+
+    init(_ inner: any HTTPTransport) { self.inner = inner }
+
+    func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        sent.withLock { $0.append(request.url) }
+        return try await inner.get(request)
+    }
+
+    var urls: [URL] { sent.withLock { $0 } }
 }

@@ -65,5 +65,24 @@ struct PaginationContractTests {
         #expect(Intervals.subtract([0..<50], from: 0..<50) == [])
         #expect(Intervals.subtract([], from: 0..<50) == [0..<50])
         #expect(Intervals.split(0..<25, length: 10) == [0..<10, 10..<20, 20..<25])
+        #expect(Intervals.split(0..<10, into: 3) == [0..<3, 3..<6, 6..<10])
+        #expect(Intervals.split(0..<2, into: 5) == [0..<1, 1..<2])
+        #expect(Intervals.split(0..<10, into: 1) == [0..<10])
+    }
+
+    @Test(
+        "a list the span before the range shows dense starts in pieces; a short or unknown one starts whole",
+        arguments: [
+            // expected objects over a day before the range, the range's window, the pieces
+            (2_000, 86_400, 4), (2_000, 43_200, 2), (1_200, 86_400, 3), (799, 86_400, 1), (0, 86_400, 1),
+            (50_000, 86_400, 4), (2_000, 7 * 86_400, 4),
+        ])
+    func piecesByTheDensityBefore(expected: Int, window: Int64, pieces: Int) {
+        // At Stripe's 25 requests/s per endpoint: at most 4 pieces in flight over its usual round trip, each
+        // expected to hold 4 pages or more.
+        let cut = Extractor.pieces(0..<window, expected: expected, per: -86_400..<0, endpointRate: 25)
+        #expect(cut.count == pieces)
+        #expect(cut.first?.lowerBound == 0 && cut.last?.upperBound == window)
+        #expect(zip(cut, cut.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import ReconCore
 import Sandbox
 import StripeAPI
-import Synchronization
 import Testing
 
 @testable import Extract
@@ -55,11 +54,11 @@ struct ExtractorTests {
         // Given a history holding the first five days
         try await harness.extract(store: store, client: try harness.client(), from: H.start, to: middle)
         // When the next five are extracted
-        let requests = RequestLog(try H.curl())
+        let requests = RecordingTransport(try H.curl())
         try await harness.extract(store: store, client: try harness.client(transport: requests), from: middle, to: end)
         // Then the balance transactions list's first request asks for a piece of the range, not all of it
         let first = try #require(
-            requests.urls.compactMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }.first {
+            requests.sent.compactMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }.first {
                 $0.path == "/v1/balance_transactions"
                     && $0.queryItems?.contains { $0.name == "starting_after" } == false
             })
@@ -218,19 +217,4 @@ struct ExtractorTests {
         #expect(try H.contents(store) == expected)
         try await harness.close()
     }
-}
-
-/// Every request's URL, in the order they were sent.
-final class RequestLog: HTTPTransport, Sendable {
-    private let inner: any HTTPTransport
-    private let sent = Mutex<[URL]>([])
-
-    init(_ inner: any HTTPTransport) { self.inner = inner }
-
-    func get(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        sent.withLock { $0.append(request.url) }
-        return try await inner.get(request)
-    }
-
-    var urls: [URL] { sent.withLock { $0 } }
 }

@@ -184,6 +184,9 @@ final class RecordingTransport: HTTPTransport, Sendable {
     /// Requests made so far.
     var count: Int { urls.withLock { $0.count } }
 
+    /// Every request's URL, in the order they were sent.
+    var sent: [URL] { urls.withLock { $0 } }
+
     /// The requests whose decoded path and query contain `text`.
     func queries(containing text: String) -> [String] {
         urls.withLock { urls in

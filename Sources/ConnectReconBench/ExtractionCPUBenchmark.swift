@@ -175,39 +175,31 @@ struct ProcessCPU {
 struct ChildSandbox {
     static let flag = "--child-sandbox"
 
-    let process: Process
-    let input: Pipe
+    let child: ChildProcess
     let baseURL: URL
     /// The world's start and end (its "now"), Unix seconds.
     let start: Int64
     let end: Int64
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { child.pid }
 
     /// Starts the child and waits for the line that names its address and world.
     static func spawn(charges: Int, days: Int, hours: Int) throws -> ChildSandbox {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = [flag, String(charges), String(days), String(hours)]
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        let fields = try ChildLine.read(output).split(separator: " ")
+        let child = try ChildProcess.start([flag, String(charges), String(days), String(hours)])
+        let fields = try child.line().split(separator: " ")
         guard fields.count == 3, let url = URL(string: String(fields[0])), let start = Int64(fields[1]),
             let end = Int64(fields[2])
         else {
-            process.terminate()
+            child.terminate()
             throw BenchError("the sandbox child process did not start")
         }
-        return ChildSandbox(process: process, input: input, baseURL: url, start: start, end: end)
+        return ChildSandbox(child: child, baseURL: url, start: start, end: end)
     }
 
     /// Closes the child's standard input, which stops it, and waits for it.
     func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        child.closeInput()
+        child.wait()
     }
 
     /// The child's body: serves the world with no latency and no limits until its standard input closes.
@@ -231,46 +223,63 @@ struct ChildSandbox {
 
 /// The ``RecordedBytesServer`` in a child process.
 struct ChildRecordedBytes {
-    let process: Process
-    let input: Pipe
-    let output: Pipe
+    let child: ChildProcess
     let baseURL: URL
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { child.pid }
 
     /// Starts the child on `recording` and waits for the line that names its address.
     static func spawn(recording: URL) throws -> ChildRecordedBytes {
+        let child = try ChildProcess.start([RecordedBytesServer.flag, recording.path])
+        guard let url = URL(string: try child.line()), url.port != nil else {
+            child.terminate()
+            throw BenchError("the recorded-bytes server's child process did not start")
+        }
+        return ChildRecordedBytes(child: child, baseURL: url)
+    }
+
+    /// Closes the child's standard input, which stops it; the requests it could not answer from the recording.
+    func stop() -> Int {
+        child.closeInput()
+        let misses = (try? child.line()).flatMap { Int($0) } ?? -1
+        child.wait()
+        return misses
+    }
+}
+
+/// This executable started again with `arguments`, a server whose CPU the benchmark's process does not count: it
+/// speaks by lines on its standard output, and stops when its standard input closes.
+struct ChildProcess {
+    private let process: Process
+    private let input: Pipe
+    private let output: Pipe
+
+    var pid: Int32 { process.processIdentifier }
+
+    static func start(_ arguments: [String]) throws -> ChildProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = [RecordedBytesServer.flag, recording.path]
+        process.arguments = arguments
         let output = Pipe()
         let input = Pipe()
         process.standardOutput = output
         process.standardInput = input
         try process.run()
-        guard let url = URL(string: try ChildLine.read(output)), url.port != nil else {
-            process.terminate()
-            throw BenchError("the recorded-bytes server's child process did not start")
-        }
-        return ChildRecordedBytes(process: process, input: input, output: output, baseURL: url)
+        return ChildProcess(process: process, input: input, output: output)
     }
 
-    /// Closes the child's standard input, which stops it; the requests it could not answer from the recording.
-    func stop() -> Int {
-        try? input.fileHandleForWriting.close()
-        let misses = (try? ChildLine.read(output)).flatMap { Int($0) } ?? -1
-        process.waitUntilExit()
-        return misses
-    }
-}
-
-/// One line a child process writes on its standard output.
-enum ChildLine {
-    static func read(_ pipe: Pipe) throws -> String {
+    /// The next line it writes, without its newline.
+    func line() throws -> String {
         var line = Data()
-        while let byte = try pipe.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 {
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 {
             line.append(first)
         }
         return String(decoding: line, as: UTF8.self)
     }
+
+    func closeInput() { try? input.fileHandleForWriting.close() }
+
+    func terminate() { process.terminate() }
+
+    func wait() { process.waitUntilExit() }
 }

@@ -77,22 +77,7 @@ final class RecordedBytesHandler: ChannelInboundHandler, RemovableChannelHandler
         where name != "content-length" && name != "connection" && name != "transfer-encoding" {
             headers.add(name: name, value: value)
         }
-        headers.add(name: "Content-Length", value: String(body.count))
-        if !head.isKeepAlive { headers.add(name: "Connection", value: "close") }
-        context.write(
-            wrapOutboundOut(
-                .head(
-                    HTTPResponseHead(
-                        version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers))),
-            promise: nil)
-        var buffer = context.channel.allocator.buffer(capacity: body.count)
-        buffer.writeBytes(body)
-        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if !head.isKeepAlive {
-            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-            written.whenComplete { _ in loopBound.value.close(promise: nil) }
-        }
+        HTTPReply.send(status: status, headers: headers, body: body, to: head, context: context)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

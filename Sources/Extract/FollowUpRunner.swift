@@ -90,13 +90,7 @@ struct FollowUpRunner: Sendable {
             try await store.gaps.recordDebitSourceTransfer(chargeID: id, nil, run: context.runID)
             return
         }
-        guard let debit else {
-            logger.warning("account debit not found (404)", metadata: ["id": "\(id)"])
-            try await store.gaps.recordMissing(
-                kind: .charge, id: id, referencedBy: "an object of the range", requestID: nil, run: context.runID)
-            await context.tally.missing()
-            return
-        }
+        guard let debit else { return try await notFound(.charge, id: id, lateRead: false, context) }
         try await store.gaps.recordDebitSourceTransfer(chargeID: id, debit.sourceTransfer, run: context.runID)
     }
 
@@ -112,12 +106,7 @@ struct FollowUpRunner: Sendable {
             let (object, tape) = try await client.retrieve(
                 type, path: "\(listPath)/\(id)", query: expansions.map { ("expand[]", $0) }, endpoint: endpoint)
         else {
-            logger.warning(
-                "referenced object not found (404)", metadata: ["kind": "\(kind.rawValue)", "id": "\(id)"])
-            try await store.gaps.recordMissing(
-                kind: kind, id: id, referencedBy: lateRead ? "the look-back window" : "an object of the range",
-                requestID: nil, run: context.runID)
-            await context.tally.missing()
+            try await notFound(kind, id: id, lateRead: lateRead, context)
             return nil
         }
         var batch = ObjectLists()
@@ -132,5 +121,15 @@ struct FollowUpRunner: Sendable {
         await context.tally.record(outcome, pages: 0)
         await progress?.pageStored(resource: resource, objects: 1, total: total)
         return object
+    }
+
+    /// Records that Stripe answered 404 for object `id` of `kind`, which an object of the range (or the look-back
+    /// window, for a late read) referred to, so the reconciler reports it.
+    private func notFound(_ kind: ObjectKind, id: String, lateRead: Bool, _ context: ExtractionContext) async throws {
+        logger.warning("referenced object not found (404)", metadata: ["kind": "\(kind.rawValue)", "id": "\(id)"])
+        try await store.gaps.recordMissing(
+            kind: kind, id: id, referencedBy: lateRead ? "the look-back window" : "an object of the range",
+            requestID: nil, run: context.runID)
+        await context.tally.missing()
     }
 }

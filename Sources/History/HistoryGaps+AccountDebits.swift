@@ -79,13 +79,19 @@ extension HistoryObjects {
         return debits
     }
 
+    /// The SQL condition that no connected account paid the charge `alias` (``ChargeFacts/isPaidByAnAccount``'s twin):
+    /// its payment method is none of ``ChargeFacts/accountPaymentMethods``.
+    static func noAccountPaid(_ alias: String) -> String {
+        "(\(alias).payment_method_type IS NULL OR \(alias).payment_method_type NOT IN "
+            + "\(SQLList.of(ChargeFacts.accountPaymentMethods)))"
+    }
+
     /// Which of `ids` name something the history holds: a charge, a PaymentIntent, a refund, a dispute, or a transfer
     /// group of a PaymentIntent, a transfer or a charge no account paid (a debit's own group names nothing but itself).
     static func heldIDs(_ db: SQLSession, among ids: Set<String>) throws -> Set<String> {
         guard !ids.isEmpty else { return [] }
         let named = SQLValue.text(IDList.json(Array(ids)))
         let idSet = db.dialect.idSet
-        let paidByAnAccount = ChargeFacts.accountPaymentMethods.map { "'\($0)'" }.joined(separator: ", ")
         return Set(
             try db.all(
                 """
@@ -93,8 +99,7 @@ extension HistoryObjects {
                 UNION SELECT id FROM payment_intents WHERE id IN \(idSet)
                 UNION SELECT id FROM refunds WHERE id IN \(idSet)
                 UNION SELECT id FROM disputes WHERE id IN \(idSet)
-                UNION SELECT transfer_group FROM charges WHERE transfer_group IN \(idSet)
-                  AND (payment_method_type IS NULL OR payment_method_type NOT IN (\(paidByAnAccount)))
+                UNION SELECT transfer_group FROM charges c WHERE transfer_group IN \(idSet) AND \(noAccountPaid("c"))
                 UNION SELECT transfer_group FROM payment_intents WHERE transfer_group IN \(idSet)
                 UNION SELECT transfer_group FROM transfers WHERE transfer_group IN \(idSet)
                 """, Array(repeating: named, count: 7)

@@ -172,11 +172,11 @@ extension HistoryGaps {
     /// The charges created in `window` that are not final yet (a status ``LateOutcomePolicy`` does not call final:
     /// `pending`), per currency: the Summary's `pending_charges` and `pending_amount`.
     static func pendingCharges(_ db: SQLSession, window: Range<Int64>) throws -> [PendingChargeTotal] {
-        let final = LateOutcomePolicy.finalChargeStatuses.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        let final = SQLList.of(LateOutcomePolicy.finalChargeStatuses.map(\.rawValue))
         return try db.all(
             """
             SELECT currency, COUNT(*), SUM(amount) FROM charges
-            WHERE created >= ? AND created < ? AND status NOT IN (\(final))
+            WHERE created >= ? AND created < ? AND status NOT IN \(final)
             GROUP BY currency ORDER BY currency
             """, [.integer(window.lowerBound), .integer(window.upperBound)]
         ) { row in

@@ -274,8 +274,7 @@ extension HistoryGaps {
                 """)
             // A refund counts in its charge's amount_refunded as `RefundFacts.movedMoney` says.
             let refundMovedMoney =
-                "COALESCE(r.status, 'succeeded') NOT IN ("
-                + RefundStatus.movedNoMoney.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+                "COALESCE(r.status, 'succeeded') NOT IN \(SQLList.of(RefundStatus.movedNoMoney.map(\.rawValue)))"
             gaps.chargeRefundLists = try ids(
                 """
                 SELECT c.id FROM charges c WHERE c.id IN (\(rangeCharges)) AND c.last_seen_run IN \(seen)
@@ -351,14 +350,13 @@ extension HistoryGaps {
     static func transferGroups(
         charges: String, seen: String, db: SQLSession
     ) throws -> (names: [String], transfers: [String]) {
-        let accountPaymentMethods = ChargeFacts.accountPaymentMethods.map { "'\($0)'" }.joined(separator: ", ")
         let separate = try db.values(
             String.self,
             """
             SELECT c.id FROM charges c
             WHERE c.id IN (\(charges)) AND c.last_seen_run IN \(seen)
               AND c.status = '\(ChargeStatus.succeeded.rawValue)' AND c.amount_captured > 0
-              AND (c.payment_method_type IS NULL OR c.payment_method_type NOT IN (\(accountPaymentMethods)))
+              AND \(HistoryObjects.noAccountPaid("c"))
               AND c.transfer_destination IS NULL AND c.\(GraphColumns.chargeTransfer) IS NULL
               AND (c.\(GraphColumns.chargeIntent) IS NULL
                    OR EXISTS (SELECT 1 FROM payment_intents p WHERE p.id = c.\(GraphColumns.chargeIntent)

@@ -120,14 +120,7 @@ struct PartLoader {
     // MARK: 1. Charges of the range
 
     func chargeParts(_ body: (ReconciliationInput) throws -> Void) throws {
-        var after: (created: Int64, id: String)?
-        while true {
-            let charges = try page(ChargeFacts.self, after: after, condition: "TRUE")
-            guard let last = charges.last else { return }
-            after = (last.created, last.id)
-            try body(try chargePart(charges))
-            if charges.count < size { return }
-        }
+        try forEachPage(ChargeFacts.self, condition: "TRUE") { try body(try chargePart($0)) }
     }
 
     /// A part judging `charges` and the range's objects that belong to them (by an edge to the charge).
@@ -160,14 +153,7 @@ struct PartLoader {
     private func orphans<Facts: StorableFacts>(
         _ type: Facts.Type, _ condition: String, edge: ParentEdge, _ body: (ReconciliationInput) throws -> Void
     ) throws {
-        var after: (created: Int64, id: String)?
-        while true {
-            let judged = try page(Facts.self, after: after, condition: condition)
-            guard let last = judged.last else { return }
-            after = (last.created, last.id)
-            try body(try partWithCharges(judged, edge: edge))
-            if judged.count < size { return }
-        }
+        try forEachPage(Facts.self, condition: condition) { try body(try partWithCharges($0, edge: edge)) }
     }
 
     /// A part judging `judged`, with their charges (by `edge`) and what those lead to as context.
@@ -223,29 +209,17 @@ struct PartLoader {
     /// The range's objects of a kind no charge leads to (``CatalogueEntry/Judging/inPartsOfTheirOwn``), a part size
     /// at a time, by creation time, then id.
     func ownParts<Facts: StorableFacts>(_ type: Facts.Type, _ body: (ReconciliationInput) throws -> Void) throws {
-        var after: (created: Int64, id: String)?
-        while true {
-            let judged = try page(Facts.self, after: after, condition: "TRUE")
-            guard let last = judged.last else { return }
-            after = (last.created, last.id)
+        try forEachPage(Facts.self, condition: "TRUE") { judged in
             var objects = ObjectLists()
             objects[Facts.self] = judged
             try body(input(objects, judged: JudgedObjects(Facts.kind, Set(judged.map(\.id)))))
-            if judged.count < size { return }
         }
     }
 
     /// The range's payouts in parts of up to the part size, each with the links `?payout=` stored for them and
     /// the linked balance transactions (created in the range or before it).
     func payoutParts(_ body: (ReconciliationInput) throws -> Void) throws {
-        var after: (created: Int64, id: String)?
-        while true {
-            let payouts = try page(PayoutFacts.self, after: after, condition: "TRUE")
-            guard let last = payouts.last else { return }
-            after = (last.created, last.id)
-            try payoutGroupParts(payouts, body)
-            if payouts.count < size { return }
-        }
+        try forEachPage(PayoutFacts.self, condition: "TRUE") { try payoutGroupParts($0, body) }
     }
 
     /// `payouts` (in order) judged in parts of about the part size in balance transactions paid out.
@@ -346,16 +320,10 @@ struct PartLoader {
             try body(part)
             return
         }
-        var after: (created: Int64, id: String)?
-        let pageSize = size
-        while true {
-            let transactions = try page(BalanceTransactionFacts.self, after: after, condition: "TRUE", limit: pageSize)
-            guard let last = transactions.last else { return }
-            after = (last.created, last.id)
+        try forEachPage(BalanceTransactionFacts.self, condition: "TRUE") { transactions in
             var part = input(judged: JudgedObjects(.balanceTransaction, Set(transactions.map(\.id))))
             part.balanceTransactions = transactions
             try body(part)
-            if transactions.count < pageSize { return }
         }
     }
 
@@ -381,18 +349,12 @@ struct PartLoader {
     /// The range's balance transactions whose type or reporting category may make them Stripe's costs
     /// (``StripeCost/types``, ``StripeCost/categories``; the rules decide): a few a day, read whole.
     private func stripeCostCandidates() throws -> [BalanceTransactionFacts] {
-        let types = StripeCost.types.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-        let categories = StripeCost.categories.map { "'\($0.rawValue)'" }.joined(separator: ", ")
         var candidates: [BalanceTransactionFacts] = []
-        var after: (created: Int64, id: String)?
-        while true {
-            let page = try page(
-                BalanceTransactionFacts.self, after: after,
-                condition: "(t.type IN (\(types)) OR t.reporting_category IN (\(categories)))")
-            candidates += page
-            guard let last = page.last, page.count == size else { return candidates }
-            after = (last.created, last.id)
-        }
+        let condition =
+            "(t.type IN \(SQLList.of(StripeCost.types.map(\.rawValue)))"
+            + " OR t.reporting_category IN \(SQLList.of(StripeCost.categories.map(\.rawValue))))"
+        try forEachPage(BalanceTransactionFacts.self, condition: condition) { candidates += $0 }
+        return candidates
     }
 
     /// The range's balance transactions added up per currency, ledger balance type and reporting category, as
@@ -492,8 +454,23 @@ struct PartLoader {
 
     /// Up to `limit` (default: the part size) objects of `Facts.table` created in the range after `after`
     /// (creation time, then id) and matching `condition` (on the table as `t`), in that order.
+    /// Pages through the range's `Facts` matching `condition` by creation time, then id, a part size at a time,
+    /// handing each page that holds something to `body`.
+    private func forEachPage<Facts: StorableFacts>(
+        _ type: Facts.Type, condition: String, _ body: ([Facts]) throws -> Void
+    ) throws {
+        var after: (created: Int64, id: String)?
+        while true {
+            let found = try page(Facts.self, after: after, condition: condition)
+            guard let last = found.last else { return }
+            after = (last.created, last.id)
+            try body(found)
+            if found.count < size { return }
+        }
+    }
+
     private func page<Facts: StorableFacts>(
-        _ type: Facts.Type, after: (created: Int64, id: String)?, condition: String, limit: Int? = nil
+        _ type: Facts.Type, after: (created: Int64, id: String)?, condition: String
     ) throws -> [Facts] {
         // `created >= lower` lets the index on `created` start at the page; the OR picks up after the last id.
         let lower = max(from, after?.created ?? from)
@@ -506,7 +483,7 @@ struct PartLoader {
                 """,
             arguments: [
                 .integer(lower), .integer(to), .integer(after?.created ?? (from - 1)), .text(after?.id ?? ""),
-                .integer(Int64(limit ?? size)),
+                .integer(Int64(size)),
             ])
     }
 

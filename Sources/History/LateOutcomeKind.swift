@@ -48,16 +48,16 @@ public enum LateOutcomeKind: String, CaseIterable, Sendable {
         switch self {
         case .charge:
             """
-            (t.status NOT IN \(Self.list(LateOutcomePolicy.finalChargeStatuses.map(\.rawValue)))
+            (t.status NOT IN \(SQLList.of(LateOutcomePolicy.finalChargeStatuses.map(\.rawValue)))
              OR (t.status = 'succeeded' AND \(Self.chargePartMissing) AND \(Self.youngAtLastRead)))
             """
         case .refund:
-            "COALESCE(t.status, 'succeeded') NOT IN \(Self.list(LateOutcomePolicy.finalRefundStatuses.map(\.rawValue)))"
+            "COALESCE(t.status, 'succeeded') NOT IN \(SQLList.of(LateOutcomePolicy.finalRefundStatuses.map(\.rawValue)))"
         case .dispute:
-            "t.status NOT IN \(Self.list(LateOutcomePolicy.finalDisputeStatuses.map(\.rawValue)))"
+            "t.status NOT IN \(SQLList.of(LateOutcomePolicy.finalDisputeStatuses.map(\.rawValue)))"
         case .payout:
             """
-            t.automatic AND (t.status NOT IN \(Self.list(LateOutcomePolicy.finalPayoutStatuses.map(\.rawValue)))
+            t.automatic AND (t.status NOT IN \(SQLList.of(LateOutcomePolicy.finalPayoutStatuses.map(\.rawValue)))
              OR COALESCE(t.reconciliation_status, 'completed') <> 'completed'
              OR (t.status = 'paid' AND t.arrival_date > CAST(? AS BIGINT) - \(LateOutcomePolicy.paidPayoutFailureWindow)))
             """
@@ -90,9 +90,5 @@ public enum LateOutcomeKind: String, CaseIterable, Sendable {
     /// The parameters of ``state(youngWhen:)``: the young condition's one parameter (charges only).
     func stateArguments(young: SQLValue) -> [SQLValue] {
         self == .charge ? [young] : []
-    }
-
-    private static func list(_ values: [String]) -> String {
-        "(" + values.map { "'\($0)'" }.joined(separator: ", ") + ")"
     }
 }

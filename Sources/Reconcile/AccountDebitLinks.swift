@@ -2,8 +2,8 @@ import ReconCore
 
 /// The account debits of one part by what they name (docs/RULES.md, "The platform's other money"): each succeeded
 /// debit under every id its links name (``ChargeFacts/linksToHeldObjects(keys:)``: a charge, a PaymentIntent, a
-/// refund, a dispute or a transfer group; a link the history holds nothing of is left out). Refund recovery and unreversed disputes read what a connected account gave back
-/// by debit through it.
+/// refund, a dispute or a transfer group; a link the history holds nothing of is left out). Refund recovery and
+/// unreversed disputes read what a connected account gave back by debit through it, in their own currency only.
 struct AccountDebitLinks {
     /// Id named → the debits naming it (``naming(_:)`` puts them in creation order).
     private let byName: [String: [ChargeFacts]]
@@ -38,12 +38,12 @@ struct AccountDebitLinks {
             .sorted { ($0.created, $0.id) < ($1.created, $1.id) }
     }
 
-    /// What a connected account gave back by debit of the refunds of a charge (or group) that `owners` name (its
-    /// charges' and PaymentIntents' ids, the group's key): the debits naming one of `refunds`, and those naming an
-    /// owner made at or after the first refund and before the first of `disputes` that withdrew funds (a debit after
-    /// a dispute is its recovery). Debits naming another refund or a dispute give nothing back here.
+    /// What a connected account gave back by debit in `currency` of the refunds of a charge (or group) that `owners`
+    /// name (its charges' and PaymentIntents' ids, the group's key): the debits naming one of `refunds`, and those
+    /// naming an owner made at or after the first refund and before the first of `disputes` that withdrew funds (a
+    /// debit after a dispute is its recovery). Debits naming another refund or a dispute give nothing back here.
     func refundShare(
-        owners: [String], refunds: [RefundFacts], disputes: [DisputeFacts]
+        owners: [String], refunds: [RefundFacts], disputes: [DisputeFacts], in currency: Currency
     ) -> [ChargeFacts] {
         guard let first = refunds.first else { return [] }
         let refundIDs = refunds.map(\.id)
@@ -55,12 +55,12 @@ struct AccountDebitLinks {
         let own = Set(owners).union(refundIDs)
         var seen: Set<String> = []
         return (naming(refundIDs) + byOwner.filter { (links[$0.id] ?? []).isSubset(of: own) })
-            .filter { seen.insert($0.id).inserted }
+            .filter { $0.currency == currency && seen.insert($0.id).inserted }
     }
 
-    /// What a connected account gave back by debit of `dispute`, on a charge (or group) that `owners` name: the debits
-    /// naming the dispute, and those naming an owner made at or after it whose latest withdrawing dispute (among
-    /// `chargeDisputes`, in creation order) is this one, as reversals are attributed.
+    /// What a connected account gave back by debit of `dispute`, in its currency, on a charge (or group) that `owners`
+    /// name: the debits naming the dispute, and those naming an owner made at or after it whose latest withdrawing
+    /// dispute (among `chargeDisputes`, in creation order) is this one, as reversals are attributed.
     func disputeRecovery(
         _ dispute: DisputeFacts, owners: [String], chargeDisputes: [DisputeFacts]
     ) -> [ChargeFacts] {
@@ -72,6 +72,8 @@ struct AccountDebitLinks {
             return withdrawing.last(where: { $0.created <= debit.created })?.id == dispute.id
         }
         var seen: Set<String> = []
-        return (naming([dispute.id]) + byOwner).filter { seen.insert($0.id).inserted }
+        return (naming([dispute.id]) + byOwner).filter {
+            $0.currency == dispute.currency && seen.insert($0.id).inserted
+        }
     }
 }

@@ -49,8 +49,7 @@ extension ReportBuilder {
             dispute, charge: charge, transfers: [transfer],
             refundLinked: reversals.filter { $0.sourceRefundID != nil },
             recovery: dispute.recoveryReversals(of: reversals, chargeDisputes: disputes),
-            debited: debits.disputeRecovery(dispute, owners: owners(of: [charge]), chargeDisputes: disputes)
-                .filter { $0.currency == dispute.currency })
+            debited: debits.disputeRecovery(dispute, owners: owners(of: [charge]), chargeDisputes: disputes))
     }
 
     /// The same for a dispute on a charge of a transfer group (docs/RULES.md): the group's transfers stand for `t`, and
@@ -72,8 +71,7 @@ extension ReportBuilder {
             recovery: dispute.recoveryReversals(of: reversals, chargeDisputes: disputes),
             debited: debits.disputeRecovery(
                 dispute, owners: [group] + owners(of: index.transferGroups.charges[group] ?? []),
-                chargeDisputes: disputes
-            ).filter { $0.currency == dispute.currency })
+                chargeDisputes: disputes))
     }
 
     /// `recoverable = min(d.amount, Σ t.amount − refundLinked)`, `recovered` = `recovery`'s sum, reported when

@@ -33,8 +33,8 @@ extension ReportBuilder {
         guard let subject = refunds.last(where: { index.judges($0) }), charge.amountCaptured > 0 else { return }
         let disputes = index.disputesByCharge[charge.id] ?? []
         let givenBack = refundShareGivenBack(index.reversals(of: transfer), refunds: refunds, disputes: disputes)
-        let debited = debits.refundShare(owners: owners(of: [charge]), refunds: refunds, disputes: disputes)
-            .filter { $0.currency == charge.currency }
+        let debited = debits.refundShare(
+            owners: owners(of: [charge]), refunds: refunds, disputes: disputes, in: charge.currency)
         guard let refunded = Checked.sum(refunds.map(\.amount)),
             let share = Checked.roundedHalfUp(refunded, times: transfer.amount, dividedBy: charge.amountCaptured),
             let given = Checked.sum(givenBack.map(\.amount) + debited.map { $0.debitedAmount ?? 0 }),
@@ -70,8 +70,7 @@ extension ReportBuilder {
         let disputes = index.disputes(ofGroup: group)
         let givenBack = refundShareGivenBack(index.reversals(ofGroup: group), refunds: refunds, disputes: disputes)
         let debited = debits.refundShare(
-            owners: [group] + owners(of: charges), refunds: refunds, disputes: disputes
-        ).filter { $0.currency == currency }
+            owners: [group] + owners(of: charges), refunds: refunds, disputes: disputes, in: currency)
         guard let refunded = Checked.sum(refunds.map(\.amount)),
             let captured = Checked.sum(charges.map(\.amountCaptured)),
             let transferred = Checked.sum(transfers.map(\.amount)),

@@ -102,20 +102,18 @@ struct OtherMoneyEndToEndTests {
                 CommandLineAgainstGroundTruthTests.money(minorUnits, currency)
             }
             let statements = try MovedByHandEndToEndTests.rows(report, "connected_accounts.csv")
-            let losses = Set(
-                statements.filter { Decimal(string: $0["losses_covered"] ?? "") != 0 }
-                    .map { "\($0["destination_account"] ?? "") \($0["currency"] ?? "") \($0["losses_covered"] ?? "")" })
-            let expectedLosses = Set(
-                truth.connectedAccounts.filter { $0.lossesCovered != 0 }
-                    .map { "\($0.destinationAccount ?? "") \($0.currency) \(money($0.lossesCovered, $0.currency))" })
+            /// `account currency amount` of the statements whose `column` is not zero, as written and as the truth has it.
+            func nonZero(_ column: String, _ field: KeyPath<ConnectedAccountRow, Int64>) -> (Set<String>, Set<String>) {
+                let written = statements.filter { Decimal(string: $0[column] ?? "") != 0 }
+                    .map { "\($0["destination_account"] ?? "") \($0["currency"] ?? "") \($0[column] ?? "")" }
+                let expected = truth.connectedAccounts.filter { $0[keyPath: field] != 0 }
+                    .map { "\($0.destinationAccount ?? "") \($0.currency) \(money($0[keyPath: field], $0.currency))" }
+                return (Set(written), Set(expected))
+            }
+            let (losses, expectedLosses) = nonZero("losses_covered", \.lossesCovered)
             #expect(losses == expectedLosses, "\(dateText(from)) losses covered")
             // and so are the account debits (the payments from an account's balance are none)
-            let debits = Set(
-                statements.filter { Decimal(string: $0["account_debits"] ?? "") != 0 }
-                    .map { "\($0["destination_account"] ?? "") \($0["currency"] ?? "") \($0["account_debits"] ?? "")" })
-            let expectedDebits = Set(
-                truth.connectedAccounts.filter { $0.accountDebits != 0 }
-                    .map { "\($0.destinationAccount ?? "") \($0.currency) \(money($0.accountDebits, $0.currency))" })
+            let (debits, expectedDebits) = nonZero("account_debits", \.accountDebits)
             #expect(debits == expectedDebits, "\(dateText(from)) account debits")
             allDebits.formUnion(debits)
             let fees = try MovedByHandEndToEndTests.rows(report, "platform_fees.csv")

@@ -39,6 +39,24 @@ struct MovedByHandHistoryTests {
             rawJSON: #"{"id":"\#(id)"}"#)
     }
 
+    /// A 50.00 refund of `charge`, made on day D.
+    static func refund(_ id: String, of charge: String) -> StoredObject<RefundFacts> {
+        StoredObject(
+            facts: RefundFacts(
+                id: id, chargeID: charge, created: dayD + 7_200, currency: .usd, amount: 5_000, status: .succeeded,
+                transferReversalID: nil, balanceTransactionID: nil),
+            rawJSON: #"{"id":"\#(id)"}"#)
+    }
+
+    /// A 100.00 dispute of `charge` opened on day D, needing a response.
+    static func dispute(_ id: String, of charge: String) -> StoredObject<DisputeFacts> {
+        StoredObject(
+            facts: DisputeFacts(
+                id: id, chargeID: charge, created: dayD + 7_200, currency: .usd, amount: 10_000,
+                status: .needsResponse, balanceTransactionIDs: []),
+            rawJSON: #"{"id":"\#(id)"}"#)
+    }
+
     static func reversal(_ id: String, of transfer: String, created: Int64) -> StoredObject<TransferReversalFacts> {
         StoredObject(
             facts: TransferReversalFacts(
@@ -79,20 +97,8 @@ struct MovedByHandHistoryTests {
         earlier[stored: TransferReversalFacts.self] = [
             Self.reversal("trr_seen", of: "tr_seen", created: Self.from + 60)
         ]
-        earlier[stored: RefundFacts.self] = [
-            StoredObject(
-                facts: RefundFacts(
-                    id: "re_refunded", chargeID: "ch_refunded", created: Self.dayD + 7_200, currency: .usd,
-                    amount: 5_000, status: .succeeded, transferReversalID: nil, balanceTransactionID: nil),
-                rawJSON: #"{"id":"re_refunded"}"#)
-        ]
-        earlier[stored: DisputeFacts.self] = [
-            StoredObject(
-                facts: DisputeFacts(
-                    id: "dp_group", chargeID: "ch_group", created: Self.dayD + 7_200, currency: .usd, amount: 10_000,
-                    status: .needsResponse, balanceTransactionIDs: []),
-                rawJSON: #"{"id":"dp_group"}"#)
-        ]
+        earlier[stored: RefundFacts.self] = [Self.refund("re_refunded", of: "ch_refunded")]
+        earlier[stored: DisputeFacts.self] = [Self.dispute("dp_group", of: "ch_group")]
         try await store.objects.write(earlier, run: nightD, now: Self.from + 3_600)
         try store.runs.finishRun(nightD, status: .completed, finishedAt: Self.from + 3_700, message: nil, details: nil)
 
@@ -160,20 +166,8 @@ struct MovedByHandHistoryTests {
             if $0 == "ch_b" { charge.facts.paymentIntentID = "pi_b" }
             return charge
         }
-        earlier[stored: RefundFacts.self] = ["a", "b", "c", "e"].map {
-            StoredObject(
-                facts: RefundFacts(
-                    id: "re_" + $0, chargeID: "ch_" + $0, created: Self.dayD + 7_200, currency: .usd, amount: 5_000,
-                    status: .succeeded, transferReversalID: nil, balanceTransactionID: nil),
-                rawJSON: #"{"id":"re_\#($0)"}"#)
-        }
-        earlier[stored: DisputeFacts.self] = [
-            StoredObject(
-                facts: DisputeFacts(
-                    id: "dp_d", chargeID: "ch_d", created: Self.dayD + 7_200, currency: .usd, amount: 10_000,
-                    status: .needsResponse, balanceTransactionIDs: []),
-                rawJSON: #"{"id":"dp_d"}"#)
-        ]
+        earlier[stored: RefundFacts.self] = ["a", "b", "c", "e"].map { Self.refund("re_" + $0, of: "ch_" + $0) }
+        earlier[stored: DisputeFacts.self] = [Self.dispute("dp_d", of: "ch_d")]
         try await store.objects.write(earlier, run: nightD, now: Self.from + 3_600)
         try store.runs.finishRun(nightD, status: .completed, finishedAt: Self.from + 3_700, message: nil, details: nil)
 

@@ -249,29 +249,9 @@ final class SandboxHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .drop:
             context.close(promise: nil)
         case .respond(let response, let truncate):
-            var headers = HTTPHeaders(response.headers)
-            headers.add(name: "Content-Length", value: String(response.body.count))
-            let keepAlive = head.isKeepAlive && !truncate
-            if !keepAlive { headers.add(name: "Connection", value: "close") }
-            let status = HTTPResponseStatus(statusCode: response.status)
-            context.write(
-                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
-                promise: nil)
-            let bytes = truncate ? response.body.prefix(response.body.count / 2) : response.body[...]
-            var buffer = context.channel.allocator.buffer(capacity: bytes.count)
-            buffer.writeBytes(bytes)
-            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-            if truncate {
-                // Flush what there is and hang up: the client sees fewer bytes than Content-Length announced.
-                context.flush()
-                context.close(promise: nil)
-                return
-            }
-            let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-            if !keepAlive {
-                let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-                written.whenComplete { _ in loopBound.value.close(promise: nil) }
-            }
+            HTTPReply.send(
+                status: response.status, headers: HTTPHeaders(response.headers), body: response.body, to: head,
+                context: context, truncated: truncate)
         }
     }
 

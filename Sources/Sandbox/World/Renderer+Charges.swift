@@ -213,7 +213,9 @@ extension Renderer {
             return writer.field("source_transfer", id: .debitTransfer, index)
         }
         writer.expandedObjects += 1
-        let link = charges.debitLinks[Int32(index)]
+        // The charge whose refund share a debit made by transfer gives back: the transfer's labels name it.
+        var labelled: Int?
+        if case .chargeRefundByTransfer(let charge)? = charges.debitLinks[Int32(index)] { labelled = charge }
         writer.field("source_transfer") {
             writer.field("amount", charges.amount[index])
             writer.field("amount_reversed", 0)
@@ -225,7 +227,7 @@ extension Renderer {
             writer.field("destination_payment", id: chargeIDKind(index), index)
             writer.field("id", id: .debitTransfer, index)
             writer.field("livemode", false)
-            if case .chargeRefundByTransfer(let charge)? = link {
+            if let charge = labelled {
                 writer.field("metadata") {
                     writer.field("reason", "transfer_refund_amount")
                     writer.field("stripe_charge_id", id: chargeIDKind(charge), charge)
@@ -244,7 +246,7 @@ extension Renderer {
             writer.field("reversed", false)
             writer.nullField("source_transaction")
             writer.field("source_type", "card")
-            if case .chargeRefundByTransfer(let charge)? = link {
+            if let charge = labelled {
                 // The platform's own payment id, which names nothing Stripe holds (GOV.UK Pay's way).
                 writer.field("transfer_group", "payment_\(charge)")
             } else {

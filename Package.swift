@@ -126,8 +126,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        /// What the command-line test targets share: a recording console and an in-process runner.
-        .target(name: "ConnectReconTestSupport", dependencies: ["ReconCLI", "TestSupport"]),
+        /// What the command-line test targets share: a recording console, an in-process runner, and a sandbox world
+        /// served with a folder and an empty configuration (`SandboxCommandLine`).
+        .target(name: "ConnectReconTestSupport", dependencies: ["ReconCLI", "Sandbox", "TestSupport"]),
         /// Test support: a sandbox world extracted into a history (`ExtractionHarness`), for the tests of Extract and
         /// of History's parts. Not part of the product.
         .target(

@@ -2,7 +2,7 @@
 enum Intervals {
     /// `whole` minus the union of `parts`, in order.
     static func subtract(_ parts: [Range<Int64>], from whole: Range<Int64>) -> [Range<Int64>] {
-        var remaining: [Range<Int64>] = [whole]
+        var remaining: [Range<Int64>] = whole.isEmpty ? [] : [whole]
         for part in parts.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             remaining = remaining.flatMap { piece -> [Range<Int64>] in
                 guard piece.overlaps(part) else { return [piece] }

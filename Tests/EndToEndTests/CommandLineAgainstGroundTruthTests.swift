@@ -155,6 +155,24 @@ struct CommandLineAgainstGroundTruthTests {
         }
     }
 
+    /// Expects every report file in `folder` (those of `only`, when given) to hold exactly the ground truth's rows,
+    /// each once, and names a few rows missing or extra when it does not.
+    static func expectFiles(
+        in folder: URL, match truth: GroundTruth, only: Set<String>? = nil, _ label: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for (file, lines) in expectedLines(truth) where only?.contains(file) ?? true {
+            let written = try Self.lines(folder.appendingPathComponent(file), columns: try #require(columns[file]))
+            #expect(written.count == lines.count, "\(label)\(file): row count", sourceLocation: sourceLocation)
+            #expect(Set(written) == lines, "\(label)\(file): rows", sourceLocation: sourceLocation)
+            if Set(written) != lines {
+                let missing = Array(lines.subtracting(written).sorted().prefix(3))
+                let extra = Array(Set(written).subtracting(lines).sorted().prefix(3))
+                Issue.record("\(label)\(file) missing \(missing) extra \(extra)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
     static let columns = [
         "platform_fees.csv": 18, "skipped_transfers.csv": 7, "unreversed_disputes.csv": 11, "exceptions.csv": 6,
         "ledger.csv": 7, "summary.csv": 10, "connected_accounts.csv": 13, "payouts.csv": 10,
@@ -171,42 +189,25 @@ struct CommandLineAgainstGroundTruthTests {
         arguments: [TestHistoryBackend.sqlite])
     func runMatchesGroundTruth(backend: TestHistoryBackend) async throws {
         // Given a sandbox world and its ground truth for the range, as of the run's clock
-        var options = SandboxOptions()
-        options.charges = 800
-        options.days = 19
-        let server = try await SandboxServer.start(options)
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
-        let out = folder.url.appendingPathComponent("reports")
+        let sandbox = try await SandboxCommandLine.start(charges: 800, days: 19)
+        let server = sandbox.server
+        let out = sandbox.folder.url.appendingPathComponent("reports")
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: 1_793_491_200),
             to: Date(timeIntervalSince1970: 1_793_491_200 + 19 * 86_400),
             timeZone: TimeZone(identifier: "UTC")!)
         let truth = server.world.groundTruth(for: range, asOf: CLI.now, skippedTransferGrace: 3_600)
-        let database = try backend.newHistory(in: folder)
-        let arguments = [
-            "--config", config, "--from", Self.from, "--to", Self.to, "--out", out.path, "--db", database,
-        ]
+        let database = try backend.newHistory(in: sandbox.folder)
+        let arguments = sandbox.arguments([], from: Self.from, to: Self.to, database: database)
 
         // When connect-recon runs the range
-        let first = await CLI.run(
-            ["run", "--api-base", server.baseURL.absoluteString] + arguments,
-            environment: ["STRIPE_API_KEY": CLI.testKey])
+        let first = await sandbox.run(["run"] + arguments)
         #expect(first.status == 0, "\(first.error)")
 
         // Then every file holds exactly the ground truth's rows, all new
         let reportFolder = out.appendingPathComponent("\(Self.from)_\(Self.to)")
         let expected = Self.expectedLines(truth)
-        for (file, lines) in expected {
-            let written = try Self.lines(reportFolder.appendingPathComponent(file), columns: Self.columns[file]!)
-            #expect(written.count == lines.count, "\(file): row count")
-            #expect(Set(written) == lines, "\(file): rows")
-            if Set(written) != lines {
-                let missing = lines.subtracting(written).sorted().prefix(3)
-                let extra = Set(written).subtracting(lines).sorted().prefix(3)
-                Issue.record("\(file) missing \(Array(missing)) extra \(Array(extra))")
-            }
-        }
+        try Self.expectFiles(in: reportFolder, match: truth)
         #expect(!truth.skippedTransfers.isEmpty && !truth.unreversedDisputes.isEmpty && !truth.exceptions.isEmpty)
         #expect(!truth.payouts.isEmpty && !truth.payoutTransactions.isEmpty)
         let firstStatuses = try String(
@@ -217,9 +218,7 @@ struct CommandLineAgainstGroundTruthTests {
                 atPath: reportFolder.appendingPathComponent("reconciliation_\(Self.from)_\(Self.to).xlsx").path))
 
         // When it runs again, the figures are the same and every finding is open
-        let second = await CLI.run(
-            ["run", "--api-base", server.baseURL.absoluteString] + arguments,
-            environment: ["STRIPE_API_KEY": CLI.testKey])
+        let second = await sandbox.run(["run"] + arguments)
         #expect(second.status == 0, "\(second.error)")
         for (file, lines) in expected {
             #expect(
@@ -254,35 +253,21 @@ struct CommandLineAgainstGroundTruthTests {
         // charges in transfer groups, groups whose transfers are made after day 5 and refunds and disputes of
         // older groups' charges.
         var options = SandboxOptions()
-        options.charges = 400
-        options.days = 10
         options.transferGroupShare = transferGroupShare
-        let server = try await SandboxServer.start(options)
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
-        let out = folder.url.appendingPathComponent("reports")
+        let sandbox = try await SandboxCommandLine.start(charges: 400, days: 10, options)
+        let server = sandbox.server
+        let out = sandbox.folder.url.appendingPathComponent("reports")
         let start: TimeInterval = 1_793_491_200 + 3 * 86_400
         let range = try ReportingRange(
             from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: start + 2 * 86_400),
             timeZone: TimeZone(identifier: "UTC")!)
         let truth = server.world.groundTruth(for: range, asOf: CLI.now, skippedTransferGrace: 3_600)
-        let result = await CLI.run(
-            [
-                "run", "--config", config, "--from", "2026-11-04", "--to", "2026-11-06", "--out", out.path, "--db",
-                folder.url.appendingPathComponent("h.sqlite").path, "--api-base", server.baseURL.absoluteString,
-            ],
-            environment: ["STRIPE_API_KEY": CLI.testKey])
+        let result = await sandbox.run(
+            sandbox.arguments(
+                ["run"], from: "2026-11-04", to: "2026-11-06", database: sandbox.folder.path("h.sqlite")))
         #expect(result.status == 0, "\(result.error)")
         let reportFolder = out.appendingPathComponent("2026-11-04_2026-11-06")
-        for (file, lines) in Self.expectedLines(truth) {
-            let written = Set(try Self.lines(reportFolder.appendingPathComponent(file), columns: Self.columns[file]!))
-            #expect(written == lines, "\(file)")
-            if written != lines {
-                Issue.record(
-                    "\(file) missing \(lines.subtracting(written).sorted().prefix(3)) extra \(written.subtracting(lines).sorted().prefix(3))"
-                )
-            }
-        }
+        try Self.expectFiles(in: reportFolder, match: truth)
         try await server.shutdown()
     }
 }

@@ -27,20 +27,12 @@ struct DailyPlatformFeesEndToEndTests {
         arguments: [TestHistoryBackend.sqlite])
     func completedRunsRecordTheReportsFigures(backend: TestHistoryBackend) async throws {
         // Given a world with cross-border application fees, and a history
-        var options = SandboxOptions()
-        options.charges = 600
-        options.days = 19
-        let server = try await SandboxServer.start(options)
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
+        let sandbox = try await SandboxCommandLine.start(charges: 600, days: 19)
+        let folder = sandbox.folder
         let database = try backend.newHistory(in: folder)
         func command(_ name: String, out: String) async -> (status: Int32, error: String) {
-            let result = await CLI.run(
-                [
-                    name, "--config", config, "--from", Self.from, "--to", Self.to, "--out", folder.path(out),
-                    "--db", database, "--api-base", server.baseURL.absoluteString,
-                ],
-                environment: ["STRIPE_API_KEY": CLI.testKey])
+            let result = await sandbox.run(
+                sandbox.arguments([name], from: Self.from, to: Self.to, out: out, database: database))
             return (result.status, result.error)
         }
 
@@ -49,7 +41,7 @@ struct DailyPlatformFeesEndToEndTests {
         #expect(run.status == 0, "\(run.error)")
         let again = await command("reconcile", out: "second")
         #expect(again.status == 0, "\(again.error)")
-        try await server.shutdown()
+        try await sandbox.server.shutdown()
 
         // Then each run's rows are its own report's daily series, adding up to its Summary's DPF per currency, with
         // the cross-currency fees the report converted

@@ -43,12 +43,9 @@ struct HistoryBackendsTests {
         // Given one world, with history before and after the range (refunds and disputes of older charges in it,
         // its own charges refunded and disputed after it), and the platform's other money (Stripe's costs)
         var options = SandboxOptions()
-        options.charges = 600
-        options.days = 19
         options.otherMoney = true
-        let server = try await SandboxServer.start(options)
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
+        let sandbox = try await SandboxCommandLine.start(charges: 600, days: 19, options)
+        let (folder, config) = (sandbox.folder, sandbox.config)
 
         // When the same range is run into each history, twice (the second run marks findings open)
         var reports: [TestHistoryBackend: URL] = [:]
@@ -57,14 +54,11 @@ struct HistoryBackendsTests {
             let database = try backend.newHistory(in: folder)
             databases[backend] = database
             let out = folder.url.appendingPathComponent("reports-\(backend)")
-            let arguments = [
-                "run", "--config", config, "--from", Self.from, "--to", Self.to, "--out", out.path, "--db", database,
-                "--api-base", server.baseURL.absoluteString,
-            ]
+            let arguments = sandbox.arguments(
+                ["run"], from: Self.from, to: Self.to, out: "reports-\(backend)", database: database)
             let password = URLComponents(string: database)?.password
             for _ in 0..<2 {
-                let result = await CLI.run(
-                    arguments + ["--log-level", "debug"], environment: ["STRIPE_API_KEY": CLI.testKey])
+                let result = await sandbox.run(arguments + ["--log-level", "debug"])
                 #expect(result.status == 0, "\(backend): \(result.error)")
                 if let password {
                     #expect(!result.output.contains(password) && !result.error.contains(password), "never logged")
@@ -82,7 +76,7 @@ struct HistoryBackendsTests {
                 #expect(listed.status == 0 && !listed.output.contains(password) && !listed.error.contains(password))
             }
         }
-        try await server.shutdown()
+        try await sandbox.server.shutdown()
 
         // Then every CSV file is the same, byte for byte, and so is every sheet of the workbook but Run
         let sqlite = try #require(reports[.sqlite])
@@ -110,24 +104,16 @@ struct HistoryBackendsTests {
     @Test("a SQLite history copied into PostgreSQL reconciles to the same reports; a second copy is refused")
     func copiedHistoryReconcilesTheSame() async throws {
         // Given a SQLite history of two runs of a range in a longer world
-        var options = SandboxOptions()
-        options.charges = 400
-        options.days = 19
-        let server = try await SandboxServer.start(options)
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
+        let sandbox = try await SandboxCommandLine.start(charges: 400, days: 19)
+        let (folder, config) = (sandbox.folder, sandbox.config)
         let sqlite = folder.path("history.sqlite")
         let range = ["--from", Self.from, "--to", Self.to]
         for _ in 0..<2 {
-            let run = await CLI.run(
-                [
-                    "run", "--config", config, "--db", sqlite, "--out", folder.path("run"), "--api-base",
-                    server.baseURL.absoluteString,
-                ] + range,
-                environment: ["STRIPE_API_KEY": CLI.testKey])
+            let run = await sandbox.run(
+                sandbox.arguments(["run"], from: Self.from, to: Self.to, out: "run", database: sqlite))
             #expect(run.status == 0, "\(run.error)")
         }
-        try await server.shutdown()
+        try await sandbox.server.shutdown()
 
         // When it is copied into an empty PostgreSQL database
         let postgreSQL = try TestHistoryBackend.newDatabase()

@@ -29,23 +29,12 @@ struct ShorterRerunTests {
         arguments: [TestHistoryBackend.sqlite])
     func dayInsideAWeekResolvesNothing(backend: TestHistoryBackend) async throws {
         // Given a sandbox world and a history
-        var options = SandboxOptions()
-        options.charges = 800
-        options.days = 19
-        let server = try await SandboxServer.start(options)
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
-        let out = folder.url.appendingPathComponent("reports")
-        let database = try backend.newHistory(in: folder)
+        let sandbox = try await SandboxCommandLine.start(charges: 800, days: 19)
+        let database = try backend.newHistory(in: sandbox.folder)
         func run(_ from: String, _ to: String) async throws -> URL {
-            let result = await CLI.run(
-                [
-                    "run", "--config", config, "--from", from, "--to", to, "--out", out.path, "--db", database,
-                    "--api-base", server.baseURL.absoluteString,
-                ],
-                environment: ["STRIPE_API_KEY": CLI.testKey])
+            let result = await sandbox.run(sandbox.arguments(["run"], from: from, to: to, database: database))
             #expect(result.status == 0, "\(result.error)")
-            return out.appendingPathComponent("\(from)_\(to)")
+            return sandbox.folder.url.appendingPathComponent("reports").appendingPathComponent("\(from)_\(to)")
         }
 
         // When the week 2026-11-10 … 2026-11-17 runs, then the day 2026-11-13 inside it
@@ -76,6 +65,6 @@ struct ShorterRerunTests {
         let lastJSON = try #require(try JSONSerialization.jsonObject(with: lastDetails) as? [String: Any])
         #expect(lastJSON["findings_resolved"] as? Int == 0)
         #expect(lastJSON["findings_new"] as? Int == 0)
-        try await server.shutdown()
+        try await sandbox.server.shutdown()
     }
 }

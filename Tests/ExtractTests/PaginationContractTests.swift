@@ -59,11 +59,13 @@ struct PaginationContractTests {
         }
     }
 
-    @Test("intervals: finished windows are subtracted, the rest is cut to length")
+    @Test("intervals: finished windows are subtracted, the rest is cut to length; nothing is left of an empty one")
     func intervals() {
         #expect(Intervals.subtract([10..<20, 30..<40], from: 0..<50) == [0..<10, 20..<30, 40..<50])
         #expect(Intervals.subtract([0..<50], from: 0..<50) == [])
         #expect(Intervals.subtract([], from: 0..<50) == [0..<50])
+        // A range whose balance read is too far after it lists nothing after it: not a request for [to, to).
+        #expect(Intervals.subtract([], from: 50..<50) == [])
         #expect(Intervals.split(0..<25, length: 10) == [0..<10, 10..<20, 20..<25])
         #expect(Intervals.split(0..<10, into: 3) == [0..<3, 3..<6, 6..<10])
         #expect(Intervals.split(0..<2, into: 5) == [0..<1, 1..<2])

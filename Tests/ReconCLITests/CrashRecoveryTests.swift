@@ -16,13 +16,10 @@ struct CrashRecoveryTests {
         }
         // Given a sandbox slow enough that extraction takes many seconds even on a busy machine
         var options = SandboxOptions()
-        options.charges = 2_000
-        options.days = 10
         options.latency = .milliseconds(80)
-        let server = try await SandboxServer.start(options)
+        let sandbox = try await SandboxCommandLine.start(charges: 2_000, days: 10, options)
+        let (server, folder, config) = (sandbox.server, sandbox.folder, sandbox.config)
         defer { Task { try? await server.shutdown() } }
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
         let environment = [
             "STRIPE_API_KEY": CLI.testKey, "CONNECT_RECON_API_CONCURRENCY": "2", "CONNECT_RECON_LOG_LEVEL": "warning",
         ]

@@ -14,12 +14,9 @@ struct ExtractCommandTests {
         forbidding forbidden: Set<String> = [], _ body: (SandboxServer, TemporaryFolder, [String]) async throws -> Void
     ) async throws {
         var options = SandboxOptions()
-        options.charges = 200
-        options.days = 10
         options.restrictedKeyForbiddenResources = forbidden
-        let server = try await SandboxServer.start(options)
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
+        let sandbox = try await SandboxCommandLine.start(charges: 200, days: 10, options)
+        let (server, folder, config) = (sandbox.server, sandbox.folder, sandbox.config)
         let arguments = [
             "--config", config, "--from", "2026-11-01", "--to", "2026-11-11", "--api-base",
             server.baseURL.absoluteString,

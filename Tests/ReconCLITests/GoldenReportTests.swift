@@ -20,25 +20,18 @@ struct GoldenReportTests {
     @Test("run writes the same bytes into every CSV file, and reconcile from the history writes them again")
     func theReportsAreTheSameBytes() async throws {
         // Given the sandbox world seed 42 of 400 charges over ten days, run over all of it at CLI.now
-        var options = SandboxOptions()
-        options.charges = 400
-        options.days = 10
-        let server = try await SandboxServer.start(options)
-        let folder = try TemporaryFolder()
-        try folder.write("config.yaml", "")
-        let arguments = [
-            "--config", folder.path("config.yaml"), "--from", "2026-11-01", "--to", "2026-11-11", "--db",
-            folder.path("history.sqlite"),
-        ]
-        let environment = ["STRIPE_API_KEY": CLI.testKey]
+        let sandbox = try await SandboxCommandLine.start(charges: 400, days: 10)
+        let folder = sandbox.folder
+        func arguments(_ command: String, out: String) -> [String] {
+            sandbox.arguments(
+                [command], from: "2026-11-01", to: "2026-11-11", out: out, database: folder.path("history.sqlite"))
+        }
 
         // When the range is run, then reconciled offline into another folder
-        let run = await CLI.run(
-            ["run", "--out", folder.path("run"), "--api-base", server.baseURL.absoluteString] + arguments,
-            environment: environment)
+        let run = await sandbox.run(arguments("run", out: "run"))
         #expect(run.status == 0, "\(run.error)")
-        try await server.shutdown()
-        let offline = await CLI.run(["reconcile", "--out", folder.path("offline")] + arguments)
+        try await sandbox.server.shutdown()
+        let offline = await CLI.run(arguments("reconcile", out: "offline"))
         #expect(offline.status == 0, "\(offline.error)")
 
         // Then each CSV file has the pinned bytes (the offline one with the findings `open`, as a second run's)

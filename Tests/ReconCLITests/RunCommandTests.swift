@@ -23,22 +23,15 @@ struct RunCommandTests {
         "--fail-on-findings exits 3 when there are new findings, 0 when they are all open",
         arguments: [TestHistoryBackend.sqlite])
     func failOnFindings(backend: TestHistoryBackend) async throws {
-        var options = SandboxOptions()
-        options.charges = 300
-        options.days = 19
-        let server = try await SandboxServer.start(options)
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
-        let arguments = [
-            "run", "--fail-on-findings", "--config", config, "--from", Self.from, "--to", Self.to, "--out",
-            folder.url.appendingPathComponent("reports").path, "--db", try backend.newHistory(in: folder),
-            "--api-base", server.baseURL.absoluteString,
-        ]
-        let first = await CLI.run(arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+        let sandbox = try await SandboxCommandLine.start(charges: 300, days: 19)
+        let arguments = sandbox.arguments(
+            ["run", "--fail-on-findings"], from: Self.from, to: Self.to,
+            database: try backend.newHistory(in: sandbox.folder))
+        let first = await sandbox.run(arguments)
         #expect(first.status == 3)
-        let second = await CLI.run(arguments, environment: ["STRIPE_API_KEY": CLI.testKey])
+        let second = await sandbox.run(arguments)
         #expect(second.status == 0)
-        try await server.shutdown()
+        try await sandbox.server.shutdown()
     }
 
     @Test(
@@ -77,21 +70,13 @@ struct RunCommandTests {
 
     @Test("history lists runs as a table and as JSON", arguments: [TestHistoryBackend.sqlite])
     func historyCommand(backend: TestHistoryBackend) async throws {
-        var options = SandboxOptions()
-        options.charges = 100
-        options.days = 19
-        let server = try await SandboxServer.start(options)
-        let folder = try TemporaryFolder()
-        let config = try folder.write("config.yaml", "")
-        let database = try backend.newHistory(in: folder)
-        let run = await CLI.run(
-            [
-                "run", "--config", config, "--from", Self.from, "--to", Self.to, "--db", database, "--out",
-                folder.url.appendingPathComponent("r").path, "--api-base", server.baseURL.absoluteString,
-            ],
-            environment: ["STRIPE_API_KEY": CLI.testKey])
+        let sandbox = try await SandboxCommandLine.start(charges: 100, days: 19)
+        let config = sandbox.config
+        let database = try backend.newHistory(in: sandbox.folder)
+        let run = await sandbox.run(
+            sandbox.arguments(["run"], from: Self.from, to: Self.to, out: "r", database: database))
         #expect(run.status == 0)
-        try await server.shutdown()
+        try await sandbox.server.shutdown()
         let table = await CLI.run(["history", "--config", config, "--db", database])
         #expect(table.status == 0)
         #expect(table.output.contains("run  command  range"))

@@ -129,6 +129,16 @@ struct ReconcileBenchmark {
             floor = min(floor, watch.seconds)
         }
         log("reconcile: the floor, every facts table read once: \(Format.seconds(floor))")
+        // The product's reader alone (no rules, no writer): how much of the reconcile's critical path is reading.
+        let readerWatch = Stopwatch()
+        var readerObjects = 0
+        try HistoryStore.open(.sqliteFile(path: databasePath)).parts.forEach(
+            from: population.from, to: population.to, asOf: population.to + 30 * 86_400, skippedTransferGrace: 3_600
+        ) { readerObjects += $0.objects.count }
+        let readerSeconds = readerWatch.seconds
+        log(
+            "reconcile: the parts read alone: \(Format.count(readerObjects)) objects in \(Format.seconds(readerSeconds))"
+        )
         figures += [
             Figure(
                 "the floor: every facts table read once (\(Format.count(floorRows)) rows, decoded as the parts do)",
@@ -136,6 +146,10 @@ struct ReconcileBenchmark {
             Figure.atMost(
                 "connect-recon reconcile against the floor", product.seconds / floor, 3.5, format: Format.ratio,
                 targetText: "≤ 3.5×"),
+            Figure(
+                "the parts read alone, as the reconcile reads them with no rules and no writer "
+                    + "(\(Format.count(readerObjects)) objects, look-back off)",
+                Format.seconds(readerSeconds), ratio: Format.ratio(readerSeconds / floor) + " the floor"),
             Figure("destination charges reconciled", Format.count(try Self.platformFeeRows(output))),
             Figure(
                 "objects read from the history (\(Format.count(Int(product.phase("parts")))) parts)",

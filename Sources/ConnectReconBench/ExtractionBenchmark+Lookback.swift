@@ -80,6 +80,7 @@ extension ExtractionBenchmark {
             + Format.seconds(today.seconds)
 
         // One run of the range on a copy of `history`: the look-back's figures and its own requests.
+        var runs = 0
         func extract(
             _ name: String, history: String, lookback: Int64, edit: (String) throws -> Void = { _ in }
         ) async throws -> (observed: Observation, own: LookbackRequests?) {
@@ -89,6 +90,9 @@ extension ExtractionBenchmark {
             let observed = try await observedExtraction(
                 server: servers.measured, range: range, now: now, into: .sqliteFile(path: measured),
                 options: Self.options(lookback: lookback))
+            runs += 1
+            Self.writeTimeline(
+                observed.timeline, name: "\(range.lowerBound)-\(range.upperBound)-history-\(runs)-lookback-\(lookback)")
             let own =
                 lookback > 0 ? try await lookbackRequests(observed, history: measured, range: range, now: now) : nil
             log(

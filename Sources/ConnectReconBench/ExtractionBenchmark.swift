@@ -162,16 +162,7 @@ struct ExtractionBenchmark {
                     + "\(Format.seconds(span.firstStart)) to \(Format.seconds(span.lastEnd)), mean round trip "
                     + Format.seconds(span.meanRoundTrip))
         }
-        if let folder = ProcessInfo.processInfo.environment["CONNECT_RECON_BENCH_TIMELINES"] {
-            // Every request of the run, for reading its critical path: start, end, path and query.
-            let lines = timeline.recorded.sorted { $0.start < $1.start }.map {
-                let target = ResponseRecorder.target(of: $0.url)
-                return String(format: "%.3f\t%.3f\t", $0.start, $0.end) + (target.removingPercentEncoding ?? target)
-            }
-            let file = URL(fileURLWithPath: folder).appendingPathComponent(
-                "timeline-\(from)-\(to).tsv")
-            try? (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        }
+        Self.writeTimeline(timeline, name: "\(from)-\(to)")
         let busiestPath = String(busiest.key.split(separator: " ").last ?? "")
         log(
             "extraction [\(scenario.name)]: \(busiestPath) requests started per second: "
@@ -232,6 +223,18 @@ struct ExtractionBenchmark {
     }
 
     /// Extracts `range` into the history at `location` at Stripe's limits, through a timeline of its requests.
+    /// With `CONNECT_RECON_BENCH_TIMELINES=DIR`, writes every request of a run to `DIR/timeline-<name>.tsv`, for
+    /// reading its critical path: start, end, path and query.
+    static func writeTimeline(_ timeline: TimelineTransport, name: String) {
+        guard let folder = ProcessInfo.processInfo.environment["CONNECT_RECON_BENCH_TIMELINES"] else { return }
+        let lines = timeline.recorded.sorted { $0.start < $1.start }.map {
+            let target = ResponseRecorder.target(of: $0.url)
+            return String(format: "%.3f\t%.3f\t", $0.start, $0.end) + (target.removingPercentEncoding ?? target)
+        }
+        let file = URL(fileURLWithPath: folder).appendingPathComponent("timeline-\(name).tsv")
+        try? (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+    }
+
     func observedExtraction(
         server: SandboxServer, range: Range<Int64>, now: Int64, into location: HistoryLocation,
         options: Extractor.Options

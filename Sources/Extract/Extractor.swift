@@ -137,6 +137,10 @@ public struct Extractor: Sendable {
                     var stream = ListStream(range: kind, window: window).dropping(dropped)
                     // Cut already: as after a split, a piece is cut again only for pages enough to pay for it.
                     if windows.count > long.count { stream.minimumPagesPerPiece = ListPager.firstPiecePages }
+                    // What the span before held: how many pages each window is expected to hold.
+                    if let count = expected[kind.objectKind], count > 0 {
+                        stream.density = Double(count) / Double(max(1, reference.upperBound - reference.lowerBound))
+                    }
                     return .list(stream)
                 })
         }

@@ -44,9 +44,9 @@ struct ListKind: Hashable, Sendable, CustomStringConvertible {
     /// Fetches one page and converts it into a batch; returns the batch, the page's last id and created,
     /// whether more pages follow, and its Request-Id.
     func fetchPage(
-        client: StripeClient, path: String, endpoint: String, query: [(String, String)], ahead: Bool = false
+        client: StripeClient, path: String, endpoint: String, query: [(String, String)], precedence: Int = 0
     ) async throws(StripeClientError) -> PageResult {
-        var result = try await Self.page(objectKind.wireModel, client, path, endpoint, query, ahead)
+        var result = try await Self.page(objectKind.wireModel, client, path, endpoint, query, precedence)
         if isPayoutTransactions {
             // The payout is the list's filter: every item is linked to it (the transaction itself names no payout).
             let payoutID = query.first { $0.0 == "payout" }?.1 ?? ""
@@ -59,9 +59,10 @@ struct ListKind: Hashable, Sendable, CustomStringConvertible {
 
     private static func page<Item: CatalogueObject>(
         _ type: Item.Type, _ client: StripeClient, _ path: String, _ endpoint: String, _ query: [(String, String)],
-        _ ahead: Bool
+        _ precedence: Int
     ) async throws(StripeClientError) -> PageResult {
-        let page = try await client.listPage(type, path: path, query: query, endpoint: endpoint, ahead: ahead)
+        let page = try await client.listPage(
+            type, path: path, query: query, endpoint: endpoint, precedence: precedence)
         var batch = ObjectLists()
         let decoder = StripeJSON.decoder()
         do {

@@ -101,7 +101,7 @@ struct ListPager: Sendable {
             query += stream.expansions.map { ("expand[]", $0) }
             let started = ContinuousClock.now
             let page = try await stream.kind.fetchPage(
-                client: client, path: path, endpoint: endpoint, query: query, ahead: stream.ahead)
+                client: client, path: path, endpoint: endpoint, query: query, precedence: stream.precedence)
             let roundTrip = ContinuousClock.now - started
             if let repeated = page.ids.first(where: { previousIDs.contains($0) || $0 == stream.cursor }) {
                 throw StripeClientError.brokenPagination(
@@ -175,7 +175,7 @@ struct ListPager: Sendable {
             return
         }
         let seen = Double(max(1, window.upperBound - lastCreated))
-        let remainingPages = Double(stream.listed) / seen * Double(lastCreated - window.lowerBound) / 100
+        let remainingPages = stream.remainingPages ?? 0
         let seconds = roundTrip.inSeconds
         let wanted = min(Self.maximumStreams, Int((client.endpointRate * min(seconds, 1)).rounded(.up)) + 1)
         let inFlight = await dispatcher.streams(endpoint)
@@ -189,7 +189,8 @@ struct ListPager: Sendable {
         var bounds = (0...pieces).map { window.lowerBound + span * Int64($0) / Int64(pieces) }
         bounds[pieces] = lastCreated
         for index in 0..<(pieces - 1) {
-            let piece = stream.piece(bounds[index]..<bounds[index + 1])
+            var piece = stream.piece(bounds[index]..<bounds[index + 1])
+            piece.density = Double(stream.listed) / seen
             if stream.isRange { await context.lists.started(stream.kind) }
             await dispatcher.add(.list(piece))
         }

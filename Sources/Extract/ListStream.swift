@@ -1,4 +1,5 @@
 import ReconCore
+import StripeAPI
 
 /// A list paged with a cursor, over a time window (range lists, follow-up windows) or unbounded (lists by
 /// parent or by charge).
@@ -34,6 +35,9 @@ struct ListStream: Sendable {
     /// Whether its pages take their endpoint's next slot before other streams' (``RequestBudget``): a payout's list,
     /// which the run would otherwise wait for at its end.
     var ahead = false
+    /// Objects per second of its window, as far as known before its first page: the density of the list it was cut
+    /// from, or of the span before the range in the history.
+    var density: Double?
 
     /// A window of one of the range's lists.
     init(range kind: ListKind, window: Range<Int64>) {
@@ -61,6 +65,27 @@ struct ListStream: Sendable {
             dropped.contains { path == $0 || path.hasPrefix($0 + ".") }
         }
         return stream
+    }
+
+    /// The pages its window is expected to hold from where it stands: the density it listed (or was cut with) over
+    /// the part of its window not paged yet; `nil` for a list without a window or with nothing known of it.
+    var remainingPages: Double? {
+        guard let window else { return nil }
+        if listed > 0, let oldest = oldestCreated {
+            let seen = Double(max(1, window.upperBound - oldest))
+            return Double(listed) / seen * Double(max(0, oldest - window.lowerBound)) / 100
+        }
+        return density.map { $0 * Double(window.upperBound - window.lowerBound) / 100 }
+    }
+
+    /// Its order among its endpoint's requests waiting for the budget (``RequestBudget/acquire(endpoint:precedence:)``):
+    /// a payout's list first; then a window nothing is known of yet, whose first page tells how to cut it; then the
+    /// streams with the most pages left, so that a list's pieces end together; lists without a window last.
+    var precedence: Int {
+        if ahead { return RequestBudget.ahead }
+        guard window != nil else { return 0 }
+        guard let pages = remainingPages else { return RequestBudget.ahead - 1 }
+        return Int(min(max(pages, 0).rounded(.up), 1_000_000))
     }
 
     /// The resource its objects count under in the tally and the progress.

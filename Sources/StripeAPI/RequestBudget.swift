@@ -64,8 +64,11 @@ public actor RequestBudget {
     private var throttled = 0
     /// The endpoint whose full rate is kept free in the global window while it is busy (see ``prioritize(endpoint:)``).
     private var priority: String?
-    /// Per endpoint, the requests waiting ahead of the others (``acquire(endpoint:ahead:)``).
-    private var waitingAhead: [String: Int] = [:]
+    /// Per endpoint, how many requests wait at each precedence (``acquire(endpoint:precedence:)``).
+    private var waiting: [String: [Int: Int]] = [:]
+
+    /// The precedence of a request the next requests of its chain wait for (a payout's pages): before every other.
+    public static let ahead = Int.max
 
     /// - Parameters:
     ///   - globalRate: requests per second across all endpoints.
@@ -85,13 +88,17 @@ public actor RequestBudget {
     /// Waits until a request to `endpoint` fits under both limits, then counts it. Returns at once, uncounted,
     /// when the task is cancelled.
     ///
-    /// A request `ahead` takes the endpoint's next slot before the others waiting for it: one that the next
-    /// requests of its chain wait for (a payout's pages, each asked with the cursor of the one before), which would
-    /// otherwise win a slot only as often as each of the many parallel streams it shares the endpoint with. The
-    /// others wait until the requests ahead are sent; the endpoint's rate is the same.
-    public func acquire(endpoint: String, ahead: Bool = false) async {
-        if ahead { waitingAhead[endpoint, default: 0] += 1 }
-        defer { if ahead { waitingAhead[endpoint, default: 1] -= 1 } }
+    /// A request takes the endpoint's next slot before the requests waiting for it at a lower `precedence`; those
+    /// wait until it is sent, and the endpoint's rate is the same. The longest chains of requests go first: a
+    /// payout's pages (``ahead``), each asked with the cursor of the one before, which would otherwise win a slot
+    /// only as often as each of the many parallel streams it shares the endpoint with; then the pieces of a list with
+    /// the most pages left, so that its pieces end together instead of one paging alone at the end.
+    public func acquire(endpoint: String, precedence: Int = 0) async {
+        waiting[endpoint, default: [:]][precedence, default: 0] += 1
+        defer {
+            waiting[endpoint, default: [:]][precedence, default: 1] -= 1
+            if waiting[endpoint]?[precedence] == 0 { waiting[endpoint]?[precedence] = nil }
+        }
         while true {
             let now = clock.now
             recover(now: now)
@@ -107,8 +114,9 @@ public actor RequestBudget {
             if reserved > 0, global.count + reserved >= global.capacity, let oldest = global.oldest {
                 wait = max(wait, oldest + window - now)
             }
-            if !ahead, let waiting = waitingAhead[endpoint], waiting > 0 {
-                wait = max(wait, perEndpoint.freeAfter(waiting, window: window, now: now))
+            let before = waiting[endpoint, default: [:]].reduce(0) { $0 + ($1.key > precedence ? $1.value : 0) }
+            if before > 0 {
+                wait = max(wait, perEndpoint.freeAfter(before, window: window, now: now))
             }
             if wait <= .zero {
                 global.starts.append(now)

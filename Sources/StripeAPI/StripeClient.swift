@@ -81,13 +81,13 @@ public final class StripeClient: Sendable {
 
     // MARK: - Lists and retrieves
 
-    /// One page of the list at `path` (`/v1/charges`) with `query`; `endpoint` names it for the budget, and `ahead`
-    /// sends it before the endpoint's other requests waiting (``RequestBudget/acquire(endpoint:ahead:)``).
+    /// One page of the list at `path` (`/v1/charges`) with `query`; `endpoint` names it for the budget, and
+    /// `precedence` orders it among the endpoint's requests waiting (``RequestBudget/acquire(endpoint:precedence:)``).
     public func listPage<Item: StripeObject>(
-        _ type: Item.Type, path: String, query: [(String, String)], endpoint: String? = nil, ahead: Bool = false
+        _ type: Item.Type, path: String, query: [(String, String)], endpoint: String? = nil, precedence: Int = 0
     ) async throws(StripeClientError) -> ListPage<Item> {
         let route = endpoint ?? path
-        let response = try await send(path: path, query: query, endpoint: route, ahead: ahead)
+        let response = try await send(path: path, query: query, endpoint: route, precedence: precedence)
         let requestID = response.header("request-id")
         let tape: JSONTape
         do {
@@ -187,24 +187,24 @@ public final class StripeClient: Sendable {
 
     // MARK: - Sending with retries
 
-    /// Sends a GET, retrying what is worth retrying; returns a 2xx response or throws. `ahead`: before the
-    /// endpoint's other requests waiting for the budget.
+    /// Sends a GET, retrying what is worth retrying; returns a 2xx response or throws. `precedence`: its order
+    /// among the endpoint's requests waiting for the budget.
     func send(
-        path: String, query: [(String, String)], endpoint: String, ahead: Bool = false
+        path: String, query: [(String, String)], endpoint: String, precedence: Int = 0
     ) async throws(StripeClientError) -> HTTPResponse {
-        try await send(makeRequest(path: path, query: query), endpoint: endpoint, ahead: ahead)
+        try await send(makeRequest(path: path, query: query), endpoint: endpoint, precedence: precedence)
     }
 
     /// Sends `request`, the same one on every attempt (a POST's `Idempotency-Key` included), retrying what is worth
     /// retrying; returns a 2xx response or throws.
     func send(
-        _ request: HTTPRequest, endpoint: String, ahead: Bool = false
+        _ request: HTTPRequest, endpoint: String, precedence: Int = 0
     ) async throws(StripeClientError) -> HTTPResponse {
         let policy = configuration.retryPolicy
         var attempt = 0
         while true {
             attempt += 1
-            await budget.acquire(endpoint: endpoint, ahead: ahead)
+            await budget.acquire(endpoint: endpoint, precedence: precedence)
             if Task.isCancelled {
                 throw Self.cancelled(endpoint: endpoint, attempts: attempt - 1, method: request.method)
             }

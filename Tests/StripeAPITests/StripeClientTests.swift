@@ -376,7 +376,7 @@ struct RequestBudgetTests {
         // When a request ahead (a payout's next page) comes after them, and the window passes
         tasks.append(
             Task {
-                await budget.acquire(endpoint: "/v1/balance_transactions", ahead: true)
+                await budget.acquire(endpoint: "/v1/balance_transactions", precedence: RequestBudget.ahead)
                 await sentAhead.add()
             })
         await clock.waitForSleepers(4)
@@ -390,6 +390,33 @@ struct RequestBudgetTests {
         clock.advance(by: .seconds(1))
         for _ in 0..<10_000 where await sent.value == 0 { await Task.yield() }
         #expect(await sent.value == 1)
+        for task in tasks { task.cancel() }
+    }
+
+    @Test("requests waiting for an endpoint go in order of precedence: the most pages left first")
+    func higherPrecedenceGoesFirst() async throws {
+        // Given an endpoint at 1/s whose window is full
+        let clock = ManualClock()
+        let budget = RequestBudget(globalRate: 1_000, endpointRate: 1, margin: .zero, clock: clock)
+        await budget.acquire(endpoint: "/v1/balance_transactions")
+        // When three pieces of a list wait for it, with 1, 5 and 3 pages left
+        let order = Recorder()
+        var tasks: [Task<Void, Never>] = []
+        for precedence in [1, 5, 3] {
+            tasks.append(
+                Task {
+                    await budget.acquire(endpoint: "/v1/balance_transactions", precedence: precedence)
+                    await order.record(precedence)
+                })
+            await clock.waitForSleepers(tasks.count)
+        }
+        // Then each second's slot goes to the one with the most pages left
+        for sent in 1...3 {
+            clock.advance(by: .seconds(1))
+            for _ in 0..<10_000 where await order.values.count < sent { await Task.yield() }
+            if sent < 3 { await clock.waitForSleepers(3 - sent) }
+        }
+        #expect(await order.values == [5, 3, 1])
         for task in tasks { task.cancel() }
     }
 
@@ -457,4 +484,10 @@ struct OversizedIntegerTests {
 private actor Counter {
     private(set) var value = 0
     func add() { value += 1 }
+}
+
+/// What the tasks of a test did, in the order they did it.
+private actor Recorder {
+    private(set) var values: [Int] = []
+    func record(_ value: Int) { values.append(value) }
 }

@@ -356,53 +356,18 @@ struct RequestBudgetTests {
         #expect(busy.duration(to: others[6]) >= .seconds(1))
     }
 
-    @Test("a request ahead takes its endpoint's next slot before the requests that waited longer")
-    func requestAheadGoesFirst() async throws {
-        // Given an endpoint at 1/s whose window is full, and three requests waiting for it
-        let clock = ManualClock()
-        let budget = RequestBudget(globalRate: 1_000, endpointRate: 1, margin: .zero, clock: clock)
-        await budget.acquire(endpoint: "/v1/balance_transactions")
-        let sent = Counter()
-        let sentAhead = Counter()
-        var tasks: [Task<Void, Never>] = []
-        for _ in 0..<3 {
-            tasks.append(
-                Task {
-                    await budget.acquire(endpoint: "/v1/balance_transactions")
-                    await sent.add()
-                })
-        }
-        await clock.waitForSleepers(3)
-        // When a request ahead (a payout's next page) comes after them, and the window passes
-        tasks.append(
-            Task {
-                await budget.acquire(endpoint: "/v1/balance_transactions", precedence: RequestBudget.ahead)
-                await sentAhead.add()
-            })
-        await clock.waitForSleepers(4)
-        clock.advance(by: .seconds(1))
-        // Then the slot goes to it, not to one of the others
-        for _ in 0..<10_000 where await sent.value + sentAhead.value == 0 { await Task.yield() }
-        #expect(await sentAhead.value == 1)
-        #expect(await sent.value == 0)
-        // And the next second, one of the others goes
-        await clock.waitForSleepers(3)
-        clock.advance(by: .seconds(1))
-        for _ in 0..<10_000 where await sent.value == 0 { await Task.yield() }
-        #expect(await sent.value == 1)
-        for task in tasks { task.cancel() }
-    }
-
-    @Test("requests waiting for an endpoint go in order of precedence: the most pages left first")
+    @Test(
+        "requests waiting for an endpoint go in order of precedence: a payout's page first though it came last, then the most pages left"
+    )
     func higherPrecedenceGoesFirst() async throws {
         // Given an endpoint at 1/s whose window is full
         let clock = ManualClock()
         let budget = RequestBudget(globalRate: 1_000, endpointRate: 1, margin: .zero, clock: clock)
         await budget.acquire(endpoint: "/v1/balance_transactions")
-        // When three pieces of a list wait for it, with 1, 5 and 3 pages left
+        // When three pieces of a list wait for it, with 1, 5 and 3 pages left, and then a payout's next page
         let order = Recorder()
         var tasks: [Task<Void, Never>] = []
-        for precedence in [1, 5, 3] {
+        for precedence in [1, 5, 3, RequestBudget.ahead] {
             tasks.append(
                 Task {
                     await budget.acquire(endpoint: "/v1/balance_transactions", precedence: precedence)
@@ -410,13 +375,13 @@ struct RequestBudgetTests {
                 })
             await clock.waitForSleepers(tasks.count)
         }
-        // Then each second's slot goes to the one with the most pages left
-        for sent in 1...3 {
+        // Then each second's slot goes to the payout's page, then to the piece with the most pages left
+        for sent in 1...4 {
             clock.advance(by: .seconds(1))
             for _ in 0..<10_000 where await order.values.count < sent { await Task.yield() }
-            if sent < 3 { await clock.waitForSleepers(3 - sent) }
+            if sent < 4 { await clock.waitForSleepers(4 - sent) }
         }
-        #expect(await order.values == [5, 3, 1])
+        #expect(await order.values == [RequestBudget.ahead, 5, 3, 1])
         for task in tasks { task.cancel() }
     }
 
@@ -478,12 +443,6 @@ struct OversizedIntegerTests {
         #expect(find(#"{"rate":1.0e30,"note":"99999999999999999999"}"#) == nil)
         #expect(find(#"{"nested":{"fee":-9223372036854775809}}"#)?.key == "fee")
     }
-}
-
-/// How many times something happened, across tasks.
-private actor Counter {
-    private(set) var value = 0
-    func add() { value += 1 }
 }
 
 /// What the tasks of a test did, in the order they did it.

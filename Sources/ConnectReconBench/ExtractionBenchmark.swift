@@ -222,7 +222,6 @@ struct ExtractionBenchmark {
         }
     }
 
-    /// Extracts `range` into the history at `location` at Stripe's limits, through a timeline of its requests.
     /// With `CONNECT_RECON_BENCH_TIMELINES=DIR`, writes every request of a run to `DIR/timeline-<name>.tsv`, for
     /// reading its critical path: start, end, path and query.
     static func writeTimeline(_ timeline: TimelineTransport, name: String) {
@@ -235,6 +234,7 @@ struct ExtractionBenchmark {
         try? (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
     }
 
+    /// Extracts `range` into the history at `location` at Stripe's limits, through a timeline of its requests.
     func observedExtraction(
         server: SandboxServer, range: Range<Int64>, now: Int64, into location: HistoryLocation,
         options: Extractor.Options

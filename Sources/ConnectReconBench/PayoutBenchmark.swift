@@ -38,12 +38,12 @@ struct PayoutBenchmark {
 
         let timeline = observed.timeline
         let payoutRequests = timeline.events { _, query in query.contains { $0.name == "payout" } }
-        let rangeLists = timeline.events { path, query in
+        let runLists = timeline.events { path, query in
             ExtractionBenchmark.listPaths.contains(path)
                 && !query.contains { $0.name == "payout" || $0.name == "transfer_group" }
                 && query.contains { $0.name == "created[gte]" && Int64($0.value ?? "") ?? 0 >= from }
         }
-        let listsEnd = rangeLists.map(\.end).max() ?? 0
+        let listsEnd = runLists.map(\.end).max() ?? 0
         // The largest payout: the one with the most requests.
         let byPayout = Dictionary(grouping: payoutRequests) { event in
             event.query.first { $0.name == "payout" }?.value ?? ""

@@ -126,10 +126,10 @@ public struct Extractor: Sendable {
             let remaining = Intervals.subtract(finished, from: from..<to)
             summary.resumedWindows += finished.count
             let long = remaining.flatMap { Intervals.split($0, length: options.windowSeconds) }
-            let windows = long.flatMap { window in
-                Self.pieces(
-                    window, expected: expected[kind.objectKind] ?? 0, per: reference, endpointRate: client.endpointRate)
-            }
+            // Objects per second the span before held; a span that held none says nothing.
+            let count = expected[kind.objectKind] ?? 0
+            let density = count > 0 ? Double(count) / Double(max(1, reference.upperBound - reference.lowerBound)) : nil
+            let windows = long.flatMap { Self.pieces($0, density: density ?? 0, endpointRate: client.endpointRate) }
             streams[kind] = windows.count
             let dropped = options.droppedExpansions[kind.objectKind] ?? []
             windowsByKind.append(
@@ -137,10 +137,7 @@ public struct Extractor: Sendable {
                     var stream = ListStream(range: kind, window: window).dropping(dropped)
                     // Cut already: as after a split, a piece is cut again only for pages enough to pay for it.
                     if windows.count > long.count { stream.minimumPagesPerPiece = ListPager.firstPiecePages }
-                    // What the span before held: how many pages each window is expected to hold.
-                    if let count = expected[kind.objectKind], count > 0 {
-                        stream.density = Double(count) / Double(max(1, reference.upperBound - reference.lowerBound))
-                    }
+                    stream.density = density
                     return .list(stream)
                 })
         }
@@ -389,15 +386,12 @@ public struct Extractor: Sendable {
         }
     }
 
-    /// `window` cut into the pieces a list of `expected` objects per `reference` span should page at once from its
-    /// first request: each expected to hold ``ListPager/firstPiecePages`` pages or more, no more of them than keep
-    /// its endpoint at `endpointRate` over Stripe's usual round trip. A list expected to be short stays whole; a
-    /// piece found denser than expected is split further as it pages.
-    static func pieces(
-        _ window: Range<Int64>, expected: Int, per reference: Range<Int64>, endpointRate: Double
-    ) -> [Range<Int64>] {
-        let referenceSeconds = Double(max(1, reference.upperBound - reference.lowerBound))
-        let pages = Double(expected) * Double(window.upperBound - window.lowerBound) / referenceSeconds / 100
+    /// `window` cut into the pieces a list of `density` objects per second should page at once from its first
+    /// request: each expected to hold ``ListPager/firstPiecePages`` pages or more, no more of them than keep its
+    /// endpoint at `endpointRate` over Stripe's usual round trip. A list expected to be short stays whole; a piece
+    /// found denser than expected is split further as it pages.
+    static func pieces(_ window: Range<Int64>, density: Double, endpointRate: Double) -> [Range<Int64>] {
+        let pages = density * Double(window.upperBound - window.lowerBound) / 100
         let wanted = Int((endpointRate * ListPager.usualRoundTrip).rounded(.up))
         let count = min(wanted, Int(pages / ListPager.firstPiecePages), ListPager.maximumStreams)
         return count >= 2 ? Intervals.split(window, into: count) : [window]

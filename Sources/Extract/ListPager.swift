@@ -174,7 +174,6 @@ struct ListPager: Sendable {
         else {
             return
         }
-        let seen = Double(max(1, window.upperBound - lastCreated))
         let remainingPages = stream.remainingPages ?? 0
         let seconds = roundTrip.inSeconds
         let wanted = min(Self.maximumStreams, Int((client.endpointRate * min(seconds, 1)).rounded(.up)) + 1)
@@ -190,7 +189,7 @@ struct ListPager: Sendable {
         bounds[pieces] = lastCreated
         for index in 0..<(pieces - 1) {
             var piece = stream.piece(bounds[index]..<bounds[index + 1])
-            piece.density = Double(stream.listed) / seen
+            piece.density = stream.pagedDensity
             if stream.isRange { await context.lists.started(stream.kind) }
             await dispatcher.add(.list(piece))
         }

@@ -67,13 +67,19 @@ struct ListStream: Sendable {
         return stream
     }
 
+    /// Objects per second of the part of its window it paged (from the window's upper bound down to the oldest
+    /// object paged); `nil` before it listed anything.
+    var pagedDensity: Double? {
+        guard listed > 0, let window, let oldest = oldestCreated else { return nil }
+        return Double(listed) / Double(max(1, window.upperBound - oldest))
+    }
+
     /// The pages its window is expected to hold from where it stands: the density it listed (or was cut with) over
     /// the part of its window not paged yet; `nil` for a list without a window or with nothing known of it.
     var remainingPages: Double? {
         guard let window else { return nil }
-        if listed > 0, let oldest = oldestCreated {
-            let seen = Double(max(1, window.upperBound - oldest))
-            return Double(listed) / seen * Double(max(0, oldest - window.lowerBound)) / 100
+        if let paged = pagedDensity, let oldest = oldestCreated {
+            return paged * Double(max(0, oldest - window.lowerBound)) / 100
         }
         return density.map { $0 * Double(window.upperBound - window.lowerBound) / 100 }
     }

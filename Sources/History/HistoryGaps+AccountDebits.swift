@@ -27,8 +27,7 @@ extension HistoryGaps {
             ChargeFacts.self, db: db,
             sql: """
                 SELECT \(ChargeFacts.qualifiedSelection) FROM charges AS t
-                WHERE t.payment_method_type = '\(ChargeFacts.accountDebitMethod)'
-                  AND t.created >= ? AND t.created < ?
+                WHERE \(HistoryObjects.isAccountDebit("t")) AND t.created >= ? AND t.created < ?
                   AND t.id NOT IN (SELECT charge_id FROM debit_source_transfers) AND t.id NOT IN \(missing)
                 ORDER BY t.id
                 """,
@@ -50,8 +49,7 @@ extension HistoryObjects {
             ChargeFacts.self, db: db,
             sql: """
                 SELECT \(ChargeFacts.qualifiedSelection) FROM charges AS t
-                WHERE t.payment_method_type = '\(ChargeFacts.accountDebitMethod)'
-                  AND t.created >= ? AND t.created < ?\(seen.map { " AND t.first_seen_run IN \($0)" } ?? "")
+                WHERE \(isAccountDebit("t")) AND t.created >= ? AND t.created < ?\(seen.map { " AND t.first_seen_run IN \($0)" } ?? "")
                 ORDER BY t.created, t.id
                 """,
             arguments: [.integer(created.lowerBound), .integer(created.upperBound)])
@@ -77,6 +75,12 @@ extension HistoryObjects {
             debits[index].linksHeldNowhere = debits[index].possibleDebitLinks.subtracting(held)
         }
         return debits
+    }
+
+    /// The SQL condition that the charge `alias` is an account debit (``ChargeFacts/accountDebitMethod``), as the
+    /// partial index `charges_on_account_debits` reads it.
+    static func isAccountDebit(_ alias: String) -> String {
+        "\(alias).payment_method_type = '\(ChargeFacts.accountDebitMethod)'"
     }
 
     /// The SQL condition that no connected account paid the charge `alias` (``ChargeFacts/isPaidByAnAccount``'s twin):

@@ -82,7 +82,7 @@ struct PaginationContractTests {
     func piecesByTheDensityBefore(expected: Int, window: Int64, pieces: Int) {
         // At Stripe's 25 requests/s per endpoint: at most 4 pieces in flight over its usual round trip, each
         // expected to hold 4 pages or more.
-        let cut = Extractor.pieces(0..<window, expected: expected, per: -86_400..<0, endpointRate: 25)
+        let cut = Extractor.pieces(0..<window, density: Double(expected) / 86_400, endpointRate: 25)
         #expect(cut.count == pieces)
         #expect(cut.first?.lowerBound == 0 && cut.last?.upperBound == window)
         #expect(zip(cut, cut.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })

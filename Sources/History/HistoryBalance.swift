@@ -122,10 +122,13 @@ extension HistoryBalance {
     }
 
     /// What the roll-forward of `[from, to)` needs (see ``BalanceInputs``); `nil` when the history holds no
-    /// snapshot and the range no balance transaction.
-    static func inputs(_ db: SQLSession, from: Int64, to: Int64) throws -> BalanceInputs? {
+    /// snapshot and the range no balance transaction. `rangeGroups`: the range's balance transactions already added
+    /// up (``RangeTransactionSums``), when they were.
+    static func inputs(
+        _ db: SQLSession, from: Int64, to: Int64, rangeGroups: [RangeTransactionSums.Group]? = nil
+    ) throws -> BalanceInputs? {
         let stored = try snapshots(db)
-        let (dated, overflowed) = try datedNet(db, from..<to)
+        let (dated, overflowed) = try datedNet(db, from..<to, rangeGroups: rangeGroups)
         let ending = endingSnapshot(to: to, among: stored)
         let earlier = earlierSnapshot(from: from, before: ending, among: stored)
         guard ending != nil || !dated.isEmpty || !overflowed.isEmpty else { return nil }
@@ -155,31 +158,30 @@ extension HistoryBalance {
     /// date, when an older history lacks it), as Stripe's Balance report dates them. Added up by the database; when a
     /// sum does not fit in 64 bits there (corrupt amounts), the transactions are added here one by one and a balance
     /// whose sum does not fit is left out of the answer and named in `overflowed`.
+    ///
+    /// `rangeGroups`, when given, are `span`'s balance transactions already added up (``RangeTransactionSums``): the
+    /// ones dated at their creation are taken from them instead of a second scan.
     static func datedNet(
-        _ db: SQLSession, _ span: Range<Int64>
+        _ db: SQLSession, _ span: Range<Int64>, rangeGroups: [RangeTransactionSums.Group]? = nil
     ) throws -> (sums: [BalanceKey: [ReportingCategory: Int64]], overflowed: Set<BalanceKey>) {
         guard !span.isEmpty else { return ([:], []) }
         let bounds: [SQLValue] = [.integer(span.lowerBound), .integer(span.upperBound)]
-        let selections = [
-            """
+        let datedAtCreation = """
             FROM balance_transactions b
             WHERE b.created >= ? AND b.created < ?
               AND (b.type <> 'payout' OR b.id NOT IN (SELECT p.balance_transaction_id FROM payouts p
                                                       WHERE p.automatic AND p.balance_transaction_id IS NOT NULL))
-            """,
             """
+        let datedAtArrival = """
             FROM payouts p JOIN balance_transactions b ON b.id = p.balance_transaction_id
             WHERE p.automatic AND b.type = 'payout'
               AND COALESCE(b.available_on, p.arrival_date) >= ? AND COALESCE(b.available_on, p.arrival_date) < ?
-            """,
-        ]
+            """
         var sums: [BalanceKey: [ReportingCategory: Int64]] = [:]
         var overflowed = Set<BalanceKey>()
-        func add(_ row: SQLRow) throws {
-            let key = try balanceKey(row)
+        func add(_ key: BalanceKey, _ category: ReportingCategory, _ net: Int64) {
             guard !overflowed.contains(key) else { return }
-            let category: ReportingCategory = try row.decode(atIndex: 2)
-            let (sum, overflow) = (sums[key]?[category] ?? 0).addingReportingOverflow(try row.decode(atIndex: 3))
+            let (sum, overflow) = (sums[key]?[category] ?? 0).addingReportingOverflow(net)
             if overflow {
                 overflowed.insert(key)
                 sums[key] = nil
@@ -187,7 +189,19 @@ extension HistoryBalance {
                 sums[key, default: [:]][category] = sum
             }
         }
+        func add(_ row: SQLRow) throws {
+            add(try balanceKey(row), try row.decode(atIndex: 2), try row.decode(atIndex: 3))
+        }
         do {
+            var selections = [datedAtCreation, datedAtArrival]
+            if let rangeGroups {
+                for group in rangeGroups where !group.datedAtArrival {
+                    add(
+                        BalanceKey(currency: group.currency, balanceType: group.balanceType), group.reportingCategory,
+                        group.net)
+                }
+                selections.removeFirst()
+            }
             for selection in selections {
                 try db.forEachRow(
                     """
@@ -199,7 +213,7 @@ extension HistoryBalance {
             // A sum past 64 bits stops the query on both databases: add the transactions one by one instead.
             sums = [:]
             overflowed = []
-            for selection in selections {
+            for selection in [datedAtCreation, datedAtArrival] {
                 try db.forEachRow(
                     "SELECT b.currency, b.balance_type, b.reporting_category, b.net \(selection)", bounds, add)
             }

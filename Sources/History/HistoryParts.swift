@@ -52,8 +52,10 @@ extension HistoryParts {
                 case .withWhatTheyPaidOut: try loader.payoutParts(body)
                 }
             }
-            try loader.ledgerParts(body)
-            try body(try loader.missingObjectsPart())
+            // Added up once for the ledger and the roll-forward.
+            let sums = try RangeTransactionSums.read(db, from: from, to: to)
+            try loader.ledgerParts(sums, body)
+            try body(try loader.missingObjectsPart(sums))
         }
     }
 }
@@ -310,10 +312,10 @@ struct PartLoader {
 
     // MARK: 4. The ledger
 
-    /// The range's ledger: its totals in one part when they fit, else the range's balance transactions in pages by
-    /// creation time, then id, which the reconciler adds up (naming one that would overflow a total).
-    func ledgerParts(_ body: (ReconciliationInput) throws -> Void) throws {
-        if let totals = try ledgerTotals() {
+    /// The range's ledger: its totals in one part when they fit (`sums`), else the range's balance transactions in
+    /// pages by creation time, then id, which the reconciler adds up (naming one that would overflow a total).
+    func ledgerParts(_ sums: RangeTransactionSums?, _ body: (ReconciliationInput) throws -> Void) throws {
+        if let totals = sums.flatMap(Self.ledgerTotals) {
             var part = input(judged: JudgedObjects())
             part.ledgerTotals = totals
             part.stripeCostTransactions = try stripeCostCandidates()
@@ -357,53 +359,29 @@ struct PartLoader {
         return candidates
     }
 
-    /// The range's balance transactions added up per currency, ledger balance type and reporting category, as
-    /// the rules add them; `nil` when some total might overflow 64 bits in some order of addition (the sum of a
-    /// group's absolute values does not fit): then the rules add them one by one, in order, and name the one that
-    /// does not fit. Reading millions of transactions only to add them up was a fifth of a reconcile's reading.
-    private func ledgerTotals() throws -> [LedgerRow]? {
-        let groups: [(row: LedgerRow, magnitude: [Int64])]
-        do {
-            // A sum that does not fit stops the query (SQLite's SUM never wraps; PostgreSQL's is a `numeric` that
-            // does not read as 64 bits): whether one could have is told below by checked arithmetic, not the error.
-            groups = try db.all(
-                """
-                SELECT currency, balance_type, reporting_category, COUNT(*), SUM(amount), SUM(fee), SUM(net),
-                       SUM(ABS(amount)), SUM(ABS(fee)), SUM(ABS(net))
-                FROM balance_transactions WHERE created >= ? AND created < ?
-                GROUP BY currency, balance_type, reporting_category
-                """, [.integer(from), .integer(to)]
-            ) { group in
-                let stored: BalanceType? = try group.decode(atIndex: 1)
-                let row = LedgerRow(
-                    currency: try FactsColumn.currency(group, 0),
-                    balanceType: BalanceTransactionFacts.ledgerBalanceType(stored),
-                    reportingCategory: try group.decode(atIndex: 2), count: try group.decode(atIndex: 3),
-                    gross: try group.decode(atIndex: 4), fee: try group.decode(atIndex: 5),
-                    net: try group.decode(atIndex: 6))
-                let magnitude: [Int64] = [
-                    try group.decode(atIndex: 7), try group.decode(atIndex: 8), try group.decode(atIndex: 9),
-                ]
-                return (row, magnitude)
-            }
-        } catch {
-            if try sumsMightOverflow() { return nil }
-            throw error
-        }
+    /// The range's balance transactions added up per currency, ledger balance type and reporting category, as the rules
+    /// add them; `nil` when some total might overflow 64 bits in some order of addition: then the rules add them one
+    /// by one, in order, and name the one that does not fit. Reading millions of transactions only to add them up was
+    /// a fifth of a reconcile's reading.
+    private static func ledgerTotals(_ sums: RangeTransactionSums) -> [LedgerRow]? {
         var totals: [LedgerTotalsKey: (row: LedgerRow, magnitude: [Int64])] = [:]
-        for (row, magnitude) in groups {
+        for group in sums.groups {
+            let row = LedgerRow(
+                currency: group.currency, balanceType: group.balanceType, reportingCategory: group.reportingCategory,
+                count: group.count, gross: group.gross, fee: group.fee, net: group.net)
             let key = LedgerTotalsKey(row)
             guard let earlier = totals[key] else {
-                totals[key] = (row, magnitude)
+                totals[key] = (row, group.magnitude)
                 continue
             }
-            // A group stored without `balance_type` and one stored as `payments` are one ledger row.
+            // A group stored without `balance_type` and one stored as `payments`, or an automatic payout's own
+            // transaction and the others of its category, are one ledger row.
             func sum(_ a: Int64, _ b: Int64) -> Int64? {
                 let (total, overflowed) = a.addingReportingOverflow(b)
                 return overflowed ? nil : total
             }
-            let sums = zip(earlier.magnitude, magnitude).compactMap { sum($0, $1) }
-            guard sums.count == magnitude.count, let gross = sum(earlier.row.gross, row.gross),
+            let magnitudes = zip(earlier.magnitude, group.magnitude).compactMap { sum($0, $1) }
+            guard magnitudes.count == group.magnitude.count, let gross = sum(earlier.row.gross, row.gross),
                 let fee = sum(earlier.row.fee, row.fee), let net = sum(earlier.row.net, row.net)
             else { return nil }
             var merged = earlier.row
@@ -411,36 +389,20 @@ struct PartLoader {
             merged.gross = gross
             merged.fee = fee
             merged.net = net
-            totals[key] = (merged, sums)
+            totals[key] = (merged, magnitudes)
         }
         return totals.values.map(\.row)
     }
 
-    /// Whether some group of the range's balance transactions might add up past 64 bits in some order: the count
-    /// times the largest magnitude (of `amount`, `fee` or `net`) does not fit, by checked arithmetic. `MIN` and `MAX`
-    /// never overflow, so this query answers whatever the sums do.
-    private func sumsMightOverflow() throws -> Bool {
-        let bounds = try db.all(
-            """
-            SELECT COUNT(*), MIN(amount), MAX(amount), MIN(fee), MAX(fee), MIN(net), MAX(net)
-            FROM balance_transactions WHERE created >= ? AND created < ?
-            """, [.integer(from), .integer(to)]
-        ) { row -> (count: Int64, extremes: [Int64?]) in
-            (try row.decode(atIndex: 0), try (1...6).map { index in try row.decode(Int64?.self, atIndex: index) })
-        }
-        guard let range = bounds.first, range.count > 0 else { return false }
-        let largest = range.extremes.compactMap { $0?.magnitude }.max() ?? 0
-        let (product, overflowed) = UInt64(range.count).multipliedReportingOverflow(by: largest)
-        return overflowed || product > UInt64(Int64.max)
-    }
-
     // MARK: 5. Objects Stripe answered 404 for
 
-    func missingObjectsPart() throws -> ReconciliationInput {
+    /// The last part; `sums` are the range's balance transactions added up (``RangeTransactionSums``), for the
+    /// roll-forward.
+    func missingObjectsPart(_ sums: RangeTransactionSums?) throws -> ReconciliationInput {
         var part = input(judged: JudgedObjects(missingObjects: true))
         part.missingObjects = try HistoryParts.missingObjects(db, from: from, to: to)
         if let late { part.pendingCharges = try HistoryGaps.pendingCharges(db, window: late.window) }
-        part.balance = try HistoryBalance.inputs(db, from: from, to: to)
+        part.balance = try HistoryBalance.inputs(db, from: from, to: to, rangeGroups: sums?.groups)
         part.collectionTransfers = try collectionTransfers()
         if let runID {
             part.lateBalanceComparisons = try HistoryBalance.lateComparisons(db, run: runID, excluding: from..<to)

@@ -99,15 +99,29 @@ public enum MinorUnitFormatter {
     /// `string(877, exponent: 2)` is `8.77`; `string(877, exponent: 0)` is `877`; `string(8770, exponent: 3)`
     /// is `8.770`; negatives get a leading `-`; no thousands separators. Exact for every `Int64`.
     public static func string(_ minorUnits: Int64, exponent: Int) -> String {
+        var bytes: [UInt8] = []
+        append(minorUnits, exponent: exponent, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``string(_:exponent:)``'s text, as UTF-8, to `bytes`: the CSV writer's way, with no string made for
+    /// each of the millions of amounts a report holds.
+    public static func append(_ minorUnits: Int64, exponent: Int, to bytes: inout [UInt8]) {
         precondition((0...18).contains(exponent), "an exponent is between 0 and 18")
-        let magnitude = minorUnits.magnitude  // UInt64: exact even for Int64.min
-        let sign = minorUnits < 0 ? "-" : ""
-        guard exponent > 0 else { return sign + String(magnitude) }
-        var divisor: UInt64 = 1
-        for _ in 0..<exponent { divisor *= 10 }
-        let whole = magnitude / divisor
-        let fraction = String(magnitude % divisor)
-        let padding = String(repeating: "0", count: exponent - fraction.count)
-        return "\(sign)\(whole).\(padding)\(fraction)"
+        if minorUnits < 0 { bytes.append(UInt8(ascii: "-")) }
+        var remaining = minorUnits.magnitude  // UInt64: exact even for Int64.min
+        // The digits, last first: at least one more than the exponent, so `5` at exponent 2 reads `0.05`.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
+            var count = 0
+            repeat {
+                digits[count] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
+                count += 1
+            } while remaining > 0 || count <= exponent
+            for position in stride(from: count - 1, through: 0, by: -1) {
+                if position == exponent - 1 { bytes.append(UInt8(ascii: ".")) }
+                bytes.append(digits[position])
+            }
+        }
     }
 }

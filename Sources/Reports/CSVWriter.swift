@@ -81,7 +81,7 @@ struct CSVWriter: ~Copyable {
             appendText(FormulaGuard.neutralised(text))
         case .amount(let minorUnits, let currency):
             if let exponent = CellText.exponent(of: currency) {
-                buffer.append(contentsOf: MinorUnitFormatter.string(minorUnits, exponent: exponent).utf8)
+                MinorUnitFormatter.append(minorUnits, exponent: exponent, to: &buffer)
             } else {
                 unknownDecimals += 1
                 appendText(CellText.unknownDecimals(minorUnits))

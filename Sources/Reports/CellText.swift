@@ -11,9 +11,17 @@ public enum FormulaGuard {
     public static let dangerousFirstCharacters: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
 
     /// `text`, or `'` + `text` when its first character is dangerous.
+    ///
+    /// Every dangerous character is ASCII, so the first UTF-8 byte decides (a byte of a multi-byte character is never
+    /// ASCII): no hashing for each of the millions of text cells a report writes.
     public static func neutralised(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, dangerousFirstCharacters.contains(first) else { return text }
+        guard let first = text.utf8.first, first < 0x80, isDangerousASCII[Int(first)] else { return text }
         return "'" + text
+    }
+
+    /// ``dangerousFirstCharacters`` by ASCII code.
+    private static let isDangerousASCII: [Bool] = (0..<128).map {
+        dangerousFirstCharacters.contains(Unicode.Scalar(UInt8($0)))
     }
 }
 

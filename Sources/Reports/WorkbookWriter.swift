@@ -300,9 +300,11 @@ struct WorkbookWriter: ~Copyable {
 
     // MARK: Helpers
 
-    func checked(_ result: lxw_error, sheet: String) throws(ReportError) {
+    /// Throws when `result` is an error; `sheet` (what was written) is only made then: a cell's write calls this once
+    /// per cell, millions of times a report.
+    func checked(_ result: lxw_error, sheet: @autoclosure () -> String) throws(ReportError) {
         guard result == LXW_NO_ERROR else {
-            throw .workbook(path: workbook.path, operation: "write \(sheet)", reason: Workbook.describe(result))
+            throw .workbook(path: workbook.path, operation: "write \(sheet())", reason: Workbook.describe(result))
         }
     }
 

@@ -42,6 +42,18 @@ struct CurrencyTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([Currency].self, from: Data(#"["us"]"#.utf8)) }
     }
 
+    @Test("every listed code has its list's exponent; a string that is not three lower-case letters has none")
+    func exponentLookup() {
+        for (codes, exponent) in [
+            (CurrencyTable.twoDecimal, 2), (CurrencyTable.zeroDecimal, 0), (CurrencyTable.threeDecimal, 3),
+        ] {
+            for code in codes { #expect(CurrencyTable.exponent(of: code) == exponent, "\(code)") }
+        }
+        for code in ["", "us", "usdd", "USD", "uSd", "u$d", "zzz", "us\u{301}", "ü"] {
+            #expect(CurrencyTable.exponent(of: code) == nil, "\(code)")
+        }
+    }
+
     @Test("no code is listed twice with different exponents")
     func tableIsConsistent() {
         #expect(CurrencyTable.twoDecimal.isDisjoint(with: CurrencyTable.zeroDecimal))

@@ -206,7 +206,7 @@ struct CSVTests {
 
     @Test(arguments: [
         ("=1", "'=1"), ("+1", "'+1"), ("-1", "'-1"), ("@x", "'@x"), ("\t", "'\t"), ("\r", "'\r"), ("x=1", "x=1"),
-        ("'=1", "'=1"), ("", ""),
+        ("'=1", "'=1"), ("", ""), ("\u{FF1D}1", "\u{FF1D}1"), ("é=1", "é=1"), ("\u{2212}1", "\u{2212}1"),
     ])
     func formulaGuardPrefixesOnlyDangerousFirstCharacters(input: String, output: String) {
         #expect(FormulaGuard.neutralised(input) == output)

@@ -1,0 +1,82 @@
+import ReconCore
+
+/// The range's balance transactions added up once, for the two readers of their sums: the ledger's totals
+/// (``HistoryParts``, part 4) and the roll-forward's net per balance and reporting category
+/// (``HistoryBalance/datedNet(_:_:rangeGroups:)``). Each of them used to scan the range's balance transactions on its
+/// own, and each scan cost a third of reading every fact table once (docs/BENCHMARKS.md).
+struct RangeTransactionSums {
+    /// The range's balance transactions of one currency, ledger balance type, reporting category, and either dated at
+    /// their creation or not (an automatic payout's own `payout` transaction, which the roll-forward dates at its
+    /// arrival: ``HistoryBalance/datedNet(_:_:rangeGroups:)``), added up by the database.
+    struct Group {
+        var currency: Currency
+        /// ``BalanceTransactionFacts/ledgerBalanceType(_:)`` of the stored type: a group stored without one and a
+        /// group stored as `payments` are two groups with the same key.
+        var balanceType: BalanceType
+        var reportingCategory: ReportingCategory
+        /// An automatic payout's own `payout` transaction: the roll-forward dates it at the payout's arrival, so its
+        /// range sums leave it out; the ledger counts it.
+        var datedAtArrival: Bool
+        var count: Int
+        var gross: Int64
+        var fee: Int64
+        var net: Int64
+        /// Σ|amount|, Σ|fee|, Σ|net|: whether some total might overflow 64 bits in some order of addition.
+        var magnitude: [Int64]
+    }
+
+    var groups: [Group]
+
+    /// The sums of `[from, to)`; `nil` when some total might not fit in 64 bits in some order of addition (the sum of
+    /// a group's absolute values does not fit, corrupt amounts): then each reader adds the transactions itself and
+    /// names the one that does not fit.
+    static func read(_ db: SQLSession, from: Int64, to: Int64) throws -> RangeTransactionSums? {
+        do {
+            // A sum that does not fit stops the query (SQLite's SUM never wraps; PostgreSQL's is a `numeric` that
+            // does not read as 64 bits): whether one could have is told below by checked arithmetic, not the error.
+            return RangeTransactionSums(
+                groups: try db.all(
+                    """
+                    SELECT currency, balance_type, reporting_category,
+                           (type = 'payout' AND id IN (SELECT p.balance_transaction_id FROM payouts p
+                                                       WHERE p.automatic AND p.balance_transaction_id IS NOT NULL)),
+                           COUNT(*), SUM(amount), SUM(fee), SUM(net), SUM(ABS(amount)), SUM(ABS(fee)), SUM(ABS(net))
+                    FROM balance_transactions WHERE created >= ? AND created < ?
+                    GROUP BY 1, 2, 3, 4
+                    """, [.integer(from), .integer(to)]
+                ) { row in
+                    let stored: BalanceType? = try row.decode(atIndex: 1)
+                    return Group(
+                        currency: try FactsColumn.currency(row, 0),
+                        balanceType: BalanceTransactionFacts.ledgerBalanceType(stored),
+                        reportingCategory: try row.decode(atIndex: 2), datedAtArrival: try row.bool(3),
+                        count: try row.decode(atIndex: 4), gross: try row.decode(atIndex: 5),
+                        fee: try row.decode(atIndex: 6), net: try row.decode(atIndex: 7),
+                        magnitude: [
+                            try row.decode(atIndex: 8), try row.decode(atIndex: 9), try row.decode(atIndex: 10),
+                        ])
+                })
+        } catch {
+            if try sumsMightOverflow(db, from: from, to: to) { return nil }
+            throw error
+        }
+    }
+
+    /// Whether some group of the range's balance transactions might add up past 64 bits in some order: the count
+    /// times the largest magnitude (of `amount`, `fee` or `net`) does not fit, by checked arithmetic. `MIN` and `MAX`
+    /// never overflow, so this query answers whatever the sums do.
+    private static func sumsMightOverflow(_ db: SQLSession, from: Int64, to: Int64) throws -> Bool {
+        let bounds = try db.all(
+            """
+            SELECT COUNT(*), MIN(amount), MAX(amount), MIN(fee), MAX(fee), MIN(net), MAX(net)
+            FROM balance_transactions WHERE created >= ? AND created < ?
+            """, [.integer(from), .integer(to)]
+        ) { row -> (count: Int64, extremes: [Int64?]) in
+            (try row.decode(atIndex: 0), try (1...6).map { index in try row.decode(Int64?.self, atIndex: index) })
+        }
+        guard let range = bounds.first, range.count > 0 else { return false }
+        let largest = range.extremes.compactMap { $0?.magnitude }.max() ?? 0
+        let (product, overflowed) = UInt64(range.count).multipliedReportingOverflow(by: largest)
+        return overflowed || product > UInt64(Int64.max)
+    }
+}

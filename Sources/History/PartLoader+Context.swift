@@ -75,10 +75,12 @@ extension PartLoader {
     func add<Facts: StorableFacts>(
         _ step: ObjectGraph.ContextStep, _ type: Facts.Type, to part: inout ObjectLists
     ) throws {
-        var held = part[Facts.self]
-        var heldIDs = Set(held.map(\.id))
+        var heldIDs = Set(part[Facts.self].map(\.id))
+        // What the step finds, added to the part's list at the end: appending to a copy of that list while the part
+        // still held it copied every fact in it (and retained each of its strings) once a step.
+        var added: [Facts] = []
         func keep(_ found: [Facts]) {
-            for facts in found where heldIDs.insert(facts.id).inserted { held.append(facts) }
+            for facts in found where heldIDs.insert(facts.id).inserted { added.append(facts) }
         }
         for edge in step.edges {
             let parents = edge.parent.map { StorableKinds.reader(of: $0).ids(part) } ?? allIDs(in: part)
@@ -90,7 +92,7 @@ extension PartLoader {
                 part, reference.columns, reference.arrayColumns)
         }
         keep(try facts(Facts.self, "id", named.filter { !heldIDs.contains($0) }))
-        part[Facts.self] = held
+        if !added.isEmpty { part[Facts.self].append(contentsOf: added) }
     }
 
     /// The ids of the objects `part` holds that an edge to any kind (a balance transaction's `source`) may name:
@@ -110,8 +112,14 @@ extension StorableFacts {
         in part: ObjectLists, withParentIn parents: Set<String>, by edge: ParentEdge, isJudged: (Int64) -> Bool
     ) -> Set<String> {
         let parent = textColumn(edge.column)
-        return Set(
-            part[Self.self].filter { isJudged($0.created) && parent($0).map(parents.contains) == true }.map(\.id))
+        let objects = part[Self.self]
+        var ids = Set<String>()
+        // By index, as in `values(in:columns:arrayColumns:)`: filtering would copy the facts it keeps.
+        for index in objects.indices
+        where isJudged(objects[index].created) && parent(objects[index]).map(parents.contains) == true {
+            ids.insert(objects[index].id)
+        }
+        return ids
     }
 
     /// The ids the objects of this kind `part` holds name in `columns` (one id each) and `arrayColumns` (JSON
@@ -122,10 +130,11 @@ extension StorableFacts {
         let single = columns.map(textColumn)
         let lists = arrayColumns.map(textColumn)
         var ids: [String] = []
-        for object in objects {
-            for column in single { if let id = column(object) { ids.append(id) } }
+        // By index: `for object in objects` copies every fact (and retains each of its strings) on the way.
+        for index in objects.indices {
+            for column in single { if let id = column(objects[index]) { ids.append(id) } }
             for column in lists {
-                if let json = column(object), let list = try? IDList.ids(json) { ids += list }
+                if let json = column(objects[index]), let list = try? IDList.ids(json) { ids += list }
             }
         }
         return ids

@@ -165,13 +165,21 @@ extension ReportBuilder {
     mutating func settledNet(
         sources: [String], named: [String?], settlement: Currency?, objectID: String, created: Int64
     ) -> (settlement: Currency?, amount: Int64?) {
-        var transactions: [String: BalanceTransactionFacts] = [:]
+        // Each transaction once, by id: only its currency and net (copying a whole fact retains each of its strings).
+        var transactions: [String: (currency: Currency, net: Int64)] = [:]
         var complete = true
         for id in named.compactMap({ $0 }) {
-            if let bt = index.balanceTransactionByID[id] { transactions[id] = bt } else { complete = false }
+            if let bt = index.balanceTransactionByID[id] {
+                transactions[id] = (bt.currency, bt.net)
+            } else {
+                complete = false
+            }
         }
         for source in sources {
-            for bt in index.balanceTransactionsBySource[source] ?? [] { transactions[bt.id] = bt }
+            guard let found = index.balanceTransactionsBySource[source] else { continue }
+            for position in found.indices {
+                transactions[found[position].id] = (found[position].currency, found[position].net)
+            }
         }
         let currencies = Set(transactions.values.map(\.currency))
         let settlement = settlement ?? (currencies.count == 1 ? currencies.first : nil)

@@ -16,6 +16,8 @@ extension ReportBuilder {
                 total.reportingCategory.rawValue, currency: total.currency, created: index.from,
                 what: "\(total.reportingCategory) ledger total")
         }
+        // A part that judges no balance transaction (every part but the ledger's pages) adds none one by one.
+        if let judged = index.judged, judged[.balanceTransaction].isEmpty { return }
         let judged = index.balanceTransactions.filter {
             index.judges($0)
         }

@@ -26,13 +26,15 @@ public struct TransferGroupIndex: Sendable {
     ) {
         var groupOfCharge: [String: String] = [:]
         var unnamed: [String] = []
-        for charge in charges {
-            let intent = intent(charge)
-            guard charge.canBelongToTransferGroup(intent: intent) else { continue }
-            if let group = charge.namedTransferGroup(intent: intent) {
-                groupOfCharge[charge.id] = group
+        // By index: `for charge in charges` copies every charge (and retains each of its strings) on the way, and
+        // most charges belong to no group.
+        for position in charges.indices {
+            let intent = intent(charges[position])
+            guard charges[position].canBelongToTransferGroup(intent: intent) else { continue }
+            if let group = charges[position].namedTransferGroup(intent: intent) {
+                groupOfCharge[charges[position].id] = group
             } else {
-                unnamed.append(charge.id)
+                unnamed.append(charges[position].id)
             }
         }
         if !unnamed.isEmpty {
@@ -50,8 +52,10 @@ public struct TransferGroupIndex: Sendable {
             return
         }
         var groupCharges: [String: [ChargeFacts]] = [:]
-        for charge in charges {
-            if let group = groupOfCharge[charge.id] { groupCharges[group, default: []].append(charge) }
+        for position in charges.indices {
+            if let group = groupOfCharge[charges[position].id] {
+                groupCharges[group, default: []].append(charges[position])
+            }
         }
         var groupTransfers: [String: [TransferFacts]] = [:]
         for transfer in transfers {

@@ -52,7 +52,10 @@ extension HistoryParts {
                 case .withWhatTheyPaidOut: try loader.payoutParts(body)
                 }
             }
-            // Added up once for the ledger and the roll-forward.
+            // Added up once for the ledger and the roll-forward, with the default page cache again: SQLite sorts a
+            // GROUP BY in memory up to the cache's size, which with the parts' cache was 120 MiB more at a million
+            // charges (docs/BENCHMARKS.md); with the default one it spills to a temporary file, and is no slower.
+            if let cache = db.dialect.largeReadCache { try db.execute(cache.reset) }
             let sums = try RangeTransactionSums.read(db, from: from, to: to)
             try loader.ledgerParts(sums, body)
             try body(try loader.missingObjectsPart(sums))

@@ -130,11 +130,14 @@ extension StorableFacts {
         let single = columns.map(textColumn)
         let lists = arrayColumns.map(textColumn)
         var ids: [String] = []
-        // By index: `for object in objects` copies every fact (and retains each of its strings) on the way.
-        for index in objects.indices {
-            for column in single { if let id = column(objects[index]) { ids.append(id) } }
-            for column in lists {
-                if let json = column(objects[index]), let list = try? IDList.ids(json) { ids += list }
+        // Through the buffer: `for object in objects`, or even `objects[index]`, copies every fact (and retains each
+        // of its strings) to hand it to the column's closure.
+        objects.withUnsafeBufferPointer { facts in
+            for index in facts.indices {
+                for column in single { if let id = column(facts[index]) { ids.append(id) } }
+                for column in lists {
+                    if let json = column(facts[index]), let list = try? IDList.ids(json) { ids += list }
+                }
             }
         }
         return ids

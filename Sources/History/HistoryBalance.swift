@@ -196,9 +196,10 @@ extension HistoryBalance {
             var selections = [datedAtCreation, datedAtArrival]
             if let rangeGroups {
                 for group in rangeGroups where !group.datedAtArrival {
+                    let row = group.row
                     add(
-                        BalanceKey(currency: group.currency, balanceType: group.balanceType), group.reportingCategory,
-                        group.net)
+                        BalanceKey(currency: row.currency, balanceType: row.balanceType), row.reportingCategory, row.net
+                    )
                 }
                 selections.removeFirst()
             }

@@ -369,9 +369,7 @@ struct PartLoader {
     private static func ledgerTotals(_ sums: RangeTransactionSums) -> [LedgerRow]? {
         var totals: [LedgerTotalsKey: (row: LedgerRow, magnitude: [Int64])] = [:]
         for group in sums.groups {
-            let row = LedgerRow(
-                currency: group.currency, balanceType: group.balanceType, reportingCategory: group.reportingCategory,
-                count: group.count, gross: group.gross, fee: group.fee, net: group.net)
+            let row = group.row
             let key = LedgerTotalsKey(row)
             guard let earlier = totals[key] else {
                 totals[key] = (row, group.magnitude)

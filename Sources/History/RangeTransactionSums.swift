@@ -9,18 +9,13 @@ struct RangeTransactionSums {
     /// their creation or not (an automatic payout's own `payout` transaction, which the roll-forward dates at its
     /// arrival: ``HistoryBalance/datedNet(_:_:rangeGroups:)``), added up by the database.
     struct Group {
-        var currency: Currency
-        /// ``BalanceTransactionFacts/ledgerBalanceType(_:)`` of the stored type: a group stored without one and a
-        /// group stored as `payments` are two groups with the same key.
-        var balanceType: BalanceType
-        var reportingCategory: ReportingCategory
+        /// The group's count and sums, as the ledger shows them. Its balance type is
+        /// ``BalanceTransactionFacts/ledgerBalanceType(_:)`` of the stored one: a group stored without one and a group
+        /// stored as `payments` are two groups with the same key.
+        var row: LedgerRow
         /// An automatic payout's own `payout` transaction: the roll-forward dates it at the payout's arrival, so its
         /// range sums leave it out; the ledger counts it.
         var datedAtArrival: Bool
-        var count: Int
-        var gross: Int64
-        var fee: Int64
-        var net: Int64
         /// Σ|amount|, Σ|fee|, Σ|net|: whether some total might overflow 64 bits in some order of addition.
         var magnitude: [Int64]
     }
@@ -51,11 +46,13 @@ struct RangeTransactionSums {
                 ) { row in
                     let stored: BalanceType? = try row.decode(atIndex: 1)
                     return Group(
-                        currency: try FactsColumn.currency(row, 0),
-                        balanceType: BalanceTransactionFacts.ledgerBalanceType(stored),
-                        reportingCategory: try row.decode(atIndex: 2), datedAtArrival: try row.bool(3),
-                        count: try row.decode(atIndex: 4), gross: try row.decode(atIndex: 5),
-                        fee: try row.decode(atIndex: 6), net: try row.decode(atIndex: 7),
+                        row: LedgerRow(
+                            currency: try FactsColumn.currency(row, 0),
+                            balanceType: BalanceTransactionFacts.ledgerBalanceType(stored),
+                            reportingCategory: try row.decode(atIndex: 2), count: try row.decode(atIndex: 4),
+                            gross: try row.decode(atIndex: 5), fee: try row.decode(atIndex: 6),
+                            net: try row.decode(atIndex: 7)),
+                        datedAtArrival: try row.bool(3),
                         magnitude: [
                             try row.decode(atIndex: 8), try row.decode(atIndex: 9), try row.decode(atIndex: 10),
                         ])

@@ -81,12 +81,19 @@ struct FactIndex {
         reversalByID = FactLookup(reversals)
         let feeRefunds = FactLookup(input.feeRefunds).unique.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
 
-        var byOrigin: [String: ApplicationFeeFacts] = [:]
-        for fee in applicationFees.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
-            guard let charge = fee.originatingChargeID, byOrigin[charge] == nil else { continue }
-            byOrigin[charge] = fee
+        // The earliest fee of each charge: its position compared, so that no fee is copied but the one kept.
+        var byOrigin: [String: Int] = [:]
+        for position in applicationFees.indices {
+            guard let charge = applicationFees[position].originatingChargeID else { continue }
+            if let kept = byOrigin[charge],
+                (applicationFees[kept].created, applicationFees[kept].id)
+                    <= (applicationFees[position].created, applicationFees[position].id)
+            {
+                continue
+            }
+            byOrigin[charge] = position
         }
-        feeByOriginatingCharge = byOrigin
+        feeByOriginatingCharge = byOrigin.mapValues { [applicationFees] in applicationFees[$0] }
         reversalsByTransfer = Dictionary(grouping: reversals, by: \.transferID)
         feeRefundsByFee = Dictionary(grouping: feeRefunds, by: \.feeID)
         refundsByCharge = Dictionary(
@@ -94,8 +101,13 @@ struct FactIndex {
             by: { $0.chargeID ?? "" })
         disputesByCharge = Dictionary(
             grouping: disputes.sorted { ($0.created, $0.id) < ($1.created, $1.id) }, by: \.chargeID)
-        balanceTransactionsBySource = Dictionary(
-            grouping: balanceTransactions.filter { $0.sourceID != nil }, by: { $0.sourceID ?? "" })
+        // One pass, each transaction copied once (filtering first, then grouping, copied each twice).
+        var bySource: [String: [BalanceTransactionFacts]] = [:]
+        for position in balanceTransactions.indices {
+            guard let source = balanceTransactions[position].sourceID else { continue }
+            bySource[source, default: []].append(balanceTransactions[position])
+        }
+        balanceTransactionsBySource = bySource
         repaymentsByDispute = Dictionary(
             grouping: transfers.filter { $0.disputeIDMetadata != nil }.sorted {
                 ($0.created, $0.id) < ($1.created, $1.id)

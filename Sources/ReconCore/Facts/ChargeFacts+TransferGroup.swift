@@ -2,24 +2,25 @@
 /// rules and the history's part reader (which loads a group's other members) share.
 extension ChargeFacts {
     /// docs/RULES.md's destination charge: `transfer_data.destination`, or `transfer`, or its PaymentIntent's
-    /// `transfer_data.destination`.
-    public func isDestinationCharge(intent: PaymentIntentFacts?) -> Bool {
-        destinationAccountID != nil || transferID != nil || intent?.destinationAccountID != nil
+    /// `transfer_data.destination`. `intent` is looked up only when the charge's own fields do not decide: most
+    /// charges of a Connect platform say it themselves, and a lookup copies the PaymentIntent's facts.
+    public func isDestinationCharge(intent: @autoclosure () -> PaymentIntentFacts?) -> Bool {
+        destinationAccountID != nil || transferID != nil || intent()?.destinationAccountID != nil
     }
 
     /// Whether the charge can belong to a transfer group: it succeeded with something captured, and it is neither a
     /// destination charge (Stripe labels a destination charge's PaymentIntent `group_pi_…` itself; that is no
     /// group the platform made) nor paid by a connected account (an account debit or a payment from its balance,
     /// ``isPaidByAnAccount``).
-    public func canBelongToTransferGroup(intent: PaymentIntentFacts?) -> Bool {
-        isSucceededAndCaptured && !isPaidByAnAccount && !isDestinationCharge(intent: intent)
+    public func canBelongToTransferGroup(intent: @autoclosure () -> PaymentIntentFacts?) -> Bool {
+        isSucceededAndCaptured && !isPaidByAnAccount && !isDestinationCharge(intent: intent())
     }
 
     /// The group the charge names: its own `transfer_group`, else its PaymentIntent's; `nil` when it names none
     /// (it may still belong to the group of a transfer naming it as `source_transaction`) or cannot belong to one.
-    public func namedTransferGroup(intent: PaymentIntentFacts?) -> String? {
-        guard canBelongToTransferGroup(intent: intent) else { return nil }
-        return transferGroup ?? intent?.transferGroup
+    public func namedTransferGroup(intent: @autoclosure () -> PaymentIntentFacts?) -> String? {
+        guard canBelongToTransferGroup(intent: intent()) else { return nil }
+        return transferGroup ?? intent()?.transferGroup
     }
 }
 

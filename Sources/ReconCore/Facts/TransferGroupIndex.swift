@@ -28,10 +28,11 @@ public struct TransferGroupIndex: Sendable {
         var unnamed: [String] = []
         // By index: `for charge in charges` copies every charge (and retains each of its strings) on the way, and
         // most charges belong to no group.
+        // The PaymentIntent is looked up only for a charge that may belong to a group (most are destination charges,
+        // which say so themselves).
         for position in charges.indices {
-            let intent = intent(charges[position])
-            guard charges[position].canBelongToTransferGroup(intent: intent) else { continue }
-            if let group = charges[position].namedTransferGroup(intent: intent) {
+            guard charges[position].canBelongToTransferGroup(intent: intent(charges[position])) else { continue }
+            if let group = charges[position].namedTransferGroup(intent: intent(charges[position])) {
                 groupOfCharge[charges[position].id] = group
             } else {
                 unnamed.append(charges[position].id)
@@ -39,10 +40,14 @@ public struct TransferGroupIndex: Sendable {
         }
         if !unnamed.isEmpty {
             let candidates = Set(unnamed)
-            let sorted = transfers.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
-            for transfer in sorted {
-                guard let source = transfer.sourceTransactionID, candidates.contains(source),
-                    groupOfCharge[source] == nil, let group = transfer.transferGroupKey
+            // The transfers naming one of them, earliest first, by position: sorting every transfer of the part
+            // copied each of them.
+            let naming = transfers.indices.filter {
+                transfers[$0].sourceTransactionID.map(candidates.contains) == true
+            }.sorted { (transfers[$0].created, transfers[$0].id) < (transfers[$1].created, transfers[$1].id) }
+            for position in naming {
+                guard let source = transfers[position].sourceTransactionID, groupOfCharge[source] == nil,
+                    let group = transfers[position].transferGroupKey
                 else { continue }
                 groupOfCharge[source] = group
             }

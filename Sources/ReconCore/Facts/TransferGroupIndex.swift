@@ -26,10 +26,9 @@ public struct TransferGroupIndex: Sendable {
     ) {
         var groupOfCharge: [String: String] = [:]
         var unnamed: [String] = []
-        // By index: `for charge in charges` copies every charge (and retains each of its strings) on the way, and
-        // most charges belong to no group.
-        // The PaymentIntent is looked up only for a charge that may belong to a group (most are destination charges,
-        // which say so themselves).
+        // By index (`for charge in charges` copies every charge, retaining each of its strings), and the PaymentIntent
+        // looked up only for a charge that may belong to a group: most are destination charges, which say so
+        // themselves.
         for position in charges.indices {
             guard charges[position].canBelongToTransferGroup(intent: intent(charges[position])) else { continue }
             if let group = charges[position].namedTransferGroup(intent: intent(charges[position])) {

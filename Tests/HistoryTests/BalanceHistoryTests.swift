@@ -76,6 +76,43 @@ struct BalanceHistoryTests {
     }
 
     @Test(
+        "the range's sums, added up once, give the roll-forward what its own scan gives, on PostgreSQL",
+        .postgreSQLServer)
+    func rangeSumsOnPostgreSQL() async throws { try await rangeSums(backend: .postgreSQL) }
+
+    @Test(
+        "the range's sums, added up once, give the roll-forward what its own scan gives",
+        arguments: [TestHistoryBackend.sqlite])
+    func rangeSums(backend: TestHistoryBackend) async throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
+        let run = try store.runs.beginRun(start(from: Self.from, to: Self.to)).runID
+        _ = try await store.objects.write(Self.batch(), run: run, now: Self.to)
+        // The range, and a span holding the new automatic payout's own transaction but not its arrival
+        for span in [Self.from..<Self.to, Self.to..<(Self.to + 1_801)] {
+            let (own, once, sums) = try store.read { db in
+                let sums = try #require(try RangeTransactionSums.read(db, from: span.lowerBound, to: span.upperBound))
+                return (
+                    try HistoryBalance.datedNet(db, span),
+                    try HistoryBalance.datedNet(db, span, rangeGroups: sums.groups), sums
+                )
+            }
+            #expect(once.sums == own.sums)
+            #expect(once.overflowed == own.overflowed)
+            // The ledger counts every transaction created in the span, the payout dated at its arrival included
+            let payouts = sums.groups.filter { $0.row.reportingCategory == "payout" }
+            if span.lowerBound == Self.to {
+                #expect(payouts.map(\.datedAtArrival) == [true])
+                #expect(payouts.map(\.row.net) == [-10_000])
+                #expect(own.sums[Self.usd] == ["charge": 1_000])
+            } else {
+                #expect(payouts.map(\.datedAtArrival) == [false])
+                #expect(payouts.map(\.row.net) == [-500])
+            }
+        }
+    }
+
+    @Test(
         "a range is anchored on the nearest snapshot the history reaches, and continuous with the one before, on PostgreSQL",
         .postgreSQLServer)
     func anchorAndContinuityOnPostgreSQL() async throws { try await anchorAndContinuity(backend: .postgreSQL) }

@@ -58,12 +58,21 @@ struct BalanceHistoryTests {
         return batch
     }
 
+    /// A new history holding ``batch()``, written by a run of the range; the database lives as long as the first.
+    static func historyHoldingBatch(
+        _ backend: TestHistoryBackend
+    ) async throws -> (database: TemporaryDatabase, store: HistoryStore) {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
+        let run = try store.runs.beginRun(start(from: from, to: to)).runID
+        _ = try await store.objects.write(batch(), run: run, now: to)
+        return (database, store)
+    }
+
     @Test("an automatic payout is dated at its arrival, a manual one at its creation")
     func datingOfPayouts() async throws {
-        let database = try TemporaryDatabase()
-        let store = try database.open()
-        let run = try store.runs.beginRun(start(from: Self.from, to: Self.to)).runID
-        _ = try await store.objects.write(Self.batch(), run: run, now: Self.to)
+        let (database, store) = try await Self.historyHoldingBatch(.sqlite)
+        defer { withExtendedLifetime(database) {} }
         let (inRange, overflowed) = try store.read { db in try HistoryBalance.datedNet(db, Self.from..<Self.to) }
         #expect(overflowed.isEmpty)
         // The range's charge, the old automatic payout arriving in it, the manual one created in it
@@ -84,10 +93,8 @@ struct BalanceHistoryTests {
         "the range's sums, added up once, give the roll-forward what its own scan gives",
         arguments: [TestHistoryBackend.sqlite])
     func rangeSums(backend: TestHistoryBackend) async throws {
-        let database = try TemporaryDatabase(backend)
-        let store = try database.open()
-        let run = try store.runs.beginRun(start(from: Self.from, to: Self.to)).runID
-        _ = try await store.objects.write(Self.batch(), run: run, now: Self.to)
+        let (database, store) = try await Self.historyHoldingBatch(backend)
+        defer { withExtendedLifetime(database) {} }
         // The range, and a span holding the new automatic payout's own transaction but not its arrival
         for span in [Self.from..<Self.to, Self.to..<(Self.to + 1_801)] {
             let (own, once, sums) = try store.read { db in

@@ -168,9 +168,7 @@ extension HistoryBalance {
         let bounds: [SQLValue] = [.integer(span.lowerBound), .integer(span.upperBound)]
         let datedAtCreation = """
             FROM balance_transactions b
-            WHERE b.created >= ? AND b.created < ?
-              AND (b.type <> 'payout' OR b.id NOT IN (SELECT p.balance_transaction_id FROM payouts p
-                                                      WHERE p.automatic AND p.balance_transaction_id IS NOT NULL))
+            WHERE b.created >= ? AND b.created < ? AND NOT (\(isDatedAtArrival("b")))
             """
         let datedAtArrival = """
             FROM payouts p JOIN balance_transactions b ON b.id = p.balance_transaction_id
@@ -238,6 +236,19 @@ extension HistoryBalance {
             sums[key] = try checkedSum([sums[key] ?? 0, -net], key)
         }
         return sums
+    }
+
+    /// The SQL condition that the balance transaction `alias` is an automatic payout's own `payout` transaction,
+    /// which the roll-forward dates at the payout's arrival instead of its creation (``datedNet(_:_:rangeGroups:)``).
+    /// A `CASE`, not an `AND`: SQLite evaluates both sides of an `AND` in a result column, so the payouts would be
+    /// looked up for every transaction, not only for payouts.
+    static func isDatedAtArrival(_ alias: String) -> String {
+        """
+        CASE WHEN \(alias).type = 'payout'
+             THEN \(alias).id IN (SELECT p.balance_transaction_id FROM payouts p
+                                  WHERE p.automatic AND p.balance_transaction_id IS NOT NULL)
+             ELSE FALSE END
+        """
     }
 
     /// The balance of a row whose first two columns are a balance transaction's `currency` and `balance_type` (the

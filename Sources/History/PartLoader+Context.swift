@@ -112,12 +112,14 @@ extension StorableFacts {
         in part: ObjectLists, withParentIn parents: Set<String>, by edge: ParentEdge, isJudged: (Int64) -> Bool
     ) -> Set<String> {
         let parent = textColumn(edge.column)
-        let objects = part[Self.self]
         var ids = Set<String>()
-        // By index, as in `values(in:columns:arrayColumns:)`: filtering would copy the facts it keeps.
-        for index in objects.indices
-        where isJudged(objects[index].created) && parent(objects[index]).map(parents.contains) == true {
-            ids.insert(objects[index].id)
+        // Through the buffer, as in `values(in:columns:arrayColumns:)`: filtering would copy the facts it keeps, and
+        // handing the column's closure `objects[index]` copies each fact.
+        part[Self.self].withUnsafeBufferPointer { facts in
+            for index in facts.indices
+            where isJudged(facts[index].created) && parent(facts[index]).map(parents.contains) == true {
+                ids.insert(facts[index].id)
+            }
         }
         return ids
     }

@@ -27,20 +27,15 @@ struct RangeTransactionSums {
     /// names the one that does not fit.
     static func read(_ db: SQLSession, from: Int64, to: Int64) throws -> RangeTransactionSums? {
         do {
-            // CASE, not AND: a result column's AND evaluates both sides, so the subquery's lookup would run for every
-            // transaction, not only for payouts.
             // A sum that does not fit stops the query (SQLite's SUM never wraps; PostgreSQL's is a `numeric` that
             // does not read as 64 bits): whether one could have is told below by checked arithmetic, not the error.
             return RangeTransactionSums(
                 groups: try db.all(
                     """
-                    SELECT currency, balance_type, reporting_category,
-                           CASE WHEN type = 'payout'
-                                THEN id IN (SELECT p.balance_transaction_id FROM payouts p
-                                            WHERE p.automatic AND p.balance_transaction_id IS NOT NULL)
-                                ELSE FALSE END,
-                           COUNT(*), SUM(amount), SUM(fee), SUM(net), SUM(ABS(amount)), SUM(ABS(fee)), SUM(ABS(net))
-                    FROM balance_transactions WHERE created >= ? AND created < ?
+                    SELECT b.currency, b.balance_type, b.reporting_category, \(HistoryBalance.isDatedAtArrival("b")),
+                           COUNT(*), SUM(b.amount), SUM(b.fee), SUM(b.net),
+                           SUM(ABS(b.amount)), SUM(ABS(b.fee)), SUM(ABS(b.net))
+                    FROM balance_transactions b WHERE b.created >= ? AND b.created < ?
                     GROUP BY 1, 2, 3, 4
                     """, [.integer(from), .integer(to)]
                 ) { row in

@@ -17,7 +17,7 @@ extension ReportBuilder {
                 what: "\(total.reportingCategory) ledger total")
         }
         // A part that judges no balance transaction (every part but the ledger's pages) adds none one by one.
-        if let judged = index.judged, judged[.balanceTransaction].isEmpty { return }
+        if let scope = index.judged, scope[.balanceTransaction].isEmpty { return }
         let judged = index.balanceTransactions.filter {
             index.judges($0)
         }

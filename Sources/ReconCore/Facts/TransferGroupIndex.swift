@@ -31,7 +31,9 @@ public struct TransferGroupIndex: Sendable {
         // themselves.
         for position in charges.indices {
             guard charges[position].canBelongToTransferGroup(intent: intent(charges[position])) else { continue }
-            if let group = charges[position].namedTransferGroup(intent: intent(charges[position])) {
+            // A charge that may belong: its PaymentIntent looked up once more, for the group it names.
+            let found = intent(charges[position])
+            if let group = charges[position].namedTransferGroup(intent: found) {
                 groupOfCharge[charges[position].id] = group
             } else {
                 unnamed.append(charges[position].id)

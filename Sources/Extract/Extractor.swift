@@ -120,6 +120,7 @@ public struct Extractor: Sendable {
         let expected = try await store.gaps.objectCounts(
             of: ListKind.rangeLists.map(\.objectKind), createdIn: reference)
         var windowsByKind: [[ExtractionWork]] = []
+        var decidingWindows: [ExtractionWork] = []
         var streams: [ListKind: Int] = [:]
         for kind in ListKind.rangeLists {
             let finished = done.filter { $0.resource == kind.rawValue }.map { $0.from..<$0.to }
@@ -129,17 +130,11 @@ public struct Extractor: Sendable {
             // Objects per second the span before held; a span that held none says nothing.
             let count = expected[kind.objectKind] ?? 0
             let density = count > 0 ? Double(count) / Double(max(1, reference.upperBound - reference.lowerBound)) : nil
-            let windows = long.flatMap { Self.pieces($0, density: density ?? 0, endpointRate: client.endpointRate) }
-            streams[kind] = windows.count
             let dropped = options.droppedExpansions[kind.objectKind] ?? []
-            windowsByKind.append(
-                windows.map { window in
-                    var stream = ListStream(range: kind, window: window).dropping(dropped)
-                    // Cut already: as after a split, a piece is cut again only for pages enough to pay for it.
-                    if windows.count > long.count { stream.minimumPagesPerPiece = ListPager.firstPiecePages }
-                    stream.density = density
-                    return .list(stream)
-                })
+            let work = Self.startingStreams(kind, windows: long, density: density, endpointRate: client.endpointRate)
+                .map { ExtractionWork.list($0.dropping(dropped)) }
+            streams[kind] = work.count
+            if kind == Self.listDecidingLength { decidingWindows = work } else { windowsByKind.append(work) }
         }
         // Stripe's balance is read first, beside the lists: what carries it back to `to` is listed once it is known
         // (``readBooks(dispatcher:_:)``), unless the history already holds a way back (a re-run of an older range).
@@ -156,9 +151,7 @@ public struct Extractor: Sendable {
             followsMovesByHand: options.lookbackSeconds > 0
                 ? try await store.runs.hasCompletedExtraction(overlapping: (from - options.lookbackSeconds)..<from)
                 : false, debitLinkKeys: options.debitLinkKeys)
-        // The balance transactions list is the longest (a transaction for every charge, refund, transfer, fee…), so
-        // its rate limit decides the extraction's length: it keeps its rate while the others share the rest.
-        await client.prioritize(endpoint: ListKind.balanceTransactions.pathForList)
+        await client.prioritize(endpoint: Self.listDecidingLength.pathForList)
         // The objects of the look-back window that are not final, read again beside the range's lists.
         var lateReads: [ExtractionWork] = []
         if options.lookbackSeconds > 0 {
@@ -176,9 +169,11 @@ public struct Extractor: Sendable {
                     metadata: ["objects": "\(summary.lateReads)", "requests": "\(lateReads.count)"])
             }
         }
-        // Interleaved across kinds, so every endpoint has cursors in flight from the first second; Stripe's balance
-        // first.
+        // Stripe's balance first; then the pieces of the list that decides the run's length, which take its
+        // endpoint's slots from the first instant, one every 1/rate s; then the rest interleaved across kinds, so
+        // every endpoint has cursors in flight from the first second.
         var work: [ExtractionWork] = [.readBalance]
+        work += decidingWindows
         work += lateReads.filter { if case .list = $0 { true } else { false } }
         for index in 0..<(windowsByKind.map(\.count).max() ?? 0) {
             for windows in windowsByKind where index < windows.count { work.append(windows[index]) }
@@ -386,14 +381,52 @@ public struct Extractor: Sendable {
         }
     }
 
-    /// `window` cut into the pieces a list of `density` objects per second should page at once from its first
-    /// request: each expected to hold ``ListPager/firstPiecePages`` pages or more, no more of them than keep its
-    /// endpoint at `endpointRate` over Stripe's usual round trip. A list expected to be short stays whole; a piece
-    /// found denser than expected is split further as it pages.
-    static func pieces(_ window: Range<Int64>, density: Double, endpointRate: Double) -> [Range<Int64>] {
-        let pages = density * Double(window.upperBound - window.lowerBound) / 100
-        let wanted = Int((endpointRate * ListPager.usualRoundTrip).rounded(.up))
-        let count = min(wanted, Int(pages / ListPager.firstPiecePages), ListPager.maximumStreams)
+    /// The longest list (a balance transaction for every charge, refund, transfer, fee…): its endpoint's rate limit
+    /// decides the extraction's length, so it keeps its rate while the others share the rest.
+    static let listDecidingLength = ListKind.balanceTransactions
+
+    /// The streams `kind`'s `windows` start paging as: each window cut into ``pieces(_:density:endpointRate:decidesLength:)``.
+    /// A piece cut by the density before is split again, as after a split, only into pieces of the pages its cut
+    /// asked for; one cut knowing nothing splits on its first page as a whole list does.
+    static func startingStreams(_ kind: ListKind, windows: [Range<Int64>], density: Double?, endpointRate: Double)
+        -> [ListStream]
+    {
+        let decidesLength = kind == listDecidingLength
+        let pieces = windows.flatMap {
+            Self.pieces($0, density: density, endpointRate: endpointRate, decidesLength: decidesLength)
+        }
+        return pieces.map { window in
+            var stream = ListStream(range: kind, window: window)
+            if density != nil, pieces.count > windows.count {
+                stream.minimumPagesPerPiece = ListPager.firstPiecePages(decidesLength: decidesLength)
+            }
+            stream.density = density
+            return stream
+        }
+    }
+
+    /// `window` cut into the pieces a list of `density` objects per second (`nil`: the history saw none) should page
+    /// at once from its first request, no more of them than keep its endpoint at `endpointRate` over Stripe's usual
+    /// round trip. Each piece ends in a partly empty page, which the round trips it saves must pay for:
+    /// - the list that decides the run's length (`decidesLength`, the balance transactions) is cut into pieces
+    ///   expected to hold ``ListPager/piecePages`` pages or more: its partly empty pages take its endpoint's
+    ///   slots. Known to nothing, it starts in as many pieces as its endpoint keeps in flight over a round trip (4 at
+    ///   25/s): a list that turns out short pays three partly empty pages at the most, in a run that is short
+    ///   anyway; a dense one gains its first round trip;
+    /// - a list beside it is cut into pieces of ``ListPager/firstPiecePagesBeside`` pages or more: its endpoint is
+    ///   not the one the run waits for, so its chain of round trips (0.3 s a page for an expanded list) must not be.
+    /// A list expected to be short stays whole; a piece found denser than expected is split further as it pages.
+    static func pieces(_ window: Range<Int64>, density: Double?, endpointRate: Double, decidesLength: Bool)
+        -> [Range<Int64>]
+    {
+        let wanted = ListPager.streamsWanted(endpointRate: endpointRate, roundTrip: ListPager.usualRoundTrip)
+        let count: Int
+        if let density, density > 0 {
+            let pages = density * Double(window.upperBound - window.lowerBound) / 100
+            count = min(wanted, Int(pages / ListPager.firstPiecePages(decidesLength: decidesLength)))
+        } else {
+            count = decidesLength ? wanted - 1 : 1
+        }
         return count >= 2 ? Intervals.split(window, into: count) : [window]
     }
 

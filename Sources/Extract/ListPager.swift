@@ -155,11 +155,29 @@ struct ListPager: Sendable {
     static let minimumPagesPerPiece = 0.85
     /// Cursors of one endpoint worth keeping in flight, at most.
     static let maximumStreams = 16
-    /// Pages a piece cut before its list's first page should be expected to hold, at least: each piece ends in a
-    /// partly empty page, which the round trip it saves must pay for.
-    static let firstPiecePages = 4.0
+    /// Pages a piece of a list known to be dense should be expected to hold, at least: each piece ends in a partly
+    /// empty page, which the round trips it saves must pay for. It holds for the pieces split off as a list pages,
+    /// and for those of the list that decides the run's length cut before its first page.
+    static let piecePages = 3.0
+    /// Pages a piece of a list beside the one that decides the run's length, cut before its first page, should be
+    /// expected to hold, at least: its partly empty pages take no slot the run waits for
+    /// (``Extractor/pieces(_:density:endpointRate:decidesLength:)``).
+    static let firstPiecePagesBeside = 1.5
+
+    /// Pages a piece cut before its list's first page should be expected to hold, at least, for the list that
+    /// decides the run's length or for one beside it.
+    static func firstPiecePages(decidesLength: Bool) -> Double {
+        decidesLength ? piecePages : firstPiecePagesBeside
+    }
     /// Stripe's usual round trip, seconds, for the cuts made before any was measured.
     static let usualRoundTrip = 0.15
+
+    /// Cursors of one endpoint that keep it at `endpointRate` over a round trip of `roundTrip` seconds (capped at
+    /// one): as many as the rate sends in a round trip, and one more waiting, so that a late answer leaves no slot
+    /// empty.
+    static func streamsWanted(endpointRate: Double, roundTrip: Double) -> Int {
+        min(maximumStreams, Int((endpointRate * min(roundTrip, 1)).rounded(.up)) + 1)
+    }
 
     /// Cuts the rest of a dense window into pieces that page at once: as many as keep the endpoint at its rate
     /// (its rate × the round trip, counting the cursors already in flight), each expected to hold at least
@@ -176,7 +194,7 @@ struct ListPager: Sendable {
         }
         let remainingPages = stream.remainingPages ?? 0
         let seconds = roundTrip.inSeconds
-        let wanted = min(Self.maximumStreams, Int((client.endpointRate * min(seconds, 1)).rounded(.up)) + 1)
+        let wanted = Self.streamsWanted(endpointRate: client.endpointRate, roundTrip: seconds)
         let inFlight = await dispatcher.streams(endpoint)
         let idle = await dispatcher.idleWorkers
         // This stream's piece counts as one of the pieces; the remaining pages, not counting its next one.
@@ -194,6 +212,6 @@ struct ListPager: Sendable {
             await dispatcher.add(.list(piece))
         }
         stream.window = bounds[pieces - 1]..<window.upperBound
-        stream.minimumPagesPerPiece = max(stream.minimumPagesPerPiece, 3)
+        stream.minimumPagesPerPiece = max(stream.minimumPagesPerPiece, Self.piecePages)
     }
 }

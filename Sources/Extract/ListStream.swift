@@ -119,7 +119,7 @@ struct ListStream: Sendable {
         piece.window = window
         piece.cursor = nil
         piece.listed = 0
-        piece.minimumPagesPerPiece = max(minimumPagesPerPiece, 3)
+        piece.minimumPagesPerPiece = max(minimumPagesPerPiece, ListPager.piecePages)
         return piece
     }
 }

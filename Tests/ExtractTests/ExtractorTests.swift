@@ -88,6 +88,40 @@ struct ExtractorTests {
         try await harness.close()
     }
 
+    @Test("on a fresh history the balance transactions start in four pieces, and every one is stored once")
+    func startsUnknownListInPieces() async throws {
+        // Stripe's rate and round trip, so that pieces are cut as against Stripe: 4 in flight over 0.15 s at 25/s.
+        let harness = try await H {
+            $0.charges = 3_000
+            $0.latency = .milliseconds(150)
+        }
+        let store = try harness.store()
+        let (from, to) = (H.start, H.start + 5 * H.day)
+        // Given a history that holds nothing, when a dense range within one window (7 days) is extracted
+        let requests = RecordingTransport(try H.curl())
+        try await harness.extract(
+            store: store, client: try harness.client(globalRate: 100, endpointRate: 25, transport: requests),
+            from: from, to: to, concurrency: 32)
+        // Then the balance transactions list's first requests ask for four pieces of the range
+        let windows: [Range<Int64>] = requests.sent.compactMap {
+            guard let url = URLComponents(url: $0, resolvingAgainstBaseURL: false),
+                url.path == "/v1/balance_transactions"
+            else { return nil }
+            let query = Dictionary((url.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { first, _ in first }
+            guard query["starting_after"] == nil, let gte = query["created[gte]"].flatMap(Int64.init),
+                let lt = query["created[lt]"].flatMap(Int64.init), lt <= to
+            else { return nil }
+            return gte..<lt
+        }
+        #expect(Set(windows.prefix(4)) == Set(Intervals.split(from..<to, into: 4)), "\(windows.prefix(4))")
+        // and every balance transaction of the range is stored once
+        let expected = try await Self.reference(
+            BalanceTransaction.self, client: try harness.client(), path: "/v1/balance_transactions", from: from, to: to)
+        let stored = try store.objects.ids(of: .balanceTransaction, createdFrom: from, to: to)
+        #expect(stored.count == Set(stored).count && Set(stored) == expected)
+        try await harness.close()
+    }
+
     /// Opens the existential so the generic pager can run.
     static func reference(
         _ type: any StripeObject.Type, client: StripeClient, path: String, from: Int64, to: Int64

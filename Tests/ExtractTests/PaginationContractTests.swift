@@ -73,16 +73,47 @@ struct PaginationContractTests {
     }
 
     @Test(
-        "a list the span before the range shows dense starts in pieces; a short or unknown one starts whole",
+        "the list that decides the run's length starts in pieces of three pages or more, in four when nothing is known",
         arguments: [
-            // expected objects over a day before the range, the range's window, the pieces
-            (2_000, 86_400, 4), (2_000, 43_200, 2), (1_200, 86_400, 3), (799, 86_400, 1), (0, 86_400, 1),
-            (50_000, 86_400, 4), (2_000, 7 * 86_400, 4),
-        ])
-    func piecesByTheDensityBefore(expected: Int, window: Int64, pieces: Int) {
-        // At Stripe's 25 requests/s per endpoint: at most 4 pieces in flight over its usual round trip, each
-        // expected to hold 4 pages or more.
-        let cut = Extractor.pieces(0..<window, density: Double(expected) / 86_400, endpointRate: 25)
+            // expected objects over a day before the range (nil: none), the range's window, the pieces
+            (2_000, 86_400, 5), (2_000, 43_200, 3), (1_200, 86_400, 4), (799, 86_400, 2), (599, 86_400, 1),
+            (nil, 86_400, 4), (0, 86_400, 4), (50_000, 86_400, 5), (2_000, 7 * 86_400, 5),
+        ] as [(Int?, Int64, Int)])
+    func piecesOfTheListDecidingLength(expected: Int?, window: Int64, pieces: Int) {
+        // At Stripe's 25 requests/s per endpoint: at most 5 pieces, the 4 its usual round trip keeps in flight and
+        // one waiting.
+        expectPieces(expected: expected, window: window, decidesLength: true, pieces: pieces)
+    }
+
+    @Test(
+        "a list beside it starts in pieces of a page and a half or more, whole when nothing is known",
+        arguments: [
+            (2_000, 86_400, 5), (450, 86_400, 3), (299, 86_400, 1), (300, 86_400, 2), (300, 43_200, 1),
+            (nil, 86_400, 1), (0, 86_400, 1), (50_000, 86_400, 5),
+        ] as [(Int?, Int64, Int)])
+    func piecesOfAListBeside(expected: Int?, window: Int64, pieces: Int) {
+        expectPieces(expected: expected, window: window, decidesLength: false, pieces: pieces)
+    }
+
+    @Test("a piece cut by the density splits again only for its cut's pages; one cut blind, as a whole list does")
+    func startingStreamsKeepTheirCutsPages() {
+        let day: Range<Int64> = 0..<86_400
+        let known = Extractor.startingStreams(
+            .balanceTransactions, windows: [day], density: 2_000 / 86_400, endpointRate: 25)
+        #expect(known.count == 5 && known.allSatisfy { $0.minimumPagesPerPiece == ListPager.piecePages })
+        let beside = Extractor.startingStreams(.charges, windows: [day], density: 800 / 86_400, endpointRate: 25)
+        #expect(beside.count == 5 && beside.allSatisfy { $0.minimumPagesPerPiece == ListPager.firstPiecePagesBeside })
+        let unknown = Extractor.startingStreams(.balanceTransactions, windows: [day], density: nil, endpointRate: 25)
+        #expect(unknown.count == 4 && unknown.allSatisfy { $0.minimumPagesPerPiece == ListPager.minimumPagesPerPiece })
+        let whole = Extractor.startingStreams(.charges, windows: [day], density: nil, endpointRate: 25)
+        #expect(whole.map(\.window) == [day] && whole[0].minimumPagesPerPiece == ListPager.minimumPagesPerPiece)
+        // Every stream carries the density it was cut with, for its precedence.
+        #expect((known + beside).allSatisfy { $0.density != nil } && unknown.allSatisfy { $0.density == nil })
+    }
+
+    private func expectPieces(expected: Int?, window: Int64, decidesLength: Bool, pieces: Int) {
+        let density = expected.map { Double($0) / 86_400 }
+        let cut = Extractor.pieces(0..<window, density: density, endpointRate: 25, decidesLength: decidesLength)
         #expect(cut.count == pieces)
         #expect(cut.first?.lowerBound == 0 && cut.last?.upperBound == window)
         #expect(zip(cut, cut.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })

@@ -21,24 +21,16 @@ public enum Executable {
     public static func start(
         _ arguments: [String], environment: [String: String], logs: TemporaryFolder, shellPrefix: String? = nil
     ) throws -> RunningProgram {
-        let process = Process()
-        if let shellPrefix {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "\(shellPrefix) exec \"$0\" \"$@\"", url.path] + arguments
-        } else {
-            process.executableURL = url
-            process.arguments = arguments
-        }
-        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        let (executable, argv) =
+            shellPrefix.map { ("/bin/sh", ["-c", "\($0) exec \"$0\" \"$@\"", url.path] + arguments) }
+            ?? (url.path, arguments)
         let name = UUID().uuidString
         let outputPath = logs.path("stdout-\(name).txt")
         let errorPath = logs.path("stderr-\(name).txt")
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        process.standardError = FileHandle(forWritingAtPath: errorPath)
-        try process.run()
-        return RunningProgram(process: process, outputPath: outputPath, errorPath: errorPath)
+        let child = try ChildProcess(
+            executable, argv, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 },
+            output: .file(outputPath), error: .file(errorPath))
+        return RunningProgram(child: child, outputPath: outputPath, errorPath: errorPath)
     }
 
     /// Runs the tool to the end.
@@ -51,33 +43,28 @@ public enum Executable {
 
 /// A started program whose standard output and error go to files.
 public final class RunningProgram: Sendable {
-    public let process: Process
+    let child: ChildProcess
     let outputPath: String
     let errorPath: String
 
-    init(process: Process, outputPath: String, errorPath: String) {
-        self.process = process
+    init(child: ChildProcess, outputPath: String, errorPath: String) {
+        self.child = child
         self.outputPath = outputPath
         self.errorPath = errorPath
     }
 
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { child.pid }
 
-    public var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { child.isRunning }
 
     /// Waits for the end (on a thread of its own, not the cooperative pool) and returns status and output.
     public func finish() async -> ProgramResult {
-        let process = self.process
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
-            }
+        let child = self.child
+        let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            DispatchQueue.global().async { continuation.resume(returning: child.waitForExit()) }
         }
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         let error = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-        let status =
-            process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
         return ProgramResult(status: status, output: output, error: error)
     }
 }

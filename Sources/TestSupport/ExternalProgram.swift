@@ -21,30 +21,32 @@ public enum ExternalProgram {
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil
     ) throws -> ProgramResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
+        let outputPipe = try PipeEnds()
+        let errorPipe = try PipeEnds()
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(
+                executable.path, arguments, environment: environment, output: .descriptor(outputPipe.write),
+                error: .descriptor(errorPipe.write))
+        } catch {
+            outputPipe.closeBoth()
+            errorPipe.closeBoth()
+            throw error
+        }
+        close(outputPipe.write)
+        close(errorPipe.write)
         // Both pipes are drained at once, or a program that fills one while the other is read would never end.
         let errorData = Mutex<Data?>(nil)
         let errorRead = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            let bytes = error.fileHandleForReading.readDataToEndOfFile()
+            let bytes = FileHandle(fileDescriptor: errorPipe.read, closeOnDealloc: true).readDataToEndOfFile()
             errorData.withLock { $0 = bytes }
             errorRead.signal()
         }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let outputData = FileHandle(fileDescriptor: outputPipe.read, closeOnDealloc: true).readDataToEndOfFile()
         errorRead.wait()
-        process.waitUntilExit()
-        let signalled = process.terminationReason == .uncaughtSignal
         return ProgramResult(
-            status: signalled ? -process.terminationStatus : process.terminationStatus,
-            output: String(decoding: outputData, as: UTF8.self),
+            status: child.waitForExit(), output: String(decoding: outputData, as: UTF8.self),
             error: String(decoding: errorData.withLock { $0 } ?? Data(), as: UTF8.self))
     }
 
@@ -58,6 +60,29 @@ public enum ExternalProgram {
                     + result.error)
         }
         return result.output
+    }
+}
+
+/// A pipe made close-on-exec, so that no program started otherwise inherits its write end (and keeps its reader
+/// waiting).
+struct PipeEnds {
+    let read: Int32
+    let write: Int32
+
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            throw ProgramFailure(description: "pipe failed: \(String(cString: strerror(errno)))")
+        }
+        // (`pipe2`, which would do it at once, is declared for _GNU_SOURCE only; ``ChildProcess`` closes both ends in
+        // its children anyway.)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        (read, write) = (ends[0], ends[1])
+    }
+
+    func closeBoth() {
+        close(read)
+        close(write)
     }
 }
 

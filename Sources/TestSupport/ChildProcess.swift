@@ -69,8 +69,7 @@ public final class ChildProcess: Sendable {
         let argv = ([executable] + arguments).map { strdup($0) }
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } }
         defer {
-            argv.forEach { free($0) }
-            envp?.forEach { free($0) }
+            for string in argv + (envp ?? []) { free(string) }
         }
         var child: pid_t = 0
         let environmentList = envp.map { $0 + [nil] }

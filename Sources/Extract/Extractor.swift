@@ -392,6 +392,7 @@ public struct Extractor: Sendable {
         -> [ListStream]
     {
         let decidesLength = kind == listDecidingLength
+        let density = density.flatMap { $0 > 0 ? $0 : nil }  // a density of none says nothing either
         let pieces = windows.flatMap {
             Self.pieces($0, density: density, endpointRate: endpointRate, decidesLength: decidesLength)
         }
@@ -414,7 +415,8 @@ public struct Extractor: Sendable {
     ///   25/s): a list that turns out short pays three partly empty pages at the most, in a run that is short
     ///   anyway; a dense one gains its first round trip;
     /// - a list beside it is cut into pieces of ``ListPager/firstPiecePagesBeside`` pages or more: its endpoint is
-    ///   not the one the run waits for, so its chain of round trips (0.3 s a page for an expanded list) must not be.
+    ///   not the one the run waits for, so its chain of round trips must not be (an expanded page takes longer: the
+    ///   charges', 0.3 s in the sandbox).
     /// A list expected to be short stays whole; a piece found denser than expected is split further as it pages.
     static func pieces(_ window: Range<Int64>, density: Double?, endpointRate: Double, decidesLength: Bool)
         -> [Range<Int64>]

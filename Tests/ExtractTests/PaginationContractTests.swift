@@ -107,6 +107,9 @@ struct PaginationContractTests {
         #expect(unknown.count == 4 && unknown.allSatisfy { $0.minimumPagesPerPiece == ListPager.minimumPagesPerPiece })
         let whole = Extractor.startingStreams(.charges, windows: [day], density: nil, endpointRate: 25)
         #expect(whole.map(\.window) == [day] && whole[0].minimumPagesPerPiece == ListPager.minimumPagesPerPiece)
+        // A density of none is nothing known
+        let none = Extractor.startingStreams(.balanceTransactions, windows: [day], density: 0, endpointRate: 25)
+        #expect(none.count == 4 && none.allSatisfy { $0.minimumPagesPerPiece == ListPager.minimumPagesPerPiece })
         // Every stream carries the density it was cut with, for its precedence.
         #expect((known + beside).allSatisfy { $0.density != nil } && unknown.allSatisfy { $0.density == nil })
     }

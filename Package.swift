@@ -138,12 +138,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         /// The benchmark: sets up the sandbox and the data itself, prints a table. SwiftNIO for (h)'s recorded-bytes
-        /// server, which serves an extraction's responses again with no Stripe logic.
+        /// server, which serves an extraction's responses again with no Stripe logic; TestSupport for the programs it
+        /// starts (its child servers, `sqlite3`, `python3`), as the tests start them.
         .executableTarget(
             name: "ConnectReconBench",
             dependencies: [
                 "ReconCore", "StripeAPI", "CurlTransport", "History", "Extract", "Reconcile", "Reports", "Sandbox",
-                "Pipeline", "WorkerThreads",
+                "Pipeline", "WorkerThreads", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

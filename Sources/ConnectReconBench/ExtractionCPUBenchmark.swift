@@ -7,6 +7,7 @@ import ReconCore
 import Sandbox
 import StripeAPI
 import Synchronization
+import TestSupport
 import WorkerThreads
 
 /// (h) The extraction's own CPU per object (issue 29): the week of (a) extracted from a sandbox in a child process,
@@ -175,7 +176,7 @@ struct ProcessCPU {
 struct ChildSandbox {
     static let flag = "--child-sandbox"
 
-    let child: ChildProcess
+    let child: ChildServer
     let baseURL: URL
     /// The world's start and end (its "now"), Unix seconds.
     let start: Int64
@@ -185,7 +186,7 @@ struct ChildSandbox {
 
     /// Starts the child and waits for the line that names its address and world.
     static func spawn(charges: Int, days: Int, hours: Int) throws -> ChildSandbox {
-        let child = try ChildProcess.start([flag, String(charges), String(days), String(hours)])
+        let child = try ChildServer.start([flag, String(charges), String(days), String(hours)])
         let fields = try child.line().split(separator: " ")
         guard fields.count == 3, let url = URL(string: String(fields[0])), let start = Int64(fields[1]),
             let end = Int64(fields[2])
@@ -223,14 +224,14 @@ struct ChildSandbox {
 
 /// The ``RecordedBytesServer`` in a child process.
 struct ChildRecordedBytes {
-    let child: ChildProcess
+    let child: ChildServer
     let baseURL: URL
 
     var pid: Int32 { child.pid }
 
     /// Starts the child on `recording` and waits for the line that names its address.
     static func spawn(recording: URL) throws -> ChildRecordedBytes {
-        let child = try ChildProcess.start([RecordedBytesServer.flag, recording.path])
+        let child = try ChildServer.start([RecordedBytesServer.flag, recording.path])
         guard let url = URL(string: try child.line()), url.port != nil else {
             child.terminate()
             throw BenchError("the recorded-bytes server's child process did not start")
@@ -249,37 +250,45 @@ struct ChildRecordedBytes {
 
 /// This executable started again with `arguments`, a server whose CPU the benchmark's process does not count: it
 /// speaks by lines on its standard output, and stops when its standard input closes.
-struct ChildProcess {
-    private let process: Process
-    private let input: Pipe
-    private let output: Pipe
+struct ChildServer {
+    private let child: ChildProcess
+    private let input: PipeEnds
+    private let output: FileHandle
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { child.pid }
 
-    static func start(_ arguments: [String]) throws -> ChildProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = arguments
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        return ChildProcess(process: process, input: input, output: output)
+    static func start(_ arguments: [String]) throws -> ChildServer {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let input = try PipeEnds()
+        let output = try PipeEnds()
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(
+                executable, arguments, environment: nil, input: input.read, output: .descriptor(output.write),
+                error: .inherited)
+        } catch {
+            input.closeBoth()
+            output.closeBoth()
+            throw error
+        }
+        close(input.read)
+        close(output.write)
+        return ChildServer(
+            child: child, input: input, output: FileHandle(fileDescriptor: output.read, closeOnDealloc: true))
     }
 
     /// The next line it writes, without its newline.
     func line() throws -> String {
         var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 {
+        while let byte = try output.read(upToCount: 1), let first = byte.first, first != 10 {
             line.append(first)
         }
         return String(decoding: line, as: UTF8.self)
     }
 
-    func closeInput() { try? input.fileHandleForWriting.close() }
+    func closeInput() { close(input.write) }
 
-    func terminate() { process.terminate() }
+    func terminate() { kill(child.pid, SIGTERM) }
 
-    func wait() { process.waitUntilExit() }
+    func wait() { _ = child.waitForExit() }
 }

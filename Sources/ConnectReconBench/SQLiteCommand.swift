@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs SQL on an SQLite history file from outside the store, with the `sqlite3` command-line tool, as an operator
 /// would: the benchmark sets the state of a look-back window this way (the bench depends on `History`, whose API
@@ -13,23 +14,13 @@ enum SQLiteCommand {
         guard FileManager.default.isExecutableFile(atPath: tool.path) else {
             throw BenchError("the look-back scenarios need the sqlite3 tool (apt-get install sqlite3)")
         }
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = ["-batch", "-bail", database, sql]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let result = try ExternalProgram.run(tool, ["-batch", "-bail", database, sql])
+        guard result.status == 0 else {
             throw BenchError(
-                "sqlite3 on \(database) failed (\(process.terminationStatus)): "
-                    + String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+                "sqlite3 on \(database) failed (\(result.status)): "
+                    + result.error.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        return String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The rows `sql` printed, each split into its columns.

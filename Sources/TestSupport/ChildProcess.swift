@@ -5,8 +5,8 @@ import Synchronization
     import Glibc
 #endif
 
-/// A program started with `posix_spawn`, for the tests that run other programs (the tool itself, `sqlite3`,
-/// `python3`).
+/// A program started with `posix_spawn`, for the tests and the benchmark that run other programs (the tool itself,
+/// `sqlite3`, `python3`, the benchmark's child servers).
 ///
 /// Not Foundation's `Process`: on Linux, its `run()` copies each `/proc/self/fd` entry's whole 256-byte name out of
 /// glibc's directory buffer, reading past the buffer's end when an entry sits at the end of a page. A test process
@@ -20,6 +20,8 @@ public final class ChildProcess: Sendable {
         case file(String)
         /// The write end of a pipe the caller reads.
         case descriptor(Int32)
+        /// This process's own.
+        case inherited
     }
 
     /// The child's process id.
@@ -28,13 +30,15 @@ public final class ChildProcess: Sendable {
     private let reaped = Mutex<Int32?>(nil)
 
     /// Starts `executable` with `arguments` (`argv[0]` is the executable's path) and `environment` (`nil`: this
-    /// process's). Standard input is inherited.
+    /// process's). Standard input is `input`, the read end of a pipe the caller writes, or else inherited.
     public init(
-        _ executable: String, _ arguments: [String], environment: [String: String]?, output: Output, error: Output
+        _ executable: String, _ arguments: [String], environment: [String: String]?, input: Int32? = nil,
+        output: Output, error: Output
     ) throws {
         var actions = posix_spawn_file_actions_t()
         try Self.check(posix_spawn_file_actions_init(&actions), "posix_spawn_file_actions_init")
         defer { posix_spawn_file_actions_destroy(&actions) }
+        if let input { try Self.check(posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO), "dup2") }
         for (target, output) in [(STDOUT_FILENO, output), (STDERR_FILENO, error)] {
             switch output {
             case .file(let path):
@@ -43,6 +47,8 @@ public final class ChildProcess: Sendable {
                     "open \(path)")
             case .descriptor(let descriptor):
                 try Self.check(posix_spawn_file_actions_adddup2(&actions, descriptor, target), "dup2")
+            case .inherited:
+                break
             }
         }
         guard let closeFrom = Self.closeFrom else {

@@ -65,11 +65,11 @@ public enum ExternalProgram {
 
 /// A pipe made close-on-exec, so that no program started otherwise inherits its write end (and keeps its reader
 /// waiting).
-struct PipeEnds {
-    let read: Int32
-    let write: Int32
+public struct PipeEnds: Sendable {
+    public let read: Int32
+    public let write: Int32
 
-    init() throws {
+    public init() throws {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else {
             throw ProgramFailure(description: "pipe failed: \(String(cString: strerror(errno)))")
@@ -80,7 +80,7 @@ struct PipeEnds {
         (read, write) = (ends[0], ends[1])
     }
 
-    func closeBoth() {
+    public func closeBoth() {
         close(read)
         close(write)
     }

@@ -261,18 +261,7 @@ struct ChildServer {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let input = try PipeEnds()
         let output = try PipeEnds()
-        let child: ChildProcess
-        do {
-            child = try ChildProcess(
-                executable, arguments, environment: nil, input: input.read, output: .descriptor(output.write),
-                error: .inherited)
-        } catch {
-            input.closeBoth()
-            output.closeBoth()
-            throw error
-        }
-        close(input.read)
-        close(output.write)
+        let child = try ChildProcess.start(executable, arguments, environment: nil, input: input, output: output)
         return ChildServer(
             child: child, input: input, output: FileHandle(fileDescriptor: output.read, closeOnDealloc: true))
     }

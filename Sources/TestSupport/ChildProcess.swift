@@ -92,6 +92,26 @@ public final class ChildProcess: Sendable {
         pid = child
     }
 
+    /// Starts `executable` with the child's ends of these pipes as its standard input, output and error (no input
+    /// pipe: this process's input; no error pipe: this process's error), and closes those ends here, the child
+    /// holding them: the caller keeps the other ends. Closes every end when the child cannot start.
+    public static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String]?, input: PipeEnds? = nil,
+        output: PipeEnds, error: PipeEnds? = nil
+    ) throws -> ChildProcess {
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(
+                executable, arguments, environment: environment, input: input?.read,
+                output: .descriptor(output.write), error: error.map { .descriptor($0.write) } ?? .inherited)
+        } catch let failure {
+            for pipe in [input, output, error].compactMap(\.self) { pipe.closeBoth() }
+            throw failure
+        }
+        for end in [input?.read, output.write, error?.write].compactMap(\.self) { close(end) }
+        return child
+    }
+
     /// Whether the child has not exited yet (it is not reaped here: ``waitForExit()`` does that).
     public var isRunning: Bool {
         if reaped.withLock({ $0 }) != nil { return false }

@@ -23,18 +23,8 @@ public enum ExternalProgram {
     ) throws -> ProgramResult {
         let outputPipe = try PipeEnds()
         let errorPipe = try PipeEnds()
-        let child: ChildProcess
-        do {
-            child = try ChildProcess(
-                executable.path, arguments, environment: environment, output: .descriptor(outputPipe.write),
-                error: .descriptor(errorPipe.write))
-        } catch {
-            outputPipe.closeBoth()
-            errorPipe.closeBoth()
-            throw error
-        }
-        close(outputPipe.write)
-        close(errorPipe.write)
+        let child = try ChildProcess.start(
+            executable.path, arguments, environment: environment, output: outputPipe, error: errorPipe)
         // Both pipes are drained at once, or a program that fills one while the other is read would never end.
         let errorData = Mutex<Data?>(nil)
         let errorRead = DispatchSemaphore(value: 0)

@@ -157,7 +157,8 @@ struct ListPager: Sendable {
     static let maximumStreams = 16
     /// Pages a piece of a list known to be dense should be expected to hold, at least: each piece ends in a partly
     /// empty page, which the round trips it saves must pay for. It holds for the pieces split off as a list pages,
-    /// and for those of the list that decides the run's length cut before its first page.
+    /// for those of the list that decides the run's length cut before its first page, and for a repayment search's
+    /// transfers (``RepaymentSearch``).
     static let piecePages = 3.0
     /// Pages a piece of a list beside the one that decides the run's length, cut before its first page, should be
     /// expected to hold, at least: its partly empty pages take no slot the run waits for

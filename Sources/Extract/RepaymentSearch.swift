@@ -46,7 +46,7 @@ struct RepaymentSearch: Sendable, Hashable {
         var stream = ListStream(kind: .transfers, window: window, filter: [("destination", destination)])
         stream.splits = splits
         // Most searched accounts were not repaid and are read to now: pieces of a few pages keep the requests down.
-        stream.minimumPagesPerPiece = 3
+        stream.minimumPagesPerPiece = ListPager.piecePages
         try await pager.page(stream, dispatcher: dispatcher, context)
     }
 }

@@ -43,7 +43,8 @@ let package = Package(
         // MARK: The pipeline
         /// Money, currencies, date ranges: depends on nothing.
         .target(name: "ReconCore"),
-        /// The workbook's zip level: libxlsxwriter zips at zlib's default and has no option (see deflate_level.c).
+        /// The workbook's zip: libxlsxwriter zips at zlib's default, on one thread, and has no option (see
+        /// deflate_level.c and parallel_deflate.c).
         .target(name: "CDeflateLevel"),
         /// Turns off SQLite's process-wide memory statistics, a mutex on every allocation (`sqlite3_config` is variadic).
         .target(name: "CSQLiteMemoryStatus", linkerSettings: [.linkedLibrary("sqlite3")]),

@@ -9,28 +9,25 @@
 // dynamic linker resolves that call to the executable's definition first (the executable exports it: `nm -D
 // connect-recon` shows `T deflateInit2_`, and CI checks it). The definition calls zlib's own, found with
 // `dlsym(RTLD_NEXT, …)`, with the level unchanged, unless the calling thread is inside `deflate_level_begin` and the
-// caller asked for zlib's default. Nothing else in the process is affected. `deflate_level_end` says whether the
-// override was applied, so the run can log it; on another system, or if the symbol is not exported, it never is
-// and the workbook is zipped at zlib's default, as libxlsxwriter does on its own.
+// caller asked for zlib's default. Inside the bracket it also hands the stream to `parallel_deflate.c`, which zips it
+// on every core. Nothing else in the process is affected. `deflate_level_end` says whether the override was
+// applied, so the run can log it; on another system, or if the symbols are not exported, it never is and the
+// workbook is zipped at zlib's default, as libxlsxwriter does on its own.
 
 #define _GNU_SOURCE
 #include "deflate_level.h"
+#include "parallel_deflate.h"
 
 #if defined(__linux__)
 
-#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
-// zlib's Z_DEFAULT_COMPRESSION and Z_VERSION_ERROR, so that building needs no zlib headers.
-enum { default_compression = -1, version_error = -6, inactive = -2 };
-
-typedef int (*deflate_init2_function)(void *stream, int level, int method, int window_bits, int memory_level,
-                                      int strategy, const char *version, int stream_size);
+enum { inactive = -2 };
 
 static _Thread_local int requested_level = inactive;
 static _Thread_local int applied = 0;
-static _Atomic(deflate_init2_function) zlib_deflate_init2 = NULL;
+static _Atomic(zlib_deflate_init2_function) zlib_deflate_init2 = NULL;
 
 void deflate_level_begin(int level) {
     requested_level = level;
@@ -39,23 +36,31 @@ void deflate_level_begin(int level) {
 
 int deflate_level_end(void) {
     requested_level = inactive;
+    parallel_deflate_stop_workers();
     return applied;
 }
 
-int deflateInit2_(void *stream, int level, int method, int window_bits, int memory_level, int strategy,
+int deflateInit2_(zlib_stream *stream, int level, int method, int window_bits, int memory_level, int strategy,
                   const char *version, int stream_size) {
-    deflate_init2_function real = atomic_load(&zlib_deflate_init2);
+    zlib_deflate_init2_function real = atomic_load(&zlib_deflate_init2);
     if (real == NULL) {
-        real = (deflate_init2_function)dlsym(RTLD_NEXT, "deflateInit2_");
+        real = (zlib_deflate_init2_function)zlib_function("deflateInit2_");
         // No zlib after this executable: then nobody could have called this through it either.
-        if (real == NULL || real == deflateInit2_) return version_error;
+        if (real == NULL || real == deflateInit2_) return zlib_version_error;
         atomic_store(&zlib_deflate_init2, real);
     }
-    if (requested_level != inactive && level == default_compression) {
+    if (requested_level == inactive) {
+        return real(stream, level, method, window_bits, memory_level, strategy, version, stream_size);
+    }
+    if (level == zlib_default_compression) {
         level = requested_level;
         applied += 1;
     }
-    return real(stream, level, method, window_bits, memory_level, strategy, version, stream_size);
+    int result = real(stream, level, method, window_bits, memory_level, strategy, version, stream_size);
+    if (result == zlib_ok && method == zlib_deflated) {
+        parallel_deflate_adopt(stream, level, window_bits, memory_level, strategy, version, stream_size);
+    }
+    return result;
 }
 
 #else

@@ -65,7 +65,9 @@ public struct ReconcileJob {
             + "CSV \(timings.writer.csv.roundedToMilliseconds) s, "
             + "XLSX rows \(timings.writer.workbookRows.roundedToMilliseconds) s, "
             + "XLSX zip \(timings.writer.workbookClose.roundedToMilliseconds) s); workbook zipped at "
-            + (outcome.files.workbookZipLevel.map { "zlib level \($0)" }
+            + (outcome.files.workbookZipLevel.map {
+                "zlib level \($0) on \(Self.threads(ReportFiles.workbookZipThreads))"
+            }
                 ?? "zlib's default level (the zip-level override is not active here)")
         logger.info("\(message)")
         var result = Outcome(
@@ -97,6 +99,9 @@ public struct ReconcileJob {
             outOfDateRanges: Self.ranges(findings.outOfDateRanges),
             parameters: settings.reportParameters.map { ReportMetadata.Parameter($0.name, $0.value) })
     }
+
+    /// "one thread" or "N threads", for the log.
+    static func threads(_ count: Int) -> String { count == 1 ? "one thread" : "\(count) threads" }
 
     /// The history's out-of-date ranges as reporting ranges (a time zone the system does not know reads as UTC).
     static func ranges(_ ranges: [OutOfDateRange]) -> [ReportingRange] {

@@ -1,3 +1,4 @@
+import CDeflateLevel
 import Foundation
 
 /// What ``ReportWriter/write(_:metadata:to:)`` wrote, at its final place.
@@ -28,6 +29,10 @@ public struct ReportFiles: Sendable, Hashable {
     /// The zlib level the workbook was zipped at when `CDeflateLevel`'s override set it (1); `nil` when it was not
     /// active (another system, or the executable does not export `deflateInit2_`) and the zip ran at zlib's default.
     public var workbookZipLevel: Int32?
+
+    /// How many threads zip a workbook while `CDeflateLevel`'s override is active: the cores online, at most 8 (1: zlib
+    /// zips it alone, on one core or another system).
+    public static var workbookZipThreads: Int { Int(deflate_level_threads()) }
 
     /// The CSV file called `name`, if written.
     public func csvFile(named name: String) -> CSVFile? { csvFiles.first { $0.name == name } }

@@ -3,12 +3,23 @@
 
 /// The zlib compression level that a `deflateInit2_` call asking for zlib's default (-1, level 6) gets on the
 /// calling thread, until `deflate_level_end`. libxlsxwriter zips the workbook on `workbook_close` with zlib's default
-/// level and offers no option for it; the report writer brackets that call with these two functions. Every other
-/// deflate, on this thread or any other, keeps the level it asks for. Linux only: elsewhere both do nothing.
+/// level and offers no option for it; the report writer brackets that call with these two functions. Inside the
+/// bracket, every raw deflate stream the thread sets up is also compressed on `deflate_level_threads()` worker
+/// threads, in pieces of `DEFLATE_LEVEL_PIECE_BYTES` (`parallel_deflate.c`). Every other deflate, on this thread
+/// outside the bracket or on any other thread, is zlib's alone, at the level it asks for. Linux only: elsewhere both
+/// do nothing.
 void deflate_level_begin(int level);
 
-/// Ends `deflate_level_begin` on the calling thread; returns how many deflate streams got the level since (0: the
-/// override was not active, and the workbook was zipped at zlib's default).
+/// Ends `deflate_level_begin` on the calling thread and stops its worker threads; returns how many deflate streams
+/// got the level since (0: the override was not active, and the workbook was zipped at zlib's default).
 int deflate_level_end(void);
+
+/// How many threads zip inside the bracket: the cores online, at most 8; 1 where the zip is zlib's own (one core,
+/// or not Linux).
+int deflate_level_threads(void);
+
+/// The input each worker compresses at a time: a piece, primed with the 32 KiB before it. Every piece but the last
+/// ends with a sync flush (an empty stored block), so the workbook is a few bytes a piece larger than one stream.
+#define DEFLATE_LEVEL_PIECE_BYTES (256 * 1024)
 
 #endif

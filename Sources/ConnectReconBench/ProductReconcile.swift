@@ -1,6 +1,7 @@
 import Foundation
 import History
 import ReconCore
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -47,17 +48,20 @@ enum ProductReconcile {
         let logPath = folder.appendingPathComponent("reconcile-\(URL(fileURLWithPath: output).lastPathComponent).log")
             .path
         let arguments = [
-            program, "reconcile", "--config", config, "--from", RFC3339.utcString(date(from)), "--to",
+            "reconcile", "--config", config, "--from", RFC3339.utcString(date(from)), "--to",
             RFC3339.utcString(date(to)), "--out", output, "--log-level", "info",
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["CONNECT_RECON_OUTPUT_DATABASE"] = database.setting
         let watch = Stopwatch()
-        let (status, usage) = try spawnAndWait(arguments, environment: environment, log: logPath)
+        let child = try ChildProcess(
+            program, arguments, environment: environment, output: .file(logPath), error: .standardOutput)
+        let (status, usage) = child.waitForExitWithUsage()
         let seconds = watch.seconds
         let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         guard status == 0 else {
-            throw BenchError("connect-recon reconcile exited with status \(status); its log: \(logPath)")
+            let how = status < 0 ? "was killed by signal \(-status)" : "exited with status \(status)"
+            throw BenchError("connect-recon reconcile \(how); its log: \(logPath)")
         }
         return Measurement(
             seconds: seconds, peakResident: UInt64(max(usage.ru_maxrss, 0)) * 1_024, phases: phases(of: log),
@@ -88,36 +92,5 @@ enum ProductReconcile {
             phases[name] = Double(text[range])
         }
         return phases
-    }
-
-    /// `posix_spawn`s `arguments` with `environment`, its standard output and error into the file at `log`, and
-    /// waits for it with `wait4`, whose resource usage is the child's own.
-    private static func spawnAndWait(
-        _ arguments: [String], environment: [String: String], log: String
-    ) throws -> (status: Int32, usage: rusage) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp)
-        guard spawned == 0 else {
-            throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
-        }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw BenchError("waiting for \(arguments[0]) failed: errno \(errno)") }
-        }
-        // WIFEXITED / WEXITSTATUS, which Swift does not import.
-        let exited = status & 0x7f == 0
-        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), usage)
     }
 }

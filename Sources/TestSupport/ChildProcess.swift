@@ -22,6 +22,8 @@ public final class ChildProcess: Sendable {
         case descriptor(Int32)
         /// This process's own.
         case inherited
+        /// Where the child's standard output goes (for its standard error: both in one file, in the order written).
+        case standardOutput
     }
 
     /// The child's process id.
@@ -47,6 +49,8 @@ public final class ChildProcess: Sendable {
                     "open \(path)")
             case .descriptor(let descriptor):
                 try Self.check(posix_spawn_file_actions_adddup2(&actions, descriptor, target), "dup2")
+            case .standardOutput:
+                try Self.check(posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, target), "dup2")
             case .inherited:
                 break
             }
@@ -120,13 +124,19 @@ public final class ChildProcess: Sendable {
         return result == 0 && info.si_signo == 0
     }
 
-    /// Blocks until the child exits and returns its status: the exit code, or minus the signal that ended it.
-    public func waitForExit() -> Int32 {
-        if let status = reaped.withLock({ $0 }) { return Self.decode(status) }
+    /// Blocks until the child exits and returns its status: the exit code, or minus the signal that ended it. For one
+    /// waiter at a time: a second thread waiting at once would find the child reaped by the first.
+    public func waitForExit() -> Int32 { waitForExitWithUsage().status }
+
+    /// ``waitForExit()``, with the resources the child used (`wait4`'s, the child's own: its peak resident memory in
+    /// `ru_maxrss`, in KiB). Zero usage when an earlier wait reaped the child.
+    public func waitForExitWithUsage() -> (status: Int32, usage: rusage) {
+        if let status = reaped.withLock({ $0 }) { return (Self.decode(status), rusage()) }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
         reaped.withLock { $0 = status }
-        return Self.decode(status)
+        return (Self.decode(status), usage)
     }
 
     /// `status & 0x7f` is the signal (0 for a normal exit), the next byte the exit code (`WIFEXITED`, `WEXITSTATUS`

@@ -17,6 +17,22 @@ struct ChildProcessTests {
         #expect(try ExternalProgram.run(Self.shell, ["-c", "kill -9 $$"]).status == -9)
     }
 
+    @Test("a child's error can go into its output's file, in the order written, and its own peak memory comes back")
+    func errorIntoOutputAndUsage() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("child.log")
+        // A child that holds about 64 MiB for a moment (a shell variable filled from a pipe)
+        let child = try ChildProcess(
+            Self.shell.path,
+            ["-c", "echo out; echo err >&2; echo more; big=$(head -c 67108864 /dev/zero | tr '\\0' x); echo ${#big}"],
+            environment: ["PATH": "/usr/bin:/bin"], output: .file(log), error: .standardOutput)
+        let (status, usage) = child.waitForExitWithUsage()
+        #expect(status == 0)
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "out\nerr\nmore\n67108864\n")
+        #expect(usage.ru_maxrss >= 64 * 1_024, "peak \(usage.ru_maxrss) KiB")
+        #expect(child.waitForExitWithUsage().status == 0, "a second wait finds the status kept")
+    }
+
     @Test("a child gets the environment it is given, and only that")
     func environment() throws {
         let result = try ExternalProgram.run(

@@ -22,7 +22,13 @@ public enum ExternalProgram {
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil
     ) throws -> ProgramResult {
         let outputPipe = try PipeEnds()
-        let errorPipe = try PipeEnds()
+        let errorPipe: PipeEnds
+        do {
+            errorPipe = try PipeEnds()
+        } catch let failure {
+            outputPipe.closeBoth()
+            throw failure
+        }
         let child = try ChildProcess.start(
             executable.path, arguments, environment: environment, output: outputPipe, error: errorPipe)
         // Both pipes are drained at once, or a program that fills one while the other is read would never end.

@@ -127,9 +127,9 @@ public struct Extractor: Sendable {
             let remaining = Intervals.subtract(finished, from: from..<to)
             summary.resumedWindows += finished.count
             let long = remaining.flatMap { Intervals.split($0, length: options.windowSeconds) }
-            // Objects per second the span before held; a span that held none says nothing.
+            // Objects per second the span before held (``known(_:)`` says what a span that held none says).
             let count = expected[kind.objectKind] ?? 0
-            let density = count > 0 ? Double(count) / Double(max(1, reference.upperBound - reference.lowerBound)) : nil
+            let density = Double(count) / Double(max(1, reference.upperBound - reference.lowerBound))
             let dropped = options.droppedExpansions[kind.objectKind] ?? []
             let work = Self.startingStreams(kind, windows: long, density: density, endpointRate: client.endpointRate)
                 .map { ExtractionWork.list($0.dropping(dropped)) }
@@ -392,7 +392,7 @@ public struct Extractor: Sendable {
         -> [ListStream]
     {
         let decidesLength = kind == listDecidingLength
-        let density = density.flatMap { $0 > 0 ? $0 : nil }  // a density of none says nothing either
+        let density = Self.known(density)
         let pieces = windows.flatMap {
             Self.pieces($0, density: density, endpointRate: endpointRate, decidesLength: decidesLength)
         }
@@ -405,6 +405,10 @@ public struct Extractor: Sendable {
             return stream
         }
     }
+
+    /// A density that says something of a list: `nil` when the history saw none, or saw a span that held no object
+    /// (which says nothing either: the list may start tomorrow).
+    static func known(_ density: Double?) -> Double? { density.flatMap { $0 > 0 ? $0 : nil } }
 
     /// `window` cut into the pieces a list of `density` objects per second (`nil`: the history saw none) should page
     /// at once from its first request, no more of them than keep its endpoint at `endpointRate` over Stripe's usual
@@ -423,7 +427,7 @@ public struct Extractor: Sendable {
     {
         let wanted = ListPager.streamsWanted(endpointRate: endpointRate, roundTrip: ListPager.usualRoundTrip)
         let count: Int
-        if let density, density > 0 {
+        if let density = known(density) {
             let pages = density * Double(window.upperBound - window.lowerBound) / 100
             count = min(wanted, Int(pages / ListPager.firstPiecePages(decidesLength: decidesLength)))
         } else {

@@ -27,7 +27,7 @@ enum { inactive = -2 };
 
 static _Thread_local int requested_level = inactive;
 static _Thread_local int applied = 0;
-static _Atomic(zlib_deflate_init2_function) zlib_deflate_init2 = NULL;
+static void *_Atomic zlib_deflate_init2 = NULL;
 
 void deflate_level_begin(int level) {
     requested_level = level;
@@ -42,13 +42,9 @@ int deflate_level_end(void) {
 
 int deflateInit2_(zlib_stream *stream, int level, int method, int window_bits, int memory_level, int strategy,
                   const char *version, int stream_size) {
-    zlib_deflate_init2_function real = atomic_load(&zlib_deflate_init2);
-    if (real == NULL) {
-        real = (zlib_deflate_init2_function)zlib_function("deflateInit2_");
-        // No zlib after this executable: then nobody could have called this through it either.
-        if (real == NULL || real == deflateInit2_) return zlib_version_error;
-        atomic_store(&zlib_deflate_init2, real);
-    }
+    zlib_deflate_init2_function real =
+        (zlib_deflate_init2_function)zlib_function_once(&zlib_deflate_init2, "deflateInit2_", deflateInit2_);
+    if (real == NULL) return zlib_version_error;
     if (requested_level == inactive) {
         return real(stream, level, method, window_bits, memory_level, strategy, version, stream_size);
     }

@@ -14,7 +14,7 @@
 // thread did not adopt goes on to zlib's own at once, so nothing else in the process changes. The calling thread
 // copies the input into the current piece and hands full pieces to the workers; it copies the pieces' outputs, in
 // order, into the caller's buffer as they finish, and waits only when more pieces are in flight than
-// `pieces_in_flight` allows (memory stays a few MiB) or at Z_FINISH. A `deflate` call always consumes all of its
+// `pieces_per_worker_in_flight` allows (memory stays a few MiB) or at Z_FINISH. A `deflate` call always consumes all of its
 // input unless it fills the caller's buffer first, so minizip's loops (flush the buffer when `avail_out` is 0, call
 // again while `avail_in` or the finish is pending) drive it as they drive zlib.
 
@@ -43,6 +43,15 @@ typedef int (*zlib_reset_function)(zlib_stream *stream);
 typedef unsigned long (*zlib_bound_function)(zlib_stream *stream, unsigned long source_length);
 
 void *zlib_function(const char *name) { return dlsym(RTLD_NEXT, name); }
+
+void *zlib_function_once(void *_Atomic *cache, const char *name, const void *self) {
+    void *found = atomic_load(cache);
+    if (found) return found;
+    found = zlib_function(name);
+    if (!found || found == self) return NULL;
+    atomic_store(cache, found);
+    return found;
+}
 
 /// One piece of a stream's input and, once a worker has compressed it, its output.
 typedef struct piece {
@@ -93,8 +102,8 @@ static void release(adopted_stream *owner);
 
 static _Thread_local adopted_stream *adopted = NULL;
 static _Thread_local workers *bracket_workers = NULL;
-static _Atomic(zlib_deflate_function) zlib_deflate = NULL;
-static _Atomic(zlib_deflate_end_function) zlib_deflate_end = NULL;
+static void *_Atomic zlib_deflate = NULL;
+static void *_Atomic zlib_deflate_end = NULL;
 
 static int worker_count(void) {
     long online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -421,25 +430,16 @@ static int deflate_adopted(adopted_stream *owner, zlib_stream *stream, int flush
 int deflate(zlib_stream *stream, int flush) {
     adopted_stream *owner = adopted ? find(stream) : NULL;
     if (owner) return deflate_adopted(owner, stream, flush);
-    zlib_deflate_function real = atomic_load(&zlib_deflate);
-    if (!real) {
-        real = (zlib_deflate_function)zlib_function("deflate");
-        if (!real || real == deflate) return zlib_stream_error;
-        atomic_store(&zlib_deflate, real);
-    }
-    return real(stream, flush);
+    zlib_deflate_function real = (zlib_deflate_function)zlib_function_once(&zlib_deflate, "deflate", deflate);
+    return real ? real(stream, flush) : zlib_stream_error;
 }
 
 int deflateEnd(zlib_stream *stream) {
     adopted_stream *owner = adopted ? find(stream) : NULL;
     if (owner) release(owner);
-    zlib_deflate_end_function real = atomic_load(&zlib_deflate_end);
-    if (!real) {
-        real = (zlib_deflate_end_function)zlib_function("deflateEnd");
-        if (!real || real == deflateEnd) return zlib_stream_error;
-        atomic_store(&zlib_deflate_end, real);
-    }
-    return real(stream);
+    zlib_deflate_end_function real =
+        (zlib_deflate_end_function)zlib_function_once(&zlib_deflate_end, "deflateEnd", deflateEnd);
+    return real ? real(stream) : zlib_stream_error;
 }
 
 #else

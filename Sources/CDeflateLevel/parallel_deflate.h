@@ -17,4 +17,8 @@ void parallel_deflate_stop_workers(void);
 /// zlib's own function named `name`, the one this executable's definition hides (`dlsym(RTLD_NEXT, …)`).
 void *zlib_function(const char *name);
 
+/// ``zlib_function``, looked up once into `cache`, for one of this executable's definitions (`self`) to pass calls
+/// on to; NULL when no zlib comes after this executable (then nobody could have called `self` through it either).
+void *zlib_function_once(void *_Atomic *cache, const char *name, const void *self);
+
 #endif

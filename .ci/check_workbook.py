@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Reads a connect-recon workbook back with a real reader (openpyxl) and checks what SPEC §5 promises.
+"""Reads a connect-recon workbook back with a real reader (openpyxl) and checks what docs/REPORTS.md promises.
 
     python3 .ci/check_workbook.py REPORT.xlsx [SHEET ...]
 
-SHEET defaults to the sheets of SPEC §5 in the workbook's order, Summary first. Checks: the file opens; the
+SHEET defaults to the sheets docs/REPORTS.md lists, in the workbook's order, Summary first. Checks: the file opens; the
 expected sheets exist in this order (continuation sheets such as "Ledger (2)" may follow their sheet); the
 first sheet is the active one (the workbook opens on it); every sheet's header row is frozen, filterable and
 repeated on each printed page, and the sheet prints landscape, one page wide; every non-empty cell of an amount
-or count column is a number, never text (formulas are judged by their cached results). Header texts may be SPEC's
+or count column is a number, never text (formulas are judged by their cached results). Header texts may be the CSV
 column names or their readable labels ("destination_platform_fee" or "Destination platform fee"). On the Summary
 only the totals block (down to the first empty row) is a table; the blocks below it are not checked by column. Exit status: 0 all good, 1 a check failed, 2 bad usage or the workbook
 does not open. Needs openpyxl (pip install openpyxl).
@@ -21,7 +21,7 @@ DEFAULT_SHEETS = [
     "Exceptions", "Connected accounts", "Ledger", "Run",
 ]
 
-# Columns that hold numbers, by sheet (SPEC §5 names; the workbook may show them as readable labels).
+# Columns that hold numbers, by sheet (the CSV column names of docs/REPORTS.md; the workbook may show them as readable labels).
 NUMERIC_COLUMNS = {
     "Platform fees": {
         "amount", "amount_refunded", "transfer_amount", "transfer_reversed", "application_fee_amount",
@@ -54,7 +54,7 @@ def fail(message, status=1):
 
 
 def label(name):
-    """The workbook's readable label of a SPEC column name: destination_platform_fee -> Destination platform fee."""
+    """The workbook's readable label of a CSV column name: destination_platform_fee -> Destination platform fee."""
     words = ["ID" if w == "id" else "(UTC)" if w == "utc" else w for w in name.split("_")]
     text = " ".join(words)
     return text[:1].upper() + text[1:]

@@ -34,10 +34,10 @@ extension HistoryParts {
         late: LateOutcomeSelection? = nil, run runID: Int64? = nil, _ body: (ReconciliationInput) throws -> Void
     ) throws {
         precondition(chargesPerPart > 0, "a part holds at least one object")
+        // With SQLite's default page cache (2 MB): the kernel's page cache holds the history's pages anyway. A cache of
+        // 128 MiB for the parts made no run faster, at 150,000 charges or at a million, and was most of the peak
+        // memory at 150,000 (docs/BENCHMARKS.md, "The parts' page cache").
         try readSnapshot { db in
-            // The parts probe indexes all over the facts: a larger cache keeps the indexes' inner pages.
-            if let cache = db.dialect.largeReadCache { try db.execute(cache.set) }
-            defer { if let cache = db.dialect.largeReadCache { _ = try? db.execute(cache.reset) } }
             var loader = PartLoader(
                 db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart,
                 late: late, runID: runID)
@@ -52,10 +52,9 @@ extension HistoryParts {
                 case .withWhatTheyPaidOut: try loader.payoutParts(body)
                 }
             }
-            // Added up once for the ledger and the roll-forward, with the default page cache again: SQLite sorts a
-            // GROUP BY in memory up to the cache's size, which with the parts' cache was 120 MiB more at a million
-            // charges (docs/BENCHMARKS.md); with the default one it spills to a temporary file, and is no slower.
-            if let cache = db.dialect.largeReadCache { try db.execute(cache.reset) }
+            // Added up once for the ledger and the roll-forward. SQLite sorts a GROUP BY in memory up to the page
+            // cache's size, so a larger cache here would cost memory (120 MiB more at a million charges with 128 MiB,
+            // docs/BENCHMARKS.md); with the default one it spills to a temporary file, and is no slower.
             let sums = try RangeTransactionSums.read(db, from: from, to: to)
             try loader.ledgerParts(sums, body)
             try body(try loader.missingObjectsPart(sums))

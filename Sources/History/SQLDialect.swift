@@ -46,15 +46,6 @@ enum SQLDialect: Sendable {
         }
     }
 
-    /// Statements that give a long read of the history (a reconcile's parts) a larger page cache, and those that
-    /// set it back; none where the server manages its own.
-    var largeReadCache: (set: String, reset: String)? {
-        switch self {
-        case .sqlite: ("PRAGMA cache_size = -131072", "PRAGMA cache_size = -2000")
-        case .postgreSQL: nil
-        }
-    }
-
     // MARK: The catalogue, for copying a history
 
     /// The history's tables (not its views, not the migrations' bookkeeping), by name.

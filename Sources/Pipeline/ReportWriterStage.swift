@@ -12,7 +12,9 @@ import WorkerThreads
 /// ends ``write(_:)`` with its error and closes the queue, so the next append throws. Closing the queue (``abandon()``) ends it too; whatever ends it, the unfinished report
 /// folder is removed before ``write(_:)`` returns, so a failed run leaves the previous report as it was.
 struct ReportWriterStage: Sendable {
-    static let maxQueued = 4
+    /// Two messages (its platform fees, its payout transactions) for each part the reader may read ahead
+    /// (``ReconcilePipeline/partsQueued``): the payout parts' rows wait here while the writer is still on earlier ones.
+    static let maxQueued = 64
 
     /// What the writer is asked to do, in order.
     enum Message: Sendable {

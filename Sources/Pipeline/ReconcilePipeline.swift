@@ -34,9 +34,9 @@ package struct ReconcilePipeline {
     /// How many parts the reader may read ahead of the rules. The range's phases load the stages unevenly: reading
     /// the charges' parts takes longer than judging and writing them, while the payouts' parts are read quickly and
     /// bring the writer most of its rows (as many payout transactions as charges, and more). Deep queues let one
-    /// phase overlap the other instead of each stage waiting in turn: 8 % less wall time at 150,000 charges, 14 % at
-    /// a million, for a bounded 30–55 MiB more (docs/BENCHMARKS.md, "Queues a phase deep"). Memory stays bounded by
-    /// the part, times this.
+    /// phase overlap the other instead of each stage waiting in turn: about 7 % less wall time at 150,000 charges and
+    /// 5 % at a million, for 30–55 MiB more (docs/BENCHMARKS.md, "Queues a phase deep"). Memory stays bounded by the
+    /// part, times this.
     static let partsQueued = 32
 
     package init(

@@ -38,6 +38,7 @@ extension HistoryParts {
         // 128 MiB for the parts made no run faster, at 150,000 charges or at a million, and was most of the peak
         // memory at 150,000 (docs/BENCHMARKS.md, "The parts' page cache").
         try readSnapshot { db in
+            if let settings = db.dialect.partsReadSettings { try db.execute(settings) }
             var loader = PartLoader(
                 db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart,
                 late: late, runID: runID)

@@ -38,6 +38,20 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// What a reconcile's read of its parts sets for its own transaction, before its first query; `nil`: nothing.
+    ///
+    /// PostgreSQL: `random_page_cost` 1.1 (its default, 4, models spinning disks; its documentation suggests about 1.1
+    /// for solid-state storage and for data the server holds in memory, as it holds a history it has just been read
+    /// from). With 4 the planner joined each long payout's links to the balance transactions by a sequential scan of
+    /// all of them, once a payout: 1.3 s of the server's 4.7 s at 150,000 charges; with 1.1 it probes the index, 0.6 s
+    /// (docs/BENCHMARKS.md, "The parts' queries planned for memory"). `SET LOCAL`: it ends with the read's transaction.
+    var partsReadSettings: String? {
+        switch self {
+        case .sqlite: nil
+        case .postgreSQL: "SET LOCAL random_page_cost = 1.1"
+        }
+    }
+
     /// The temporary table `name` as a `DROP` names it.
     func temporaryTable(_ name: String) -> String {
         switch self {

@@ -91,9 +91,10 @@ struct ReconcileBenchmark {
         return (population, true)
     }
 
-    /// Issue 20's targets: 150,000 charges or fewer in 9 s and 400 MiB, a million in 60 s and 1 GiB.
+    /// The targets: 150,000 charges or fewer in 9 s (issue 20) and 250 MiB (issue 39; issue 20 asked 400 MiB), a
+    /// million in 60 s and 1 GiB.
     var targets: (seconds: Double, bytes: Double) {
-        charges <= 150_000 ? (9, 400 * 1_048_576) : (60, 1_073_741_824)
+        charges <= 150_000 ? (9, 250 * 1_048_576) : (60, 1_073_741_824)
     }
 
     /// Runs `connect-recon reconcile` on the history and turns what it reports into figures.

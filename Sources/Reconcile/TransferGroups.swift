@@ -9,8 +9,14 @@ extension ReportBuilder {
     mutating func transferGroups() {
         let groups = index.transferGroups
         guard !groups.groupOfCharge.isEmpty else { return }
-        for charge in index.charges where index.isInRange(charge.created) && index.judges(charge) {
-            guard let group = groups.group(of: charge), let charges = groups.charges[group],
+        // By index: only the charges of a group are copied.
+        let held = index.charges
+        for position in held.indices {
+            guard index.isInRange(held[position].created), let group = groups.groupOfCharge[held[position].id] else {
+                continue
+            }
+            let charge = held[position]
+            guard index.judges(charge), let charges = groups.charges[group],
                 charges.first(where: { index.isInRange($0.created) })?.id == charge.id
             else { continue }
             transferGroup(group, charges: charges, transfers: groups.transfers[group] ?? [])

@@ -237,7 +237,7 @@ struct PartLoader {
             var part = input(judged: JudgedObjects(.payout, Set(group.map(\.id))))
             part.payouts = group
             part.payoutTransactions = try HistoryParts.payoutLinks(
-                db, "payout_id IN \(db.dialect.idSet)", [.text(IDList.json(group.map(\.id)))])
+                db, db.dialect.isOneOf("payout_id"), [.text(IDList.json(group.map(\.id)))])
             part.balanceTransactions = try facts(
                 BalanceTransactionFacts.self, "id", part.payoutTransactions.map(\.balanceTransactionID))
             try body(part)
@@ -293,7 +293,7 @@ struct PartLoader {
             uniqueKeysWithValues: try db.all(
                 """
                 SELECT payout_id, COUNT(*) FROM payout_transactions
-                WHERE payout_id IN \(db.dialect.idSet) GROUP BY payout_id
+                WHERE \(db.dialect.isOneOf("payout_id")) GROUP BY payout_id
                 """, [.text(IDList.json(payouts.map(\.id)))]
             ) { row -> (String, Int) in (try row.decode(atIndex: 0), try row.decode(atIndex: 1)) })
         var groups: [(payouts: [PayoutFacts], links: Int)] = []

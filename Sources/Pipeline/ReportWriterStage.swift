@@ -14,7 +14,7 @@ import WorkerThreads
 struct ReportWriterStage: Sendable {
     /// Two messages (its platform fees, its payout transactions) for each part the reader may read ahead
     /// (``ReconcilePipeline/partsQueued``): the payout parts' rows wait here while the writer is still on earlier ones.
-    static let maxQueued = 64
+    static let maxQueued = 2 * ReconcilePipeline.partsQueued
 
     /// What the writer is asked to do, in order.
     enum Message: Sendable {

@@ -47,6 +47,8 @@ struct WorkbookWriter: ~Copyable {
     private let printHeader: String
     private let formats: Formats
     private var amountFormats: [UnsafeMutablePointer<lxw_format>?] = Array(repeating: nil, count: 19)
+    /// The tables' rows, put in their sheets' streams as bytes (``SheetRowXML``).
+    private var rowXML = SheetRowXML()
     private(set) var sheetNames: [String] = []
 
     var headerFormat: UnsafeMutablePointer<lxw_format> { formats.header }
@@ -150,9 +152,7 @@ struct WorkbookWriter: ~Copyable {
         for index in 0..<table.rowCount {
             cells.removeAll(keepingCapacity: true)
             table.fill(index, &cells)
-            for (column, cell) in cells.enumerated() {
-                try writeCell(cell, sheet: sheet, row: index + 1, column: column)
-            }
+            try writeRow(cells, sheet: sheet, row: index + 1)
         }
         check(
             worksheet_autofilter(sheet, 0, 0, lxw_row_t(table.rowCount), lxw_col_t(max(table.columns.count - 1, 0))),
@@ -180,9 +180,7 @@ struct WorkbookWriter: ~Copyable {
         }
         guard let sheet = stream.sheet else { return }
         stream.rowsHere += 1
-        for (column, cell) in cells.enumerated() {
-            try writeCell(cell, sheet: sheet, row: stream.rowsHere, column: column)
-        }
+        try writeRow(cells, sheet: sheet, row: stream.rowsHere)
     }
 
     /// Ends `stream`'s table (a table without rows still gets its sheet, with the header) and returns its sheets.
@@ -252,6 +250,42 @@ struct WorkbookWriter: ~Copyable {
         }
     }
 
+    /// Writes a table's row `row` (0-based; the header is row 0) of `cells` in `sheet` (``SheetRowXML``): the cells
+    /// ``writeCell(_:sheet:row:column:)`` would write, an amount as its exact decimal.
+    mutating func writeRow(
+        _ cells: [Cell], sheet: UnsafeMutablePointer<lxw_worksheet>, row: Int
+    ) throws(ReportError) {
+        rowXML.begin(row: row, of: sheet)
+        for (column, cell) in cells.enumerated() {
+            switch cell {
+            case .text(let text):
+                rowXML.text(Self.cellText(FormulaGuard.neutralised(text)), column: column, style: 0)
+            case .amount(let minorUnits, let currency):
+                if let exponent = CellText.exponent(of: currency) {
+                    let style = lxw_format_get_xf_index(try amountFormat(exponent: exponent))
+                    rowXML.amount(minorUnits, exponent: exponent, column: column, style: style)
+                } else {
+                    rowXML.text(
+                        CellText.unknownDecimals(minorUnits), column: column,
+                        style: lxw_format_get_xf_index(unknownDecimalsFormat))
+                }
+            case .count(let count):
+                rowXML.integer(count, column: column, style: lxw_format_get_xf_index(countFormat))
+            case .time(let unixSeconds):
+                rowXML.double(
+                    lxw_unixtime_to_excel_date(unixSeconds), column: column,
+                    style: lxw_format_get_xf_index(timeFormat))
+            case .seconds(let seconds):
+                rowXML.double(seconds, column: column, style: lxw_format_get_xf_index(secondsFormat))
+            case .empty:
+                continue
+            }
+        }
+        try rowXML.write(to: sheet, path: workbook.path)
+    }
+
+    /// Writes one cell through libxlsxwriter, for sheets laid out cell by cell (the Summary); a table's rows go
+    /// through ``writeRow(_:sheet:row:)``.
     mutating func writeCell(
         _ cell: Cell, sheet: UnsafeMutablePointer<lxw_worksheet>, row: Int, column: Int
     ) throws(ReportError) {

@@ -66,6 +66,17 @@ extension HistoryNoun {
         }
     }
 
+    /// ``HistoryDatabase/readAlongside(_:_:)``: its database's errors as ``HistoryError``, the bodies' own as they are.
+    func readAlongside(
+        _ first: (SQLSession) throws -> Void, _ second: @escaping @Sendable (SQLSession) throws -> Void
+    ) throws -> Bool {
+        do {
+            return try database.readAlongside(first, second)
+        } catch let error where database.isStorageError(error) {
+            throw database.historyError(error)
+        }
+    }
+
     /// Runs `body` in a read transaction, its errors mapped to ``HistoryError``.
     func read<T>(_ body: (SQLSession) throws -> T) throws(HistoryError) -> T {
         do {

@@ -10,6 +10,15 @@ protocol HistoryDatabase: Sendable {
     /// Runs `body` in a read-only transaction that sees one snapshot of the history, on the calling thread.
     func read<T>(_ body: (SQLSession) throws -> T) throws -> T
 
+    /// Runs `second` on a thread of its own and `first` on the calling thread, each in a read-only transaction, both
+    /// seeing one snapshot of the history, and returns when both are done (with `first`'s error, else `second`'s).
+    /// `first` must let `second` end before it returns (close what `second` waits on). Returns `false`, having run
+    /// neither, when this database cannot give two transactions one snapshot at the moment (throws instead when the
+    /// second could not begin its transaction).
+    func readAlongside(
+        _ first: (SQLSession) throws -> Void, _ second: @escaping @Sendable (SQLSession) throws -> Void
+    ) throws -> Bool
+
     /// ``write(_:)`` without blocking the calling thread (for writes made on Swift concurrency's few threads).
     func write<T: Sendable>(_ body: @escaping @Sendable (SQLSession) throws -> T) async throws -> T
 

@@ -1,4 +1,5 @@
 import ReconCore
+import WorkerThreads
 
 extension HistoryParts {
     /// The facts of `[from, to)` in parts of about `chargesPerPart` charges, for a reconcile whose memory does not
@@ -27,39 +28,86 @@ extension HistoryParts {
     ///    earlier ranges whose Stripe report run `runID` found published (compared late), and the range's losses
     ///    covered for connected accounts (``CollectionTransfer``).
     ///
-    /// All parts are read in one read transaction: a snapshot, whatever a concurrent writer does. `body` runs on
-    /// the calling thread; its errors are rethrown as they are.
+    /// All parts are read in one snapshot, whatever a concurrent writer does: steps 1–2b on the calling thread, steps
+    /// 3–5 at the same time on a second connection whose transaction sees the same state
+    /// (``HistoryDatabase/readAlongside(_:_:)``), or after them in the same transaction where the database cannot
+    /// offer that. `body` runs on the calling thread, for every part in the order above; its errors are rethrown as
+    /// they are.
     public func forEach(
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
         late: LateOutcomeSelection? = nil, run runID: Int64? = nil, _ body: (ReconciliationInput) throws -> Void
     ) throws {
         precondition(chargesPerPart > 0, "a part holds at least one object")
-        // With SQLite's default page cache (2 MB): the kernel's page cache holds the history's pages anyway. A cache of
-        // 128 MiB for the parts made no run faster, at 150,000 charges or at a million, and was most of the peak
-        // memory at 150,000 (docs/BENCHMARKS.md, "The parts' page cache").
-        try readSnapshot { db in
+        @Sendable func loader(_ db: SQLSession) throws -> PartLoader {
+            // With SQLite's default page cache (2 MB): the kernel's page cache holds the history's pages anyway. A
+            // cache of 128 MiB for the parts made no run faster, at 150,000 charges or at a million, and was most of
+            // the peak memory at 150,000 (docs/BENCHMARKS.md, "The parts' page cache").
             if let settings = db.dialect.partsReadSettings { try db.execute(settings) }
-            var loader = PartLoader(
+            return PartLoader(
                 db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart,
                 late: late, runID: runID)
-            loader.debits = try loader.accountDebits()
-            try loader.chargeParts(body)
-            try loader.orphanParts(body)
-            if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
-            for kind in ObjectKind.allCases {
-                switch kind.entry.judged {
-                case .withTheirCharge: continue
-                case .inPartsOfTheirOwn: try loader.ownParts(StorableKinds.type(of: kind), body)
-                case .withWhatTheyPaidOut: try loader.payoutParts(body)
-                }
-            }
-            // Added up once for the ledger and the roll-forward. SQLite sorts a GROUP BY in memory up to the page
-            // cache's size, so a larger cache here would cost memory (120 MiB more at a million charges with 128 MiB,
-            // docs/BENCHMARKS.md); with the default one it spills to a temporary file, and is no slower.
-            let sums = try RangeTransactionSums.read(db, from: from, to: to)
-            try loader.ledgerParts(sums, body)
-            try body(try loader.missingObjectsPart(sums))
         }
+        // The payouts' parts and the ledger's sums are read on a second connection, in the same snapshot, while the
+        // charges' parts are read and judged: they need nothing the charges' parts hold. They wait, a bounded number
+        // of parts read ahead, until every earlier part has gone to `body`.
+        let ahead = BlockingQueue<ReconciliationInput>(capacity: Self.partsReadAhead)
+        let alongside = try readAlongside(
+            { db in
+                defer { ahead.close() }
+                try loader(db).firstParts(body)
+                while let part = try ahead.pop() { try body(part) }
+            },
+            { db in
+                do {
+                    try loader(db).lastParts { try ahead.push($0) }
+                    ahead.finish()
+                } catch is BlockingQueue<ReconciliationInput>.Closed {
+                    return
+                } catch {
+                    ahead.finish(throwing: error)
+                }
+            })
+        guard !alongside else { return }
+        try readSnapshot { db in
+            let loader = try loader(db)
+            try loader.firstParts(body)
+            try loader.lastParts(body)
+        }
+    }
+
+    /// How many parts the second connection reads ahead of `body` (``forEach(from:to:asOf:skippedTransferGrace:
+    /// chargesPerPart:late:run:_:)``): the payouts' parts, which are read quickly, while the charges' are read and
+    /// judged.
+    static let partsReadAhead = 12
+}
+
+extension PartLoader {
+    /// The parts of steps 1, 2 and 2b of ``HistoryParts/forEach(from:to:asOf:skippedTransferGrace:chargesPerPart:late:
+    /// run:_:)``: the charges' parts, the orphans' and the late outcomes'.
+    func firstParts(_ body: (ReconciliationInput) throws -> Void) throws {
+        var loader = self
+        loader.debits = try loader.accountDebits()
+        try loader.chargeParts(body)
+        try loader.orphanParts(body)
+        if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
+    }
+
+    /// The parts of steps 3, 4 and 5: the kinds judged in parts of their own (the payouts), the ledger, and the
+    /// last part.
+    func lastParts(_ body: (ReconciliationInput) throws -> Void) throws {
+        for kind in ObjectKind.allCases {
+            switch kind.entry.judged {
+            case .withTheirCharge: continue
+            case .inPartsOfTheirOwn: try ownParts(StorableKinds.type(of: kind), body)
+            case .withWhatTheyPaidOut: try payoutParts(body)
+            }
+        }
+        // Added up once for the ledger and the roll-forward. SQLite sorts a GROUP BY in memory up to the page
+        // cache's size, so a larger cache here would cost memory (120 MiB more at a million charges with 128 MiB,
+        // docs/BENCHMARKS.md); with the default one it spills to a temporary file, and is no slower.
+        let sums = try RangeTransactionSums.read(db, from: from, to: to)
+        try ledgerParts(sums, body)
+        try body(try missingObjectsPart(sums))
     }
 }
 

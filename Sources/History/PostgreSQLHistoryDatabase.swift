@@ -70,6 +70,57 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase {
         return value
     }
 
+    /// The first transaction exports its snapshot (`pg_export_snapshot()`); the second, on a connection of its own,
+    /// imports it (`SET TRANSACTION SNAPSHOT`) before the first goes on: PostgreSQL's own way for two sessions to see
+    /// one state.
+    func readAlongside(
+        _ first: (SQLSession) throws -> Void, _ second: @escaping @Sendable (SQLSession) throws -> Void
+    ) throws -> Bool {
+        let exporter = try takeReader()
+        let snapshot: String
+        do {
+            _ = try exporter.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [], prepared: false)
+            guard let exported = try exporter.rows("SELECT pg_export_snapshot()").first?.first ?? nil else {
+                throw HistoryError.storage(path: address.description, reason: "the server exported no snapshot")
+            }
+            snapshot = exported
+        } catch {
+            _ = try? exporter.execute("ROLLBACK", [], prepared: false)
+            throw error
+        }
+        let start = SecondReaderStart()
+        let helper = OwnThread.start(name: "connect-recon.history-reader-2") { [self] in
+            defer { start.end() }
+            let importer = try takeReader()
+            _ = try importer.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [], prepared: false)
+            do {
+                _ = try importer.execute("SET TRANSACTION SNAPSHOT '\(snapshot)'", [], prepared: false)
+                start.begin()
+                try second(SQLSession(postgreSQL: importer))
+                _ = try importer.execute("COMMIT", [], prepared: false)
+            } catch {
+                _ = try? importer.execute("ROLLBACK", [], prepared: false)
+                throw error
+            }
+            giveBack(importer)
+        }
+        guard start.wait() else {
+            _ = try? exporter.execute("ROLLBACK", [], prepared: false)
+            try helper.join()
+            return false
+        }
+        let firstOutcome = Result {
+            try first(SQLSession(postgreSQL: exporter))
+            _ = try exporter.execute("COMMIT", [], prepared: false)
+        }
+        if case .failure = firstOutcome { _ = try? exporter.execute("ROLLBACK", [], prepared: false) }
+        let secondOutcome = Result { try helper.join() }
+        try firstOutcome.get()
+        giveBack(exporter)
+        try secondOutcome.get()
+        return true
+    }
+
     func write<T: Sendable>(_ body: @escaping @Sendable (SQLSession) throws -> T) async throws -> T {
         try await OwnThread.run(name: "connect-recon.history.postgresql.write") { try self.write(body) }
     }

@@ -1,6 +1,7 @@
 import CSQLiteMemoryStatus
 import Foundation
 import GRDB
+import WorkerThreads
 
 /// The history in one SQLite file (docs/POSTGRESQL.md's default): WAL mode, a `DatabasePool`, so readers never block
 /// the writer; created readable by its owner only; migrated by ``HistoryMigrations``.
@@ -57,6 +58,44 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
 
     func read<T>(_ body: (SQLSession) throws -> T) throws -> T {
         try pool.read { db in try body(SQLSession(sqlite: db)) }
+    }
+
+    func readAlongside(
+        _ first: (SQLSession) throws -> Void, _ second: @escaping @Sendable (SQLSession) throws -> Void
+    ) throws -> Bool {
+        guard let barrier = SQLiteCommitBarrier(path: path) else { return false }
+        let start = SecondReaderStart()
+        let pool = pool
+        let helper = OwnThread.start(name: "connect-recon.history-reader-2") {
+            defer { start.end() }
+            try pool.read { db in
+                try Self.beginSnapshot(db)
+                start.begin()
+                try second(SQLSession(sqlite: db))
+            }
+        }
+        guard start.wait() else {
+            barrier.lift()
+            try helper.join()
+            return false
+        }
+        let firstOutcome = Result {
+            try pool.read { db in
+                try Self.beginSnapshot(db)
+                barrier.lift()
+                try first(SQLSession(sqlite: db))
+            }
+        }
+        barrier.lift()
+        let secondOutcome = Result { try helper.join() }
+        try firstOutcome.get()
+        try secondOutcome.get()
+        return true
+    }
+
+    /// Makes the read transaction `db` is in take its snapshot now (a WAL read transaction begins at its first read).
+    private static func beginSnapshot(_ db: Database) throws {
+        _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (SQLSession) throws -> T) async throws -> T {

@@ -28,6 +28,48 @@ public enum OwnThread {
     }
 }
 
+extension OwnThread {
+    /// Starts `body` on a new thread named `name`, from a thread that blocks anyway (the history's reader, splitting
+    /// its reading in two); ``Started/join()`` waits for it. Every started thread is joined before its starter
+    /// returns, so none outlives the work that started it.
+    public static func start<Value: Sendable>(
+        name: String, _ body: sending @escaping () throws -> Value
+    ) -> Started<Value> {
+        let started = Started<Value>()
+        let work = MovedClosure(body)
+        let thread = Thread {
+            let result = Result { try work.run() }
+            started.finish(result)
+        }
+        thread.name = name
+        thread.start()
+        return started
+    }
+
+    /// A thread ``start(name:_:)`` started: its result, once it is done.
+    ///
+    /// `@unchecked Sendable`: `result` is written once, by the thread, before it signals `done`, and read only after
+    /// waiting for `done`.
+    public final class Started<Value: Sendable>: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var result: Result<Value, any Error>?
+
+        fileprivate init() {}
+
+        fileprivate func finish(_ result: Result<Value, any Error>) {
+            self.result = result
+            done.signal()
+        }
+
+        /// Waits for the thread to end; returns its value or throws its error. Call it once.
+        public func join() throws -> Value {
+            done.wait()
+            guard let result else { preconditionFailure("a started thread sets its result before it ends") }
+            return try result.get()
+        }
+    }
+}
+
 /// A closure moved to the one thread that runs it.
 ///
 /// `@unchecked Sendable`: it holds a `sending` closure, so no other reference to what the closure captured exists

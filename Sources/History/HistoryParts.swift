@@ -95,6 +95,12 @@ extension PartLoader {
     /// The parts of steps 3, 4 and 5: the kinds judged in parts of their own (the payouts), the ledger, and the
     /// last part.
     func lastParts(_ body: (ReconciliationInput) throws -> Void) throws {
+        // Added up once for the ledger and the roll-forward, first: on the second connection that overlaps the
+        // charges' parts, where the payouts' parts would wait for room ahead (docs/BENCHMARKS.md, "Two readers").
+        // SQLite sorts a GROUP BY in memory up to the page cache's size, so a larger cache here would cost memory (120
+        // MiB more at a million charges with 128 MiB); with the default one it spills to a temporary file, and is no
+        // slower.
+        let sums = try RangeTransactionSums.read(db, from: from, to: to)
         for kind in ObjectKind.allCases {
             switch kind.entry.judged {
             case .withTheirCharge: continue
@@ -102,10 +108,6 @@ extension PartLoader {
             case .withWhatTheyPaidOut: try payoutParts(body)
             }
         }
-        // Added up once for the ledger and the roll-forward. SQLite sorts a GROUP BY in memory up to the page
-        // cache's size, so a larger cache here would cost memory (120 MiB more at a million charges with 128 MiB,
-        // docs/BENCHMARKS.md); with the default one it spills to a temporary file, and is no slower.
-        let sums = try RangeTransactionSums.read(db, from: from, to: to)
         try ledgerParts(sums, body)
         try body(try missingObjectsPart(sums))
     }

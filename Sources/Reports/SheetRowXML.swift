@@ -29,7 +29,6 @@ struct SheetRowXML {
     private var row = 0
     private var firstColumn = Int.max
     private var lastColumn = -1
-    private var number = [CChar](repeating: 0, count: 40)
 
     init() { bytes.reserveCapacity(4_096) }
 
@@ -93,17 +92,11 @@ struct SheetRowXML {
         append("</v></c>")
     }
 
-    /// A number as libxlsxwriter prints it (`%.16G`): a date-time's Excel serial, a duration.
+    /// A number as libxlsxwriter prints it (`%.16G`, ``SixteenDigits``): a date-time's Excel serial, a duration.
     mutating func double(_ value: Double, column: Int, style: Int32) {
         startCell(column: column, style: style)
         append("><v>")
-        number.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let count = Int(connect_recon_format_cell_double(base, buffer.count, value))
-            base.withMemoryRebound(to: UInt8.self, capacity: buffer.count) {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: min(max(count, 0), buffer.count - 1)))
-            }
-        }
+        SixteenDigits.append(value, to: &bytes)
         append("</v></c>")
     }
 

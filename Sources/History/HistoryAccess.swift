@@ -66,12 +66,14 @@ extension HistoryNoun {
         }
     }
 
-    /// ``HistoryDatabase/readAlongside(_:_:)``: its database's errors as ``HistoryError``, the bodies' own as they are.
+    /// ``HistoryDatabase/readAlongside(_:_:release:)``: its database's errors as ``HistoryError``, the bodies' own as
+    /// they are.
     func readAlongside(
-        _ first: (SQLSession) throws -> Void, _ second: @escaping @Sendable (SQLSession) throws -> Void
+        _ first: (SQLSession) throws -> Void, _ second: @escaping @Sendable (SQLSession) throws -> Void,
+        release: () -> Void
     ) throws -> Bool {
         do {
-            return try database.readAlongside(first, second)
+            return try database.readAlongside(first, second, release: release)
         } catch let error where database.isStorageError(error) {
             throw database.historyError(error)
         }

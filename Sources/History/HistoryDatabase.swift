@@ -12,11 +12,12 @@ protocol HistoryDatabase: Sendable {
 
     /// Runs `second` on a thread of its own and `first` on the calling thread, each in a read-only transaction, both
     /// seeing one snapshot of the history, and returns when both are done (with `first`'s error, else `second`'s).
-    /// `first` must let `second` end before it returns (close what `second` waits on). Returns `false`, having run
-    /// neither, when this database cannot give two transactions one snapshot at the moment (throws instead when the
-    /// second could not begin its transaction).
+    /// `release` lets `second` end (closes what it waits on): it is called once `first` is done, or could not begin.
+    /// Returns `false`, having run neither, when this database cannot give two transactions one snapshot at the moment
+    /// (throws instead when the second could not begin its transaction).
     func readAlongside(
-        _ first: (SQLSession) throws -> Void, _ second: @escaping @Sendable (SQLSession) throws -> Void
+        _ first: (SQLSession) throws -> Void, _ second: @escaping @Sendable (SQLSession) throws -> Void,
+        release: () -> Void
     ) throws -> Bool
 
     /// ``write(_:)`` without blocking the calling thread (for writes made on Swift concurrency's few threads).

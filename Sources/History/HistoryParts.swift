@@ -30,7 +30,7 @@ extension HistoryParts {
     ///
     /// All parts are read in one snapshot, whatever a concurrent writer does: steps 1–2b on the calling thread, steps
     /// 3–5 at the same time on a second connection whose transaction sees the same state
-    /// (``HistoryDatabase/readAlongside(_:_:)``), or after them in the same transaction where the database cannot
+    /// (``HistoryDatabase/readAlongside(_:_:release:)``), or after them in the same transaction where the database cannot
     /// offer that. `body` runs on the calling thread, for every part in the order above; its errors are rethrown as
     /// they are.
     public func forEach(
@@ -53,7 +53,6 @@ extension HistoryParts {
         let ahead = BlockingQueue<ReconciliationInput>(capacity: Self.partsReadAhead)
         let alongside = try readAlongside(
             { db in
-                defer { ahead.close() }
                 try loader(db).firstParts(body)
                 while let part = try ahead.pop() { try body(part) }
             },
@@ -66,7 +65,7 @@ extension HistoryParts {
                 } catch {
                     ahead.finish(throwing: error)
                 }
-            })
+            }, release: { ahead.close() })
         guard !alongside else { return }
         try readSnapshot { db in
             let loader = try loader(db)

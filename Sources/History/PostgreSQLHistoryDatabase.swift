@@ -74,7 +74,8 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase {
     /// imports it (`SET TRANSACTION SNAPSHOT`) before the first goes on: PostgreSQL's own way for two sessions to see
     /// one state.
     func readAlongside(
-        _ first: (SQLSession) throws -> Void, _ second: @escaping @Sendable (SQLSession) throws -> Void
+        _ first: (SQLSession) throws -> Void, _ second: @escaping @Sendable (SQLSession) throws -> Void,
+        release: () -> Void
     ) throws -> Bool {
         let exporter = try takeReader()
         let snapshot: String
@@ -114,6 +115,7 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase {
             _ = try exporter.execute("COMMIT", [], prepared: false)
         }
         if case .failure = firstOutcome { _ = try? exporter.execute("ROLLBACK", [], prepared: false) }
+        release()
         let secondOutcome = Result { try helper.join() }
         try firstOutcome.get()
         giveBack(exporter)

@@ -61,7 +61,8 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
     }
 
     func readAlongside(
-        _ first: (SQLSession) throws -> Void, _ second: @escaping @Sendable (SQLSession) throws -> Void
+        _ first: (SQLSession) throws -> Void, _ second: @escaping @Sendable (SQLSession) throws -> Void,
+        release: () -> Void
     ) throws -> Bool {
         guard let barrier = SQLiteCommitBarrier(path: path) else { return false }
         let start = SecondReaderStart()
@@ -87,6 +88,7 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
             }
         }
         barrier.lift()
+        release()
         let secondOutcome = Result { try helper.join() }
         try firstOutcome.get()
         try secondOutcome.get()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How the second reader of ``HistoryDatabase/readAlongside(_:_:)`` tells the first that its snapshot has begun (the
+/// How the second reader of ``HistoryDatabase/readAlongside(_:_:release:)`` tells the first that its snapshot has begun (the
 /// first may go on), or that it could not begin one (the first must not start: nothing would end what it waits for).
 ///
 /// `@unchecked Sendable`: `began` is written by the second reader before it signals, and read by the first after

@@ -47,7 +47,7 @@ struct PartsReadAlongsideTests {
                 secondMayRead.wait()
                 seen.second = try db.value(Int.self, count, [])
                 secondCounted.signal()
-            })
+            }, release: {})
 
         // Then both saw the history as it was when they began; a read after them sees the new row
         #expect(alongside)

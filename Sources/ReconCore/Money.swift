@@ -109,19 +109,15 @@ public enum MinorUnitFormatter {
     public static func append(_ minorUnits: Int64, exponent: Int, to bytes: inout [UInt8]) {
         precondition((0...18).contains(exponent), "an exponent is between 0 and 18")
         if minorUnits < 0 { bytes.append(UInt8(ascii: "-")) }
-        var remaining = minorUnits.magnitude  // UInt64: exact even for Int64.min
-        // The digits, last first: at least one more than the exponent, so `5` at exponent 2 reads `0.05`.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
-            var count = 0
-            repeat {
-                digits[count] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
-                count += 1
-            } while remaining > 0 || count <= exponent
-            for position in stride(from: count - 1, through: 0, by: -1) {
-                if position == exponent - 1 { bytes.append(UInt8(ascii: ".")) }
-                bytes.append(digits[position])
-            }
+        let magnitude = minorUnits.magnitude  // UInt64: exact even for Int64.min
+        guard exponent > 0 else {
+            magnitude.appendDecimalDigits(to: &bytes)
+            return
         }
+        // `5` at exponent 2 reads `0.05`: the units, then every decimal.
+        let scale = UInt64.powersOfTen[exponent]
+        (magnitude / scale).appendDecimalDigits(to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        (magnitude % scale).appendDecimalDigits(minimumWidth: exponent, to: &bytes)
     }
 }

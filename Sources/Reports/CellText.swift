@@ -86,10 +86,6 @@ enum UTCTimestamp {
 
     private static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let digits = String(value.magnitude).utf8
-        if digits.count < width {
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count))
-        }
-        bytes.append(contentsOf: digits)
+        value.magnitude.appendDecimalDigits(minimumWidth: width, to: &bytes)
     }
 }

@@ -39,7 +39,7 @@ struct SheetRowXML {
         self.row = row
         bytes.removeAll(keepingCapacity: true)
         rowDigits.removeAll(keepingCapacity: true)
-        Self.appendDecimal(UInt64(row + 1), to: &rowDigits)
+        UInt64(row + 1).appendDecimalDigits(to: &rowDigits)
         firstColumn = Int.max
         lastColumn = -1
         append("<row r=\"")
@@ -88,7 +88,7 @@ struct SheetRowXML {
         startCell(column: column, style: style)
         append("><v>")
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        Self.appendDecimal(UInt64(value.magnitude), to: &bytes)
+        UInt64(value.magnitude).appendDecimalDigits(to: &bytes)
         append("</v></c>")
     }
 
@@ -146,7 +146,7 @@ struct SheetRowXML {
         bytes.append(UInt8(ascii: "\""))
         if style != 0 {
             append(" s=\"")
-            Self.appendDecimal(UInt64(style), to: &bytes)
+            UInt64(style).appendDecimalDigits(to: &bytes)
             bytes.append(UInt8(ascii: "\""))
         }
     }
@@ -190,19 +190,6 @@ struct SheetRowXML {
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    private static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
-        var value = value
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var count = 0
-            repeat {
-                digits[count] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-                count += 1
-            } while value > 0
-            for position in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[position]) }
-        }
-    }
 
     /// `A` for 0, `Z` for 25, `AA` for 26, as Excel names columns.
     static func columnName(_ column: Int) -> [UInt8] {

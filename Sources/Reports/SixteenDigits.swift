@@ -1,4 +1,5 @@
 import CXlsxWriter
+import ReconCore
 
 /// A number's text as libxlsxwriter writes a number cell (C's `%.16G`: rounded to 16 significant digits, trailing
 /// zeros dropped), for the rows ``SheetRowXML`` writes: the same bytes as `snprintf`, without glibc's
@@ -25,7 +26,7 @@ enum SixteenDigits {
     private static func appendPositive(_ value: Double, to bytes: inout [UInt8]) {
         let whole = UInt64(value)
         if Double(whole) == value {
-            appendDigits(whole, to: &bytes)
+            whole.appendDecimalDigits(to: &bytes)
             return
         }
         // Digits before the point (1…15), and so after it (15…1): 16 in all.
@@ -39,15 +40,15 @@ enum SixteenDigits {
         // A value that is not whole, below 2^50, has an exponent below 0: `m × 2^-shift`, `m` with 53 bits.
         let significand = UInt128(value.significandBitPattern | (1 << 52))
         let shift = 52 - Int(value.exponent)
-        let scaled = significand * UInt128(powersOfTen[decimals])
+        let scaled = significand * UInt128(UInt64.powersOfTen[decimals])
         var digits = scaled >> shift
         let remainder = scaled & ((1 << shift) - 1)
         let half = UInt128(1) << (shift - 1)
         if remainder > half || (remainder == half && digits & 1 == 1) { digits += 1 }
-        let scale = UInt128(powersOfTen[decimals])
+        let scale = UInt128(UInt64.powersOfTen[decimals])
         let integerPart = UInt64(digits / scale)
         var fraction = UInt64(digits % scale)
-        appendDigits(integerPart, to: &bytes)
+        integerPart.appendDecimalDigits(to: &bytes)
         guard fraction != 0 else { return }
         // The fraction's digits, zero-padded to `decimals`, its trailing zeros dropped.
         var width = decimals
@@ -56,26 +57,7 @@ enum SixteenDigits {
             width -= 1
         }
         bytes.append(UInt8(ascii: "."))
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer in
-            for position in stride(from: width - 1, through: 0, by: -1) {
-                buffer[position] = UInt8(ascii: "0") + UInt8(fraction % 10)
-                fraction /= 10
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<width]))
-        }
-    }
-
-    private static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
-        var value = value
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var count = 0
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-                count += 1
-            } while value > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(20 - count)..<20]))
-        }
+        fraction.appendDecimalDigits(minimumWidth: width, to: &bytes)
     }
 
     /// `snprintf(…, "%.16G", value)`.
@@ -87,9 +69,5 @@ enum SixteenDigits {
                 bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: min(max(count, 0), buffer.count - 1)))
             }
         }
-    }
-
-    private static let powersOfTen: [UInt64] = (0...15).map { exponent in
-        (0..<exponent).reduce(1) { value, _ in value * 10 }
     }
 }

@@ -25,4 +25,22 @@ struct Int64DecimalDigitsTests {
     func othersAreNil(text: String) {
         #expect(read(text) == nil)
     }
+
+    @Test("whole numbers print as their digits, zero-padded to a width, up to 64 bits; and read back the same")
+    func digitsPrintAndReadBack() {
+        func printed(_ value: UInt64, width: Int = 1) -> String {
+            var bytes: [UInt8] = []
+            value.appendDecimalDigits(minimumWidth: width, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(printed(0) == "0")
+        #expect(printed(7, width: 3) == "007")
+        #expect(printed(1_234, width: 2) == "1234")
+        #expect(printed(0, width: 18) == String(repeating: "0", count: 18))
+        #expect(printed(.max) == "18446744073709551615")
+        #expect(UInt64.powersOfTen.count == 20 && UInt64.powersOfTen.last == 10_000_000_000_000_000_000)
+        for value in [UInt64(0), 9, 10, 99, 100, 1 << 40, UInt64(Int64.max)] {
+            #expect(read(printed(value)).map(UInt64.init) == value)
+        }
+    }
 }

@@ -513,11 +513,12 @@ struct PartLoader {
             exclusion = " AND t.id NOT IN \(db.dialect.idSet)"
             arguments.append(.text(IDList.json(excluded)))
         }
+        let rows = db.dialect.rows(of: Facts.table, whose: column)
         return try HistoryObjects.fetchFacts(
             Facts.self, db: db,
             sql: """
-                SELECT \(Facts.qualifiedSelection) FROM \(db.dialect.tableJoinedToIDs(Facts.table, on: column))
-                WHERE \(condition)\(exclusion)
+                SELECT \(Facts.qualifiedSelection) FROM \(rows.from)
+                WHERE \(rows.condition) AND \(condition)\(exclusion)
                 """,
             arguments: arguments)
     }

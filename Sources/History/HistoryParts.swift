@@ -146,9 +146,9 @@ extension HistoryParts {
     }
 }
 
-/// Reads the parts of one range inside one read transaction (what a part holds beside what it judges:
-/// `PartLoader+Context.swift`). Ids travel to the database as JSON arrays
-/// (``SQLDialect/tableJoinedToIDs(_:on:)``), joined first, so every lookup is an index probe.
+/// Reads parts of one range inside one read transaction (what a part holds beside what it judges:
+/// `PartLoader+Context.swift`). Ids travel to the database as JSON arrays (``SQLDialect/rows(of:whose:)``), found by
+/// index probes; SQLite then reads the rows in the order they were stored.
 struct PartLoader {
     let db: SQLSession
     let from: Int64

@@ -30,9 +30,9 @@ extension HistoryParts {
     ///
     /// All parts are read in one snapshot, whatever a concurrent writer does: steps 1–2b on the calling thread, steps
     /// 3–5 at the same time on a second connection whose transaction sees the same state
-    /// (``HistoryDatabase/readAlongside(_:_:release:)``), or after them in the same transaction where the database cannot
-    /// offer that. `body` runs on the calling thread, for every part in the order above; its errors are rethrown as
-    /// they are.
+    /// (``HistoryDatabase/readAlongside(_:_:release:)``), or after them in the same transaction where the database
+    /// cannot offer that. `body` runs on the calling thread, for every part in the order above; its errors are
+    /// rethrown as they are.
     public func forEach(
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
         late: LateOutcomeSelection? = nil, run runID: Int64? = nil, _ body: (ReconciliationInput) throws -> Void
@@ -95,10 +95,10 @@ extension PartLoader {
     /// last part.
     func lastParts(_ body: (ReconciliationInput) throws -> Void) throws {
         // Added up once for the ledger and the roll-forward, first: on the second connection that overlaps the
-        // charges' parts, where the payouts' parts would wait for room ahead (docs/BENCHMARKS.md, "Two readers").
-        // SQLite sorts a GROUP BY in memory up to the page cache's size, so a larger cache here would cost memory (120
-        // MiB more at a million charges with 128 MiB); with the default one it spills to a temporary file, and is no
-        // slower.
+        // charges' parts, where the payouts' parts would wait for room ahead (docs/BENCHMARKS.md, "Two readers, and
+        // the workbook's rows as bytes"). SQLite sorts a GROUP BY in memory up to the page cache's size, so a larger
+        // cache here would cost memory (120 MiB more at a million charges with 128 MiB); with the default one it
+        // spills to a temporary file, and is no slower.
         let sums = try RangeTransactionSums.read(db, from: from, to: to)
         for kind in ObjectKind.allCases {
             switch kind.entry.judged {

@@ -11,15 +11,16 @@ import ReconCore
 /// stream (its temporary file in constant-memory mode) rather than cell by cell through `worksheet_write_*`.
 ///
 /// Why: a report's detail sheets hold millions of cells, and libxlsxwriter spends most of its time on them in
-/// `malloc` (a cell a call) and `fprintf` (its XML and a `%.16G` per number); docs/BENCHMARKS.md, "The workbook's
-/// rows as bytes". The elements are libxlsxwriter 1.1's, byte for byte (`SheetRowXMLTests` compares the two), with
-/// one difference on purpose: an amount's value is its exact decimal, the CSV's text (`87.35`), where
+/// `malloc` (a cell a call) and `fprintf` (its XML and a `%.16G` per number); docs/BENCHMARKS.md, "Two readers, and
+/// the workbook's rows as bytes". The elements are libxlsxwriter 1.1's, byte for byte (`SheetRowXMLTests` compares
+/// the two), with one difference on purpose: an amount's value is its exact decimal, the CSV's text (`87.35`), where
 /// libxlsxwriter prints the `Double` to 16 digits (`87.34999999999999`). A spreadsheet reads either as the same
 /// number in most cells, and the exact decimal as the nearest one in all.
 ///
 /// The sheet's own state stays libxlsxwriter's: ``begin(row:of:)`` first writes the row libxlsxwriter still holds
-/// (the header), and ``write(to:path:)`` writes the row and updates the sheet's dimensions and row cursor as `worksheet_write_*` would, so
-/// cells written through libxlsxwriter after it (the Summary's notes under its table) follow in order.
+/// (the header), and ``write(to:path:)`` writes the row and updates the sheet's dimensions and row cursor as
+/// `worksheet_write_*` would, so cells written through libxlsxwriter after it (the Summary's notes under its table)
+/// follow in order.
 struct SheetRowXML {
     private var bytes: [UInt8] = []
     /// `A`, `B`, … `AA`: the column names, made once.

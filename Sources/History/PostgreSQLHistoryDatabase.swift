@@ -89,38 +89,32 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase {
             _ = try? exporter.execute("ROLLBACK", [], prepared: false)
             throw error
         }
-        let start = SecondReaderStart()
-        let helper = OwnThread.start(name: "connect-recon.history-reader-2") { [self] in
-            defer { start.end() }
-            let importer = try takeReader()
-            _ = try importer.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [], prepared: false)
-            do {
-                _ = try importer.execute("SET TRANSACTION SNAPSHOT '\(snapshot)'", [], prepared: false)
-                start.begin()
-                try second(SQLSession(postgreSQL: importer))
-                _ = try importer.execute("COMMIT", [], prepared: false)
-            } catch {
-                _ = try? importer.execute("ROLLBACK", [], prepared: false)
-                throw error
-            }
-            giveBack(importer)
-        }
-        guard start.wait() else {
-            _ = try? exporter.execute("ROLLBACK", [], prepared: false)
-            try helper.join()
-            return false
-        }
-        let firstOutcome = Result {
-            try first(SQLSession(postgreSQL: exporter))
-            _ = try exporter.execute("COMMIT", [], prepared: false)
-        }
-        if case .failure = firstOutcome { _ = try? exporter.execute("ROLLBACK", [], prepared: false) }
-        release()
-        let secondOutcome = Result { try helper.join() }
-        try firstOutcome.get()
-        giveBack(exporter)
-        try secondOutcome.get()
-        return true
+        return try ReadAlongside.run(
+            second: { [self] begun in
+                let importer = try takeReader()
+                _ = try importer.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [], prepared: false)
+                do {
+                    _ = try importer.execute("SET TRANSACTION SNAPSHOT '\(snapshot)'", [], prepared: false)
+                    begun()
+                    try second(SQLSession(postgreSQL: importer))
+                    _ = try importer.execute("COMMIT", [], prepared: false)
+                } catch {
+                    _ = try? importer.execute("ROLLBACK", [], prepared: false)
+                    throw error
+                }
+                giveBack(importer)
+            },
+            first: {
+                do {
+                    try first(SQLSession(postgreSQL: exporter))
+                    _ = try exporter.execute("COMMIT", [], prepared: false)
+                } catch {
+                    _ = try? exporter.execute("ROLLBACK", [], prepared: false)
+                    throw error
+                }
+                giveBack(exporter)
+            },
+            cannotBegin: { _ = try? exporter.execute("ROLLBACK", [], prepared: false) }, release: release)
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (SQLSession) throws -> T) async throws -> T {

@@ -1,7 +1,6 @@
 import CSQLiteMemoryStatus
 import Foundation
 import GRDB
-import WorkerThreads
 
 /// The history in one SQLite file (docs/POSTGRESQL.md's default): WAL mode, a `DatabasePool`, so readers never block
 /// the writer; created readable by its owner only; migrated by ``HistoryMigrations``.
@@ -65,34 +64,24 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
         release: () -> Void
     ) throws -> Bool {
         guard let barrier = SQLiteCommitBarrier(path: path) else { return false }
-        let start = SecondReaderStart()
         let pool = pool
-        let helper = OwnThread.start(name: "connect-recon.history-reader-2") {
-            defer { start.end() }
-            try pool.read { db in
-                try Self.beginSnapshot(db)
-                start.begin()
-                try second(SQLSession(sqlite: db))
-            }
-        }
-        guard start.wait() else {
-            barrier.lift()
-            try helper.join()
-            return false
-        }
-        let firstOutcome = Result {
-            try pool.read { db in
-                try Self.beginSnapshot(db)
-                barrier.lift()
-                try first(SQLSession(sqlite: db))
-            }
-        }
-        barrier.lift()
-        release()
-        let secondOutcome = Result { try helper.join() }
-        try firstOutcome.get()
-        try secondOutcome.get()
-        return true
+        return try ReadAlongside.run(
+            second: { begun in
+                try pool.read { db in
+                    try Self.beginSnapshot(db)
+                    begun()
+                    try second(SQLSession(sqlite: db))
+                }
+            },
+            first: {
+                defer { barrier.lift() }
+                try pool.read { db in
+                    try Self.beginSnapshot(db)
+                    barrier.lift()
+                    try first(SQLSession(sqlite: db))
+                }
+            },
+            cannotBegin: barrier.lift, release: release)
     }
 
     /// Makes the read transaction `db` is in take its snapshot now (a WAL read transaction begins at its first read).

@@ -78,43 +78,25 @@ final class PostgreSQLHistoryDatabase: HistoryDatabase {
         release: () -> Void
     ) throws -> Bool {
         let exporter = try takeReader()
-        let snapshot: String
-        do {
-            _ = try exporter.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [], prepared: false)
-            guard let exported = try exporter.rows("SELECT pg_export_snapshot()").first?.first ?? nil else {
+        let alongside = try Self.transaction(exporter, readOnly: true) { session in
+            guard let snapshot = try exporter.rows("SELECT pg_export_snapshot()").first?.first ?? nil else {
                 throw HistoryError.storage(path: address.description, reason: "the server exported no snapshot")
             }
-            snapshot = exported
-        } catch {
-            _ = try? exporter.execute("ROLLBACK", [], prepared: false)
-            throw error
+            return try ReadAlongside.run(
+                second: { [self] begun in
+                    let importer = try takeReader()
+                    try Self.transaction(importer, readOnly: true) { imported in
+                        // The transaction's first statement, as PostgreSQL requires.
+                        _ = try importer.execute("SET TRANSACTION SNAPSHOT '\(snapshot)'", [], prepared: false)
+                        begun()
+                        try second(imported)
+                    }
+                    giveBack(importer)
+                },
+                first: { try first(session) }, cannotBegin: {}, release: release)
         }
-        return try ReadAlongside.run(
-            second: { [self] begun in
-                let importer = try takeReader()
-                _ = try importer.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [], prepared: false)
-                do {
-                    _ = try importer.execute("SET TRANSACTION SNAPSHOT '\(snapshot)'", [], prepared: false)
-                    begun()
-                    try second(SQLSession(postgreSQL: importer))
-                    _ = try importer.execute("COMMIT", [], prepared: false)
-                } catch {
-                    _ = try? importer.execute("ROLLBACK", [], prepared: false)
-                    throw error
-                }
-                giveBack(importer)
-            },
-            first: {
-                do {
-                    try first(SQLSession(postgreSQL: exporter))
-                    _ = try exporter.execute("COMMIT", [], prepared: false)
-                } catch {
-                    _ = try? exporter.execute("ROLLBACK", [], prepared: false)
-                    throw error
-                }
-                giveBack(exporter)
-            },
-            cannotBegin: { _ = try? exporter.execute("ROLLBACK", [], prepared: false) }, release: release)
+        giveBack(exporter)
+        return alongside
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (SQLSession) throws -> T) async throws -> T {

@@ -216,8 +216,7 @@ struct PartLoader {
     ) throws -> ReconciliationInput {
         var objects = ObjectLists()
         objects[Facts.self] = judged
-        let parent = Facts.textColumn(edge.column)
-        objects.charges = try facts(ChargeFacts.self, "id", judged.compactMap(parent))
+        objects.charges = try facts(ChargeFacts.self, "id", Facts.texts(of: edge.column, in: judged))
         try addContext(to: &objects)
         return input(objects, judged: JudgedObjects(Facts.kind, Set(judged.map(\.id))))
     }

@@ -77,10 +77,19 @@ extension PartLoader {
     ) throws {
         var heldIDs = Set(part[Facts.self].map(\.id))
         // What the step finds, added to the part's list at the end: appending to a copy of that list while the part
-        // still held it copied every fact in it (and retained each of its strings) once a step.
+        // still held it copied every fact in it (and retained each of its strings) once a step. A list found with
+        // nothing held already, the usual case, is kept whole rather than copied fact by fact.
         var added: [Facts] = []
         func keep(_ found: [Facts]) {
-            for facts in found where heldIDs.insert(facts.id).inserted { added.append(facts) }
+            var kept: [Int] = []
+            for index in found.indices where heldIDs.insert(found[index].id).inserted { kept.append(index) }
+            if kept.count < found.count {
+                for index in kept { added.append(found[index]) }
+            } else if added.isEmpty {
+                added = found
+            } else {
+                added += found
+            }
         }
         for edge in step.edges {
             let parents = edge.parent.map { StorableKinds.reader(of: $0).ids(part) } ?? allIDs(in: part)
@@ -92,7 +101,11 @@ extension PartLoader {
                 part, reference.columns, reference.arrayColumns)
         }
         keep(try facts(Facts.self, "id", named.filter { !heldIDs.contains($0) }))
-        if !added.isEmpty { part[Facts.self].append(contentsOf: added) }
+        if part[Facts.self].isEmpty {
+            part[Facts.self] = added
+        } else if !added.isEmpty {
+            part[Facts.self].append(contentsOf: added)
+        }
     }
 
     /// The ids of the objects `part` holds that an edge to any kind (a balance transaction's `source`) may name:
@@ -113,11 +126,11 @@ extension StorableFacts {
     ) -> Set<String> {
         let parent = textColumn(edge.column)
         var ids = Set<String>()
-        // Through the buffer, as in `values(in:columns:arrayColumns:)`: filtering would copy the facts it keeps, and
-        // handing the column's closure `objects[index]` copies each fact.
+        // Through the buffer, as in `values(in:columns:arrayColumns:)`: filtering would copy the facts it keeps.
         part[Self.self].withUnsafeBufferPointer { facts in
+            guard let first = facts.baseAddress else { return }
             for index in facts.indices
-            where isJudged(facts[index].created) && parent(facts[index]).map(parents.contains) == true {
+            where isJudged(facts[index].created) && parent(first + index).map(parents.contains) == true {
                 ids.insert(facts[index].id)
             }
         }
@@ -132,22 +145,34 @@ extension StorableFacts {
         let single = columns.map(textColumn)
         let lists = arrayColumns.map(textColumn)
         var ids: [String] = []
-        // Through the buffer: `for object in objects`, or even `objects[index]`, copies every fact (and retains each
-        // of its strings) to hand it to the column's closure.
+        // Through the buffer, each fact where it is: `for object in objects` copies every fact (and retains each of
+        // its strings), and so did handing the column's closure `objects[index]` (``FactColumn/value``).
         objects.withUnsafeBufferPointer { facts in
+            guard let first = facts.baseAddress else { return }
             for index in facts.indices {
-                for column in single { if let id = column(facts[index]) { ids.append(id) } }
+                for column in single { if let id = column(first + index) { ids.append(id) } }
                 for column in lists {
-                    if let json = column(facts[index]), let list = try? IDList.ids(json) { ids += list }
+                    if let json = column(first + index), let list = try? IDList.ids(json) { ids += list }
                 }
             }
         }
         return ids
     }
 
-    /// Reads the text of the column `name` from facts of this kind (`nil` when it holds none). The column is one of
-    /// ``mapping``'s; a name that is not is a mistake in the catalogue.
-    static func textColumn(_ name: String) -> @Sendable (Self) -> String? {
+    /// The text of the column `name` of each of `facts` that holds one, in order.
+    static func texts(of name: String, in facts: [Self]) -> [String] {
+        let column = textColumn(name)
+        var texts: [String] = []
+        facts.withUnsafeBufferPointer { facts in
+            guard let first = facts.baseAddress else { return }
+            for index in facts.indices { if let text = column(first + index) { texts.append(text) } }
+        }
+        return texts
+    }
+
+    /// Reads the text of the column `name` from facts of this kind where they are (`nil` when it holds none). The
+    /// column is one of ``mapping``'s; a name that is not is a mistake in the catalogue.
+    static func textColumn(_ name: String) -> @Sendable (UnsafePointer<Self>) -> String? {
         guard let column = mapping.first(where: { $0.name == name }) else {
             preconditionFailure("\(table) has no column \(name)")
         }

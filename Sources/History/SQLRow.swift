@@ -1,20 +1,26 @@
 import CPostgreSQL
 import Foundation
 import GRDB
+import GRDBSQLite
 import ReconCore
 
-/// One row of a query's result, read by column index, from either history: a GRDB row (read straight from
-/// SQLite's statement) or a row of a libpq result (text format).
+/// One row of a query's result, read by column index, from either history: the current row of a SQLite statement
+/// (read through SQLite's C API), a GRDB row, or a row of a libpq result (text format).
 ///
-/// Valid only inside the call that hands it over: a SQLite row is the cursor's current row.
+/// Valid only inside the call that hands it over: a SQLite statement's row is its current row.
 struct SQLRow {
     private enum Source {
+        /// The current row of a statement being stepped: its columns are read with SQLite's own functions, as GRDB
+        /// reads them, without a reference to count per column (a GRDB `Row` is an object: each column read through it
+        /// retained and released it, a tenth of decoding a part's rows; docs/BENCHMARKS.md, "Fewer copies").
+        case statement(OpaquePointer)
         case sqlite(Row)
         case postgreSQL(PostgreSQLResult, Int32)
     }
 
     private let source: Source
 
+    init(sqliteStatement statement: OpaquePointer) { source = .statement(statement) }
     init(sqlite row: Row) { source = .sqlite(row) }
     init(postgreSQL result: PostgreSQLResult, row: Int32) { source = .postgreSQL(result, row) }
 
@@ -26,6 +32,7 @@ struct SQLRow {
     /// Whether column `index` is NULL.
     func isNull(_ index: Int) -> Bool {
         switch source {
+        case .statement(let statement): sqlite3_column_type(statement, Int32(index)) == SQLITE_NULL
         case .sqlite(let row): row.hasNull(atIndex: index)
         case .postgreSQL(let result, let row): PQgetisnull(result.handle, row, Int32(index)) == 1
         }
@@ -35,6 +42,8 @@ struct SQLRow {
     /// PostgreSQL `SUM` is a `numeric`).
     func int64(_ index: Int) throws -> Int64 {
         switch source {
+        case .statement(let statement):
+            return sqlite3_column_int64(try Self.notNull(statement, index), Int32(index))
         case .sqlite(let row):
             return try row.decode(Int64.self, atIndex: index)
         case .postgreSQL(let result, let row):
@@ -51,14 +60,23 @@ struct SQLRow {
     /// Column `index` as text.
     func text(_ index: Int) throws -> String {
         switch source {
-        case .sqlite(let row): try row.decode(String.self, atIndex: index)
-        case .postgreSQL(let result, let row): String(cString: try value(result, row, index))
+        case .statement(let statement):
+            // The text first, then its length in bytes, as SQLite's documentation orders the two calls.
+            guard let text = sqlite3_column_text(try Self.notNull(statement, index), Int32(index)) else {
+                throw FactsColumnError(description: "column \(index) could not be read as text (out of memory)")
+            }
+            let count = Int(sqlite3_column_bytes(statement, Int32(index)))
+            return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        case .sqlite(let row): return try row.decode(String.self, atIndex: index)
+        case .postgreSQL(let result, let row): return String(cString: try value(result, row, index))
         }
     }
 
     /// Column `index` as a boolean (SQLite stores `0` or `1`; PostgreSQL answers `t` or `f`).
     func bool(_ index: Int) throws -> Bool {
         switch source {
+        case .statement(let statement):
+            return sqlite3_column_int64(try Self.notNull(statement, index), Int32(index)) != 0
         case .sqlite(let row): return try row.decode(Bool.self, atIndex: index)
         case .postgreSQL(let result, let row):
             switch try value(result, row, index).pointee {
@@ -72,6 +90,7 @@ struct SQLRow {
     /// Column `index` as a floating-point number.
     func double(_ index: Int) throws -> Double {
         switch source {
+        case .statement(let statement): return sqlite3_column_double(try Self.notNull(statement, index), Int32(index))
         case .sqlite(let row): return try row.decode(Double.self, atIndex: index)
         case .postgreSQL(let result, let row):
             let text = try value(result, row, index)
@@ -82,6 +101,14 @@ struct SQLRow {
             }
             return number
         }
+    }
+
+    /// `statement`, whose column `index` is not NULL (GRDB's reads of a non-optional value fail on NULL too).
+    private static func notNull(_ statement: OpaquePointer, _ index: Int) throws -> OpaquePointer {
+        guard sqlite3_column_type(statement, Int32(index)) != SQLITE_NULL else {
+            throw FactsColumnError(description: "column \(index) is NULL")
+        }
+        return statement
     }
 
     private func value(_ result: PostgreSQLResult, _ row: Int32, _ index: Int) throws -> UnsafeMutablePointer<CChar> {

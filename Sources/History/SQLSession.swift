@@ -52,8 +52,10 @@ struct SQLSession {
     func forEachRow(_ sql: String, _ arguments: [SQLValue] = [], _ body: (SQLRow) throws -> Void) throws {
         switch connection {
         case .sqlite(let db):
-            let cursor = try Row.fetchCursor(try db.makeStatement(sql: sql), arguments: Self.sqliteArguments(arguments))
-            while let row = try cursor.next() { try body(SQLRow(sqlite: row)) }
+            let statement = try db.makeStatement(sql: sql)
+            let cursor = try Row.fetchCursor(statement, arguments: Self.sqliteArguments(arguments))
+            let row = SQLRow(sqliteStatement: statement.sqliteStatement)
+            while try cursor.next() != nil { try body(row) }
         case .postgreSQL(let connection):
             // Row by row (libpq's single-row mode), as SQLite's cursor: memory bounded by what `body` keeps.
             try connection.forEachRow(sql, arguments) { try body(SQLRow(postgreSQL: $0, row: 0)) }

@@ -11,11 +11,9 @@ struct FactLookup<Facts: ObjectFacts> {
         self.facts = facts
         var positions: [String: Int] = [:]
         positions.reserveCapacity(facts.count)
-        // By index: `enumerated()` would copy every fact (and retain each of its strings) on the way.
-        for position in facts.indices {
-            let id = facts[position].id
-            if positions[id] == nil { positions[id] = position }
-        }
+        // By index: `enumerated()` would copy every fact (and retain each of its strings) on the way. Last to first,
+        // each id's first position written last: one hash an id (asking first, then writing, hashed each twice).
+        for position in facts.indices.reversed() { positions[facts[position].id] = position }
         self.positions = positions
     }
 

@@ -24,9 +24,11 @@ import ReconCore
 struct SheetRowXML {
     private var bytes: [UInt8] = []
     /// `A`, `B`, … `AA`: the column names, made once.
-    private var columnNames: [[UInt8]] = []
-    /// The row's number as Excel shows it (1-based), in digits.
-    private var rowDigits: [UInt8] = []
+    private var columnNames: [ShortBytes] = []
+    /// The row's number as Excel shows it (1-based), in digits (at most 7: Excel's last row is 1,048,576).
+    private var rowDigits = ShortBytes()
+    /// Where the row's digits are printed first.
+    private var digits: [UInt8] = []
     private var row = 0
     private var firstColumn = Int.max
     private var lastColumn = -1
@@ -39,12 +41,13 @@ struct SheetRowXML {
         lxw_worksheet_write_single_row(sheet)
         self.row = row
         bytes.removeAll(keepingCapacity: true)
-        rowDigits.removeAll(keepingCapacity: true)
-        UInt64(row + 1).appendDecimalDigits(to: &rowDigits)
+        digits.removeAll(keepingCapacity: true)
+        UInt64(row + 1).appendDecimalDigits(to: &digits)
+        rowDigits = ShortBytes(digits)
         firstColumn = Int.max
         lastColumn = -1
         append("<row r=\"")
-        bytes += rowDigits
+        rowDigits.append(to: &bytes)
         append("\">")
     }
 
@@ -140,10 +143,10 @@ struct SheetRowXML {
     private mutating func startCell(column: Int, style: Int32) {
         firstColumn = min(firstColumn, column)
         lastColumn = max(lastColumn, column)
-        while columnNames.count <= column { columnNames.append(Self.columnName(columnNames.count)) }
+        while columnNames.count <= column { columnNames.append(ShortBytes(Self.columnName(columnNames.count))) }
         append("<c r=\"")
-        bytes += columnNames[column]
-        bytes += rowDigits
+        columnNames[column].append(to: &bytes)
+        rowDigits.append(to: &bytes)
         bytes.append(UInt8(ascii: "\""))
         if style != 0 {
             append(" s=\"")

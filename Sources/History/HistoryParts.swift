@@ -504,7 +504,9 @@ struct PartLoader {
         _ type: Facts.Type, _ column: String, _ values: [String], and condition: String = "TRUE",
         excluding excluded: [String] = []
     ) throws -> [Facts] {
-        let distinct = Array(Set(values))
+        // SQLite reads each row once however often the list names it (``SQLDialect/rows(of:whose:)``: `rowid IN`), so
+        // the list goes as it is; PostgreSQL joins the list, so it goes without repeats.
+        let distinct = db.dialect == .sqlite ? values : Array(Set(values))
         guard !distinct.isEmpty else { return [] }
         var arguments: [SQLValue] = [.text(IDList.json(distinct))]
         var exclusion = ""

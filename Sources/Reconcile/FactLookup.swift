@@ -2,31 +2,70 @@ import ReconCore
 
 /// Facts by id, the first of a duplicated id winning: the facts stay in the part's array, the lookup keeps only
 /// their positions (copying a fact retains each of its strings; a part's lookups used to copy every fact twice).
+///
+/// The positions are an open-addressing table of its own, keyed by the facts' ids where they are: a `[String: Int]`
+/// retained every id it was given as a key, the first touch of strings another thread had just made, and released
+/// them all again with the part (a sixth of building a part's lookups; docs/BENCHMARKS.md, "Fewer copies").
 struct FactLookup<Facts: ObjectFacts> {
     /// Every fact given, duplicates included.
     private let facts: [Facts]
-    private let positions: [String: Int]
+    /// Slot → the position of the first fact whose id hashes there (probing on), plus one; 0: empty. A power of two
+    /// at least twice as many slots as facts, so that probes stay short.
+    private let slots: [Int]
+    /// The positions kept, in order, when some id is duplicated; `nil` when none is (every position is kept).
+    private let kept: [Int]?
 
     init(_ facts: [Facts]) {
         self.facts = facts
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(facts.count)
-        // By index: `enumerated()` would copy every fact (and retain each of its strings) on the way. Last to first,
-        // each id's first position written last: one hash an id (asking first, then writing, hashed each twice).
-        for position in facts.indices.reversed() { positions[facts[position].id] = position }
-        self.positions = positions
+        var capacity = 2
+        while capacity < 2 * facts.count { capacity *= 2 }
+        var slots = [Int](repeating: 0, count: capacity)
+        var kept: [Int]?
+        let mask = capacity - 1
+        // By index: `enumerated()` would copy every fact (and retain each of its strings) on the way.
+        for position in facts.indices {
+            var slot = facts[position].id.hashValue & mask
+            var duplicate = false
+            while slots[slot] != 0 {
+                if facts[slots[slot] - 1].id == facts[position].id {
+                    duplicate = true
+                    break
+                }
+                slot = (slot + 1) & mask
+            }
+            if duplicate {
+                if kept == nil { kept = Array(0..<position) }
+                continue
+            }
+            slots[slot] = position + 1
+            kept?.append(position)
+        }
+        self.slots = slots
+        self.kept = kept
+    }
+
+    /// The position of the first fact with `id`, if any.
+    private func position(of id: String) -> Int? {
+        let mask = slots.count - 1
+        var slot = id.hashValue & mask
+        while slots[slot] != 0 {
+            let position = slots[slot] - 1
+            if facts[position].id == id { return position }
+            slot = (slot + 1) & mask
+        }
+        return nil
     }
 
     /// The first fact with `id`, if any.
     subscript(id: String) -> Facts? {
-        positions[id].map { facts[$0] }
+        position(of: id).map { facts[$0] }
     }
 
     /// How many distinct ids.
-    var count: Int { positions.count }
+    var count: Int { kept?.count ?? facts.count }
 
     /// The facts, each id once, in the order given.
     var unique: [Facts] {
-        positions.count == facts.count ? facts : facts.enumerated().filter { positions[$1.id] == $0 }.map(\.element)
+        kept.map { $0.map { facts[$0] } } ?? facts
     }
 }

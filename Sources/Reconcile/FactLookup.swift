@@ -61,6 +61,13 @@ struct FactLookup<Facts: ObjectFacts> {
         position(of: id).map { facts[$0] }
     }
 
+    /// What `read` takes from the first fact with `id`, read where the fact is, through a pointer valid only during
+    /// `read` (the subscript copies the fact, retaining each of its strings); `nil` when there is none.
+    func read<Value>(_ id: String, _ read: (UnsafePointer<Facts>) -> Value) -> Value? {
+        guard let position = position(of: id) else { return nil }
+        return facts.withUnsafeBufferPointer { facts in facts.baseAddress.map { read($0 + position) } }
+    }
+
     /// How many distinct ids.
     var count: Int { kept?.count ?? facts.count }
 

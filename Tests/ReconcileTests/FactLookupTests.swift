@@ -37,6 +37,15 @@ import Testing
         #expect(lookup.unique.map(\.amount) == [1, 2, 4])
     }
 
+    @Test func readTakesFromTheFirstFactWithTheIDOrAnswersNil() {
+        let lookup = FactLookup([
+            feeRefund("fr_a", amount: 1), feeRefund("fr_b", amount: 2), feeRefund("fr_a", amount: 3),
+        ])
+        #expect(lookup.read("fr_a") { $0.pointee.amount } == 1)
+        #expect(lookup.read("fr_b") { $0.pointee.amount } == 2)
+        #expect(lookup.read("fr_c") { $0.pointee.amount } == nil)
+    }
+
     @Test func anEmptyLookupFindsNothing() {
         let lookup = FactLookup([FeeRefundFacts]())
         #expect(lookup["fr_a"] == nil)

@@ -31,7 +31,9 @@ struct FactIndex {
     let feeRefundsByFee: [String: [FeeRefundFacts]]
     let refundsByCharge: [String: [RefundFacts]]
     let disputesByCharge: [String: [DisputeFacts]]
-    let balanceTransactionsBySource: [String: [BalanceTransactionFacts]]
+    /// Source → the positions in ``balanceTransactions`` of its transactions (positions: a copy of each fact retains
+    /// each of its strings).
+    let balanceTransactionsBySource: [String: [Int]]
     /// Transfers tagged `metadata[dispute_id]`: repayments of funds recovered for a dispute the platform won.
     let repaymentsByDispute: [String: [TransferFacts]]
     /// Payout → the ids of the balance transactions `?payout=` listed for it, each once, sorted.
@@ -101,11 +103,11 @@ struct FactIndex {
             by: { $0.chargeID ?? "" })
         disputesByCharge = Dictionary(
             grouping: disputes.sorted { ($0.created, $0.id) < ($1.created, $1.id) }, by: \.chargeID)
-        // One pass, each transaction copied once (filtering first, then grouping, copied each twice).
-        var bySource: [String: [BalanceTransactionFacts]] = [:]
+        // One pass, each transaction's position kept (filtering first, then grouping, copied each fact twice).
+        var bySource: [String: [Int]] = [:]
         for position in balanceTransactions.indices {
             guard let source = balanceTransactions[position].sourceID else { continue }
-            bySource[source, default: []].append(balanceTransactions[position])
+            bySource[source, default: []].append(position)
         }
         balanceTransactionsBySource = bySource
         repaymentsByDispute = Dictionary(

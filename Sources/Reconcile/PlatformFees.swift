@@ -178,9 +178,9 @@ extension ReportBuilder {
             if found == nil { complete = false }
         }
         for source in sources {
-            guard let found = index.balanceTransactionsBySource[source] else { continue }
-            for position in found.indices {
-                add(found[position].id, found[position].currency, found[position].net)
+            for position in index.balanceTransactionsBySource[source] ?? [] {
+                let transactions = index.balanceTransactions
+                add(transactions[position].id, transactions[position].currency, transactions[position].net)
             }
         }
         let settlement =

@@ -10,7 +10,8 @@ public struct Currency: RawRepresentable, Hashable, Comparable, Sendable, Codabl
     /// Accepts any three ASCII letters, in any case (Stripe writes lower case; so do we).
     public init?(rawValue: String) {
         guard rawValue.utf8.count == 3, rawValue.utf8.allSatisfy({ $0.isASCIILetter }) else { return nil }
-        self.rawValue = rawValue.lowercased()
+        // Stripe writes codes in lower case: `lowercased()` (Unicode's, a new string) only for one that is not.
+        self.rawValue = rawValue.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") }) ? rawValue : rawValue.lowercased()
     }
 
     /// Parses a code or throws ``CurrencyError/malformedCode(_:)``.

@@ -99,11 +99,18 @@ struct CSVWriter: ~Copyable {
 
     /// RFC 4180: quote a field containing a comma, a quote, CR or LF, doubling its quotes.
     private mutating func appendText(_ text: String) {
-        let utf8 = text.utf8
-        let needsQuotes = utf8.contains { byte in
+        func needsQuotes(_ byte: UInt8) -> Bool {
             byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D
         }
-        guard needsQuotes else {
+        // The common case on the text's bytes where they are: checked and copied at once.
+        let copied = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            guard !utf8.contains(where: needsQuotes) else { return false }
+            buffer.append(contentsOf: utf8)
+            return true
+        }
+        if copied == true { return }
+        let utf8 = text.utf8
+        guard utf8.contains(where: needsQuotes) else {
             buffer.append(contentsOf: utf8)
             return
         }

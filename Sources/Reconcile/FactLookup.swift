@@ -22,23 +22,28 @@ struct FactLookup<Facts: ObjectFacts> {
         var slots = [Int](repeating: 0, count: capacity)
         var kept: [Int]?
         let mask = capacity - 1
-        // By index: `enumerated()` would copy every fact (and retain each of its strings) on the way.
-        for position in facts.indices {
-            var slot = facts[position].id.hashValue & mask
-            var duplicate = false
-            while slots[slot] != 0 {
-                if facts[slots[slot] - 1].id == facts[position].id {
-                    duplicate = true
-                    break
+        // Through the buffer, each fact where it is: `facts[position].id` copied the whole fact (retaining each of
+        // its strings) to read its id.
+        facts.withUnsafeBufferPointer { facts in
+            guard let first = facts.baseAddress else { return }
+            for position in facts.indices {
+                let id = (first + position).pointee.id
+                var slot = id.hashValue & mask
+                var duplicate = false
+                while slots[slot] != 0 {
+                    if (first + slots[slot] - 1).pointee.id == id {
+                        duplicate = true
+                        break
+                    }
+                    slot = (slot + 1) & mask
                 }
-                slot = (slot + 1) & mask
+                if duplicate {
+                    if kept == nil { kept = Array(0..<position) }
+                    continue
+                }
+                slots[slot] = position + 1
+                kept?.append(position)
             }
-            if duplicate {
-                if kept == nil { kept = Array(0..<position) }
-                continue
-            }
-            slots[slot] = position + 1
-            kept?.append(position)
         }
         self.slots = slots
         self.kept = kept
@@ -48,12 +53,15 @@ struct FactLookup<Facts: ObjectFacts> {
     private func position(of id: String) -> Int? {
         let mask = slots.count - 1
         var slot = id.hashValue & mask
-        while slots[slot] != 0 {
-            let position = slots[slot] - 1
-            if facts[position].id == id { return position }
-            slot = (slot + 1) & mask
+        return facts.withUnsafeBufferPointer { facts -> Int? in
+            guard let first = facts.baseAddress else { return nil }
+            while slots[slot] != 0 {
+                let position = slots[slot] - 1
+                if (first + position).pointee.id == id { return position }
+                slot = (slot + 1) & mask
+            }
+            return nil
         }
-        return nil
     }
 
     /// The first fact with `id`, if any.

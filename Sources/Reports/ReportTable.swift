@@ -160,26 +160,27 @@ struct ReportTable {
             fileName: platformFeesFileName, sheetName: "Platform fees", columns: platformFeesColumns,
             rowCount: rows.count
         ) { index, cells in
-            let row = rows[index]
-            cells.append(.text(row.chargeID))
-            cells.append(.time(row.created))
-            cells.append(.text(row.currency.rawValue))
-            cells.append(.amount(row.amount, row.currency))
-            cells.append(.amount(row.amountRefunded, row.currency))
-            cells.append(.text(row.destinationAccount))
-            cells.append(.text(row.feeStyle.rawValue))
-            cells.append(.text(row.transferID))
-            cells.append(.amount(row.transferAmount, row.currency))
-            cells.append(.amount(row.transferReversed, row.currency))
-            cells.append(.text(row.applicationFeeID))
-            // The fee's amounts in the fee's own currency (a cross-border fee settles in the account's currency).
-            cells.append(.text(row.applicationFeeCurrency?.rawValue))
-            cells.append(.amount(row.applicationFeeAmount, row.applicationFeeCurrency))
-            cells.append(.amount(row.applicationFeeRefunded, row.applicationFeeCurrency))
-            cells.append(.amount(row.destinationPlatformFee, row.currency))
-            cells.append(.amount(row.stripeFee, row.settlementCurrency))
-            cells.append(.text(row.settlementCurrency?.rawValue))
-            cells.append(.amount(row.platformNet, row.settlementCurrency))
+            rows.withElement(at: index) { row in
+                cells.append(.text(row.pointee.chargeID))
+                cells.append(.time(row.pointee.created))
+                cells.append(.text(row.pointee.currency.rawValue))
+                cells.append(.amount(row.pointee.amount, row.pointee.currency))
+                cells.append(.amount(row.pointee.amountRefunded, row.pointee.currency))
+                cells.append(.text(row.pointee.destinationAccount))
+                cells.append(.text(row.pointee.feeStyle.rawValue))
+                cells.append(.text(row.pointee.transferID))
+                cells.append(.amount(row.pointee.transferAmount, row.pointee.currency))
+                cells.append(.amount(row.pointee.transferReversed, row.pointee.currency))
+                cells.append(.text(row.pointee.applicationFeeID))
+                // The fee's amounts in the fee's own currency (a cross-border fee settles in the account's currency).
+                cells.append(.text(row.pointee.applicationFeeCurrency?.rawValue))
+                cells.append(.amount(row.pointee.applicationFeeAmount, row.pointee.applicationFeeCurrency))
+                cells.append(.amount(row.pointee.applicationFeeRefunded, row.pointee.applicationFeeCurrency))
+                cells.append(.amount(row.pointee.destinationPlatformFee, row.pointee.currency))
+                cells.append(.amount(row.pointee.stripeFee, row.pointee.settlementCurrency))
+                cells.append(.text(row.pointee.settlementCurrency?.rawValue))
+                cells.append(.amount(row.pointee.platformNet, row.pointee.settlementCurrency))
+            }
         }
     }
 
@@ -349,17 +350,18 @@ struct ReportTable {
             ],
             rowCount: rows.count
         ) { index, cells in
-            let row = rows[index]
-            cells.append(.text(row.payoutID))
-            cells.append(.text(row.balanceTransactionID))
-            cells.append(.time(row.created))
-            cells.append(row.availableOn.map(Cell.time) ?? .empty)
-            cells.append(.text(row.currency.rawValue))
-            cells.append(.amount(row.gross, row.currency))
-            cells.append(.amount(row.fee, row.currency))
-            cells.append(.amount(row.net, row.currency))
-            cells.append(.text(row.reportingCategory.rawValue))
-            cells.append(.text(row.sourceID))
+            rows.withElement(at: index) { row in
+                cells.append(.text(row.pointee.payoutID))
+                cells.append(.text(row.pointee.balanceTransactionID))
+                cells.append(.time(row.pointee.created))
+                cells.append(row.pointee.availableOn.map(Cell.time) ?? .empty)
+                cells.append(.text(row.pointee.currency.rawValue))
+                cells.append(.amount(row.pointee.gross, row.pointee.currency))
+                cells.append(.amount(row.pointee.fee, row.pointee.currency))
+                cells.append(.amount(row.pointee.net, row.pointee.currency))
+                cells.append(.text(row.pointee.reportingCategory.rawValue))
+                cells.append(.text(row.pointee.sourceID))
+            }
         }
     }
 

@@ -44,21 +44,21 @@ extension HistoryParts {
             // the peak memory at 150,000 (docs/BENCHMARKS.md, "The parts' page cache").
             if let settings = db.dialect.partsReadSettings { try db.execute(settings) }
             return PartLoader(
-                db: db, from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart,
+                db: db.interning(), from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart,
                 late: late, runID: runID)
         }
-        // The payouts' parts and the ledger's sums are read on a second connection, in the same snapshot, while the
-        // charges' parts are read and judged: they need nothing the charges' parts hold. They wait, a bounded number
-        // of parts read ahead, until every earlier part has gone to `body`.
+        // A second connection, in the same snapshot, reads every other charges' part (the odd ones: the first reads
+        // the even ones), then the payouts' parts, the ledger's sums and the last part, which need nothing the
+        // charges' parts hold. Its parts wait, a bounded number read ahead, until every earlier part has gone to `body`.
         let ahead = BlockingQueue<ReconciliationInput>(capacity: Self.partsReadAhead)
         let alongside = try readAlongside(
             { db in
-                try loader(db).firstParts(body)
+                try loader(db).firstParts(sharingWith: { try ahead.pop() }, body)
                 while let part = try ahead.pop() { try body(part) }
             },
             { db in
                 do {
-                    try loader(db).lastParts { try ahead.push($0) }
+                    try loader(db).lastParts(withOddChargeParts: true) { try ahead.push($0) }
                     ahead.finish()
                 } catch is BlockingQueue<ReconciliationInput>.Closed {
                     return
@@ -69,8 +69,8 @@ extension HistoryParts {
         guard !alongside else { return }
         try readSnapshot { db in
             let loader = try loader(db)
-            try loader.firstParts(body)
-            try loader.lastParts(body)
+            try loader.firstParts(sharingWith: nil, body)
+            try loader.lastParts(withOddChargeParts: false, body)
         }
     }
 
@@ -82,23 +82,45 @@ extension HistoryParts {
 
 extension PartLoader {
     /// The parts of steps 1, 2 and 2b of ``HistoryParts/forEach(from:to:asOf:skippedTransferGrace:chargesPerPart:late:
-    /// run:_:)``: the charges' parts, the orphans' and the late outcomes'.
-    func firstParts(_ body: (ReconciliationInput) throws -> Void) throws {
+    /// run:_:)``: the charges' parts, the orphans' and the late outcomes'. With `other`, a second reader's next part
+    /// (``lastParts(withOddChargeParts:_:)``), this reader reads the even charges' parts alone and hands `body` the
+    /// odd ones as `other` gives them, in order.
+    func firstParts(
+        sharingWith other: (() throws -> ReconciliationInput?)?, _ body: (ReconciliationInput) throws -> Void
+    ) throws {
         var loader = self
         loader.debits = try loader.accountDebits()
-        try loader.chargeParts(body)
+        if let other {
+            for (index, start) in try loader.chargePartStarts().enumerated() {
+                if index.isMultiple(of: 2) {
+                    try body(try loader.chargePart(after: start))
+                } else if let part = try other() {
+                    try body(part)
+                } else {
+                    preconditionFailure("the second reader ended before the charges' part \(index)")
+                }
+            }
+        } else {
+            try loader.chargeParts(body)
+        }
         try loader.orphanParts(body)
         if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
     }
 
     /// The parts of steps 3, 4 and 5: the kinds judged in parts of their own (the payouts), the ledger, and the
-    /// last part.
-    func lastParts(_ body: (ReconciliationInput) throws -> Void) throws {
-        // Added up once for the ledger and the roll-forward, first: on the second connection that overlaps the
-        // charges' parts, where the payouts' parts would wait for room ahead (docs/BENCHMARKS.md, "Two readers, and
-        // the workbook's rows as bytes"). SQLite sorts a GROUP BY in memory up to the page cache's size, so a larger
-        // cache here would cost memory (120 MiB more at a million charges with 128 MiB); with the default one it
-        // spills to a temporary file, and is no slower.
+    /// last part; with `withOddChargeParts`, the odd charges' parts of step 1 before them (a second reader's, beside
+    /// ``firstParts(sharingWith:_:)``).
+    func lastParts(withOddChargeParts: Bool, _ body: (ReconciliationInput) throws -> Void) throws {
+        if withOddChargeParts {
+            var loader = self
+            loader.debits = try loader.accountDebits()
+            for (index, start) in try loader.chargePartStarts().enumerated() where !index.isMultiple(of: 2) {
+                try body(try loader.chargePart(after: start))
+            }
+        }
+        // Added up once for the ledger and the roll-forward, before the payouts' parts: on the second connection,
+        // while the first still reads the orphans' and the late outcomes' parts (docs/BENCHMARKS.md, "Two readers,
+        // and the workbook's rows as bytes"; SQLite's sums are added up in one pass: "Fewer copies").
         let sums = try RangeTransactionSums.read(db, from: from, to: to)
         for kind in ObjectKind.allCases {
             switch kind.entry.judged {
@@ -175,6 +197,29 @@ struct PartLoader {
 
     func chargeParts(_ body: (ReconciliationInput) throws -> Void) throws {
         try forEachPage(ChargeFacts.self, condition: "TRUE") { try body(try chargePart($0)) }
+    }
+
+    /// Where each of the range's charges' parts starts, as ``chargeParts(_:)`` pages through them: the creation time
+    /// and id of the charge before its first (`nil` for the first part). One pass over the range's charges, which
+    /// makes a string of every part size-th id alone, so two readers can each read every other part.
+    func chargePartStarts() throws -> [(created: Int64, id: String)?] {
+        var starts: [(created: Int64, id: String)?] = [nil]
+        var count = 0
+        try db.forEachRow(
+            "SELECT created, id FROM \(ChargeFacts.table) WHERE created >= ? AND created < ? ORDER BY created, id",
+            [.integer(from), .integer(to)]
+        ) { row in
+            count += 1
+            if count.isMultiple(of: size) { starts.append((try row.int64(0), try row.text(1))) }
+        }
+        // After the last charge no part starts (and with no charge, none at all).
+        if count.isMultiple(of: size) { starts.removeLast() }
+        return starts
+    }
+
+    /// The charges' part that starts after `start` (``chargePartStarts()``).
+    func chargePart(after start: (created: Int64, id: String)?) throws -> ReconciliationInput {
+        try chargePart(try page(ChargeFacts.self, after: start, condition: "TRUE"))
     }
 
     /// A part judging `charges` and the range's objects that belong to them (by an edge to the charge).

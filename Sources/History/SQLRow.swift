@@ -13,14 +13,17 @@ struct SQLRow {
         /// The current row of a statement being stepped: its columns are read with SQLite's own functions, as GRDB
         /// reads them, without a reference to count per column (a GRDB `Row` is an object: each column read through it
         /// retained and released it, a tenth of decoding a part's rows; docs/BENCHMARKS.md, "Fewer copies").
-        case statement(OpaquePointer)
+        case statement(OpaquePointer, TextInterner?)
         case sqlite(Row)
         case postgreSQL(PostgreSQLResult, Int32)
     }
 
     private let source: Source
 
-    init(sqliteStatement statement: OpaquePointer) { source = .statement(statement) }
+    /// The current row of `statement`, its texts interned by `interner` when there is one.
+    init(sqliteStatement statement: OpaquePointer, interner: TextInterner? = nil) {
+        source = .statement(statement, interner)
+    }
     init(sqlite row: Row) { source = .sqlite(row) }
     init(postgreSQL result: PostgreSQLResult, row: Int32) { source = .postgreSQL(result, row) }
 
@@ -32,7 +35,7 @@ struct SQLRow {
     /// Whether column `index` is NULL.
     func isNull(_ index: Int) -> Bool {
         switch source {
-        case .statement(let statement): sqlite3_column_type(statement, Int32(index)) == SQLITE_NULL
+        case .statement(let statement, _): sqlite3_column_type(statement, Int32(index)) == SQLITE_NULL
         case .sqlite(let row): row.hasNull(atIndex: index)
         case .postgreSQL(let result, let row): PQgetisnull(result.handle, row, Int32(index)) == 1
         }
@@ -42,7 +45,7 @@ struct SQLRow {
     /// PostgreSQL `SUM` is a `numeric`).
     func int64(_ index: Int) throws -> Int64 {
         switch source {
-        case .statement(let statement):
+        case .statement(let statement, _):
             return sqlite3_column_int64(try Self.notNull(statement, index), Int32(index))
         case .sqlite(let row):
             return try row.decode(Int64.self, atIndex: index)
@@ -60,13 +63,13 @@ struct SQLRow {
     /// Column `index` as text.
     func text(_ index: Int) throws -> String {
         switch source {
-        case .statement(let statement):
+        case .statement(let statement, let interner):
             // The text first, then its length in bytes, as SQLite's documentation orders the two calls.
             guard let text = sqlite3_column_text(try Self.notNull(statement, index), Int32(index)) else {
                 throw FactsColumnError(description: "column \(index) could not be read as text (out of memory)")
             }
-            let count = Int(sqlite3_column_bytes(statement, Int32(index)))
-            return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, Int32(index))))
+            return interner?.text(bytes) ?? String(decoding: bytes, as: UTF8.self)
         case .sqlite(let row): return try row.decode(String.self, atIndex: index)
         case .postgreSQL(let result, let row): return String(cString: try value(result, row, index))
         }
@@ -75,7 +78,7 @@ struct SQLRow {
     /// Column `index` as a boolean (SQLite stores `0` or `1`; PostgreSQL answers `t` or `f`).
     func bool(_ index: Int) throws -> Bool {
         switch source {
-        case .statement(let statement):
+        case .statement(let statement, _):
             return sqlite3_column_int64(try Self.notNull(statement, index), Int32(index)) != 0
         case .sqlite(let row): return try row.decode(Bool.self, atIndex: index)
         case .postgreSQL(let result, let row):
@@ -90,7 +93,8 @@ struct SQLRow {
     /// Column `index` as a floating-point number.
     func double(_ index: Int) throws -> Double {
         switch source {
-        case .statement(let statement): return sqlite3_column_double(try Self.notNull(statement, index), Int32(index))
+        case .statement(let statement, _):
+            return sqlite3_column_double(try Self.notNull(statement, index), Int32(index))
         case .sqlite(let row): return try row.decode(Double.self, atIndex: index)
         case .postgreSQL(let result, let row):
             let text = try value(result, row, index)

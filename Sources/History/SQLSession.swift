@@ -11,6 +11,8 @@ struct SQLSession {
     private let connection: Connection
     /// How this database spells what the two do not share.
     let dialect: SQLDialect
+    /// Where the SQLite rows' texts are interned (``interning()``); `nil`: each text is a string of its own.
+    private(set) var interner: TextInterner?
 
     init(sqlite db: Database) {
         connection = .sqlite(db)
@@ -48,13 +50,21 @@ struct SQLSession {
         return SQLitePreparedStatement(try db.cachedStatement(sql: sql), connection: db.sqliteConnection)
     }
 
+    /// This session, its rows' texts interned from now on by an interner of its own (``TextInterner``): for a
+    /// reader of many rows naming the same ids, on one thread.
+    func interning() -> SQLSession {
+        var session = self
+        session.interner = TextInterner()
+        return session
+    }
+
     /// Runs the query `sql` and calls `body` with each row, in the query's order.
     func forEachRow(_ sql: String, _ arguments: [SQLValue] = [], _ body: (SQLRow) throws -> Void) throws {
         switch connection {
         case .sqlite(let db):
             let statement = try db.makeStatement(sql: sql)
             let cursor = try Row.fetchCursor(statement, arguments: Self.sqliteArguments(arguments))
-            let row = SQLRow(sqliteStatement: statement.sqliteStatement)
+            let row = SQLRow(sqliteStatement: statement.sqliteStatement, interner: interner)
             while try cursor.next() != nil { try body(row) }
         case .postgreSQL(let connection):
             // Row by row (libpq's single-row mode), as SQLite's cursor: memory bounded by what `body` keeps.

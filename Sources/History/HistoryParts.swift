@@ -50,27 +50,35 @@ extension HistoryParts {
         // A second connection, in the same snapshot, reads every other charges' part (the odd ones: the first reads
         // the even ones), then the payouts' parts, the ledger's sums and the last part, which need nothing the
         // charges' parts hold. Its parts wait, a bounded number read ahead, until every earlier part has gone to `body`.
+        // The odd charges' parts wait in a queue of their own, a part or two ahead: a charges' part is large, and
+        // twelve of them read ahead held 100 MiB more.
+        let odd = BlockingQueue<ReconciliationInput>(capacity: Self.chargePartsReadAhead)
         let ahead = BlockingQueue<ReconciliationInput>(capacity: Self.partsReadAhead)
         let alongside = try readAlongside(
             { db in
-                try loader(db).firstParts(sharingWith: { try ahead.pop() }, body)
+                try loader(db).firstParts(sharingWith: { try odd.pop() }, body)
                 while let part = try ahead.pop() { try body(part) }
             },
             { db in
                 do {
-                    try loader(db).lastParts(withOddChargeParts: true) { try ahead.push($0) }
+                    try loader(db).lastParts(oddChargeParts: { try odd.push($0) }) { try ahead.push($0) }
                     ahead.finish()
                 } catch is BlockingQueue<ReconciliationInput>.Closed {
                     return
                 } catch {
+                    odd.finish(throwing: error)
                     ahead.finish(throwing: error)
                 }
-            }, release: { ahead.close() })
+            },
+            release: {
+                odd.close()
+                ahead.close()
+            })
         guard !alongside else { return }
         try readSnapshot { db in
             let loader = try loader(db)
             try loader.firstParts(sharingWith: nil, body)
-            try loader.lastParts(withOddChargeParts: false, body)
+            try loader.lastParts(oddChargeParts: nil, body)
         }
     }
 
@@ -78,6 +86,9 @@ extension HistoryParts {
     /// chargesPerPart:late:run:_:)``): the payouts' parts, which are read quickly, while the charges' are read and
     /// judged.
     static let partsReadAhead = 12
+
+    /// How many of its charges' parts the second connection reads ahead of `body`.
+    static let chargePartsReadAhead = 2
 }
 
 extension PartLoader {
@@ -107,15 +118,17 @@ extension PartLoader {
         if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
     }
 
-    /// The parts of steps 3, 4 and 5: the kinds judged in parts of their own (the payouts), the ledger, and the
-    /// last part; with `withOddChargeParts`, the odd charges' parts of step 1 before them (a second reader's, beside
-    /// ``firstParts(sharingWith:_:)``).
-    func lastParts(withOddChargeParts: Bool, _ body: (ReconciliationInput) throws -> Void) throws {
-        if withOddChargeParts {
+    /// The parts of steps 3, 4 and 5 for `body`: the kinds judged in parts of their own (the payouts), the ledger,
+    /// and the last part. With `oddChargeParts`, the odd charges' parts of step 1 for it first (a second reader's,
+    /// beside ``firstParts(sharingWith:_:)``).
+    func lastParts(
+        oddChargeParts: ((ReconciliationInput) throws -> Void)?, _ body: (ReconciliationInput) throws -> Void
+    ) throws {
+        if let oddChargeParts {
             var loader = self
             loader.debits = try loader.accountDebits()
             for (index, start) in try loader.chargePartStarts().enumerated() where !index.isMultiple(of: 2) {
-                try body(try loader.chargePart(after: start))
+                try oddChargeParts(try loader.chargePart(after: start))
             }
         }
         // Added up once for the ledger and the roll-forward, before the payouts' parts: on the second connection,

@@ -15,7 +15,7 @@ struct SQLRow {
         /// retained and released it, a tenth of decoding a part's rows; docs/BENCHMARKS.md, "Fewer copies").
         case statement(OpaquePointer, TextInterner?)
         case sqlite(Row)
-        case postgreSQL(PostgreSQLResult, Int32)
+        case postgreSQL(PostgreSQLResult, Int32, TextInterner?)
     }
 
     private let source: Source
@@ -25,7 +25,10 @@ struct SQLRow {
         source = .statement(statement, interner)
     }
     init(sqlite row: Row) { source = .sqlite(row) }
-    init(postgreSQL result: PostgreSQLResult, row: Int32) { source = .postgreSQL(result, row) }
+    /// Row `row` of `result`, its texts interned by `interner` when there is one.
+    init(postgreSQL result: PostgreSQLResult, row: Int32, interner: TextInterner? = nil) {
+        source = .postgreSQL(result, row, interner)
+    }
 
     /// Reads column `index` as `T` (an optional type reads NULL as `nil`).
     func decode<T: SQLColumnValue>(_ type: T.Type = T.self, atIndex index: Int) throws -> T {
@@ -37,7 +40,7 @@ struct SQLRow {
         switch source {
         case .statement(let statement, _): sqlite3_column_type(statement, Int32(index)) == SQLITE_NULL
         case .sqlite(let row): row.hasNull(atIndex: index)
-        case .postgreSQL(let result, let row): PQgetisnull(result.handle, row, Int32(index)) == 1
+        case .postgreSQL(let result, let row, _): PQgetisnull(result.handle, row, Int32(index)) == 1
         }
     }
 
@@ -49,7 +52,7 @@ struct SQLRow {
             return sqlite3_column_int64(try Self.notNull(statement, index), Int32(index))
         case .sqlite(let row):
             return try row.decode(Int64.self, atIndex: index)
-        case .postgreSQL(let result, let row):
+        case .postgreSQL(let result, let row, _):
             let text = try value(result, row, index)
             guard let value = Self.parseInt64(text) else {
                 // A digit string that does not fit: a sum too large; anything else: not a number.
@@ -71,7 +74,12 @@ struct SQLRow {
             let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, Int32(index))))
             return interner?.text(bytes) ?? String(decoding: bytes, as: UTF8.self)
         case .sqlite(let row): return try row.decode(String.self, atIndex: index)
-        case .postgreSQL(let result, let row): return String(cString: try value(result, row, index))
+        case .postgreSQL(let result, let row, let interner):
+            let text = try value(result, row, index)
+            guard let interner else { return String(cString: text) }
+            return text.withMemoryRebound(to: UInt8.self, capacity: 1) {
+                interner.text(UnsafeBufferPointer(start: $0, count: strlen(text)))
+            }
         }
     }
 
@@ -81,7 +89,7 @@ struct SQLRow {
         case .statement(let statement, _):
             return sqlite3_column_int64(try Self.notNull(statement, index), Int32(index)) != 0
         case .sqlite(let row): return try row.decode(Bool.self, atIndex: index)
-        case .postgreSQL(let result, let row):
+        case .postgreSQL(let result, let row, _):
             switch try value(result, row, index).pointee {
             case CChar(UInt8(ascii: "t")): return true
             case CChar(UInt8(ascii: "f")): return false
@@ -96,7 +104,7 @@ struct SQLRow {
         case .statement(let statement, _):
             return sqlite3_column_double(try Self.notNull(statement, index), Int32(index))
         case .sqlite(let row): return try row.decode(Double.self, atIndex: index)
-        case .postgreSQL(let result, let row):
+        case .postgreSQL(let result, let row, _):
             let text = try value(result, row, index)
             var end: UnsafeMutablePointer<CChar>?
             let number = strtod(text, &end)

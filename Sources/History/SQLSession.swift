@@ -11,7 +11,7 @@ struct SQLSession {
     private let connection: Connection
     /// How this database spells what the two do not share.
     let dialect: SQLDialect
-    /// Where the SQLite rows' texts are interned (``interning()``); `nil`: each text is a string of its own.
+    /// Where the rows' texts are interned (``interning()``); `nil`: each text is a string of its own.
     private(set) var interner: TextInterner?
 
     init(sqlite db: Database) {
@@ -68,7 +68,7 @@ struct SQLSession {
             while try cursor.next() != nil { try body(row) }
         case .postgreSQL(let connection):
             // Row by row (libpq's single-row mode), as SQLite's cursor: memory bounded by what `body` keeps.
-            try connection.forEachRow(sql, arguments) { try body(SQLRow(postgreSQL: $0, row: 0)) }
+            try connection.forEachRow(sql, arguments) { try body(SQLRow(postgreSQL: $0, row: 0, interner: interner)) }
         }
     }
 

@@ -36,10 +36,10 @@ package struct ReconcilePipeline {
     /// bring the writer most of its rows (as many payout transactions as charges, and more). Deep queues let one
     /// phase overlap the other instead of each stage waiting in turn: about 7 % less wall time at 150,000 charges and
     /// 5 % at a million, for 30–55 MiB more (docs/BENCHMARKS.md, "Queues a phase deep"). Memory stays bounded by the
-    /// part, times this. 16 since the charges' parts are read faster than they are judged: a reader 32 parts ahead of
-    /// rules held back by the other threads took one run at 150,000 charges to 254 MiB, and 16 are as fast
-    /// (docs/BENCHMARKS.md, "Fewer copies").
-    static let partsQueued = 16
+    /// part, times this. 12 since two readers read the charges' parts faster than they are judged: 32 parts ahead of
+    /// rules held back by the other threads took one run at 150,000 charges to 254 MiB; with 8, the reconcile from
+    /// PostgreSQL was 1.46–1.55× SQLite's; with 12, 1.40× at 190 MiB (docs/BENCHMARKS.md, "Fewer copies").
+    static let partsQueued = 12
 
     package init(
         store: HistoryStore, range: ReportingRange, asOf: Int64, skippedTransferGrace: Int64, outputDirectory: URL

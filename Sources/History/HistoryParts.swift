@@ -19,7 +19,7 @@ extension HistoryParts {
     ///    payouts, with what `?payout=` listed for them and those balance transactions, in parts of at most
     ///    `chargesPerPart` balance transactions (a payout that paid out more continues over several parts), and any
     ///    kind no charge leads to, a part size at a time;
-    /// 4. the range's ledger: its totals, added up by SQLite in one part, or (when a total might not fit in 64
+    /// 4. the range's ledger: its totals, added up by the history in one part, or (when a total might not fit in 64
     ///    bits, so the rules must name the transaction that does not) the range's balance transactions in pages of
     ///    `chargesPerPart` by creation time;
     /// 5. the objects Stripe answered 404 for, the charges of the look-back window still pending (the
@@ -28,11 +28,11 @@ extension HistoryParts {
     ///    earlier ranges whose Stripe report run `runID` found published (compared late), and the range's losses
     ///    covered for connected accounts (``CollectionTransfer``).
     ///
-    /// All parts are read in one snapshot, whatever a concurrent writer does: steps 1–2b on the calling thread, steps
-    /// 3–5 at the same time on a second connection whose transaction sees the same state
-    /// (``HistoryDatabase/readAlongside(_:_:release:)``), or after them in the same transaction where the database
-    /// cannot offer that. `body` runs on the calling thread, for every part in the order above; its errors are
-    /// rethrown as they are.
+    /// All parts are read in one snapshot, whatever a concurrent writer does: the even charges' parts of step 1 and
+    /// steps 2–2b on the calling thread, the odd charges' parts and then steps 3–5 at the same time on a second
+    /// connection whose transaction sees the same state (``HistoryDatabase/readAlongside(_:_:release:)``), or all
+    /// of them after one another in the same transaction where the database cannot offer that. `body` runs on the
+    /// calling thread, for every part in the order above; its errors are rethrown as they are.
     public func forEach(
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
         late: LateOutcomeSelection? = nil, run runID: Int64? = nil, _ body: (ReconciliationInput) throws -> Void
@@ -94,7 +94,7 @@ extension HistoryParts {
 extension PartLoader {
     /// The parts of steps 1, 2 and 2b of ``HistoryParts/forEach(from:to:asOf:skippedTransferGrace:chargesPerPart:late:
     /// run:_:)``: the charges' parts, the orphans' and the late outcomes'. With `other`, a second reader's next part
-    /// (``lastParts(withOddChargeParts:_:)``), this reader reads the even charges' parts alone and hands `body` the
+    /// (``lastParts(oddChargeParts:_:)``), this reader reads the even charges' parts alone and hands `body` the
     /// odd ones as `other` gives them, in order.
     func firstParts(
         sharingWith other: (() throws -> ReconciliationInput?)?, _ body: (ReconciliationInput) throws -> Void

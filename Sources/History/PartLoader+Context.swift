@@ -82,7 +82,9 @@ extension PartLoader {
         var added: [Facts] = []
         func keep(_ found: [Facts]) {
             var kept: [Int] = []
-            for index in found.indices where heldIDs.insert(found[index].id).inserted { kept.append(index) }
+            found.withUnsafeBufferPointer { found in
+                for index in found.indices where heldIDs.insert(found[index].id).inserted { kept.append(index) }
+            }
             if kept.count < found.count {
                 for index in kept { added.append(found[index]) }
             } else if added.isEmpty {

@@ -77,8 +77,10 @@ struct SQLRow {
         case .postgreSQL(let result, let row, let interner):
             let text = try value(result, row, index)
             guard let interner else { return String(cString: text) }
-            return text.withMemoryRebound(to: UInt8.self, capacity: 1) {
-                interner.text(UnsafeBufferPointer(start: $0, count: strlen(text)))
+            let count = strlen(text)
+            // The bytes and their NUL, as libpq holds them.
+            return text.withMemoryRebound(to: UInt8.self, capacity: count + 1) {
+                interner.text(UnsafeBufferPointer(start: $0, count: count))
             }
         }
     }

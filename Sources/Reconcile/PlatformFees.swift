@@ -174,7 +174,10 @@ extension ReportBuilder {
         }
         var complete = true
         for case let id? in named {
-            let found = index.balanceTransactionByID.read(id) { bt in add(id, bt.pointee.currency, bt.pointee.net) }
+            let found = index.balanceTransactionByID.read(id) { bt -> Bool in
+                add(id, bt.pointee.currency, bt.pointee.net)
+                return true
+            }
             if found == nil { complete = false }
         }
         for source in sources {

@@ -113,6 +113,57 @@ struct PartsReadAlongsideTests {
     }
 }
 
+extension PartsReadAlongsideTests {
+    @Test(
+        "two readers hand over the same parts, in the same order, as one connection reads them (the fallback)",
+        arguments: [1, 7, 5_000])
+    func twoReadersHandOverWhatOneConnectionReads(chargesPerPart: Int) async throws {
+        // Given a history of a sandbox world, read as one connection reads it when the second cannot be opened in the
+        // same snapshot: every part of the first reader's steps, then the second's
+        let harness = try await ExtractionHarness { $0.charges = 120 }
+        let store = try harness.store(.sqlite)
+        try await harness.extract(store: store, client: try harness.client())
+        let (from, to) = (ExtractionHarness.start, ExtractionHarness.start + 10 * ExtractionHarness.day)
+        var alone: [PartPrint] = []
+        try store.parts.readSnapshot { db in
+            let loader = PartLoader(
+                db: db, from: from, to: to, asOf: to, grace: 0, size: chargesPerPart, late: nil, runID: nil)
+            try loader.firstParts(sharingWith: nil) { alone.append(PartPrint($0)) }
+            try loader.lastParts(oddChargeParts: nil) { alone.append(PartPrint($0)) }
+        }
+
+        // When the same range is read on two connections (the odd charges' parts by the second)
+        var shared: [PartPrint] = []
+        try store.parts.forEach(
+            from: from, to: to, asOf: to, skippedTransferGrace: 0, chargesPerPart: chargesPerPart
+        ) { shared.append(PartPrint($0)) }
+
+        // Then the parts are the same, in the same order, and there are several charges' parts to share
+        #expect(shared == alone)
+        #expect(alone.filter { !$0.charges.isEmpty }.count > (chargesPerPart < 120 ? 2 : 0))
+        try await harness.close()
+    }
+}
+
+/// What a part judges and holds, to compare two reads of the same parts.
+private struct PartPrint: Equatable, CustomStringConvertible {
+    let charges: [String]
+    let judged: [String]
+    let objects: Int
+    let ledgerTotals: Int
+
+    init(_ part: ReconciliationInput) {
+        charges = part.charges.map(\.id)
+        judged = (part.judged?.kinds ?? []).sorted { $0.rawValue < $1.rawValue }.flatMap { kind in
+            (part.judged?[kind] ?? []).sorted().map { "\(kind.rawValue):\($0)" }
+        }
+        objects = part.objectCount
+        ledgerTotals = part.ledgerTotals.count
+    }
+
+    var description: String { "\(judged.prefix(3))… (\(objects) objects)" }
+}
+
 /// What each reader counted. `@unchecked Sendable`: each is written by one reader, and read after both are done.
 private final class SeenCounts: @unchecked Sendable {
     var first: Int?

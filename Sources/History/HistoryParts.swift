@@ -50,8 +50,8 @@ extension HistoryParts {
         // A second connection, in the same snapshot, reads every other charges' part (the odd ones: the first reads
         // the even ones), then the payouts' parts, the ledger's sums and the last part, which need nothing the
         // charges' parts hold. Its parts wait, a bounded number read ahead, until every earlier part has gone to `body`.
-        // The odd charges' parts wait in a queue of their own, a part or two ahead: a charges' part is large, and
-        // twelve of them read ahead held 100 MiB more.
+        // The odd charges' parts wait in a queue of their own, a part or two ahead: the first reader takes them one
+        // at a time, between its own, and a charges' part is large.
         let odd = BlockingQueue<ReconciliationInput>(capacity: Self.chargePartsReadAhead)
         let ahead = BlockingQueue<ReconciliationInput>(capacity: Self.partsReadAhead)
         let alongside = try readAlongside(
@@ -101,18 +101,15 @@ extension PartLoader {
     ) throws {
         var loader = self
         loader.debits = try loader.accountDebits()
-        if let other {
-            for (index, start) in try loader.chargePartStarts().enumerated() {
-                if index.isMultiple(of: 2) {
-                    try body(try loader.chargePart(after: start))
-                } else if let part = try other() {
-                    try body(part)
-                } else {
-                    preconditionFailure("the second reader ended before the charges' part \(index)")
-                }
+        for (index, start) in try loader.chargePartStarts().enumerated() {
+            guard let other, !index.isMultiple(of: 2) else {
+                try body(try loader.chargePart(after: start))
+                continue
             }
-        } else {
-            try loader.chargeParts(body)
+            guard let part = try other() else {
+                preconditionFailure("the second reader ended before the charges' part \(index)")
+            }
+            try body(part)
         }
         try loader.orphanParts(body)
         if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
@@ -208,13 +205,10 @@ struct PartLoader {
 
     // MARK: 1. Charges of the range
 
-    func chargeParts(_ body: (ReconciliationInput) throws -> Void) throws {
-        try forEachPage(ChargeFacts.self, condition: "TRUE") { try body(try chargePart($0)) }
-    }
-
-    /// Where each of the range's charges' parts starts, as ``chargeParts(_:)`` pages through them: the creation time
-    /// and id of the charge before its first (`nil` for the first part). One pass over the range's charges, which
-    /// makes a string of every part size-th id alone, so two readers can each read every other part.
+    /// Where each of the range's charges' parts starts, the range's charges taken a part size at a time by creation
+    /// time, then id: the creation time and id of the charge before its first (`nil` for the first part). One pass
+    /// over the range's charges, which makes a string of every part size-th id alone, so that two readers can each
+    /// read every other part (``chargePart(after:)``).
     func chargePartStarts() throws -> [(created: Int64, id: String)?] {
         var starts: [(created: Int64, id: String)?] = [nil]
         var count = 0

@@ -556,11 +556,9 @@ struct PartLoader {
         _ type: Facts.Type, _ column: String, _ values: [String], and condition: String = "TRUE",
         excluding excluded: [String] = []
     ) throws -> [Facts] {
-        // SQLite reads each row once however often the list names it (``SQLDialect/rows(of:whose:)``: `rowid IN`), so
-        // the list goes as it is; PostgreSQL joins the list, so it goes without repeats.
-        let distinct = db.dialect == .sqlite ? values : Array(Set(values))
-        guard !distinct.isEmpty else { return [] }
-        var arguments: [SQLValue] = [.text(IDList.json(distinct))]
+        // The list goes as it is: each row comes once however often it names the row (``SQLDialect/rows(of:whose:)``).
+        guard !values.isEmpty else { return [] }
+        var arguments: [SQLValue] = [.text(IDList.json(values))]
         var exclusion = ""
         if !excluded.isEmpty {
             exclusion = " AND t.id NOT IN \(db.dialect.idSet)"

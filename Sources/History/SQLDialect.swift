@@ -33,10 +33,11 @@ enum SQLDialect: Sendable {
     }
 
     /// The rows of `table` (as `t`) whose `column` is one of the ids bound as one JSON-array parameter: a `FROM` and a
-    /// condition for its `WHERE`, the parameter bound first; every row is found by an index probe. SQLite: the
-    /// matching rows' rowids are found in `column`'s index alone, then the rows are read in rowid order, the order
-    /// they were stored in, so the pages a part reads are read one after the other rather than in the ids' order.
-    /// PostgreSQL: the ids joined to the table.
+    /// condition for its `WHERE`, the parameter bound first; every row is found by an index probe, and comes once
+    /// however often the list names its value. SQLite: the matching rows' rowids are found in `column`'s index alone,
+    /// then the rows are read in rowid order, the order they were stored in, so the pages a part reads are read one
+    /// after the other rather than in the ids' order (`rowid IN` takes each once). PostgreSQL: the distinct ids
+    /// joined to the table.
     func rows(of table: String, whose column: String) -> (from: String, condition: String) {
         switch self {
         case .sqlite:
@@ -44,7 +45,11 @@ enum SQLDialect: Sendable {
                 "\(table) AS t",
                 "t.rowid IN (SELECT b.rowid FROM \(idList(as: "j")) CROSS JOIN \(table) AS b ON b.\(column) = j.value)"
             )
-        case .postgreSQL: ("\(idList(as: "j")) JOIN \(table) AS t ON t.\(column) = j.value", "TRUE")
+        case .postgreSQL:
+            (
+                "(SELECT DISTINCT j.value FROM \(idList(as: "j"))) AS d JOIN \(table) AS t ON t.\(column) = d.value",
+                "TRUE"
+            )
         }
     }
 

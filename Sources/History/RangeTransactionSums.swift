@@ -110,30 +110,26 @@ struct RangeTransactionSums {
             fits = sums[key, default: Sums()].add(amount: amount, fee: fee, net: net)
         }
         guard fits else { return nil }
-        func bytes(_ text: String?) -> [UInt8] { text.map { Array($0.utf8) } ?? [] }
+        // SQLite's order: the text's bytes, no `balance_type` before any.
         let ordered = sums.sorted { a, b in
             if a.key.currency != b.key.currency {
-                return bytes(a.key.currency).lexicographicallyPrecedes(bytes(b.key.currency))
+                return a.key.currency.utf8.lexicographicallyPrecedes(b.key.currency.utf8)
             }
             if a.key.balanceType != b.key.balanceType {
                 guard let left = a.key.balanceType else { return true }
                 guard let right = b.key.balanceType else { return false }
-                return bytes(left).lexicographicallyPrecedes(bytes(right))
+                return left.utf8.lexicographicallyPrecedes(right.utf8)
             }
             if a.key.category != b.key.category {
-                return bytes(a.key.category).lexicographicallyPrecedes(bytes(b.key.category))
+                return a.key.category.utf8.lexicographicallyPrecedes(b.key.category.utf8)
             }
             return !a.key.datedAtArrival && b.key.datedAtArrival
         }
         return RangeTransactionSums(
             groups: try ordered.map { key, sums in
-                guard let currency = Currency(rawValue: key.currency) else {
-                    throw FactsColumnError(
-                        description: "'\(key.currency.prefix(20))' in a currency column is not a currency code")
-                }
-                return Group(
+                Group(
                     row: LedgerRow(
-                        currency: currency,
+                        currency: try FactsColumn.currency(code: key.currency),
                         balanceType: BalanceTransactionFacts.ledgerBalanceType(key.balanceType.map(BalanceType.init)),
                         reportingCategory: ReportingCategory(rawValue: key.category), count: sums.count,
                         gross: sums.total.amount, fee: sums.total.fee, net: sums.total.net),

@@ -408,7 +408,11 @@ struct FactsColumnError: Error, CustomStringConvertible {
 enum FactsColumn {
     /// A currency column; a value that is not a three-letter code is an error, as it was for the decoder.
     static func currency(_ row: SQLRow, _ index: Int) throws -> Currency {
-        let code: String = try row.decode(atIndex: index)
+        try currency(code: try row.decode(atIndex: index))
+    }
+
+    /// The currency a currency column's text `code` names; an error when it is not a three-letter code.
+    static func currency(code: String) throws -> Currency {
         guard let currency = Currency(rawValue: code) else {
             throw FactsColumnError(description: "'\(code.prefix(20))' in a currency column is not a currency code")
         }

@@ -78,14 +78,6 @@ extension Array: KindList where Element: KindObject {
     }
 
     fileprivate func count(in ids: Set<String>, createdBefore moment: Int64) -> Int {
-        // Through the buffer, each object where it is: called through the existential, `count(where:)` copied every
-        // object (and retained each of its strings) to hand it to the predicate.
-        withUnsafeBufferPointer { objects in
-            var count = 0
-            for index in objects.indices where objects[index].created < moment && ids.contains(objects[index].id) {
-                count += 1
-            }
-            return count
-        }
+        self.count { $0.created < moment && ids.contains($0.id) }
     }
 }

@@ -71,9 +71,8 @@ struct FactLookup<Facts: ObjectFacts> {
 
     /// What `read` takes from the first fact with `id`, read where the fact is, through a pointer valid only during
     /// `read` (the subscript copies the fact, retaining each of its strings); `nil` when there is none.
-    func read<Value>(_ id: String, _ read: (UnsafePointer<Facts>) -> Value) -> Value? {
-        guard let position = position(of: id) else { return nil }
-        return facts.withUnsafeBufferPointer { facts in facts.baseAddress.map { read($0 + position) } }
+    func read<Value>(_ id: String, _ read: (UnsafePointer<Facts>) throws -> Value) rethrows -> Value? {
+        try position(of: id).map { try facts.withElement(at: $0, read) }
     }
 
     /// How many distinct ids.

@@ -182,8 +182,8 @@ extension ReportBuilder {
         }
         for source in sources {
             for position in index.balanceTransactionsBySource[source] ?? [] {
-                let transactions = index.balanceTransactions
-                add(transactions[position].id, transactions[position].currency, transactions[position].net)
+                let facts = index.balanceTransactions
+                add(facts[position].id, facts[position].currency, facts[position].net)
             }
         }
         let settlement =

@@ -34,7 +34,8 @@ extension HistoryParts {
     /// of them after one another in the same transaction where the database cannot offer that. `body` runs on the
     /// calling thread, for every part in the order above; its errors are rethrown as they are.
     public func forEach(
-        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
+        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64,
+        chargesPerPart: Int = HistoryParts.chargesPerPart,
         late: LateOutcomeSelection? = nil, run runID: Int64? = nil, _ body: (ReconciliationInput) throws -> Void
     ) throws {
         precondition(chargesPerPart > 0, "a part holds at least one object")
@@ -81,6 +82,12 @@ extension HistoryParts {
             try loader.lastParts(oddChargeParts: nil, body)
         }
     }
+
+    /// How many charges a part holds unless the caller says otherwise (a reconcile's parts). Smaller parts cost more
+    /// queries, and each its lookups; 2,000 used less CPU and memory than 5,000 (and than 1,000 or 3,000): the lookups,
+    /// interned texts and queues of a part of 2,000 stay in the processor's caches (docs/BENCHMARKS.md, "Smaller
+    /// parts").
+    public static let chargesPerPart = 2_000
 
     /// How many parts the second connection reads ahead of `body` (``forEach(from:to:asOf:skippedTransferGrace:
     /// chargesPerPart:late:run:_:)``): the payouts' parts, which are read quickly, while the charges' are read and

@@ -16,42 +16,62 @@ final class TextInterner {
     /// How many texts are held at most.
     static let limit = 1 << 16
 
-    /// Open addressing, twice ``limit`` slots; `nil`: empty.
-    private var slots: [String?]
-    private var count = 0
+    /// A held text and its hash, side by side: a probe compares the hashes and reaches a string's bytes only when they
+    /// are equal. Comparing the bytes of every string met on the way (a cache miss in another string's storage
+    /// each) made interning cost a tenth of the reconcile's CPU (docs/BENCHMARKS.md, "Smaller parts").
+    private struct Slot {
+        /// ``hash(_:)`` of the text, never 0; 0: the slot is empty.
+        var hash: UInt64
+        var text: String?
+    }
+
+    /// Open addressing, twice ``limit`` slots, in memory of its own (no bounds or exclusivity check per probe).
+    private let slots: UnsafeMutablePointer<Slot>
     private let mask: Int
+    private var count = 0
 
     init() {
-        slots = Array(repeating: nil, count: 2 * Self.limit)
-        mask = 2 * Self.limit - 1
+        let capacity = 2 * Self.limit
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: Slot(hash: 0, text: nil), count: capacity)
+        mask = capacity - 1
+    }
+
+    deinit {
+        slots.deinitialize(count: mask + 1)
+        slots.deallocate()
     }
 
     /// The string of the UTF-8 bytes `bytes` (invalid sequences repaired, as `String(decoding:as:)` does): one
     /// held already when it has the same bytes, else a new one, held from now on.
     func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard bytes.count > 15 else { return String(decoding: bytes, as: UTF8.self) }
-        var slot = Int(truncatingIfNeeded: Self.hash(bytes)) & mask
-        while let held = slots[slot] {
-            let same =
-                held.utf8.withContiguousStorageIfAvailable { heldBytes in
-                    guard heldBytes.count == bytes.count, let left = heldBytes.baseAddress,
-                        let right = bytes.baseAddress
-                    else { return heldBytes.count == bytes.count }
-                    return memcmp(left, right, bytes.count) == 0
-                } ?? held.utf8.elementsEqual(bytes)
-            if same { return held }
+        guard bytes.count > 15, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
+        let hash = Self.hash(bytes) | 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot].hash != 0 {
+            if slots[slot].hash == hash, let held = slots[slot].text, Self.holds(held, base, bytes.count) {
+                return held
+            }
             slot = (slot + 1) & mask
         }
         if count == Self.limit {
-            for index in slots.indices { slots[index] = nil }
+            for index in 0...mask where slots[index].hash != 0 { slots[index] = Slot(hash: 0, text: nil) }
             count = 0
             return text(bytes)
         }
         // Found again only by the same bytes: a text whose invalid bytes were repaired is held, and never found.
         let made = String(decoding: bytes, as: UTF8.self)
-        slots[slot] = made
+        slots[slot] = Slot(hash: hash, text: made)
         count += 1
         return made
+    }
+
+    /// Whether `held` is the `count` bytes at `base`.
+    private static func holds(_ held: String, _ base: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        held.utf8.withContiguousStorageIfAvailable { heldBytes in
+            guard heldBytes.count == count, let left = heldBytes.baseAddress else { return false }
+            return memcmp(left, base, count) == 0
+        } ?? held.utf8.elementsEqual(UnsafeBufferPointer(start: base, count: count))
     }
 
     /// A hash of `bytes` (more than 8 of them) eight bytes at a time: the first and last eight and each eight between,

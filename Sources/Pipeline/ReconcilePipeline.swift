@@ -28,7 +28,7 @@ package struct ReconcilePipeline {
     /// The metadata keys whose values name what an account debit recovers (`reconcile.debit_link_keys`).
     package var debitLinkKeys = ChargeFacts.defaultDebitLinkKeys
     package var outputDirectory: URL
-    package var chargesPerPart = 5_000
+    package var chargesPerPart = HistoryParts.chargesPerPart
     package var writeOptions = WriteOptions()
 
     /// How many parts the reader may read ahead of the rules. The range's phases load the stages unevenly: reading

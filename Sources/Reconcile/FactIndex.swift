@@ -36,7 +36,7 @@ struct FactIndex {
     let balanceTransactionsBySource: [String: [Int]]
     /// Transfers tagged `metadata[dispute_id]`: repayments of funds recovered for a dispute the platform won.
     let repaymentsByDispute: [String: [TransferFacts]]
-    /// Payout → the ids of the balance transactions `?payout=` listed for it, each once, sorted.
+    /// Payout → the ids of the balance transactions `?payout=` listed for it, each once, in the order the part lists them.
     let transactionsByPayout: [String: [String]]
     /// The transfer groups the input holds (docs/RULES.md, "Separately transferred charges"): each charge's group, and
     /// each group's charges and transfers, in creation order (ties by id).
@@ -72,10 +72,11 @@ struct FactIndex {
         refunds = FactLookup(input.refunds).unique
         disputes = FactLookup(input.disputes).unique
         payouts = FactLookup(input.payouts).unique
+        // Each link once, in the order listed: sorting every link by both ids first took longer than the payouts'
+        // rules, and what the rules read from a list they order themselves (``Payouts``).
         var listed: [String: [String]] = [:]
-        for link in Set(input.payoutTransactions).sorted(by: {
-            ($0.payoutID, $0.balanceTransactionID) < ($1.payoutID, $1.balanceTransactionID)
-        }) {
+        var seen = Set<PayoutTransactionLink>(minimumCapacity: input.payoutTransactions.count)
+        for link in input.payoutTransactions where seen.insert(link).inserted {
             listed[link.payoutID, default: []].append(link.balanceTransactionID)
         }
         transactionsByPayout = listed

@@ -85,7 +85,7 @@ extension ReportBuilder {
     }
 
     /// What `payout` paid out, as the history holds it: the listed balance transactions but the payout's own, by
-    /// creation time, then id; the ids listed that the history lacks; and whether `?payout=` listed anything.
+    /// creation time, then id; the ids listed that the history lacks, by id; and whether `?payout=` listed anything.
     private static func paidOut(
         _ payout: PayoutFacts, _ index: FactIndex
     ) -> (transactions: [BalanceTransactionFacts], absent: [String], listed: Bool) {
@@ -101,6 +101,7 @@ extension ReportBuilder {
             transactions.append(transaction)
         }
         transactions.sort { ($0.created, $0.id) < ($1.created, $1.id) }
+        absent.sort()
         return (transactions, absent, !listed.isEmpty)
     }
 

@@ -44,6 +44,7 @@ struct Workbook: ~Copyable {
         guard let sheet = workbook_add_worksheet(handle, name) else {
             throw .workbook(path: path, operation: "add sheet '\(name)'", reason: "libxlsxwriter refused it")
         }
+        owned.streamBuffers.buffer(sheet.pointee.file)
         return sheet
     }
 
@@ -89,10 +90,12 @@ struct Workbook: ~Copyable {
         return String(cString: text)
     }
 
-    /// The C handle and the C string libxlsxwriter keeps for its temporary folder, released exactly once.
+    /// The C handle, the C string libxlsxwriter keeps for its temporary folder and the sheets' stream buffers,
+    /// released exactly once.
     private struct OwnedHandle: ~Copyable {
         let handle: UnsafeMutablePointer<lxw_workbook>
         let temporaryDirectory: UnsafeMutablePointer<CChar>
+        let streamBuffers = StreamBuffers()
 
         /// `workbook_close`'s result, the `errno` right after it, and whether the zip got ``Workbook/zipLevel``.
         consuming func close() -> (lxw_error, Int32, Bool) {
@@ -102,6 +105,7 @@ struct Workbook: ~Copyable {
             let code = errno
             let applied = deflate_level_end() > 0
             free(temporaryDirectory)
+            streamBuffers.release()
             discard self
             return (result, code, applied)
         }
@@ -109,6 +113,40 @@ struct Workbook: ~Copyable {
         deinit {
             _ = workbook_close(handle)
             free(temporaryDirectory)
+            streamBuffers.release()
+        }
+    }
+
+    /// A buffer of ``size`` for each sheet's stream (its temporary file in constant-memory mode), instead of stdio's 4
+    /// KiB: the rows are written to it a few hundred bytes at a time, and `workbook_close` copies it 4 KiB at a time
+    /// into the sheet's XML, so with 4 KiB each 4 KiB of a 180 MB sheet took a `write` and a `read` of its own
+    /// (docs/BENCHMARKS.md, "Smaller parts"). Released once the workbook is closed, when its streams are. A pointer to
+    /// the list, so that the handle stays trivially destroyed (``OwnedHandle/close()`` discards it).
+    private struct StreamBuffers {
+        static let size = 1 << 20
+        private let buffers: UnsafeMutablePointer<[UnsafeMutableRawPointer]>
+
+        init() {
+            buffers = .allocate(capacity: 1)
+            buffers.initialize(to: [])
+        }
+
+        /// Gives `file`, a stream nothing was written to yet, a buffer of ``size``; without memory for one it keeps
+        /// stdio's own.
+        func buffer(_ file: UnsafeMutablePointer<FILE>?) {
+            guard let file, let buffer = malloc(Self.size) else { return }
+            guard setvbuf(file, buffer.assumingMemoryBound(to: CChar.self), _IOFBF, Self.size) == 0 else {
+                free(buffer)
+                return
+            }
+            buffers.pointee.append(buffer)
+        }
+
+        /// Frees the buffers; only after `workbook_close`, which closes the streams.
+        func release() {
+            for buffer in buffers.pointee { free(buffer) }
+            buffers.deinitialize(count: 1)
+            buffers.deallocate()
         }
     }
 }

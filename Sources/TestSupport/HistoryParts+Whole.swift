@@ -6,7 +6,8 @@ extension HistoryParts {
     /// merged, each object once. The reconciler fed it makes the report the parts make; tests use it to look at a
     /// range's facts at once and to hold the parts to the same report.
     public func whole(
-        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64, chargesPerPart: Int = 5_000,
+        from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64,
+        chargesPerPart: Int = HistoryParts.chargesPerPart,
         late: LateOutcomeSelection? = nil
     ) throws -> ReconciliationInput {
         var parts: [ReconciliationInput] = []

@@ -188,6 +188,24 @@ import Testing
         #expect(report.payouts.first?.balanceTransactions == 0)
     }
 
+    @Test func aPayoutListingTransactionsTheHistoryLacksNamesTheFirstByIDAndCountsEachOnce() throws {
+        // Given a payout of 10.00 whose listing names two transactions the history lacks, the later id first, and
+        // lists one of them and one the history holds twice
+        var payout = Payout("po_1", amount: 1_000, paidOut: [600])
+        let absent = ["txn_po_1_z", "txn_po_1_m"].map {
+            PayoutTransactionLink(payoutID: "po_1", balanceTransactionID: $0)
+        }
+        payout.links = absent + payout.links + [absent[0], payout.links[1]]
+        // When reconciled
+        let report = Self.reconcile([payout])
+        // Then the mismatch counts each absent transaction once and names the first by id; the one held counts once
+        let exception = try #require(report.exceptions.first)
+        #expect(exception.kind == .payoutMismatch)
+        #expect(exception.message.contains("lists 2 balance transaction(s) the history lacks, such as txn_po_1_m,"))
+        #expect(report.payouts.first?.balanceTransactions == 1)
+        #expect(report.payoutTransactions.map(\.balanceTransactionID) == ["txn_po_1_0"])
+    }
+
     @Test func payoutRowsComeByCreationThenIdAndTheirTransactionsInThatOrder() {
         // Given two payouts in jpy and bhd, given in reverse order
         let yen = Payout("po_b", amount: 877, paidOut: [877], currency: .jpy, created: Self.from + 7_200)

@@ -2,8 +2,9 @@ import ReconCore
 import WorkerThreads
 
 extension HistoryParts {
-    /// The facts of `[from, to)` in parts of about `chargesPerPart` charges, for a reconcile whose memory does not
-    /// grow with the range (a million destination charges in well under a gibibyte).
+    /// The facts of `[from, to)` in parts of about `chargesPerPart` charges (`nil`: this history's ``chargesPerPart``),
+    /// for a reconcile whose memory does not grow with the range (a million destination charges in well under a
+    /// gibibyte).
     ///
     /// Every object created in the range is judged in exactly one part (see ``JudgedObjects``); each part also
     /// holds what its judged objects lead to in the object graph (``ObjectGraph``, `PartLoader+Context.swift`), so
@@ -35,9 +36,10 @@ extension HistoryParts {
     /// calling thread, for every part in the order above; its errors are rethrown as they are.
     public func forEach(
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64,
-        chargesPerPart: Int = HistoryParts.chargesPerPart,
+        chargesPerPart: Int? = nil,
         late: LateOutcomeSelection? = nil, run runID: Int64? = nil, _ body: (ReconciliationInput) throws -> Void
     ) throws {
+        let chargesPerPart = chargesPerPart ?? self.chargesPerPart
         precondition(chargesPerPart > 0, "a part holds at least one object")
         @Sendable func loader(_ db: SQLSession) throws -> PartLoader {
             // With SQLite's default page cache (2 MB): the kernel's page cache holds the history's pages anyway. A
@@ -83,11 +85,17 @@ extension HistoryParts {
         }
     }
 
-    /// How many charges a part holds unless the caller says otherwise (a reconcile's parts). Smaller parts cost more
-    /// queries, and each its lookups; 2,000 used less CPU and memory than 5,000 (and than 1,000 or 3,000): the lookups,
-    /// interned texts and queues of a part of 2,000 stay in the processor's caches (docs/BENCHMARKS.md, "Smaller
-    /// parts").
-    public static let chargesPerPart = 2_000
+    /// How many charges a part holds unless the caller says otherwise (a reconcile's parts), by the database. From
+    /// SQLite, 2,000: the part's lookups, interned texts and queues stay in the processor's caches, and the reconcile
+    /// took less CPU and memory than with 5,000 (or 1,000, or 3,000). From PostgreSQL, 5,000: every query of a part is
+    /// a round trip to a server that shares the machine, and with 2,000 there are two and a half times as many
+    /// (docs/BENCHMARKS.md, "Smaller parts").
+    public var chargesPerPart: Int {
+        switch database.location {
+        case .sqliteFile: 2_000
+        case .postgreSQL: 5_000
+        }
+    }
 
     /// How many parts the second connection reads ahead of `body` (``forEach(from:to:asOf:skippedTransferGrace:
     /// chargesPerPart:late:run:_:)``): the payouts' parts, which are read quickly, while the charges' are read and

@@ -28,7 +28,8 @@ package struct ReconcilePipeline {
     /// The metadata keys whose values name what an account debit recovers (`reconcile.debit_link_keys`).
     package var debitLinkKeys = ChargeFacts.defaultDebitLinkKeys
     package var outputDirectory: URL
-    package var chargesPerPart = HistoryParts.chargesPerPart
+    /// How many charges a part holds; `nil`: the history's own choice (``HistoryParts/chargesPerPart``).
+    package var chargesPerPart: Int?
     package var writeOptions = WriteOptions()
 
     /// How many parts the reader may read ahead of the rules. The range's phases load the stages unevenly: reading

@@ -7,7 +7,7 @@ extension HistoryParts {
     /// range's facts at once and to hold the parts to the same report.
     public func whole(
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64,
-        chargesPerPart: Int = HistoryParts.chargesPerPart,
+        chargesPerPart: Int? = nil,
         late: LateOutcomeSelection? = nil
     ) throws -> ReconciliationInput {
         var parts: [ReconciliationInput] = []

@@ -20,7 +20,7 @@ final class TextInterner {
     /// are equal. Comparing the bytes of every string met on the way (a cache miss in another string's storage
     /// each) made interning cost a tenth of the reconcile's CPU (docs/BENCHMARKS.md, "Smaller parts").
     private struct Slot {
-        /// ``hash(_:)`` of the text, never 0; 0: the slot is empty.
+        /// ``hash(_:)`` of the text made odd, never 0; 0: the slot is empty.
         var hash: UInt64
         var text: String?
     }
@@ -46,11 +46,13 @@ final class TextInterner {
     /// held already when it has the same bytes, else a new one, held from now on.
     func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard bytes.count > 15, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
-        let hash = Self.hash(bytes) | 1
+        let hash = Self.hash(bytes)
+        // The slot from the whole hash, the stored hash made odd so that no text's is 0, the empty slot's.
         var slot = Int(truncatingIfNeeded: hash) & mask
+        let tag = hash | 1
         while slots[slot].hash != 0 {
-            if slots[slot].hash == hash, let held = slots[slot].text, Self.holds(held, base, bytes.count) {
-                return held
+            if slots[slot].hash == tag, let text = slots[slot].text, Self.holds(text, base, bytes.count) {
+                return text
             }
             slot = (slot + 1) & mask
         }
@@ -61,7 +63,7 @@ final class TextInterner {
         }
         // Found again only by the same bytes: a text whose invalid bytes were repaired is held, and never found.
         let made = String(decoding: bytes, as: UTF8.self)
-        slots[slot] = Slot(hash: hash, text: made)
+        slots[slot] = Slot(hash: tag, text: made)
         count += 1
         return made
     }

@@ -86,10 +86,10 @@ extension HistoryParts {
     }
 
     /// How many charges a part holds unless the caller says otherwise (a reconcile's parts), by the database. From
-    /// SQLite, 2,000: the part's lookups, interned texts and queues stay in the processor's caches, and the reconcile
-    /// took less CPU and memory than with 5,000 (or 1,000, or 3,000). From PostgreSQL, 5,000: every query of a part is
-    /// a round trip to a server that shares the machine, and with 2,000 there are two and a half times as many
-    /// (docs/BENCHMARKS.md, "Smaller parts").
+    /// SQLite, 2,000: the part's lookups, interned texts and queues stay in the processor's caches; in a series from
+    /// 500 to 10,000 charges the reconcile took the least CPU with it, and less memory than with 5,000. From
+    /// PostgreSQL, 5,000: every query of a part is a round trip to a server that shares the machine, and with 2,000
+    /// there are two and a half times as many (docs/BENCHMARKS.md, "Smaller parts").
     public var chargesPerPart: Int {
         switch database.location {
         case .sqliteFile: 2_000

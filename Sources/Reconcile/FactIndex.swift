@@ -36,7 +36,8 @@ struct FactIndex {
     let balanceTransactionsBySource: [String: [Int]]
     /// Transfers tagged `metadata[dispute_id]`: repayments of funds recovered for a dispute the platform won.
     let repaymentsByDispute: [String: [TransferFacts]]
-    /// Payout → the ids of the balance transactions `?payout=` listed for it, each once, in the order the part lists them.
+    /// Payout → the ids of the balance transactions `?payout=` listed for it, each once, in the order the part lists
+    /// them.
     let transactionsByPayout: [String: [String]]
     /// The transfer groups the input holds (docs/RULES.md, "Separately transferred charges"): each charge's group, and
     /// each group's charges and transfers, in creation order (ties by id).

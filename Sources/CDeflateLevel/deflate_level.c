@@ -16,6 +16,7 @@
 
 #define _GNU_SOURCE
 #include "deflate_level.h"
+#include "closing_streams.h"
 #include "parallel_deflate.h"
 
 #if defined(__linux__)
@@ -32,11 +33,13 @@ static void *_Atomic zlib_deflate_init2 = NULL;
 void deflate_level_begin(int level) {
     requested_level = level;
     applied = 0;
+    closing_streams_begin();
 }
 
 int deflate_level_end(void) {
     requested_level = inactive;
     parallel_deflate_stop_workers();
+    closing_streams_end();
     return applied;
 }
 

@@ -24,6 +24,8 @@ struct ConnectReconBench {
         /// 1,250,000 platform charges are about 1,000,000 destination charges (the world's mix is 80 %).
         var reconcileCharges = 1_250_000
         var reconcileDays = 30
+        /// `--reconcile-rounds`: the reconcile and the floor measured this many times, one after the other.
+        var reconcileRounds = 3
         var xlsxRows = 1_000_000
         var scaleCharges = 1_000_000
         /// The payout benchmark's world: charges over 10 days, dense enough that a day's usd payout sweeps 5,000+.
@@ -54,6 +56,7 @@ struct ConnectReconBench {
                 switch flag {
                 case "--extraction-charges": extractionCharges = try number(flag)
                 case "--reconcile-charges": reconcileCharges = try number(flag)
+                case "--reconcile-rounds": reconcileRounds = try number(flag)
                 case "--xlsx-rows": xlsxRows = try number(flag)
                 case "--scale-charges": scaleCharges = try number(flag)
                 case "--payout-charges": payoutCharges = try number(flag)
@@ -84,7 +87,8 @@ struct ConnectReconBench {
                         """
                         usage: connect-recon-bench [--only extraction,storage,reconcile,xlsx,sandbox-scale,large-sheet,payout,
                                                           extraction-cpu,expansions]
-                                                   [--extraction-charges N] [--reconcile-charges N] [--xlsx-rows N]
+                                                   [--extraction-charges N] [--reconcile-charges N] [--reconcile-rounds N]
+                                                   [--xlsx-rows N]
                                                    [--scale-charges N] [--cache DIR] [--db postgresql://…]
                                                    [--transfer-group-share 0…1] [--payout-charges N]
                                                    [--recorded-bytes-server URL]
@@ -151,7 +155,7 @@ struct ConnectReconBench {
             log("reconcile: \(Machine.loadAverage)")
             let figures = try await ReconcileBenchmark(
                 charges: options.reconcileCharges, days: options.reconcileDays, cacheFolder: options.folder,
-                postgreSQL: options.postgreSQL
+                postgreSQL: options.postgreSQL, rounds: options.reconcileRounds
             ).run(log: log)
             sections.append(("(b) offline reconcile + all reports", figures))
         }

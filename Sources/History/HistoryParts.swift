@@ -42,9 +42,10 @@ extension HistoryParts {
         let chargesPerPart = chargesPerPart ?? self.chargesPerPart
         precondition(chargesPerPart > 0, "a part holds at least one object")
         @Sendable func loader(_ db: SQLSession) throws -> PartLoader {
-            // With SQLite's default page cache (2 MB): the kernel's page cache holds the history's pages anyway. A
-            // cache of 128 MiB for the parts made no run faster, at 150,000 charges or at a million, and was most of
-            // the peak memory at 150,000 (docs/BENCHMARKS.md, "The parts' page cache").
+            // SQLite: a page cache of 8 MiB (``SQLDialect/partsReadSettings``), not 128 MiB: the kernel's page cache
+            // holds the history's pages anyway, and 128 MiB made no run faster, at 150,000 charges or at a million,
+            // and was most of the peak memory at 150,000 (docs/BENCHMARKS.md, "The parts' page cache"); 8 MiB keeps
+            // the long payouts' sorts in memory.
             if let settings = db.dialect.partsReadSettings { try db.execute(settings) }
             return PartLoader(
                 db: db.interning(), from: from, to: to, asOf: asOf, grace: skippedTransferGrace, size: chargesPerPart,

@@ -5,9 +5,9 @@
 /// calling thread, until `deflate_level_end`. libxlsxwriter zips the workbook on `workbook_close` with zlib's default
 /// level and offers no option for it; the report writer brackets that call with these two functions. Inside the
 /// bracket, every raw deflate stream the thread sets up is also compressed on `deflate_level_threads()` worker
-/// threads, in pieces of `DEFLATE_LEVEL_PIECE_BYTES` (`parallel_deflate.c`). Every other deflate, on this thread
-/// outside the bracket or on any other thread, is zlib's alone, at the level it asks for. Linux only: elsewhere both
-/// do nothing.
+/// threads, in pieces of `DEFLATE_LEVEL_PIECE_BYTES` (`parallel_deflate.c`), and every temporary file libxlsxwriter
+/// makes gets a buffer of `CLOSING_STREAM_BUFFER_BYTES`. Every other deflate, on this thread outside the bracket or
+/// on any other thread, is zlib's alone, at the level it asks for. Linux only: elsewhere both do nothing.
 void deflate_level_begin(int level);
 
 /// Ends `deflate_level_begin` on the calling thread and stops its worker threads; returns how many deflate streams
@@ -21,5 +21,10 @@ int deflate_level_threads(void);
 /// The input each worker compresses at a time: a piece, primed with the 32 KiB before it. Every piece but the last
 /// ends with a sync flush (an empty stored block), so the workbook is a few bytes a piece larger than one stream.
 #define DEFLATE_LEVEL_PIECE_BYTES (256 * 1024)
+
+/// Inside the bracket, each temporary file libxlsxwriter makes on the calling thread (`lxw_tmpfile`: a sheet's XML,
+/// copied from its rows, then read back to be zipped) gets a stream buffer of this size instead of stdio's 4 KiB,
+/// freed by `deflate_level_end` (`closing_streams.c`). Linux only.
+#define CLOSING_STREAM_BUFFER_BYTES (1024 * 1024)
 
 #endif

@@ -1,9 +1,9 @@
 // The sheets' XML, copied with a large buffer. In constant-memory mode libxlsxwriter writes a sheet's rows to a
-// temporary file of its own; `workbook_close` then makes another temporary file for each sheet (`lxw_tmpfile`),
-// writes the sheet's header to it, copies the rows into it 4 KiB at a time (`fread` into a 4 KiB array, `fwrite`),
-// writes the footer, and reads the whole file back to zip it. With stdio's 4 KiB buffer each 4 KiB of that copy is a
-// `write` system call of its own: 67,000 of them for the 180 MB sheet of 320,000 payout transactions, on the closing
-// thread, with nothing else to overlap them (docs/BENCHMARKS.md, "The close's copy").
+// temporary file of its own; `workbook_close` then makes another temporary file for each sheet (`lxw_tmpfile`), writes
+// the sheet's header to it, copies the rows into it 4 KiB at a time (`fread` into a 4 KiB array, `fwrite`), writes the
+// footer, and reads the whole file back to zip it. With stdio's 4 KiB buffer each 4 KiB of that copy is a `write`
+// system call of its own: 67,000 of them for the 180 MB sheet of 320,000 payout transactions, on the closing thread,
+// with nothing else to overlap them (docs/BENCHMARKS.md, "The close's copy, the parts' page cache, and rounds").
 //
 // How (Linux only), as for `deflateInit2_` (deflate_level.c): this executable defines `lxw_tmpfile`, which
 // libxlsxwriter calls through its PLT, so the dynamic linker resolves the call to this definition (the executable

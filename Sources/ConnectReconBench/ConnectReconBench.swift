@@ -87,8 +87,8 @@ struct ConnectReconBench {
                         """
                         usage: connect-recon-bench [--only extraction,storage,reconcile,xlsx,sandbox-scale,large-sheet,payout,
                                                           extraction-cpu,expansions]
-                                                   [--extraction-charges N] [--reconcile-charges N] [--reconcile-rounds N]
-                                                   [--xlsx-rows N]
+                                                   [--extraction-charges N] [--reconcile-charges N]
+                                                   [--reconcile-rounds N] [--xlsx-rows N]
                                                    [--scale-charges N] [--cache DIR] [--db postgresql://…]
                                                    [--transfer-group-share 0…1] [--payout-charges N]
                                                    [--recorded-bytes-server URL]

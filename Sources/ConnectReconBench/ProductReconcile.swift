@@ -73,11 +73,12 @@ enum ProductReconcile {
 
     /// Brings the benchmark's own peak resident memory down to what it holds now, before it spawns the product: the
     /// child's `ru_maxrss` includes the peak of the memory it was spawned from. `posix_spawn` starts the child in its
-    /// parent's address space (`CLONE_VM`), and when the child's `exec` leaves that address space, Linux keeps its
-    /// peak as the child's (`exec_mmap`). A reconcile spawned after the floor's read of every table (1.2 million
-    /// facts held at once) reported 197–205 MiB where the same executable under GNU time took 115 MiB
-    /// (docs/BENCHMARKS.md, "Rounds"). `malloc_trim` gives the freed memory back; `5` in `/proc/self/clear_refs` resets
-    /// the peak to the resident memory left. Best effort: where either fails, the figure may only be higher.
+    /// parent's address space (`CLONE_VM`), and when the child's `exec` leaves that address space, Linux keeps its peak
+    /// as the child's (`exec_mmap`). A reconcile spawned after the floor's read of every table (1.2 million facts held
+    /// at once) reported 197–205 MiB where the same executable under GNU time took 115 MiB (docs/BENCHMARKS.md, "The
+    /// close's copy, the parts' page cache, and rounds"). `malloc_trim` gives the freed memory back; `5` in
+    /// `/proc/self/clear_refs` resets the peak to the resident memory left. Best effort: where either fails, the figure
+    /// may only be higher.
     private static func forgetOwnPeakMemory() {
         #if os(Linux)
             // glibc's `malloc_trim`, which Swift does not import (`malloc.h`).

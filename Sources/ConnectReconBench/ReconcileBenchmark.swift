@@ -118,11 +118,12 @@ struct ReconcileBenchmark {
                     ratio: "first run: " + Format.rate(Double(population.objects) / population.seconds, unit: "objects")
                 ))
         }
-        // The product's reconcile against the floor (every facts table read once with the same SQLite), in rounds
-        // of one after the other (the better of two floor reads), the ratio taken within each round: on a machine whose speed drifts (a shared
-        // machine's loop of fixed work took 0.22 to 0.45 s within a minute), a ratio of figures taken minutes
-        // apart, or of the better of two floors against one reconcile, measures the drift as much as the code
-        // (docs/BENCHMARKS.md, "Rounds"). A first floor read, not counted, warms the page cache for both.
+        // The product's reconcile against the floor (every facts table read once with the same SQLite), in rounds of
+        // one after the other (the better of two floor reads), the ratio taken within each round: on a machine whose
+        // speed drifts (a shared machine's loop of fixed work took 0.22 to 0.45 s within a minute), a ratio of figures
+        // taken minutes apart, or of the better of two floors against one reconcile, measures the drift as much as the
+        // code (docs/BENCHMARKS.md, "The close's copy, the parts' page cache, and rounds"). A first floor read, not
+        // counted, warms the page cache for both.
         let output = cacheFolder.appendingPathComponent("reports").path
         let floorRows = try HistoryStore.open(.sqliteFile(path: databasePath)).readEveryFactTable()
         var rounds: [(product: ProductReconcile.Measurement, floor: Double)] = []

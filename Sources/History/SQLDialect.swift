@@ -64,13 +64,13 @@ enum SQLDialect: Sendable {
 
     /// What a reconcile's read of its parts sets for its own transaction, before its first query; `nil`: nothing.
     ///
-    /// SQLite: a page cache of 8 MiB for each of the two readers (SQLite's default is 2 MB). SQLite sorts in memory
-    /// up to its cache's size and spills the rest to a temporary file: each long payout's transactions, sorted by
-    /// creation time (1.3 MB for a payout of 8,500 of them, 6 MB for one of 42,000), went through a temporary file,
-    /// and the index probes of a charges' part read their pages again through `pread`. With 8 MiB the reconcile's
-    /// system time at 150,000 charges went from 1.9–2.5 s to 1.7–2.1 s for 13–20 MiB more at its peak; 16 and 32 MiB
-    /// saved no more (docs/BENCHMARKS.md, "The parts' page cache, again"). The setting stays with the connection,
-    /// which the reconcile's process does not use again.
+    /// SQLite: a page cache of 8 MiB for each of the two readers (SQLite's default is 2 MB). SQLite sorts in memory up
+    /// to its cache's size and spills the rest to a temporary file: each long payout's transactions, sorted by creation
+    /// time (1.3 MB for a payout of 8,500 of them, 6 MB for one of 42,000), went through a temporary file, and the
+    /// index probes of a charges' part read their pages again through `pread`. With 8 MiB the reconcile's system time
+    /// at 150,000 charges went from 1.9–2.5 s to 1.7–2.1 s for about 10 MiB more at its peak; 16 and 32 MiB saved no
+    /// more (docs/BENCHMARKS.md, "The close's copy, the parts' page cache, and rounds"). The setting stays with the
+    /// connection, which the reconcile's process does not use again.
     ///
     /// PostgreSQL: `random_page_cost` 1.1 (its default, 4, models spinning disks; its documentation suggests about 1.1
     /// for solid-state storage and for data the server holds in memory, as it holds a history it has just been read

@@ -121,9 +121,10 @@ struct Workbook: ~Copyable {
     /// KiB: the rows are written to it a few hundred bytes at a time, and `workbook_close` copies it 4 KiB at a time
     /// into the sheet's XML, so with 4 KiB each 4 KiB of a 180 MB sheet took a `write` and a `read` of its own
     /// (docs/BENCHMARKS.md, "Smaller parts"). Released once the workbook is closed, when its streams are. A pointer to
-    /// the list, so that the handle stays trivially destroyed (``OwnedHandle/close()`` discards it).
+    /// the list, so that the handle stays trivially destroyed (``OwnedHandle/close()`` discards it). The size is the
+    /// one the close's own temporary files get (`CLOSING_STREAM_BUFFER_BYTES`, `closing_streams.c`).
     private struct StreamBuffers {
-        static let size = 1 << 20
+        static let size = Int(CLOSING_STREAM_BUFFER_BYTES)
         private let buffers: UnsafeMutablePointer<[UnsafeMutableRawPointer]>
 
         init() {

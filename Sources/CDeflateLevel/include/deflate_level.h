@@ -24,7 +24,8 @@ int deflate_level_threads(void);
 
 /// Inside the bracket, each temporary file libxlsxwriter makes on the calling thread (`lxw_tmpfile`: a sheet's XML,
 /// copied from its rows, then read back to be zipped) gets a stream buffer of this size instead of stdio's 4 KiB,
-/// freed by `deflate_level_end` (`closing_streams.c`). Linux only.
+/// freed by `deflate_level_end` (`closing_streams.c`). Linux only. The sheets' own streams, made before the close, get
+/// the same size from the report writer (`Workbook.swift`).
 #define CLOSING_STREAM_BUFFER_BYTES (1024 * 1024)
 
 #endif

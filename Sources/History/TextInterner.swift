@@ -1,3 +1,5 @@
+import ReconCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -16,29 +18,35 @@ final class TextInterner {
     /// How many texts are held at most.
     static let limit = 1 << 16
 
-    /// A held text and its hash, side by side: a probe compares the hashes and reaches a string's bytes only when they
-    /// are equal. Comparing the bytes of every string met on the way (a cache miss in another string's storage
-    /// each) made interning cost a tenth of the reconcile's CPU (docs/BENCHMARKS.md, "Smaller parts").
-    private struct Slot {
-        /// ``hash(_:)`` of the text made odd, never 0; 0: the slot is empty.
-        var hash: UInt64
-        var text: String?
-    }
-
-    /// Open addressing, twice ``limit`` slots, in memory of its own (no bounds or exclusivity check per probe).
-    private let slots: UnsafeMutablePointer<Slot>
+    /// Open addressing, twice ``limit`` slots of four bytes each (512 KiB, in memory of its own: no bounds or
+    /// exclusivity check per probe). A slot holds the top ``tagBits`` bits of its text's hash above the text's place
+    /// in ``texts`` plus one; 0: the slot is empty. A probe compares the tags and reaches a string's bytes only when
+    /// they are equal. Slots of 24 bytes (the whole hash and the string side by side) made a table of 3 MiB, and the
+    /// first load of a probe, a cache miss, was nine tenths of interning's time (docs/BENCHMARKS.md, "The
+    /// interner's slots, the lookups' hash and the rows' bytes"); comparing the bytes of every string met on the way
+    /// made interning a tenth of the reconcile's CPU ("Smaller parts").
+    private let slots: UnsafeMutablePointer<UInt32>
+    /// The texts held, in the order they were first made.
+    private let texts: UnsafeMutablePointer<String>
     private let mask: Int
     private var count = 0
+
+    /// The bits of a slot that hold a place in ``texts`` plus one (0 to ``limit``).
+    private static let placeBits = 17
+    /// The bits of a slot that hold its text's tag.
+    private static let tagBits = 32 - placeBits
 
     init() {
         let capacity = 2 * Self.limit
         slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: Slot(hash: 0, text: nil), count: capacity)
+        slots.initialize(repeating: 0, count: capacity)
+        texts = .allocate(capacity: Self.limit)
         mask = capacity - 1
     }
 
     deinit {
-        slots.deinitialize(count: mask + 1)
+        texts.deinitialize(count: count)
+        texts.deallocate()
         slots.deallocate()
     }
 
@@ -46,25 +54,30 @@ final class TextInterner {
     /// held already when it has the same bytes, else a new one, held from now on.
     func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard bytes.count > 15, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
-        let hash = Self.hash(bytes)
-        // The slot from the whole hash, the stored hash made odd so that no text's is 0, the empty slot's.
+        let hash = ByteHash.of(bytes)
+        // The slot from the hash's low bits, the tag from its high ones.
         var slot = Int(truncatingIfNeeded: hash) & mask
-        let tag = hash | 1
-        while slots[slot].hash != 0 {
-            if slots[slot].hash == tag, let text = slots[slot].text, Self.holds(text, base, bytes.count) {
-                return text
+        let tag = UInt32(truncatingIfNeeded: hash >> UInt64(64 - Self.tagBits)) << UInt32(Self.placeBits)
+        let placeMask: UInt32 = (1 << UInt32(Self.placeBits)) - 1
+        while slots[slot] != 0 {
+            let held = slots[slot]
+            if held & ~placeMask == tag {
+                let text = texts[Int(held & placeMask) - 1]
+                if Self.holds(text, base, bytes.count) { return text }
             }
             slot = (slot + 1) & mask
         }
         if count == Self.limit {
-            for index in 0...mask where slots[index].hash != 0 { slots[index] = Slot(hash: 0, text: nil) }
+            texts.deinitialize(count: count)
+            slots.update(repeating: 0, count: mask + 1)
             count = 0
             return text(bytes)
         }
         // Found again only by the same bytes: a text whose invalid bytes were repaired is held, and never found.
         let made = String(decoding: bytes, as: UTF8.self)
-        slots[slot] = Slot(hash: tag, text: made)
+        (texts + count).initialize(to: made)
         count += 1
+        slots[slot] = tag | UInt32(count)
         return made
     }
 
@@ -74,22 +87,5 @@ final class TextInterner {
             guard heldBytes.count == count, let left = heldBytes.baseAddress else { return false }
             return memcmp(left, base, count) == 0
         } ?? held.utf8.elementsEqual(UnsafeBufferPointer(start: base, count: count))
-    }
-
-    /// A hash of `bytes` (more than 8 of them) eight bytes at a time: the first and last eight and each eight between,
-    /// mixed by multiplication (byte at a time, hashing a 27-byte id cost as much as the allocation it saves).
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let base = bytes.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
-        func word(_ offset: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
-        var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
-        var offset = 0
-        while offset + 8 < bytes.count {
-            hash = (hash ^ word(offset)) &* 0xBF58_476D_1CE4_E5B9
-            hash ^= hash >> 29
-            offset += 8
-        }
-        hash = (hash ^ word(bytes.count - 8)) &* 0x94D0_49BB_1331_11EB
-        return hash ^ (hash >> 32)
     }
 }

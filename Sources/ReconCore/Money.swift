@@ -106,7 +106,8 @@ public enum MinorUnitFormatter {
 
     /// Appends ``string(_:exponent:)``'s text, as UTF-8, to `bytes`: the CSV writer's way, with no string made for
     /// each of the millions of amounts a report holds.
-    public static func append(_ minorUnits: Int64, exponent: Int, to bytes: inout [UInt8]) {
+    @inlinable
+    public static func append<Sink: ByteSink & ~Copyable>(_ minorUnits: Int64, exponent: Int, to bytes: inout Sink) {
         precondition((0...18).contains(exponent), "an exponent is between 0 and 18")
         if minorUnits < 0 { bytes.append(UInt8(ascii: "-")) }
         let magnitude = minorUnits.magnitude  // UInt64: exact even for Int64.min

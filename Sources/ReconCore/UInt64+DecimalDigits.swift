@@ -3,7 +3,8 @@ extension UInt64 {
     ///
     /// The writers' one way to print a whole number as bytes, with no `String` made for it: an amount's units and
     /// decimals (``MinorUnitFormatter``), a timestamp's fields, a count, a sheet's row number (millions a report).
-    public func appendDecimalDigits(minimumWidth width: Int = 1, to bytes: inout [UInt8]) {
+    @inlinable
+    public func appendDecimalDigits<Sink: ByteSink & ~Copyable>(minimumWidth width: Int = 1, to bytes: inout Sink) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
             var value = self
             var count = 0
@@ -12,7 +13,7 @@ extension UInt64 {
                 buffer[20 - count] = UInt8(ascii: "0") + UInt8(value % 10)
                 value /= 10
             } while value > 0
-            if count < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - count)) }
+            for _ in count..<Swift.max(count, width) { bytes.append(UInt8(ascii: "0")) }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(20 - count)...]))
         }
     }

@@ -76,6 +76,7 @@ struct FactIndex {
         // Each link once, in the order listed: sorting every link by both ids first took longer than the payouts'
         // rules, and what the rules read from a list they order themselves (``Payouts``).
         var listed: [String: [String]] = [:]
+        listed.reserveCapacity(input.payouts.count)
         var seen = Set<PayoutTransactionLink>(minimumCapacity: input.payoutTransactions.count)
         for link in input.payoutTransactions where seen.insert(link).inserted {
             listed[link.payoutID, default: []].append(link.balanceTransactionID)
@@ -86,7 +87,9 @@ struct FactIndex {
         let feeRefunds = FactLookup(input.feeRefunds).unique.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
 
         // The earliest fee of each charge: its position compared, so that no fee is copied but the one kept.
+        // Each dictionary built here is sized first: growing one rehashes every id it holds, each through `Hasher`.
         var byOrigin: [String: Int] = [:]
+        byOrigin.reserveCapacity(applicationFees.count)
         for position in applicationFees.indices {
             guard let charge = applicationFees[position].originatingChargeID else { continue }
             if let kept = byOrigin[charge],
@@ -107,6 +110,7 @@ struct FactIndex {
             grouping: disputes.sorted { ($0.created, $0.id) < ($1.created, $1.id) }, by: \.chargeID)
         // One pass, each transaction's position kept (filtering first, then grouping, copied each fact twice).
         var bySource: [String: [Int]] = [:]
+        bySource.reserveCapacity(balanceTransactions.count)
         for position in balanceTransactions.indices {
             guard let source = balanceTransactions[position].sourceID else { continue }
             bySource[source, default: []].append(position)

@@ -5,7 +5,9 @@ import ReconCore
 ///
 /// The positions are an open-addressing table of its own, keyed by the facts' ids where they are: a `[String: Int]`
 /// retained every id it was given as a key, the first touch of strings another thread had just made, and released
-/// them all again with the part (a sixth of building a part's lookups; docs/BENCHMARKS.md, "Fewer copies").
+/// them all again with the part (a sixth of building a part's lookups; docs/BENCHMARKS.md, "Fewer copies"). The ids
+/// are hashed by ``ByteHash``, not SipHash (`String.hashValue`): "The interner's slots, the lookups' hash and the rows'
+/// bytes".
 struct FactLookup<Facts: ObjectFacts> {
     /// Every fact given, duplicates included.
     private let facts: [Facts]
@@ -28,7 +30,7 @@ struct FactLookup<Facts: ObjectFacts> {
             guard let first = facts.baseAddress else { return }
             for position in facts.indices {
                 let id = (first + position).pointee.id
-                var slot = id.hashValue & mask
+                var slot = Int(truncatingIfNeeded: ByteHash.of(id)) & mask
                 var duplicate = false
                 while slots[slot] != 0 {
                     if (first + slots[slot] - 1).pointee.id == id {
@@ -52,7 +54,7 @@ struct FactLookup<Facts: ObjectFacts> {
     /// The position of the first fact with `id`, if any.
     private func position(of id: String) -> Int? {
         let mask = slots.count - 1
-        var slot = id.hashValue & mask
+        var slot = Int(truncatingIfNeeded: ByteHash.of(id)) & mask
         return facts.withUnsafeBufferPointer { facts -> Int? in
             guard let first = facts.baseAddress else { return nil }
             while slots[slot] != 0 {

@@ -8,7 +8,7 @@ import ReconCore
 /// Rows stream through a 1 MiB buffer; the SHA-256 of the bytes is computed on the way out.
 struct CSVWriter: ~Copyable {
     private let file: OwnedFileDescriptor
-    private var buffer: [UInt8] = []
+    private var buffer = ByteBuffer(capacity: Self.flushThreshold + 4096)
     private var hasher = SHA256()
     private(set) var byteCount = 0
     private(set) var unknownDecimals = 0
@@ -16,7 +16,6 @@ struct CSVWriter: ~Copyable {
 
     init(path: String) throws(ReportError) {
         file = try OwnedFileDescriptor.create(path)
-        buffer.reserveCapacity(Self.flushThreshold + 4096)
     }
 
     /// Writes one record: the fields separated by commas, then `\n`.
@@ -60,10 +59,10 @@ struct CSVWriter: ~Copyable {
         var hasher = self.hasher
         let descriptor = file.raw
         let path = file.path
-        let failure = buffer.withUnsafeBytes { bytes -> ReportError? in
-            hasher.update(bufferPointer: bytes)
+        let failure = buffer.withBytes { bytes -> ReportError? in
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(bytes))
             do throws(ReportError) {
-                try OwnedFileDescriptor.write(bytes, to: descriptor, path: path)
+                try OwnedFileDescriptor.write(UnsafeRawBufferPointer(bytes), to: descriptor, path: path)
                 return nil
             } catch {
                 return error
@@ -72,7 +71,7 @@ struct CSVWriter: ~Copyable {
         self.hasher = hasher
         if let failure { throw failure }
         byteCount += buffer.count
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeAll()
     }
 
     private mutating func append(_ cell: Cell) {
@@ -87,11 +86,12 @@ struct CSVWriter: ~Copyable {
                 appendText(CellText.unknownDecimals(minorUnits))
             }
         case .count(let count):
-            buffer.append(contentsOf: String(count).utf8)
+            if count < 0 { buffer.append(UInt8(ascii: "-")) }
+            UInt64(count.magnitude).appendDecimalDigits(to: &buffer)
         case .time(let unixSeconds):
             UTCTimestamp.append(unixSeconds, to: &buffer)
         case .seconds(let seconds):
-            buffer.append(contentsOf: String(seconds).utf8)
+            for byte in String(seconds).utf8 { buffer.append(byte) }
         case .empty:
             break
         }
@@ -111,7 +111,7 @@ struct CSVWriter: ~Copyable {
         if copied == true { return }
         let utf8 = text.utf8
         guard utf8.contains(where: needsQuotes) else {
-            buffer.append(contentsOf: utf8)
+            for byte in utf8 { buffer.append(byte) }
             return
         }
         buffer.append(UInt8(ascii: "\""))

@@ -48,7 +48,7 @@ enum UTCTimestamp {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func append(_ unixSeconds: Int64, to bytes: inout [UInt8]) {
+    static func append<Sink: ByteSink & ~Copyable>(_ unixSeconds: Int64, to bytes: inout Sink) {
         let days = floorDivide(unixSeconds, 86_400)
         let secondOfDay = unixSeconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
@@ -84,7 +84,7 @@ enum UTCTimestamp {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
+    private static func appendDigits<Sink: ByteSink & ~Copyable>(_ value: Int64, width: Int, to bytes: inout Sink) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         value.magnitude.appendDecimalDigits(minimumWidth: width, to: &bytes)
     }

@@ -21,8 +21,8 @@ import ReconCore
 /// (the header), and ``write(to:path:)`` writes the row and updates the sheet's dimensions and row cursor as
 /// `worksheet_write_*` would, so cells written through libxlsxwriter after it (the Summary's notes under its table)
 /// follow in order.
-struct SheetRowXML {
-    private var bytes: [UInt8] = []
+struct SheetRowXML: ~Copyable {
+    private var bytes = ByteBuffer(capacity: 4_096)
     /// `A`, `B`, … `AA`: the column names, made once.
     private var columnNames: [ShortBytes] = []
     /// The row's number as Excel shows it (1-based), in digits (at most 7: Excel's last row is 1,048,576).
@@ -33,14 +33,12 @@ struct SheetRowXML {
     private var firstColumn = Int.max
     private var lastColumn = -1
 
-    init() { bytes.reserveCapacity(4_096) }
-
     /// Starts row `row` (0-based, libxlsxwriter's numbering) of `sheet`, after writing the row libxlsxwriter still
     /// holds for it (the header): so the header's formats are numbered first, as when libxlsxwriter writes every row.
     mutating func begin(row: Int, of sheet: UnsafeMutablePointer<lxw_worksheet>) {
         lxw_worksheet_write_single_row(sheet)
         self.row = row
-        bytes.removeAll(keepingCapacity: true)
+        bytes.removeAll()
         digits.removeAll(keepingCapacity: true)
         UInt64(row + 1).appendDecimalDigits(to: &digits)
         rowDigits = ShortBytes(digits)
@@ -121,7 +119,7 @@ struct SheetRowXML {
         }
         // ``begin(row:of:)`` wrote the row libxlsxwriter held; nothing may have been written for this row or after it.
         precondition(pending.pointee.row_num < lxw_row_t(row), "a sheet's rows are written top to bottom")
-        let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+        let written = bytes.withBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         guard written == bytes.count else {
             let code = errno
             if code == ENOSPC || code == EDQUOT { throw .diskFull(path: path) }
@@ -155,9 +153,7 @@ struct SheetRowXML {
         }
     }
 
-    private mutating func append(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
+    private mutating func append(_ text: StaticString) { bytes.append(text) }
 
     private mutating func escape(_ byte: UInt8) {
         switch byte {

@@ -1,3 +1,5 @@
+import ReconCore
+
 /// Up to eight bytes held in one word: appended without a reference to count, unlike an array of them. A sheet's
 /// cells each start with their column's name and their row's number (`<c r="AB12"`): held as arrays, the two were
 /// retained and released once a cell (docs/BENCHMARKS.md, "Fewer copies").
@@ -27,7 +29,7 @@ struct ShortBytes {
     }
 
     /// Appends the bytes, in order, to `bytes`.
-    func append(to bytes: inout [UInt8]) {
+    func append<Sink: ByteSink & ~Copyable>(to bytes: inout Sink) {
         withUnsafeBytes(of: word.littleEndian) { word in
             bytes.append(
                 contentsOf: UnsafeBufferPointer(start: word.bindMemory(to: UInt8.self).baseAddress, count: count))

@@ -11,7 +11,7 @@ import ReconCore
 /// in the default rounding mode), is the value's first 16 digits. Everything else goes to `snprintf` itself.
 enum SixteenDigits {
     /// Appends `value`'s `%.16G` text to `bytes`.
-    static func append(_ value: Double, to bytes: inout [UInt8]) {
+    static func append<Sink: ByteSink & ~Copyable>(_ value: Double, to bytes: inout Sink) {
         if value < 0, value > -1e15, value <= -1 {
             bytes.append(UInt8(ascii: "-"))
             appendPositive(-value, to: &bytes)
@@ -23,7 +23,7 @@ enum SixteenDigits {
     }
 
     /// `value` in `[1, 10^15)`.
-    private static func appendPositive(_ value: Double, to bytes: inout [UInt8]) {
+    private static func appendPositive<Sink: ByteSink & ~Copyable>(_ value: Double, to bytes: inout Sink) {
         let whole = UInt64(value)
         if Double(whole) == value {
             whole.appendDecimalDigits(to: &bytes)
@@ -61,7 +61,7 @@ enum SixteenDigits {
     }
 
     /// `snprintf(…, "%.16G", value)`.
-    static func appendByC(_ value: Double, to bytes: inout [UInt8]) {
+    static func appendByC<Sink: ByteSink & ~Copyable>(_ value: Double, to bytes: inout Sink) {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 40) { buffer in
             guard let base = buffer.baseAddress else { return }
             let count = Int(connect_recon_format_cell_double(base, buffer.count, value))

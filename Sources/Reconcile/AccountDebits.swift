@@ -10,11 +10,17 @@ extension ReportBuilder {
     /// gives back what it names (``AccountDebitLinks``).
     mutating func accountDebits() {
         if let judged = index.judged, judged[.charge].isEmpty { return }
-        for charge in index.charges where index.judges(charge) && index.isInRange(charge.created) {
-            guard charge.isPaidByAnAccount, charge.isSucceededAndCaptured else { continue }
+        let charges = index.charges
+        charges.forEachInPlace { found in
+            // The cheapest questions first: most charges are out at the first or second.
+            guard index.isInRange(found.pointee.created), found.pointee.isSucceededAndCaptured,
+                found.pointee.isPaidByAnAccount, index.judges(found.pointee)
+            else { return }
+            // One of the few: copied once.
+            let charge = found.pointee
             guard let amount = charge.debitedAmount else {
                 overflow(charge.id, currency: charge.currency, created: charge.created, what: "account debit")
-                continue
+                return
             }
             addToStatementAndSummary(
                 account: charge.debitedAccount, currency: charge.currency, \.accountDebits, \.accountDebits, amount,

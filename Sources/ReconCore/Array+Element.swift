@@ -17,8 +17,10 @@ extension Array {
 extension Array {
     /// `body` on each element in order, read where it is through a pointer valid only during `body`: `for element in
     /// self` copies each element first (retaining each of its strings), though a rule's filter turns most of them
-    /// away (docs/BENCHMARKS.md, "The interner's slots, the lookups' hash and the rows' bytes"). The array is the
-    /// caller's own copy (a local), so that `body` may change whatever held it.
+    /// away (docs/BENCHMARKS.md, "The interner's slots, the lookups' hash and the rows' bytes"). Only for loops that
+    /// keep few: where `body` passes `pointee` to a function that may change what holds the array, the compiler
+    /// copies the element once a call, not once an element. The array is the caller's own copy (a local), so that
+    /// `body` may change whatever held it.
     public func forEachInPlace(_ body: (UnsafePointer<Element>) throws -> Void) rethrows {
         try withUnsafeBufferPointer { elements in
             guard let first = elements.baseAddress else { return }

@@ -8,15 +8,14 @@ extension ReportBuilder {
     /// outcome (a charge of an earlier day that settled since) gets its findings, not a row: `platform_fees` stays
     /// one row per charge created in the range.
     mutating func destinationCharges() {
-        let charges = index.charges
-        charges.forEachInPlace { charge in
-            guard index.judges(charge.pointee), charge.pointee.isSucceededAndCaptured,
-                index.isDestinationCharge(charge.pointee)
-            else { return }
-            if index.isInRange(charge.pointee.created) { platformFee(charge.pointee) }
-            skippedTransfer(charge.pointee)
-            applicationFeeChecks(charge.pointee)
-            transferChecks(charge.pointee)
+        for charge in index.charges
+        where index.judges(charge) && charge.isSucceededAndCaptured
+            && index.isDestinationCharge(charge)
+        {
+            if index.isInRange(charge.created) { platformFee(charge) }
+            skippedTransfer(charge)
+            applicationFeeChecks(charge)
+            transferChecks(charge)
         }
     }
 

@@ -7,14 +7,13 @@ extension ReportBuilder {
     /// left alone (a declined card has none; a pending debit gets one when it settles), and so is a charge inside
     /// the grace period of asynchronous capture, whose balance transaction Stripe attaches a little later.
     mutating func chargesInRange() {
-        let charges = index.charges
-        charges.forEachInPlace { charge in
-            guard index.judges(charge.pointee), charge.pointee.isSucceededAndCaptured, !isYoung(charge.pointee) else {
-                return
-            }
+        for charge in index.charges
+        where index.judges(charge) && charge.isSucceededAndCaptured
+            && !isYoung(charge)
+        {
             missingBalanceTransaction(
-                charge.pointee.balanceTransactionID, of: "Charge", charge.pointee.id, related: nil,
-                currency: charge.pointee.currency, created: charge.pointee.created)
+                charge.balanceTransactionID, of: "Charge", charge.id, related: nil, currency: charge.currency,
+                created: charge.created)
         }
     }
 
@@ -22,15 +21,11 @@ extension ReportBuilder {
     /// period: Stripe attaches it later). A transfer funded by a charge that is not a destination charge is a
     /// separately transferred charge (``transferGroups()``), never an exception (docs/RULES.md).
     mutating func transfersInRange() {
-        let transfers = index.transfers
-        transfers.forEachInPlace { transfer in
-            guard index.judges(transfer.pointee),
-                !isPartYoung(created: transfer.pointee.created, chargeID: transfer.pointee.sourceTransactionID)
-            else { return }
+        for transfer in index.transfers where index.judges(transfer) {
+            guard !isPartYoung(created: transfer.created, chargeID: transfer.sourceTransactionID) else { continue }
             missingBalanceTransaction(
-                transfer.pointee.balanceTransactionID, of: "Transfer", transfer.pointee.id,
-                related: transfer.pointee.sourceTransactionID, currency: transfer.pointee.currency,
-                created: transfer.pointee.created)
+                transfer.balanceTransactionID, of: "Transfer", transfer.id, related: transfer.sourceTransactionID,
+                currency: transfer.currency, created: transfer.created)
         }
     }
 

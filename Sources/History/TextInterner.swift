@@ -37,6 +37,7 @@ final class TextInterner {
     private static let tagBits = 32 - placeBits
 
     init() {
+        precondition(Self.limit < 1 << Self.placeBits, "a slot holds every place in texts plus one")
         let capacity = 2 * Self.limit
         slots = .allocate(capacity: capacity)
         slots.initialize(repeating: 0, count: capacity)

@@ -23,4 +23,12 @@ extension Int64 {
         }
         self = value
     }
+
+    /// Appends the integer's text to `bytes`: `-` when it is negative, then its magnitude's ASCII decimal digits, at
+    /// least `width` of them (``UInt64/appendDecimalDigits(minimumWidth:to:)``); with a width of 1, `String(self)`.
+    @inlinable
+    public func appendDecimalDigits<Sink: ByteSink & ~Copyable>(minimumWidth width: Int = 1, to bytes: inout Sink) {
+        if self < 0 { bytes.append(UInt8(ascii: "-")) }
+        magnitude.appendDecimalDigits(minimumWidth: width, to: &bytes)
+    }
 }

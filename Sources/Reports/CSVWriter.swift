@@ -86,8 +86,7 @@ struct CSVWriter: ~Copyable {
                 appendText(CellText.unknownDecimals(minorUnits))
             }
         case .count(let count):
-            if count < 0 { buffer.append(UInt8(ascii: "-")) }
-            UInt64(count.magnitude).appendDecimalDigits(to: &buffer)
+            Int64(count).appendDecimalDigits(to: &buffer)
         case .time(let unixSeconds):
             UTCTimestamp.append(unixSeconds, to: &buffer)
         case .seconds(let seconds):

@@ -52,17 +52,17 @@ enum UTCTimestamp {
         let days = floorDivide(unixSeconds, 86_400)
         let secondOfDay = unixSeconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        appendDigits(year, width: 4, to: &bytes)
+        year.appendDecimalDigits(minimumWidth: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, width: 2, to: &bytes)
+        month.appendDecimalDigits(minimumWidth: 2, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(day, width: 2, to: &bytes)
+        day.appendDecimalDigits(minimumWidth: 2, to: &bytes)
         bytes.append(UInt8(ascii: "T"))
-        appendDigits(secondOfDay / 3600, width: 2, to: &bytes)
+        (secondOfDay / 3600).appendDecimalDigits(minimumWidth: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 3600 / 60, width: 2, to: &bytes)
+        (secondOfDay % 3600 / 60).appendDecimalDigits(minimumWidth: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 60, width: 2, to: &bytes)
+        (secondOfDay % 60).appendDecimalDigits(minimumWidth: 2, to: &bytes)
         bytes.append(UInt8(ascii: "Z"))
     }
 
@@ -82,10 +82,5 @@ enum UTCTimestamp {
         let day = dayOfYear - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func appendDigits<Sink: ByteSink & ~Copyable>(_ value: Int64, width: Int, to bytes: inout Sink) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        value.magnitude.appendDecimalDigits(minimumWidth: width, to: &bytes)
     }
 }

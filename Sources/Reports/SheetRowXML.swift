@@ -89,8 +89,7 @@ struct SheetRowXML: ~Copyable {
     mutating func integer(_ value: Int, column: Int, style: Int32) {
         startCell(column: column, style: style)
         append("><v>")
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        UInt64(value.magnitude).appendDecimalDigits(to: &bytes)
+        Int64(value).appendDecimalDigits(to: &bytes)
         append("</v></c>")
     }
 

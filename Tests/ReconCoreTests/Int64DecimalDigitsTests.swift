@@ -43,4 +43,18 @@ struct Int64DecimalDigitsTests {
             #expect(read(printed(value)).map(UInt64.init) == value)
         }
     }
+
+    @Test("signed integers print a minus, then the magnitude's digits zero-padded to a width: String's text at width 1")
+    func signedDigitsPrint() {
+        func printed(_ value: Int64, width: Int = 1) -> String {
+            var bytes: [UInt8] = []
+            value.appendDecimalDigits(minimumWidth: width, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(printed(-42) == "-42")
+        #expect(printed(-7, width: 3) == "-007")
+        #expect(printed(2026, width: 4) == "2026")
+        #expect(printed(.min) == "-9223372036854775808")
+        for value in [Int64.min, -1_000, -1, 0, 1, 877, .max] { #expect(printed(value) == String(value)) }
+    }
 }

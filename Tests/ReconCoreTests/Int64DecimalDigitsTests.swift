@@ -7,6 +7,13 @@ struct Int64DecimalDigitsTests {
         Array(text.utf8).withUnsafeBufferPointer { Int64(decimalDigits: $0) }
     }
 
+    /// The text a printer appends to an empty array.
+    private func printed(_ append: (inout [UInt8]) -> Void) -> String {
+        var bytes: [UInt8] = []
+        append(&bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     @Test("digits with an optional minus read exactly, to the limits of 64 bits")
     func digitsReadExactly() {
         #expect(read("0") == 0)
@@ -29,9 +36,7 @@ struct Int64DecimalDigitsTests {
     @Test("whole numbers print as their digits, zero-padded to a width, up to 64 bits; and read back the same")
     func digitsPrintAndReadBack() {
         func printed(_ value: UInt64, width: Int = 1) -> String {
-            var bytes: [UInt8] = []
-            value.appendDecimalDigits(minimumWidth: width, to: &bytes)
-            return String(decoding: bytes, as: UTF8.self)
+            self.printed { value.appendDecimalDigits(minimumWidth: width, to: &$0) }
         }
         #expect(printed(0) == "0")
         #expect(printed(7, width: 3) == "007")
@@ -47,9 +52,7 @@ struct Int64DecimalDigitsTests {
     @Test("signed integers print a minus, then the magnitude's digits zero-padded to a width: String's text at width 1")
     func signedDigitsPrint() {
         func printed(_ value: Int64, width: Int = 1) -> String {
-            var bytes: [UInt8] = []
-            value.appendDecimalDigits(minimumWidth: width, to: &bytes)
-            return String(decoding: bytes, as: UTF8.self)
+            self.printed { value.appendDecimalDigits(minimumWidth: width, to: &$0) }
         }
         #expect(printed(-42) == "-42")
         #expect(printed(-7, width: 3) == "-007")

@@ -223,18 +223,30 @@ struct PartLoader {
 
     /// Where each of the range's charges' parts starts, the range's charges taken a part size at a time by creation
     /// time, then id: the creation time and id of the charge before its first (`nil` for the first part). One pass
-    /// over the range's charges, which makes a string of every part size-th id alone, so that two readers can each
-    /// read every other part (``chargePart(after:)``).
+    /// over the range's charges in the order of the index on `created`, the charges of one second put in id order
+    /// here (``CreationOrder``), so that two readers can each read every other part (``chargePart(after:)``).
     func chargePartStarts() throws -> [(created: Int64, id: String)?] {
         var starts: [(created: Int64, id: String)?] = [nil]
         var count = 0
+        var second = CreationOrder.Second()
+        func place(_ second: CreationOrder.Second) {
+            for id in second.idsInOrder() {
+                count += 1
+                if count.isMultiple(of: size) { starts.append((second.created, id)) }
+            }
+        }
         try db.forEachRow(
-            "SELECT created, id FROM \(ChargeFacts.table) WHERE created >= ? AND created < ? ORDER BY created, id",
+            "SELECT created, id FROM \(ChargeFacts.table) WHERE created >= ? AND created < ? ORDER BY created",
             [.integer(from), .integer(to)]
         ) { row in
-            count += 1
-            if count.isMultiple(of: size) { starts.append((try row.int64(0), try row.text(1))) }
+            let created = try row.int64(0)
+            if created != second.created {
+                place(second)
+                second = CreationOrder.Second(created: created)
+            }
+            second.ids.append(try row.text(1))
         }
+        place(second)
         // After the last charge no part starts (and with no charge, none at all).
         if count.isMultiple(of: size) { starts.removeLast() }
         return starts
@@ -347,7 +359,7 @@ struct PartLoader {
     private func payoutGroupParts(_ payouts: [PayoutFacts], _ body: (ReconciliationInput) throws -> Void) throws {
         for (group, links) in try groupedByLinks(payouts) {
             if group.count == 1, let payout = group.first, links > size {
-                try chunkedPayoutParts(payout, body)
+                try chunkedPayoutParts(payout, links: links, body)
                 continue
             }
             var part = input(judged: JudgedObjects(.payout, Set(group.map(\.id))))
@@ -362,8 +374,12 @@ struct PartLoader {
 
     /// A payout that paid out more balance transactions than a part holds, in parts of the part size, its
     /// transactions by creation time, then id: each part but the last continues it
-    /// (``JudgedObjects/payoutsContinued``), the last judges it, with the links whose transaction the history lacks.
-    private func chunkedPayoutParts(_ payout: PayoutFacts, _ body: (ReconciliationInput) throws -> Void) throws {
+    /// (``JudgedObjects/payoutsContinued``), the last judges it, with the links whose transaction the history lacks
+    /// (looked for only when fewer transactions were read than the payout has `links`).
+    private func chunkedPayoutParts(
+        _ payout: PayoutFacts, links: Int, _ body: (ReconciliationInput) throws -> Void
+    ) throws {
+        var read = 0
         func emit(_ transactions: [BalanceTransactionFacts], isLast: Bool) throws {
             var part = input(judged: JudgedObjects(.payout, isLast ? [payout.id] : []))
             if !isLast { part.judged?.payoutsContinued = [payout.id] }
@@ -372,7 +388,7 @@ struct PartLoader {
             part.payoutTransactions = transactions.map {
                 PayoutTransactionLink(payoutID: payout.id, balanceTransactionID: $0.id)
             }
-            if isLast {
+            if isLast, read < links {
                 part.payoutTransactions += try HistoryParts.payoutLinks(
                     db,
                     """
@@ -393,6 +409,7 @@ struct PartLoader {
             """, [.text(payout.id)]
         ) { row in
             chunk.append(try BalanceTransactionFacts(row: row))
+            read += 1
             if chunk.count == size {
                 try emit(chunk, isLast: false)
                 chunk.removeAll(keepingCapacity: true)
@@ -531,8 +548,6 @@ struct PartLoader {
 
     func isInRange(_ created: Int64) -> Bool { from <= created && created < to }
 
-    /// Up to `limit` (default: the part size) objects of `Facts.table` created in the range after `after`
-    /// (creation time, then id) and matching `condition` (on the table as `t`), in that order.
     /// Pages through the range's `Facts` matching `condition` by creation time, then id, a part size at a time,
     /// handing each page that holds something to `body`.
     private func forEachPage<Facts: StorableFacts>(
@@ -548,22 +563,36 @@ struct PartLoader {
         }
     }
 
+    /// Up to the part size objects of `Facts.table` created in the range after `after` (creation time, then id) and
+    /// matching `condition` (on the table as `t`), in that order.
     private func page<Facts: StorableFacts>(
         _ type: Facts.Type, after: (created: Int64, id: String)?, condition: String
     ) throws -> [Facts] {
-        // `created >= lower` lets the index on `created` start at the page; the OR picks up after the last id.
+        // `created >= lower` lets the index on `created` start at the page; the OR picks up after the last id. The rows
+        // come in the index's order, by creation time only: the ties of a second are put in id order here
+        // (``CreationOrder``). `ORDER BY t.created, t.id` had SQLite copy every row of the page into a sort of its own
+        // (docs/BENCHMARKS.md, "Pages in the index's order").
         let lower = max(from, after?.created ?? from)
-        return try HistoryObjects.fetchFacts(
-            Facts.self, db: db,
-            sql: """
-                SELECT \(Facts.qualifiedSelection) FROM \(Facts.table) AS t
-                WHERE t.created >= ? AND t.created < ? AND (t.created > ? OR t.id > ?) AND \(condition)
-                ORDER BY t.created, t.id LIMIT ?
-                """,
-            arguments: [
-                .integer(lower), .integer(to), .integer(after?.created ?? (from - 1)), .text(after?.id ?? ""),
-                .integer(Int64(size)),
-            ])
+        let afterArguments: [SQLValue] = [.integer(after?.created ?? (from - 1)), .text(after?.id ?? "")]
+        func rows(_ range: String, _ arguments: [SQLValue], limit: String = "") throws -> [Facts] {
+            try HistoryObjects.fetchFacts(
+                Facts.self, db: db,
+                sql: """
+                    SELECT \(Facts.qualifiedSelection) FROM \(Facts.table) AS t
+                    WHERE \(range) AND (t.created > ? OR t.id > ?) AND \(condition) ORDER BY t.created\(limit)
+                    """,
+                arguments: arguments + afterArguments)
+        }
+        var found = try rows(
+            "t.created >= ? AND t.created < ?", [.integer(lower), .integer(to)], limit: " LIMIT \(size)")
+        // A full page may end inside a second: that second's rows are read whole, so its first by id are kept.
+        if found.count == size, let last = found.last?.created {
+            found.removeSubrange((found.lastIndex { $0.created != last }.map { $0 + 1 } ?? 0)...)
+            found += try rows("t.created = ?", [.integer(last)])
+        }
+        CreationOrder.sort(&found)
+        if found.count > size { found.removeSubrange(size...) }
+        return found
     }
 
     /// The objects of `Facts.table` whose `column` is one of `values`, that match `condition` and whose id is not

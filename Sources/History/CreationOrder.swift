@@ -1,9 +1,9 @@
 import ReconCore
 
 /// The order the parts read objects in: by creation time, then id, the ids compared byte by byte as SQLite's `BINARY`
-/// collation and the PostgreSQL history's `"C"` compare them. The index on `created` gives the rows by creation time only; the few that share a
-/// second are put in id order here rather than by an `ORDER BY created, id`, which had SQLite copy every row into a
-/// sort of its own (docs/BENCHMARKS.md, "Pages in the index's order").
+/// collation and the PostgreSQL history's `"C"` compare them. The index on `created` gives the rows by creation time
+/// only; the few that share a second are put in id order here rather than by an `ORDER BY created, id`, which had
+/// SQLite copy every row into a sort of its own (docs/BENCHMARKS.md, "Pages in the index's order").
 enum CreationOrder {
     /// Whether `a` comes before `b`.
     static func precedes(_ a: (created: Int64, id: String), _ b: (created: Int64, id: String)) -> Bool {

@@ -53,7 +53,8 @@ extension HistoryParts {
         }
         // A second connection, in the same snapshot, reads every other charges' part (the odd ones: the first reads
         // the even ones), then the payouts' parts, the ledger's sums and the last part, which need nothing the
-        // charges' parts hold. Its parts wait, a bounded number read ahead, until every earlier part has gone to `body`.
+        // charges' parts hold. Its parts wait, a bounded number read ahead, until every earlier part has gone to
+        // `body`.
         // The odd charges' parts wait in a queue of their own, a part or two ahead: the first reader takes them one
         // at a time, between its own, and a charges' part is large.
         let odd = BlockingQueue<ReconciliationInput>(capacity: Self.chargePartsReadAhead)

@@ -54,21 +54,26 @@ extension HistoryParts {
         // A second connection, in the same snapshot, reads every other charges' part (the odd ones: the first reads
         // the even ones), then the payouts' parts, the ledger's sums and the last part, which need nothing the
         // charges' parts hold. Its parts wait, a bounded number read ahead, until every earlier part has gone to
-        // `body`.
-        // The odd charges' parts wait in a queue of their own, a part or two ahead: the first reader takes them one
-        // at a time, between its own, and a charges' part is large.
+        // `body`. The odd charges' parts wait in a queue of their own, a part or two ahead: the first reader takes
+        // them one at a time, between its own, and a charges' part is large. Where the charges' parts start is
+        // found once, by the first reader, while the second adds up the range's balance transactions.
+        let starts = BlockingQueue<[ChargePartStart?]>(capacity: 1)
         let odd = BlockingQueue<ReconciliationInput>(capacity: Self.chargePartsReadAhead)
         let ahead = BlockingQueue<ReconciliationInput>(capacity: Self.partsReadAhead)
         let alongside = try readAlongside(
             { db in
-                try loader(db).firstParts(sharingWith: { try odd.pop() }, body)
+                try loader(db).firstParts(sharing: (starts: { try starts.push($0) }, odd: { try odd.pop() }), body)
                 while let part = try ahead.pop() { try body(part) }
             },
             { db in
                 do {
-                    try loader(db).lastParts(oddChargeParts: { try odd.push($0) }) { try ahead.push($0) }
+                    try loader(db).lastParts(sharing: (starts: { try starts.pop() }, odd: { try odd.push($0) })) {
+                        try ahead.push($0)
+                    }
                     ahead.finish()
                 } catch is BlockingQueue<ReconciliationInput>.Closed {
+                    return
+                } catch is BlockingQueue<[ChargePartStart?]>.Closed {
                     return
                 } catch {
                     odd.finish(throwing: error)
@@ -76,14 +81,15 @@ extension HistoryParts {
                 }
             },
             release: {
+                starts.close()
                 odd.close()
                 ahead.close()
             })
         guard !alongside else { return }
         try readSnapshot { db in
             let loader = try loader(db)
-            try loader.firstParts(sharingWith: nil, body)
-            try loader.lastParts(oddChargeParts: nil, body)
+            try loader.firstParts(sharing: nil, body)
+            try loader.lastParts(sharing: nil, body)
         }
     }
 
@@ -108,22 +114,34 @@ extension HistoryParts {
     static let chargePartsReadAhead = 2
 }
 
+/// Where a charges' part starts: the creation time and id of the charge before its first (``PartLoader/
+/// chargePartStarts()``).
+typealias ChargePartStart = (created: Int64, id: String)
+
+/// What two readers of one snapshot hand each other (``PartLoader/firstParts(sharing:_:)``,
+/// ``PartLoader/lastParts(sharing:_:)``): where the charges' parts start, found by the first, and the odd charges'
+/// parts, read by the second.
+typealias SharedCharges<Starts, Odd> = (starts: Starts, odd: Odd)
+
 extension PartLoader {
     /// The parts of steps 1, 2 and 2b of ``HistoryParts/forEach(from:to:asOf:skippedTransferGrace:chargesPerPart:late:
-    /// run:_:)``: the charges' parts, the orphans' and the late outcomes'. With `other`, a second reader's next part
-    /// (``lastParts(oddChargeParts:_:)``), this reader reads the even charges' parts alone and hands `body` the
-    /// odd ones as `other` gives them, in order.
+    /// run:_:)``: the charges' parts, the orphans' and the late outcomes'. With `sharing`, beside a second reader
+    /// (``lastParts(sharing:_:)``), this reader hands it where the charges' parts start, reads the even charges'
+    /// parts alone, and hands `body` the odd ones as the second reader gives them, in order.
     func firstParts(
-        sharingWith other: (() throws -> ReconciliationInput?)?, _ body: (ReconciliationInput) throws -> Void
+        sharing: SharedCharges<([ChargePartStart?]) throws -> Void, () throws -> ReconciliationInput?>?,
+        _ body: (ReconciliationInput) throws -> Void
     ) throws {
         var loader = self
+        let starts = try loader.chargePartStarts()
+        try sharing?.starts(starts)
         loader.debits = try loader.accountDebits()
-        for (index, start) in try loader.chargePartStarts().enumerated() {
-            guard let other, !index.isMultiple(of: 2) else {
+        for (index, start) in starts.enumerated() {
+            guard let sharing, !index.isMultiple(of: 2) else {
                 try body(try loader.chargePart(after: start))
                 continue
             }
-            guard let part = try other() else {
+            guard let part = try sharing.odd() else {
                 preconditionFailure("the second reader ended before the charges' part \(index)")
             }
             try body(part)
@@ -133,22 +151,26 @@ extension PartLoader {
     }
 
     /// The parts of steps 3, 4 and 5 for `body`: the kinds judged in parts of their own (the payouts), the ledger,
-    /// and the last part. With `oddChargeParts`, the odd charges' parts of step 1 for it first (a second reader's,
-    /// beside ``firstParts(sharingWith:_:)``).
+    /// and the last part. With `sharing`, beside a first reader (``firstParts(sharing:_:)``), the odd charges' parts
+    /// of step 1 for it first, where the first reader found they start.
     func lastParts(
-        oddChargeParts: ((ReconciliationInput) throws -> Void)?, _ body: (ReconciliationInput) throws -> Void
+        sharing: SharedCharges<() throws -> [ChargePartStart?]?, (ReconciliationInput) throws -> Void>?,
+        _ body: (ReconciliationInput) throws -> Void
     ) throws {
-        if let oddChargeParts {
+        // Added up once for the ledger and the roll-forward: on the second connection, first, while the first finds
+        // where the charges' parts start (docs/BENCHMARKS.md, "Two readers, and the workbook's rows as bytes";
+        // SQLite's sums are added up in one pass: "Fewer copies").
+        let sums = try RangeTransactionSums.read(db, from: from, to: to)
+        if let sharing {
             var loader = self
             loader.debits = try loader.accountDebits()
-            for (index, start) in try loader.chargePartStarts().enumerated() where !index.isMultiple(of: 2) {
-                try oddChargeParts(try loader.chargePart(after: start))
+            guard let starts = try sharing.starts() else {
+                preconditionFailure("the first reader ended before it found where the charges' parts start")
+            }
+            for (index, start) in starts.enumerated() where !index.isMultiple(of: 2) {
+                try sharing.odd(try loader.chargePart(after: start))
             }
         }
-        // Added up once for the ledger and the roll-forward, before the payouts' parts: on the second connection,
-        // while the first still reads the orphans' and the late outcomes' parts (docs/BENCHMARKS.md, "Two readers,
-        // and the workbook's rows as bytes"; SQLite's sums are added up in one pass: "Fewer copies").
-        let sums = try RangeTransactionSums.read(db, from: from, to: to)
         for kind in ObjectKind.allCases {
             switch kind.entry.judged {
             case .withTheirCharge: continue
@@ -226,8 +248,8 @@ struct PartLoader {
     /// time, then id: the creation time and id of the charge before its first (`nil` for the first part). One pass
     /// over the range's charges in the order of the index on `created`, the charges of one second put in id order
     /// here (``CreationOrder``), so that two readers can each read every other part (``chargePart(after:)``).
-    func chargePartStarts() throws -> [(created: Int64, id: String)?] {
-        var starts: [(created: Int64, id: String)?] = [nil]
+    func chargePartStarts() throws -> [ChargePartStart?] {
+        var starts: [ChargePartStart?] = [nil]
         var count = 0
         var second = CreationOrder.Second()
         func place(_ second: CreationOrder.Second) {
@@ -254,7 +276,7 @@ struct PartLoader {
     }
 
     /// The charges' part that starts after `start` (``chargePartStarts()``).
-    func chargePart(after start: (created: Int64, id: String)?) throws -> ReconciliationInput {
+    func chargePart(after start: ChargePartStart?) throws -> ReconciliationInput {
         try chargePart(try page(ChargeFacts.self, after: start, condition: "TRUE"))
     }
 

@@ -52,25 +52,32 @@ extension HistoryParts {
                 late: late, runID: runID)
         }
         // A second connection, in the same snapshot, reads every other charges' part (the odd ones: the first reads
-        // the even ones), then the payouts' parts, the ledger's sums and the last part, which need nothing the
-        // charges' parts hold. Its parts wait, a bounded number read ahead, until every earlier part has gone to
-        // `body`. The odd charges' parts wait in a queue of their own, a part or two ahead: the first reader takes
-        // them one at a time, between its own, and a charges' part is large. Where the charges' parts start is
-        // found once, by the first reader, while the second adds up the range's balance transactions.
+        // the even ones), then every other group of the payouts' parts, the ledger's sums and the last part, which
+        // need nothing the charges' parts hold. The odd charges' parts wait in a queue of their own, a part or two
+        // ahead: the first reader takes them one at a time, between its own, and a charges' part is large. The
+        // second's later parts wait, a bounded number read ahead, until the first takes them in their turn. Where the
+        // charges' parts start is found once, by the first reader, while the second adds up the range's balance
+        // transactions.
         let starts = BlockingQueue<[ChargePartStart?]>(capacity: 1)
         let odd = BlockingQueue<ReconciliationInput>(capacity: Self.chargePartsReadAhead)
-        let ahead = BlockingQueue<ReconciliationInput>(capacity: Self.partsReadAhead)
+        let ahead = BlockingQueue<HandedPart>(capacity: Self.partsReadAhead)
         let alongside = try readAlongside(
             { db in
-                try loader(db).firstParts(sharing: (starts: { try starts.push($0) }, odd: { try odd.pop() }), body)
-                while let part = try ahead.pop() { try body(part) }
+                try loader(db).parts(
+                    .first(
+                        publishStarts: { try starts.push($0) }, oddChargePart: { try odd.pop() },
+                        handed: { try ahead.pop() }), body)
             },
             { db in
                 do {
-                    try loader(db).lastParts(sharing: (starts: { try starts.pop() }, odd: { try odd.push($0) })) {
-                        try ahead.push($0)
-                    }
+                    try loader(db).parts(
+                        .second(
+                            starts: { try starts.pop() }, oddChargePart: { try odd.push($0) },
+                            hand: { try ahead.push($0) })
+                    ) { _ in preconditionFailure("the second reader hands its parts to the first") }
                     ahead.finish()
+                } catch is BlockingQueue<HandedPart>.Closed {
+                    return
                 } catch is BlockingQueue<ReconciliationInput>.Closed {
                     return
                 } catch is BlockingQueue<[ChargePartStart?]>.Closed {
@@ -86,11 +93,7 @@ extension HistoryParts {
                 ahead.close()
             })
         guard !alongside else { return }
-        try readSnapshot { db in
-            let loader = try loader(db)
-            try loader.firstParts(sharing: nil, body)
-            try loader.lastParts(sharing: nil, body)
-        }
+        try readSnapshot { db in try loader(db).parts(.alone, body) }
     }
 
     /// How many charges a part holds unless the caller says otherwise (a reconcile's parts), by the database. From
@@ -114,72 +117,109 @@ extension HistoryParts {
     static let chargePartsReadAhead = 2
 }
 
-/// Where a charges' part starts: the creation time and id of the charge before its first (``PartLoader/
-/// chargePartStarts()``).
-typealias ChargePartStart = (created: Int64, id: String)
-
-/// What two readers of one snapshot hand each other (``PartLoader/firstParts(sharing:_:)``,
-/// ``PartLoader/lastParts(sharing:_:)``): where the charges' parts start, found by the first, and the odd charges'
-/// parts, read by the second.
-typealias SharedCharges<Starts, Odd> = (starts: Starts, odd: Odd)
-
 extension PartLoader {
-    /// The parts of steps 1, 2 and 2b of ``HistoryParts/forEach(from:to:asOf:skippedTransferGrace:chargesPerPart:late:
-    /// run:_:)``: the charges' parts, the orphans' and the late outcomes'. With `sharing`, beside a second reader
-    /// (``lastParts(sharing:_:)``), this reader hands it where the charges' parts start, reads the even charges'
-    /// parts alone, and hands `body` the odd ones as the second reader gives them, in order.
-    func firstParts(
-        sharing: SharedCharges<([ChargePartStart?]) throws -> Void, () throws -> ReconciliationInput?>?,
-        _ body: (ReconciliationInput) throws -> Void
-    ) throws {
-        var loader = self
-        let starts = try loader.chargePartStarts()
-        try sharing?.starts(starts)
-        loader.debits = try loader.accountDebits()
-        for (index, start) in starts.enumerated() {
-            guard let sharing, !index.isMultiple(of: 2) else {
-                try body(try loader.chargePart(after: start))
-                continue
+    /// The parts of ``HistoryParts/forEach(from:to:asOf:skippedTransferGrace:chargesPerPart:late:run:_:)`` that
+    /// `role` reads, in order, for `body` (the second of two readers hands its own to the first instead).
+    func parts(_ role: PartReaderRole, _ body: (ReconciliationInput) throws -> Void) throws {
+        switch role {
+        case .alone:
+            let sums = try RangeTransactionSums.read(db, from: from, to: to)
+            try chargeParts(starts: try chargePartStarts(), reading: { _ in true }) { _, part in
+                if let part { try body(part) }
             }
-            guard let part = try sharing.odd() else {
-                preconditionFailure("the second reader ended before the charges' part \(index)")
+            try orphanParts(body)
+            if let late { try lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
+            try judgedOnTheirOwn(role, body)
+            try ledgerParts(sums, body)
+            try body(try missingObjectsPart(sums))
+        case .first(let publishStarts, let oddChargePart, let handed):
+            let starts = try chargePartStarts()
+            try publishStarts(starts)
+            try chargeParts(starts: starts, reading: { $0.isMultiple(of: 2) }) { index, part in
+                if let part { return try body(part) }
+                guard let odd = try oddChargePart() else {
+                    preconditionFailure("the second reader ended before the charges' part \(index)")
+                }
+                try body(odd)
             }
-            try body(part)
-        }
-        try loader.orphanParts(body)
-        if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
-    }
-
-    /// The parts of steps 3, 4 and 5 for `body`: the kinds judged in parts of their own (the payouts), the ledger,
-    /// and the last part. With `sharing`, beside a first reader (``firstParts(sharing:_:)``), the odd charges' parts
-    /// of step 1 for it first, where the first reader found they start.
-    func lastParts(
-        sharing: SharedCharges<() throws -> [ChargePartStart?]?, (ReconciliationInput) throws -> Void>?,
-        _ body: (ReconciliationInput) throws -> Void
-    ) throws {
-        // Added up once for the ledger and the roll-forward: on the second connection, first, while the first finds
-        // where the charges' parts start (docs/BENCHMARKS.md, "Two readers, and the workbook's rows as bytes";
-        // SQLite's sums are added up in one pass: "Fewer copies").
-        let sums = try RangeTransactionSums.read(db, from: from, to: to)
-        if let sharing {
-            var loader = self
-            loader.debits = try loader.accountDebits()
-            guard let starts = try sharing.starts() else {
+            try orphanParts(body)
+            if let late { try lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
+            try judgedOnTheirOwn(role, body)
+            // The ledger and the last part.
+            while let next = try handed() { if case .part(let part) = next { try body(part) } }
+        case .second(let starts, let oddChargePart, let hand):
+            // Added up once for the ledger and the roll-forward, first, while the first reader finds where the
+            // charges' parts start (docs/BENCHMARKS.md, "Two readers, and the workbook's rows as bytes"; SQLite's sums
+            // are added up in one pass: "Fewer copies").
+            let sums = try RangeTransactionSums.read(db, from: from, to: to)
+            guard let starts = try starts() else {
                 preconditionFailure("the first reader ended before it found where the charges' parts start")
             }
-            for (index, start) in starts.enumerated() where !index.isMultiple(of: 2) {
-                try sharing.odd(try loader.chargePart(after: start))
+            try chargeParts(starts: starts, reading: { !$0.isMultiple(of: 2) }) { _, part in
+                if let part { try oddChargePart(part) }
+            }
+            try judgedOnTheirOwn(role, body)
+            try ledgerParts(sums) { try hand(.part($0)) }
+            try hand(.part(try missingObjectsPart(sums)))
+        }
+    }
+
+    /// Step 1: the charges' parts starting at `starts` whose index `reading` accepts, read, for `body` with their
+    /// index; the others, `nil`, in their place.
+    private func chargeParts(
+        starts: [ChargePartStart?], reading: (Int) -> Bool, _ body: (Int, ReconciliationInput?) throws -> Void
+    ) throws {
+        var loader = self
+        loader.debits = try loader.accountDebits()
+        for (index, start) in starts.enumerated() {
+            try body(index, reading(index) ? try loader.chargePart(after: start) : nil)
+        }
+    }
+
+    /// Step 3, kind by kind in the catalogue's order: the kinds judged in parts of their own and the payouts with
+    /// what they paid out. Of two readers, each reads about half of the payouts' groups, by the links they paid out,
+    /// and the second the kinds judged in parts of their own, handing its parts to the first in their turn.
+    private func judgedOnTheirOwn(_ role: PartReaderRole, _ body: (ReconciliationInput) throws -> Void) throws {
+        /// The second reader's turn: `read` for the first, ended so that it knows.
+        func handOver(_ read: ((ReconciliationInput) throws -> Void) throws -> Void) throws {
+            guard case .second(_, _, let hand) = role else { return }
+            try read { try hand(.part($0)) }
+            try hand(.endOfTurn)
+        }
+        /// The first reader's wait for the second's turn.
+        func takeOver() throws {
+            guard case .first(_, _, let handed) = role else { return }
+            while true {
+                guard let next = try handed() else { preconditionFailure("the second reader ended before its turn") }
+                guard case .part(let part) = next else { return }
+                try body(part)
             }
         }
         for kind in ObjectKind.allCases {
             switch kind.entry.judged {
             case .withTheirCharge: continue
-            case .inPartsOfTheirOwn: try ownParts(StorableKinds.type(of: kind), body)
-            case .withWhatTheyPaidOut: try payoutParts(body)
+            case .inPartsOfTheirOwn:
+                let type = StorableKinds.type(of: kind)
+                switch role {
+                case .alone: try ownParts(type, body)
+                case .first: try takeOver()
+                case .second: try handOver { try ownParts(type, $0) }
+                }
+            case .withWhatTheyPaidOut:
+                // Each group to the reader that has read fewer links so far: the groups are unlike (a day's payout
+                // in one currency can pay out ten times another's), and both readers make the same choice.
+                var read = (first: 0, second: 0)
+                try forEachPayoutGroup { group, links in
+                    let isFirsts = read.first <= read.second
+                    if isFirsts { read.first += links + 1 } else { read.second += links + 1 }
+                    switch role {
+                    case .alone: try payoutGroupParts(group, links: links, body)
+                    case .first: try isFirsts ? payoutGroupParts(group, links: links, body) : takeOver()
+                    case .second: if !isFirsts { try handOver { try payoutGroupParts(group, links: links, $0) } }
+                    }
+                }
             }
         }
-        try ledgerParts(sums, body)
-        try body(try missingObjectsPart(sums))
     }
 }
 
@@ -372,27 +412,37 @@ struct PartLoader {
         }
     }
 
-    /// The range's payouts in parts of up to the part size, each with the links `?payout=` stored for them and
-    /// the linked balance transactions (created in the range or before it).
-    func payoutParts(_ body: (ReconciliationInput) throws -> Void) throws {
-        try forEachPage(PayoutFacts.self, condition: "TRUE") { try payoutGroupParts($0, body) }
+    /// The range's payouts in groups of about the part size in balance transactions paid out, by creation time,
+    /// then id: `visit` gets each group's payouts and how many links `?payout=` stored for them, whose parts
+    /// ``payoutGroupParts(_:links:_:)`` reads.
+    func forEachPayoutGroup(_ visit: ([PayoutFacts], Int) throws -> Void) throws {
+        try forEachPage(PayoutFacts.self, condition: "TRUE") { payouts in
+            for (group, links) in try groupedByLinks(payouts) { try visit(group, links) }
+        }
     }
 
     /// `payouts` (in order) judged in parts of about the part size in balance transactions paid out.
     private func payoutGroupParts(_ payouts: [PayoutFacts], _ body: (ReconciliationInput) throws -> Void) throws {
-        for (group, links) in try groupedByLinks(payouts) {
-            if group.count == 1, let payout = group.first, links > size {
-                try chunkedPayoutParts(payout, links: links, body)
-                continue
-            }
-            var part = input(judged: JudgedObjects(.payout, Set(group.map(\.id))))
-            part.payouts = group
-            part.payoutTransactions = try HistoryParts.payoutLinks(
-                db, db.dialect.isOneOf("payout_id"), [.text(IDList.json(group.map(\.id)))])
-            part.balanceTransactions = try facts(
-                BalanceTransactionFacts.self, "id", part.payoutTransactions.map(\.balanceTransactionID))
-            try body(part)
+        for (group, links) in try groupedByLinks(payouts) { try payoutGroupParts(group, links: links, body) }
+    }
+
+    /// One group of `payouts` that paid out `links` balance transactions, with the links `?payout=` stored for them and
+    /// the linked balance transactions (created in the range or before it): a part, or a payout alone in parts of the
+    /// part size when it paid out more.
+    private func payoutGroupParts(
+        _ group: [PayoutFacts], links: Int, _ body: (ReconciliationInput) throws -> Void
+    ) throws {
+        if group.count == 1, let payout = group.first, links > size {
+            try chunkedPayoutParts(payout, links: links, body)
+            return
         }
+        var part = input(judged: JudgedObjects(.payout, Set(group.map(\.id))))
+        part.payouts = group
+        part.payoutTransactions = try HistoryParts.payoutLinks(
+            db, db.dialect.isOneOf("payout_id"), [.text(IDList.json(group.map(\.id)))])
+        part.balanceTransactions = try facts(
+            BalanceTransactionFacts.self, "id", part.payoutTransactions.map(\.balanceTransactionID))
+        try body(part)
     }
 
     /// A payout that paid out more balance transactions than a part holds, in parts of the part size, its

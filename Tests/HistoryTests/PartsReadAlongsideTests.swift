@@ -130,8 +130,7 @@ extension PartsReadAlongsideTests {
         try store.parts.readSnapshot { db in
             let loader = PartLoader(
                 db: db, from: from, to: to, asOf: to, grace: 0, size: chargesPerPart, late: nil, runID: nil)
-            try loader.firstParts(sharing: nil) { alone.append(PartPrint($0)) }
-            try loader.lastParts(sharing: nil) { alone.append(PartPrint($0)) }
+            try loader.parts(.alone) { alone.append(PartPrint($0)) }
         }
 
         // When the same range is read on two connections (the odd charges' parts by the second)

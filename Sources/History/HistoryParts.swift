@@ -10,10 +10,10 @@ extension HistoryParts {
     /// holds what its judged objects lead to in the object graph (``ObjectGraph``, `PartLoader+Context.swift`), so
     /// ``ReconciliationSession`` fed every part makes the same report as ``Reconciler`` fed the parts merged
     /// (`ReconciliationInput(merging:)`). The parts come in this order:
-    /// 1. the range's charges by creation time, then id, with the range's objects that belong to them by an edge
-    ///    (``ObjectGraph/rootChildren``: application fees, transfers, disputes, refunds): `platform_fees` rows come
-    ///    out sorted;
-    /// 2. the range's objects of those kinds whose charge is not one of the range's, kind by kind;
+    /// 1. the range's objects of the kinds that belong to a charge by an edge (``ObjectGraph/rootChildren``:
+    ///    application fees, transfers, disputes, refunds) whose charge is not one of the range's, kind by kind;
+    /// 2. the range's charges by creation time, then id, with the range's objects that belong to them:
+    ///    `platform_fees` rows come out sorted;
     /// 2b. the late outcomes `late` selects (docs/RULES.md: objects of the look-back window whose outcome a read found
     ///    changed): charges, refunds and disputes with their charges as context, then payouts;
     /// 3. the kinds the catalogue judges in parts of their own (``CatalogueEntry/judged``), kind by kind: the range's
@@ -29,9 +29,9 @@ extension HistoryParts {
     ///    earlier ranges whose Stripe report run `runID` found published (compared late), and the range's losses
     ///    covered for connected accounts (``CollectionTransfer``).
     ///
-    /// All parts are read in one snapshot, whatever a concurrent writer does: the even charges' parts of step 1 and
-    /// steps 2–2b on the calling thread, the odd charges' parts and then steps 3–5 at the same time on a second
-    /// connection whose transaction sees the same state (``HistoryDatabase/readAlongside(_:_:release:)``), or all
+    /// All parts are read in one snapshot, whatever a concurrent writer does: step 1, the even charges' parts of step
+    /// 2, step 2b and about half of the payouts' groups on the calling thread, the odd charges' parts and the rest of
+    /// steps 3–5 at the same time on a second connection whose transaction sees the same state (``HistoryDatabase/readAlongside(_:_:release:)``), or all
     /// of them after one another in the same transaction where the database cannot offer that. `body` runs on the
     /// calling thread, for every part in the order above; its errors are rethrown as they are.
     public func forEach(
@@ -124,10 +124,10 @@ extension PartLoader {
         switch role {
         case .alone:
             let sums = try RangeTransactionSums.read(db, from: from, to: to)
+            try orphanParts(body)
             try chargeParts(starts: try chargePartStarts(), reading: { _ in true }) { _, part in
                 if let part { try body(part) }
             }
-            try orphanParts(body)
             if let late { try lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
             try judgedOnTheirOwn(role, body)
             try ledgerParts(sums, body)
@@ -135,6 +135,10 @@ extension PartLoader {
         case .first(let publishStarts, let oddChargePart, let handed):
             let starts = try chargePartStarts()
             try publishStarts(starts)
+            // The orphans' scans of the range while the second reader adds up the range's balance transactions and
+            // reads its first charges' parts: read between the charges' parts and the payouts', they left one core
+            // idle while the rules waited (docs/BENCHMARKS.md, "Pages in the index's order").
+            try orphanParts(body)
             try chargeParts(starts: starts, reading: { $0.isMultiple(of: 2) }) { index, part in
                 if let part { return try body(part) }
                 guard let odd = try oddChargePart() else {
@@ -142,7 +146,6 @@ extension PartLoader {
                 }
                 try body(odd)
             }
-            try orphanParts(body)
             if let late { try lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
             try judgedOnTheirOwn(role, body)
             // The ledger and the last part.
@@ -164,7 +167,7 @@ extension PartLoader {
         }
     }
 
-    /// Step 1: the charges' parts starting at `starts` whose index `reading` accepts, read, for `body` with their
+    /// Step 2: the charges' parts starting at `starts` whose index `reading` accepts, read, for `body` with their
     /// index; the others, `nil`, in their place.
     private func chargeParts(
         starts: [ChargePartStart?], reading: (Int) -> Bool, _ body: (Int, ReconciliationInput?) throws -> Void
@@ -176,25 +179,33 @@ extension PartLoader {
         }
     }
 
+    /// The second reader's turn: what `read` reads, handed to the first, ended so that it knows.
+    private func handOver(
+        _ role: PartReaderRole, _ read: ((ReconciliationInput) throws -> Void) throws -> Void
+    ) throws {
+        guard case .second(_, _, let hand) = role else { return }
+        try read { try hand(.part($0)) }
+        try hand(.endOfTurn)
+    }
+
+    /// The first reader's wait for the second's turn: its parts, for `body`.
+    private func takeOver(_ role: PartReaderRole, _ body: (ReconciliationInput) throws -> Void) throws {
+        guard case .first(_, _, let handed) = role else { return }
+        while true {
+            guard let next = try handed() else { preconditionFailure("the second reader ended before its turn") }
+            guard case .part(let part) = next else { return }
+            try body(part)
+        }
+    }
+
     /// Step 3, kind by kind in the catalogue's order: the kinds judged in parts of their own and the payouts with
     /// what they paid out. Of two readers, each reads about half of the payouts' groups, by the links they paid out,
     /// and the second the kinds judged in parts of their own, handing its parts to the first in their turn.
     private func judgedOnTheirOwn(_ role: PartReaderRole, _ body: (ReconciliationInput) throws -> Void) throws {
-        /// The second reader's turn: `read` for the first, ended so that it knows.
         func handOver(_ read: ((ReconciliationInput) throws -> Void) throws -> Void) throws {
-            guard case .second(_, _, let hand) = role else { return }
-            try read { try hand(.part($0)) }
-            try hand(.endOfTurn)
+            try self.handOver(role, read)
         }
-        /// The first reader's wait for the second's turn.
-        func takeOver() throws {
-            guard case .first(_, _, let handed) = role else { return }
-            while true {
-                guard let next = try handed() else { preconditionFailure("the second reader ended before its turn") }
-                guard case .part(let part) = next else { return }
-                try body(part)
-            }
-        }
+        func takeOver() throws { try self.takeOver(role, body) }
         for kind in ObjectKind.allCases {
             switch kind.entry.judged {
             case .withTheirCharge: continue
@@ -282,7 +293,7 @@ struct PartLoader {
             from: from, to: to, asOf: asOf, skippedTransferGrace: grace, objects: objects, judged: judged)
     }
 
-    // MARK: 1. Charges of the range
+    // MARK: 2. Charges of the range
 
     /// Where each of the range's charges' parts starts, the range's charges taken a part size at a time by creation
     /// time, then id: the creation time and id of the charge before its first (`nil` for the first part). One pass
@@ -333,7 +344,7 @@ struct PartLoader {
         return input(objects, judged: judged)
     }
 
-    // MARK: 2. The range's objects whose charge is not one of the range's
+    // MARK: 1. The range's objects whose charge is not one of the range's
 
     func orphanParts(_ body: (ReconciliationInput) throws -> Void) throws {
         for (kind, edge) in ObjectGraph.rootChildren {

@@ -18,7 +18,7 @@ enum PartReaderRole {
     /// The only reader: it reads every part.
     case alone
     /// The first of two: it finds where the charges' parts start and gives that to the second (`publishStarts`),
-    /// reads the even charges' parts, the orphans', the late outcomes' and half of the payouts' groups, and takes the
+    /// reads the orphans' parts, the even charges', the late outcomes' and half of the payouts' groups, and takes the
     /// second's parts in between, in order (`oddChargePart`, then `handed`).
     case first(
         publishStarts: ([ChargePartStart?]) throws -> Void, oddChargePart: () throws -> ReconciliationInput?,

@@ -155,9 +155,8 @@ extension PartLoader {
             // charges' parts start (docs/BENCHMARKS.md, "Two readers, and the workbook's rows as bytes"; SQLite's sums
             // are added up in one pass: "Fewer copies").
             let sums = try RangeTransactionSums.read(db, from: from, to: to)
-            guard let starts = try starts() else {
-                preconditionFailure("the first reader ended before it found where the charges' parts start")
-            }
+            // None when the first reader ended before it found them: its error, or its consumer's, is the run's.
+            guard let starts = try starts() else { return }
             try chargeParts(starts: starts, reading: { !$0.isMultiple(of: 2) }) { _, part in
                 if let part { try oddChargePart(part) }
             }

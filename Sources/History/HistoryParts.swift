@@ -31,9 +31,10 @@ extension HistoryParts {
     ///
     /// All parts are read in one snapshot, whatever a concurrent writer does: step 1, the even charges' parts of step
     /// 2, step 2b and about half of the payouts' groups on the calling thread, the odd charges' parts and the rest of
-    /// steps 3–5 at the same time on a second connection whose transaction sees the same state (``HistoryDatabase/readAlongside(_:_:release:)``), or all
-    /// of them after one another in the same transaction where the database cannot offer that. `body` runs on the
-    /// calling thread, for every part in the order above; its errors are rethrown as they are.
+    /// steps 3–5 at the same time on a second connection whose transaction sees the same state
+    /// (``HistoryDatabase/readAlongside(_:_:release:)``), or all of them after one another in the same transaction
+    /// where the database cannot offer that. `body` runs on the calling thread, for every part in the order above;
+    /// its errors are rethrown as they are.
     public func forEach(
         from: Int64, to: Int64, asOf: Int64, skippedTransferGrace: Int64,
         chargesPerPart: Int? = nil,
@@ -52,8 +53,8 @@ extension HistoryParts {
                 late: late, runID: runID)
         }
         // A second connection, in the same snapshot, reads every other charges' part (the odd ones: the first reads
-        // the even ones), then every other group of the payouts' parts, the ledger's sums and the last part, which
-        // need nothing the charges' parts hold. The odd charges' parts wait in a queue of their own, a part or two
+        // the even ones), then about half of the payouts' groups, the ledger's sums and the last part, which need
+        // nothing the charges' parts hold. The odd charges' parts wait in a queue of their own, a part or two
         // ahead: the first reader takes them one at a time, between its own, and a charges' part is large. The
         // second's later parts wait, a bounded number read ahead, until the first takes them in their turn. Where the
         // charges' parts start is found once, by the first reader, while the second adds up the range's balance
@@ -124,11 +125,12 @@ extension PartLoader {
         switch role {
         case .alone:
             let sums = try RangeTransactionSums.read(db, from: from, to: to)
-            try orphanParts(body)
-            try chargeParts(starts: try chargePartStarts(), reading: { _ in true }) { _, part in
+            let loader = try withAccountDebits()
+            try loader.orphanParts(body)
+            try loader.chargeParts(starts: try chargePartStarts(), reading: { _ in true }) { _, part in
                 if let part { try body(part) }
             }
-            if let late { try lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
+            if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
             try judgedOnTheirOwn(role, body)
             try ledgerParts(sums, body)
             try body(try missingObjectsPart(sums))
@@ -138,15 +140,16 @@ extension PartLoader {
             // The orphans' scans of the range while the second reader adds up the range's balance transactions and
             // reads its first charges' parts: read between the charges' parts and the payouts', they left one core
             // idle while the rules waited (docs/BENCHMARKS.md, "Pages in the index's order").
-            try orphanParts(body)
-            try chargeParts(starts: starts, reading: { $0.isMultiple(of: 2) }) { index, part in
+            let loader = try withAccountDebits()
+            try loader.orphanParts(body)
+            try loader.chargeParts(starts: starts, reading: { $0.isMultiple(of: 2) }) { index, part in
                 if let part { return try body(part) }
                 guard let odd = try oddChargePart() else {
                     preconditionFailure("the second reader ended before the charges' part \(index)")
                 }
                 try body(odd)
             }
-            if let late { try lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
+            if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
             try judgedOnTheirOwn(role, body)
             // The ledger and the last part.
             while let next = try handed() { if case .part(let part) = next { try body(part) } }
@@ -157,7 +160,7 @@ extension PartLoader {
             let sums = try RangeTransactionSums.read(db, from: from, to: to)
             // None when the first reader ended before it found them: its error, or its consumer's, is the run's.
             guard let starts = try starts() else { return }
-            try chargeParts(starts: starts, reading: { !$0.isMultiple(of: 2) }) { _, part in
+            try withAccountDebits().chargeParts(starts: starts, reading: { !$0.isMultiple(of: 2) }) { _, part in
                 if let part { try oddChargePart(part) }
             }
             try judgedOnTheirOwn(role, body)
@@ -166,15 +169,21 @@ extension PartLoader {
         }
     }
 
+    /// This loader with the account debits every part that holds refunds or disputes holds too (``debits``): the
+    /// orphans', the charges' and the late outcomes' parts.
+    private func withAccountDebits() throws -> PartLoader {
+        var loader = self
+        loader.debits = try accountDebits()
+        return loader
+    }
+
     /// Step 2: the charges' parts starting at `starts` whose index `reading` accepts, read, for `body` with their
     /// index; the others, `nil`, in their place.
     private func chargeParts(
         starts: [ChargePartStart?], reading: (Int) -> Bool, _ body: (Int, ReconciliationInput?) throws -> Void
     ) throws {
-        var loader = self
-        loader.debits = try loader.accountDebits()
         for (index, start) in starts.enumerated() {
-            try body(index, reading(index) ? try loader.chargePart(after: start) : nil)
+            try body(index, reading(index) ? try chargePart(after: start) : nil)
         }
     }
 

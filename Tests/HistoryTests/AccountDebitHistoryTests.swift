@@ -56,6 +56,59 @@ struct AccountDebitHistoryTests {
     }
 
     @Test(
+        "every part that judges a refund holds the account debits, whether its charge is the range's or older, on PostgreSQL",
+        .postgreSQLServer)
+    func debitsInEveryRefundsPartOnPostgreSQL() async throws {
+        try await debitsInEveryRefundsPart(backend: .postgreSQL)
+    }
+
+    @Test(
+        "every part that judges a refund holds the account debits, whether its charge is the range's or older",
+        arguments: [TestHistoryBackend.sqlite])
+    func debitsInEveryRefundsPart(backend: TestHistoryBackend) async throws {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
+        let (from, to) = (MovedByHandHistoryTests.from, MovedByHandHistoryTests.to)
+        let run = try store.runs.beginRun(start("run", from: from, to: to)).runID
+        // Given a refund in the range of a charge from before it, another of a charge of the range, and a debit of
+        // the range naming the older charge
+        var debit = MovedByHandHistoryTests.charge("py_debit", created: from + 600)
+        debit.facts.paymentMethodType = ChargeFacts.accountDebitMethod
+        debit.facts.metadata = ["charge": "ch_old"]
+        func refund(_ id: String, of charge: String, created: Int64) -> StoredObject<RefundFacts> {
+            StoredObject(
+                facts: RefundFacts(
+                    id: id, chargeID: charge, created: created, currency: .usd, amount: 1_000, status: .succeeded,
+                    transferReversalID: nil, balanceTransactionID: nil),
+                rawJSON: #"{"id":"\#(id)"}"#)
+        }
+        var objects = ObjectLists()
+        objects[stored: ChargeFacts.self] = [
+            MovedByHandHistoryTests.charge("ch_old", created: from - 5 * 86_400),
+            MovedByHandHistoryTests.charge("ch_new", created: from + 60), debit,
+        ]
+        objects[stored: RefundFacts.self] = [
+            refund("re_old", of: "ch_old", created: from + 120), refund("re_new", of: "ch_new", created: from + 180),
+        ]
+        try await store.objects.write(objects, run: run, now: to + 600)
+
+        for size in [1, 7] {
+            // When the range is read in parts, on two readers
+            var judgedRefunds: [String] = []
+            try store.parts.forEach(
+                from: from, to: to, asOf: to + 600, skippedTransferGrace: 0, chargesPerPart: size
+            ) { part in
+                let judged = part.judged?[.refund] ?? []
+                guard !judged.isEmpty else { return }
+                judgedRefunds += judged
+                // Then each part that judges a refund holds the debit, which may give back what the refund took
+                #expect(part.charges.contains { $0.id == "py_debit" }, "\(size) a part: \(judged.sorted())")
+            }
+            #expect(judgedRefunds.sorted() == ["re_new", "re_old"], "\(size) a part")
+        }
+    }
+
+    @Test(
         "a debit naming nothing itself has its transfer read once, and then names what it names, on PostgreSQL",
         .postgreSQLServer)
     func sourceTransfersOnPostgreSQL() async throws { try await sourceTransfers(backend: .postgreSQL) }

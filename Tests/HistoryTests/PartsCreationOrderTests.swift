@@ -44,13 +44,7 @@ struct PartsCreationOrderTests {
     }
 
     static func charge(_ id: String, created: Int64) -> StoredObject<ChargeFacts> {
-        StoredObject(
-            facts: ChargeFacts(
-                id: id, created: created, currency: .usd, amount: 1_000, amountCaptured: 1_000, amountRefunded: 0,
-                status: .succeeded, captured: true, paymentIntentID: nil, transferID: nil, applicationFeeID: nil,
-                applicationFeeAmount: nil, destinationAccountID: nil, transferDataAmount: nil,
-                balanceTransactionID: nil, livemode: false),
-            rawJSON: #"{"id":"\#(id)"}"#)
+        MovedByHandHistoryTests.charge(id, created: created)
     }
 
     @Test(

@@ -7,8 +7,11 @@ import ReconCore
 enum CreationOrder {
     /// Whether `a` comes before `b`.
     static func precedes(_ a: (created: Int64, id: String), _ b: (created: Int64, id: String)) -> Bool {
-        a.created != b.created ? a.created < b.created : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        a.created != b.created ? a.created < b.created : idPrecedes(a.id, b.id)
     }
+
+    /// Whether id `a` comes before id `b` among the objects of one second: byte by byte.
+    static func idPrecedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     /// Sorts `facts`, already in creation order, by creation time, then id: only when two of one second are out of
     /// id order, which most pages have none of.
@@ -28,7 +31,7 @@ enum CreationOrder {
 
         /// The second's ids in id order.
         func idsInOrder() -> [String] {
-            ids.count < 2 ? ids : ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            ids.count < 2 ? ids : ids.sorted(by: CreationOrder.idPrecedes)
         }
     }
 }

@@ -187,33 +187,25 @@ extension PartLoader {
         }
     }
 
-    /// The second reader's turn: what `read` reads, handed to the first, ended so that it knows.
-    private func handOver(
-        _ role: PartReaderRole, _ read: ((ReconciliationInput) throws -> Void) throws -> Void
-    ) throws {
-        guard case .second(_, _, let hand) = role else { return }
-        try read { try hand(.part($0)) }
-        try hand(.endOfTurn)
-    }
-
-    /// The first reader's wait for the second's turn: its parts, for `body`.
-    private func takeOver(_ role: PartReaderRole, _ body: (ReconciliationInput) throws -> Void) throws {
-        guard case .first(_, _, let handed) = role else { return }
-        while true {
-            guard let next = try handed() else { preconditionFailure("the second reader ended before its turn") }
-            guard case .part(let part) = next else { return }
-            try body(part)
-        }
-    }
-
     /// Step 3, kind by kind in the catalogue's order: the kinds judged in parts of their own and the payouts with
     /// what they paid out. Of two readers, each reads about half of the payouts' groups, by the links they paid out,
     /// and the second the kinds judged in parts of their own, handing its parts to the first in their turn.
     private func judgedOnTheirOwn(_ role: PartReaderRole, _ body: (ReconciliationInput) throws -> Void) throws {
+        /// The second reader's turn: what `read` reads, handed to the first, ended so that it knows.
         func handOver(_ read: ((ReconciliationInput) throws -> Void) throws -> Void) throws {
-            try self.handOver(role, read)
+            guard case .second(_, _, let hand) = role else { return }
+            try read { try hand(.part($0)) }
+            try hand(.endOfTurn)
         }
-        func takeOver() throws { try self.takeOver(role, body) }
+        /// The first reader's wait for the second's turn: its parts, for `body`.
+        func takeOver() throws {
+            guard case .first(_, _, let handed) = role else { return }
+            while true {
+                guard let next = try handed() else { preconditionFailure("the second reader ended before its turn") }
+                guard case .part(let part) = next else { return }
+                try body(part)
+            }
+        }
         for kind in ObjectKind.allCases {
             switch kind.entry.judged {
             case .withTheirCharge: continue

@@ -126,8 +126,10 @@ extension PartLoader {
         case .alone:
             let sums = try RangeTransactionSums.read(db, from: from, to: to)
             let loader = try withAccountDebits()
-            try loader.orphanParts(body)
-            try loader.chargeParts(starts: try chargePartStarts(), reading: { _ in true }) { _, part in
+            let (starts, ids) = try rangeCharges()
+            // The range's charge ids are let go once the orphans are found.
+            try loader.orphanParts(owned: consume ids, body)
+            try loader.chargeParts(starts: starts, reading: { _ in true }) { _, part in
                 if let part { try body(part) }
             }
             if let late { try loader.lateParts(try HistoryGaps.lateOutcomes(db, late), body) }
@@ -135,13 +137,13 @@ extension PartLoader {
             try ledgerParts(sums, body)
             try body(try missingObjectsPart(sums))
         case .first(let publishStarts, let oddChargePart, let handed):
-            let starts = try chargePartStarts()
+            let (starts, ids) = try rangeCharges()
             try publishStarts(starts)
             // The orphans' scans of the range while the second reader adds up the range's balance transactions and
             // reads its first charges' parts: read between the charges' parts and the payouts', they left one core
             // idle while the rules waited (docs/BENCHMARKS.md, "Pages in the index's order").
             let loader = try withAccountDebits()
-            try loader.orphanParts(body)
+            try loader.orphanParts(owned: consume ids, body)
             try loader.chargeParts(starts: starts, reading: { $0.isMultiple(of: 2) }) { index, part in
                 if let part { return try body(part) }
                 guard let odd = try oddChargePart() else {
@@ -299,8 +301,12 @@ struct PartLoader {
     /// time, then id: the creation time and id of the charge before its first (`nil` for the first part). One pass
     /// over the range's charges in the order of the index on `created`, the charges of one second put in id order
     /// here (``CreationOrder``), so that two readers can each read every other part (``chargePart(after:)``).
-    func chargePartStarts() throws -> [ChargePartStart?] {
+    ///
+    /// From SQLite, the same pass keeps the range's charge ids (`ids`), which tell ``orphanParts(owned:_:)`` the
+    /// range's objects that no charge of the range owns; from PostgreSQL, `nil`: the server finds those itself.
+    func rangeCharges() throws -> (starts: [ChargePartStart?], ids: ByteIDSet?) {
         var starts: [ChargePartStart?] = [nil]
+        var ids: ByteIDSet? = db.dialect == .sqlite ? ByteIDSet() : nil
         var count = 0
         var second = CreationOrder.Second()
         func place(_ second: CreationOrder.Second) {
@@ -319,14 +325,15 @@ struct PartLoader {
                 second = CreationOrder.Second(created: created)
             }
             second.ids.append(try row.text(1))
+            if ids != nil { try row.withTextBytes(1) { ids?.insert($0) } }
         }
         place(second)
         // After the last charge no part starts (and with no charge, none at all).
         if count.isMultiple(of: size) { starts.removeLast() }
-        return starts
+        return (starts, ids)
     }
 
-    /// The charges' part that starts after `start` (``chargePartStarts()``).
+    /// The charges' part that starts after `start` (``rangeCharges()``).
     func chargePart(after start: ChargePartStart?) throws -> ReconciliationInput {
         try chargePart(try page(ChargeFacts.self, after: start, condition: "TRUE"))
     }
@@ -346,14 +353,43 @@ struct PartLoader {
 
     // MARK: 1. The range's objects whose charge is not one of the range's
 
-    func orphanParts(_ body: (ReconciliationInput) throws -> Void) throws {
+    /// The range's objects of the kinds that belong to a charge whose charge is not one of the range's (the range's
+    /// charge ids are `owned`; `nil`: the database tells), a part size at a time by creation time, then id, kind by
+    /// kind; an object owned by a charge of the range is judged in that charge's part.
+    func orphanParts(owned: ByteIDSet?, _ body: (ReconciliationInput) throws -> Void) throws {
         for (kind, edge) in ObjectGraph.rootChildren {
-            // Owned by a charge of the range: judged in that charge's part.
+            if let owned {
+                try orphans(StorableKinds.type(of: kind), notIn: owned, edge: edge, body)
+                continue
+            }
             let notOwned = """
                 NOT EXISTS (SELECT 1 FROM \(ObjectGraph.root.entry.table) c
                             WHERE c.id = t.\(edge.column) AND c.created >= \(from) AND c.created < \(to))
                 """
             try orphans(StorableKinds.type(of: kind), notOwned, edge: edge, body)
+        }
+    }
+
+    /// The range's `Facts` whose charge (by `edge`) is none of `owned`, found in one pass over their creation time,
+    /// id and charge, then read a part at a time by id. The same parts as the pages of a `NOT EXISTS` over the
+    /// charges, without a probe into the charges for each of the range's objects (all but a few of which have their
+    /// charge in the range): those probes kept the first reader a second of CPU before the rules had a part
+    /// (docs/BENCHMARKS.md, "The orphans by the range's charge ids").
+    private func orphans<Facts: StorableFacts>(
+        _ type: Facts.Type, notIn owned: ByteIDSet, edge: ParentEdge, _ body: (ReconciliationInput) throws -> Void
+    ) throws {
+        var found: [(created: Int64, id: String)] = []
+        try db.forEachRow(
+            "SELECT t.created, t.id, t.\(edge.column) FROM \(Facts.table) AS t WHERE \(inRange)"
+        ) { row in
+            if !row.isNull(2), try row.withTextBytes(2, owned.contains) { return }
+            found.append((try row.int64(0), try row.text(1)))
+        }
+        found.sort(by: CreationOrder.precedes)
+        for start in stride(from: 0, to: found.count, by: size) {
+            var judged = try facts(Facts.self, "id", found[start..<min(start + size, found.count)].map(\.id))
+            CreationOrder.sort(&judged)
+            try body(try partWithCharges(judged, edge: edge))
         }
     }
 

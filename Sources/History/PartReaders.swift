@@ -1,7 +1,7 @@
 import ReconCore
 
 /// Where a charges' part starts: the creation time and id of the charge before its first
-/// (``PartLoader/chargePartStarts()``).
+/// (``PartLoader/rangeCharges()``).
 typealias ChargePartStart = (created: Int64, id: String)
 
 /// What the second of two readers of one snapshot hands the first after its charges' parts: the parts it read, and

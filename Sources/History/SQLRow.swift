@@ -85,6 +85,29 @@ struct SQLRow {
         }
     }
 
+    /// What `body` makes of column `index`'s text as UTF-8 bytes, valid only during `body`: no string is made of them
+    /// (a SQLite statement's or a libpq result's own bytes).
+    func withTextBytes<Result>(
+        _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) throws -> Result {
+        switch source {
+        case .statement(let statement, _):
+            guard let text = sqlite3_column_text(try Self.notNull(statement, index), Int32(index)) else {
+                throw FactsColumnError(description: "column \(index) could not be read as text (out of memory)")
+            }
+            return try body(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, Int32(index)))))
+        case .sqlite(let row):
+            var text = try row.decode(String.self, atIndex: index)
+            return try text.withUTF8(body)
+        case .postgreSQL(let result, let row, _):
+            let text = try value(result, row, index)
+            let count = strlen(text)
+            return try text.withMemoryRebound(to: UInt8.self, capacity: count + 1) {
+                try body(UnsafeBufferPointer(start: $0, count: count))
+            }
+        }
+    }
+
     /// Column `index` as a boolean (SQLite stores `0` or `1`; PostgreSQL answers `t` or `f`).
     func bool(_ index: Int) throws -> Bool {
         switch source {

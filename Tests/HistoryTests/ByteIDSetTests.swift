@@ -1,0 +1,48 @@
+import Testing
+
+@testable import History
+
+/// ``ByteIDSet``: the range's charge ids, against which the orphans' pass tells a row's charge by its bytes.
+@Suite struct ByteIDSetTests {
+    private func insert(_ id: String, into set: inout ByteIDSet) {
+        Array(id.utf8).withUnsafeBufferPointer { set.insert($0) }
+    }
+
+    private func contains(_ id: String, _ set: ByteIDSet) -> Bool {
+        Array(id.utf8).withUnsafeBufferPointer { set.contains($0) }
+    }
+
+    @Test func holdsExactlyTheIdsGivenByTheirBytes() {
+        var set = ByteIDSet()
+        insert("ch_1sAGLHtHg4A00001HwvRG1om", into: &set)
+        insert("ch_1", into: &set)
+        insert("ch_1sAGLHtHg4A00001HwvRG1om", into: &set)
+        #expect(set.count == 2)
+        #expect(contains("ch_1sAGLHtHg4A00001HwvRG1om", set))
+        #expect(contains("ch_1", set))
+        // A prefix, a longer id, another last byte, another case, and nothing are not held
+        #expect(!contains("ch_1sAGLHtHg4A00001HwvRG1o", set))
+        #expect(!contains("ch_1sAGLHtHg4A00001HwvRG1omm", set))
+        #expect(!contains("ch_1sAGLHtHg4A00001HwvRG1on", set))
+        #expect(!contains("CH_1", set))
+        #expect(!contains("", set))
+        // Composed and decomposed "é" are equal strings but other bytes
+        insert("ch_caf\u{E9}", into: &set)
+        #expect(contains("ch_caf\u{E9}", set))
+        #expect(!contains("ch_cafe\u{301}", set))
+        insert("", into: &set)
+        #expect(contains("", set))
+    }
+
+    @Test func holdsEveryIdAfterGrowingAndNoneOfTheOthers() {
+        // Given far more ids than its first slots, ids of one platform that differ in their last characters
+        var set = ByteIDSet()
+        let ids = (0..<50_000).map { "ch_1sAGLHtHg4A0000\(String($0, radix: 36))" }
+        for id in ids { insert(id, into: &set) }
+        // Then each is held once, and ids never given are not
+        #expect(set.count == ids.count)
+        #expect(ids.allSatisfy { contains($0, set) })
+        #expect(!(50_000..<60_000).contains { contains("ch_1sAGLHtHg4A0000\(String($0, radix: 36))", set) })
+        #expect(!ids.contains { contains("py_" + $0.dropFirst(3), set) })
+    }
+}

@@ -22,6 +22,16 @@ struct ByteIDSet {
     /// How many ids.
     var count: Int { starts.count - 1 }
 
+    /// A set with room for `capacity` ids of about 32 bytes each, so that it is allocated once: grown by doubling,
+    /// each buffer it let go of stayed in the process's heap (at 1,250,000 charges the peak rose by 30–46 MiB).
+    init(capacity: Int = 0) {
+        bytes.reserveCapacity(32 * capacity)
+        starts.reserveCapacity(capacity + 1)
+        var slotCount = 16
+        while slotCount < 2 * capacity { slotCount *= 2 }
+        slots = [Int32](repeating: 0, count: slotCount)
+    }
+
     /// Adds the id of UTF-8 bytes `id` (once, however often it is given).
     mutating func insert(_ id: UnsafeBufferPointer<UInt8>) {
         guard case .absent(let slot) = find(id) else { return }

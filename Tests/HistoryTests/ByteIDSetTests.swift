@@ -34,9 +34,11 @@ import Testing
         #expect(contains("", set))
     }
 
-    @Test func holdsEveryIdAfterGrowingAndNoneOfTheOthers() {
-        // Given far more ids than its first slots, ids of one platform that differ in their last characters
-        var set = ByteIDSet()
+    @Test(arguments: [0, 1_000, 50_000])
+    func holdsEveryIdAfterGrowingAndNoneOfTheOthers(capacity: Int) {
+        // Given far more ids than its first slots (or as many as it was made for), ids of one platform that differ
+        // in their last characters
+        var set = ByteIDSet(capacity: capacity)
         let ids = (0..<50_000).map { "ch_1sAGLHtHg4A0000\(String($0, radix: 36))" }
         for id in ids { insert(id, into: &set) }
         // Then each is held once, and ids never given are not

@@ -16,7 +16,8 @@ struct ByteIDSet {
     /// Where each id starts in ``bytes``, then where the next would (one more than there are ids).
     private var starts: [Int] = [0]
     /// Open addressing: a slot holds the place of an id in ``starts`` plus one; 0: empty. A power of two at least
-    /// twice as many slots as ids, so that probes stay short.
+    /// twice as many slots as ids, so that probes stay short. Four bytes a slot: up to 2³¹ − 1 ids, a thousand times
+    /// the charges of the largest range measured.
     private var slots = [Int32](repeating: 0, count: 16)
 
     /// How many ids.

@@ -380,7 +380,7 @@ struct PartLoader {
     /// The range's `Facts` whose charge (by `edge`) is none of `owned`, found in one pass over their creation time,
     /// id and charge, then read a part at a time by id. The same parts as the pages of a `NOT EXISTS` over the
     /// charges, without a probe into the charges for each of the range's objects (all but a few of which have their
-    /// charge in the range): those probes kept the first reader a second of CPU before the rules had a part
+    /// charge in the range): those probes took 0.7 s of the first reader's CPU before the rules had a part
     /// (docs/BENCHMARKS.md, "The orphans by the range's charge ids").
     private func orphans<Facts: StorableFacts>(
         _ type: Facts.Type, notIn owned: ByteIDSet, edge: ParentEdge, _ body: (ReconciliationInput) throws -> Void

@@ -63,25 +63,12 @@ struct SQLRow {
         }
     }
 
-    /// Column `index` as text.
+    /// Column `index` as text, interned when the row's source has an interner.
     func text(_ index: Int) throws -> String {
         switch source {
-        case .statement(let statement, let interner):
-            // The text first, then its length in bytes, as SQLite's documentation orders the two calls.
-            guard let text = sqlite3_column_text(try Self.notNull(statement, index), Int32(index)) else {
-                throw FactsColumnError(description: "column \(index) could not be read as text (out of memory)")
-            }
-            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, Int32(index))))
-            return interner?.text(bytes) ?? String(decoding: bytes, as: UTF8.self)
         case .sqlite(let row): return try row.decode(String.self, atIndex: index)
-        case .postgreSQL(let result, let row, let interner):
-            let text = try value(result, row, index)
-            guard let interner else { return String(cString: text) }
-            let count = strlen(text)
-            // The bytes and their NUL, as libpq holds them.
-            return text.withMemoryRebound(to: UInt8.self, capacity: count + 1) {
-                interner.text(UnsafeBufferPointer(start: $0, count: count))
-            }
+        case .statement(_, let interner), .postgreSQL(_, _, let interner):
+            return try withTextBytes(index) { interner?.text($0) ?? String(decoding: $0, as: UTF8.self) }
         }
     }
 
@@ -92,6 +79,7 @@ struct SQLRow {
     ) throws -> Result {
         switch source {
         case .statement(let statement, _):
+            // The text first, then its length in bytes, as SQLite's documentation orders the two calls.
             guard let text = sqlite3_column_text(try Self.notNull(statement, index), Int32(index)) else {
                 throw FactsColumnError(description: "column \(index) could not be read as text (out of memory)")
             }
@@ -102,6 +90,7 @@ struct SQLRow {
         case .postgreSQL(let result, let row, _):
             let text = try value(result, row, index)
             let count = strlen(text)
+            // The bytes and their NUL, as libpq holds them.
             return try text.withMemoryRebound(to: UInt8.self, capacity: count + 1) {
                 try body(UnsafeBufferPointer(start: $0, count: count))
             }

@@ -116,19 +116,16 @@ struct ExtractorTests {
         // (each asked for before any narrower window inside it: a piece whose first page comes back full is split at
         // once, which on a loaded machine can be before the last piece is sent), and none wider than a piece
         let pieces = Intervals.split(from..<to, into: 4)
+        func isInside(_ window: Range<Int64>, _ piece: Range<Int64>) -> Bool {
+            piece.lowerBound <= window.lowerBound && window.upperBound <= piece.upperBound
+        }
         #expect(windows.first.map(pieces.contains) == true, "\(windows.prefix(5))")
         for piece in pieces {
             let asked = windows.firstIndex(of: piece)
-            let narrower = windows.firstIndex {
-                $0 != piece && piece.lowerBound <= $0.lowerBound
-                    && $0.upperBound <= piece.upperBound
-            }
+            let narrower = windows.firstIndex { $0 != piece && isInside($0, piece) }
             #expect(asked != nil && (narrower == nil || asked! < narrower!), "\(piece): \(windows.prefix(8))")
         }
-        #expect(
-            windows.allSatisfy { window in
-                pieces.contains { $0.lowerBound <= window.lowerBound && window.upperBound <= $0.upperBound }
-            }, "\(windows.prefix(8))")
+        #expect(windows.allSatisfy { window in pieces.contains { isInside(window, $0) } }, "\(windows.prefix(8))")
         // and every balance transaction of the range is stored once
         let expected = try await Self.reference(
             BalanceTransaction.self, client: try harness.client(), path: "/v1/balance_transactions", from: from, to: to)

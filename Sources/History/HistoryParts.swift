@@ -581,7 +581,7 @@ struct PartLoader {
         if let totals = sums.flatMap(Self.ledgerTotals) {
             var part = input(judged: JudgedObjects())
             part.ledgerTotals = totals
-            part.stripeCostTransactions = try stripeCostCandidates()
+            part.stripeCostTransactions = try stripeCostCandidates(sums)
             try body(part)
             return
         }
@@ -593,16 +593,24 @@ struct PartLoader {
     }
 
     /// The range's `connect_collection_transfer` balance transactions with the account each collected for, as the
-    /// extraction read it from the expanded source (none when it was not read, or named none): a few a month.
-    private func collectionTransfers() throws -> [CollectionTransfer] {
-        try db.all(
+    /// extraction read it from the expanded source (none when it was not read, or named none): a few a month. Read by
+    /// the ids `sums` found in their pass (``RangeTransactionSums/readWhole``) when it did: a scan of the range's
+    /// transactions for their type was a quarter of a second at 150,000 charges, at the end of the run.
+    private func collectionTransfers(_ sums: RangeTransactionSums?) throws -> [CollectionTransfer] {
+        var condition = "b.created >= ? AND b.created < ? AND \(Self.isCollectionTransfer("b"))"
+        var arguments: [SQLValue] = [.integer(from), .integer(to)]
+        if let found = sums?.readWhole {
+            guard !found.isEmpty else { return [] }
+            condition += " AND b.id IN \(db.dialect.idSet)"
+            arguments.append(.text(IDList.json(found)))
+        }
+        return try db.all(
             """
             SELECT b.id, b.created, b.currency, b.net, c.account, c.balance_transaction_id IS NOT NULL
             FROM balance_transactions b LEFT JOIN collection_transfers c ON c.balance_transaction_id = b.id
-            WHERE b.created >= ? AND b.created < ? AND b.type = ?
+            WHERE \(condition)
             ORDER BY b.created, b.id
-            """,
-            [.integer(from), .integer(to), .text(BalanceTransactionType.connectCollectionTransfer.rawValue)]
+            """, arguments
         ) { row in
             CollectionTransfer(
                 balanceTransactionID: try row.decode(atIndex: 0), created: try row.decode(atIndex: 1),
@@ -612,14 +620,31 @@ struct PartLoader {
     }
 
     /// The range's balance transactions whose type or reporting category may make them Stripe's costs
-    /// (``StripeCost/types``, ``StripeCost/categories``; the rules decide): a few a day, read whole.
-    private func stripeCostCandidates() throws -> [BalanceTransactionFacts] {
+    /// (``StripeCost/types``, ``StripeCost/categories``; the rules decide): a few a day, read whole, by creation time,
+    /// then id. Read by the ids `sums` found in their pass when it did (as ``collectionTransfers(_:)``).
+    private func stripeCostCandidates(_ sums: RangeTransactionSums?) throws -> [BalanceTransactionFacts] {
         var candidates: [BalanceTransactionFacts] = []
-        let condition =
-            "(t.type IN \(SQLList.of(StripeCost.types.map(\.rawValue)))"
-            + " OR t.reporting_category IN \(SQLList.of(StripeCost.categories.map(\.rawValue))))"
-        try forEachPage(BalanceTransactionFacts.self, condition: condition) { candidates += $0 }
+        let condition = Self.isStripeCostCandidate("t")
+        guard let found = sums?.readWhole else {
+            try forEachPage(BalanceTransactionFacts.self, condition: condition) { candidates += $0 }
+            return candidates
+        }
+        candidates = try facts(BalanceTransactionFacts.self, "id", found, and: condition)
+        CreationOrder.sort(&candidates)
         return candidates
+    }
+
+    /// The SQL condition that the balance transaction `alias` may be one of Stripe's costs
+    /// (``stripeCostCandidates(_:)``).
+    static func isStripeCostCandidate(_ alias: String) -> String {
+        "(\(alias).type IN \(SQLList.of(StripeCost.types.map(\.rawValue)))"
+            + " OR \(alias).reporting_category IN \(SQLList.of(StripeCost.categories.map(\.rawValue))))"
+    }
+
+    /// The SQL condition that the balance transaction `alias` is a connect collection transfer
+    /// (``collectionTransfers(_:)``).
+    static func isCollectionTransfer(_ alias: String) -> String {
+        "\(alias).type = '\(BalanceTransactionType.connectCollectionTransfer.rawValue)'"
     }
 
     /// The range's balance transactions added up per currency, ledger balance type and reporting category, as the rules
@@ -664,7 +689,7 @@ struct PartLoader {
         part.missingObjects = try HistoryParts.missingObjects(db, from: from, to: to)
         if let late { part.pendingCharges = try HistoryGaps.pendingCharges(db, window: late.window) }
         part.balance = try HistoryBalance.inputs(db, from: from, to: to, rangeGroups: sums?.groups)
-        part.collectionTransfers = try collectionTransfers()
+        part.collectionTransfers = try collectionTransfers(sums)
         if let runID {
             part.lateBalanceComparisons = try HistoryBalance.lateComparisons(db, run: runID, excluding: from..<to)
         }

@@ -21,6 +21,11 @@ struct RangeTransactionSums {
     }
 
     var groups: [Group]
+    /// The ids of the range's balance transactions that the parts read whole although their sums are added up here:
+    /// those that may be Stripe's costs and the connect collection transfers (``PartLoader/isStripeCostCandidate(_:)``,
+    /// ``PartLoader/isCollectionTransfer(_:)``), a few a day, found in the same pass. `nil` where the database added
+    /// the sums up (PostgreSQL): then each is found by a scan of the range of its own.
+    var readWhole: [String]?
 
     /// The sums of `[from, to)`; `nil` when some total might not fit in 64 bits in some order of addition (the sum of
     /// a group's absolute values does not fit, corrupt amounts): then each reader adds the transactions itself and
@@ -52,7 +57,7 @@ struct RangeTransactionSums {
                         magnitude: [
                             try row.decode(atIndex: 8), try row.decode(atIndex: 9), try row.decode(atIndex: 10),
                         ])
-                })
+                }, readWhole: nil)
         } catch {
             if try sumsMightOverflow(db, from: from, to: to) { return nil }
             throw error
@@ -95,14 +100,18 @@ struct RangeTransactionSums {
         }
         var sums: [Key: Sums] = [:]
         var fits = true
+        var readWhole: [String] = []
         try db.forEachRow(
             """
             SELECT b.currency, b.balance_type, b.reporting_category, \(HistoryBalance.isDatedAtArrival("b")),
-                   b.amount, b.fee, b.net
+                   b.amount, b.fee, b.net,
+                   CASE WHEN \(PartLoader.isStripeCostCandidate("b")) OR \(PartLoader.isCollectionTransfer("b"))
+                        THEN b.id END
             FROM balance_transactions b WHERE b.created >= ? AND b.created < ?
             """, [.integer(from), .integer(to)]
         ) { row in
             guard fits else { return }
+            if !row.isNull(7) { readWhole.append(try row.text(7)) }
             let key = Key(
                 currency: try row.text(0), balanceType: row.isNull(1) ? nil : try row.text(1),
                 category: try row.text(2), datedAtArrival: try row.bool(3))
@@ -135,7 +144,7 @@ struct RangeTransactionSums {
                         gross: sums.total.amount, fee: sums.total.fee, net: sums.total.net),
                     datedAtArrival: key.datedAtArrival,
                     magnitude: [sums.magnitude.amount, sums.magnitude.fee, sums.magnitude.net])
-            })
+            }, readWhole: readWhole)
     }
 
     /// Whether some group of the range's balance transactions might add up past 64 bits in some order: the count

@@ -21,9 +21,13 @@ struct AccountDebitLinks {
     init(charges: [ChargeFacts], keys: [String]) {
         var byName: [String: [ChargeFacts]] = [:]
         var links: [String: Set<String>] = [:]
-        for debit in charges where debit.isAccountDebit && debit.isSucceededAndCaptured {
+        // Each charge where it is, copied only when it is a debit (`for debit in charges` copied every charge,
+        // retaining each of its strings).
+        charges.forEachInPlace { found in
+            guard found.pointee.isAccountDebit, found.pointee.isSucceededAndCaptured else { return }
+            let debit = found.pointee
             let named = debit.linksToHeldObjects(keys: keys)
-            guard links[debit.id] == nil, !named.isEmpty else { continue }
+            guard links[debit.id] == nil, !named.isEmpty else { return }
             links[debit.id] = Set(named)
             for link in named { byName[link, default: []].append(debit) }
         }

@@ -14,7 +14,7 @@ extension ReportBuilder {
         charges.forEachInPlace { found in
             // The cheapest questions first: most charges are out at the first or second.
             guard index.isInRange(found.pointee.created), found.pointee.isSucceededAndCaptured,
-                found.pointee.isPaidByAnAccount, index.judges(found.pointee)
+                found.pointee.isPaidByAnAccount, index.judges(found)
             else { return }
             // One of the few: copied once.
             let charge = found.pointee

@@ -148,6 +148,13 @@ struct FactIndex {
         return isInRange(object.created) || lateOutcomes.contains(object)
     }
 
+    /// ``judges(_:)`` of the fact `object` points to, read where it is: only its id and creation time are read
+    /// (handing `object.pointee` to the generic copied the whole fact, retaining each of its strings).
+    func judges<Object: KindObject>(_ object: UnsafePointer<Object>) -> Bool {
+        if let judged { return judged.contains(Object.kind, id: object.pointee.id) }
+        return isInRange(object.pointee.created) || lateOutcomes.contains(Object.kind, id: object.pointee.id)
+    }
+
     func paymentIntent(of charge: ChargeFacts) -> PaymentIntentFacts? {
         charge.paymentIntentID.flatMap { paymentIntentByID[$0] }
     }
@@ -196,6 +203,6 @@ struct FactIndex {
     /// Whether `id` names a balance transaction the input lacks (`nil` names none: nothing is missing from the input).
     func isAbsent(balanceTransaction id: String?) -> Bool {
         guard let id else { return false }
-        return balanceTransactionByID[id] == nil
+        return !balanceTransactionByID.contains(id)
     }
 }

@@ -66,6 +66,10 @@ struct FactLookup<Facts: ObjectFacts> {
         }
     }
 
+    /// Whether some fact has `id` (``subscript(_:)`` compared with `nil` copied the fact, retaining each of its
+    /// strings).
+    func contains(_ id: String) -> Bool { position(of: id) != nil }
+
     /// The first fact with `id`, if any.
     subscript(id: String) -> Facts? {
         position(of: id).map { facts[$0] }

@@ -72,8 +72,11 @@ extension ReportBuilder {
     /// asynchronous capture and payment methods (docs/RULES.md, "Asynchronous parts").
     private func isPartYoung(created: Int64, chargeID: String?) -> Bool {
         if isYoung(created: created) { return true }
-        guard let charge = chargeID.flatMap({ index.chargeByID[$0] }) else { return false }
-        return isYoung(charge)
+        // The charge's creation time read where the charge is, not from a copy of it.
+        guard let chargeCreated = chargeID.flatMap({ index.chargeByID.read($0) { $0.pointee.created } }) else {
+            return false
+        }
+        return isYoung(created: chargeCreated)
     }
 
     /// One row per object Stripe answered 404 for during extraction.

@@ -78,6 +78,11 @@ extension Array: KindList where Element: KindObject {
     }
 
     fileprivate func count(in ids: Set<String>, createdBefore moment: Int64) -> Int {
-        self.count { $0.created < moment && ids.contains($0.id) }
+        // Each object where it is: `count(where:)` handed its closure a copy of each (retaining each of its strings).
+        var count = 0
+        forEachInPlace { object in
+            if object.pointee.created < moment, ids.contains(object.pointee.id) { count += 1 }
+        }
+        return count
     }
 }

@@ -7,8 +7,8 @@ extension ChargeFacts {
     public static let accountDebitMethod = "stripe_account"
 
     /// Whether the charge is an account debit: its payment method is `stripe_account` (a `py_…` id alone proves
-    /// nothing: the platform's own bank debits are `py_…` too).
-    public var isAccountDebit: Bool { paymentMethodType == Self.accountDebitMethod }
+    /// nothing: the platform's own bank debits are `py_…` too). Inlinable, as ``isPaidByAnAccount``.
+    @inlinable public var isAccountDebit: Bool { paymentMethodType == Self.accountDebitMethod }
 
     /// `payment_method_details.type` of a connected account paying the platform from its Stripe balance.
     public static let stripeBalanceMethod = "stripe_balance"
@@ -18,7 +18,11 @@ extension ChargeFacts {
 
     /// Whether a connected account paid the charge: an account debit, or a payment from its Stripe balance (platform
     /// revenue from the account, never a recovery). Either is money the account gave the platform.
-    public var isPaidByAnAccount: Bool { paymentMethodType.map(Self.accountPaymentMethods.contains) ?? false }
+    ///
+    /// Inlinable, so that the rules ask it of every charge where it is without copying the charge.
+    @inlinable public var isPaidByAnAccount: Bool {
+        paymentMethodType.map(Self.accountPaymentMethods.contains) ?? false
+    }
 
     /// The connected account that paid the charge (its `source`); `nil` for a charge no account paid.
     public var debitedAccount: String? { isPaidByAnAccount ? sourceID : nil }

@@ -90,5 +90,7 @@ public struct ChargeFacts: ObjectFacts, Hashable {
     /// `status == "succeeded"` and `amount_captured > 0`: the charges docs/RULES.md reasons about. Not `captured`: a
     /// multicapture charge keeps `captured: false` until its final capture, while its balance transaction, transfer
     /// and application fee already exist.
-    public var isSucceededAndCaptured: Bool { status == .succeeded && amountCaptured > 0 }
+    ///
+    /// Inlinable, so that the rules ask it of a charge where it is without copying the charge.
+    @inlinable public var isSucceededAndCaptured: Bool { status == .succeeded && amountCaptured > 0 }
 }

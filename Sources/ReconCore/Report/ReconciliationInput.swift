@@ -116,6 +116,11 @@ public struct JudgedObjects: Sendable, Equatable {
 
     /// Whether `object` is among the judged.
     public func contains<Object: KindObject>(_ object: Object) -> Bool {
-        ids[Object.kind]?.contains(object.id) ?? false
+        contains(Object.kind, id: object.id)
+    }
+
+    /// Whether the object of `kind` with `id` is among the judged.
+    public func contains(_ kind: ObjectKind, id: String) -> Bool {
+        ids[kind]?.contains(id) ?? false
     }
 }

@@ -9,7 +9,12 @@ import ReconCore
 /// Ids held as their UTF-8 bytes, all in one buffer, found by ``ByteHash``: the range's charge ids, against which
 /// ``PartLoader/orphanParts(owned:_:)`` tells the range's objects whose charge is not one of the range's straight from
 /// each row's bytes. A `Set<String>` made a string of every row's charge id and hashed it with SipHash, and held
-/// 20 MiB more at 150,000 charges (docs/BENCHMARKS.md, "The orphans by the range's charge ids").
+/// 20 MiB more at 150,000 charges (docs/BENCHMARKS.md, "The orphans by the range's charge ids"). Also the ids a part
+/// holds of each kind while its context is read (``PartLoader/add(_:_:to:)``), where SipHash was a third of what a
+/// step cost beside its queries ("The ledger's reads from the sums' pass").
+///
+/// Ids are equal when their bytes are, as SQLite compares them (a `Set<String>` also takes canonically equivalent
+/// Unicode for equal).
 struct ByteIDSet {
     /// The ids' bytes, one after another.
     private var bytes: [UInt8] = []
@@ -33,19 +38,34 @@ struct ByteIDSet {
         slots = [Int32](repeating: 0, count: slotCount)
     }
 
-    /// Adds the id of UTF-8 bytes `id` (once, however often it is given).
-    mutating func insert(_ id: UnsafeBufferPointer<UInt8>) {
-        guard case .absent(let slot) = find(id) else { return }
+    /// Adds the id of UTF-8 bytes `id` (once, however often it is given); whether it was not held before.
+    @discardableResult
+    mutating func insert(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard case .absent(let slot) = find(id) else { return false }
         bytes.append(contentsOf: id)
         starts.append(bytes.count)
         slots[slot] = Int32(count)
         if 2 * count > slots.count { grow() }
+        return true
+    }
+
+    /// Adds `id`'s UTF-8 bytes (``insert(_:)-(UnsafeBufferPointer<UInt8>)``); whether it was not held before.
+    @discardableResult
+    mutating func insert(_ id: String) -> Bool {
+        var id = id
+        return id.withUTF8 { insert($0) }
     }
 
     /// Whether the id of UTF-8 bytes `id` is held.
     func contains(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
         if case .held = find(id) { return true }
         return false
+    }
+
+    /// Whether `id`'s UTF-8 bytes are held.
+    func contains(_ id: String) -> Bool {
+        var id = id
+        return id.withUTF8 { contains($0) }
     }
 
     private enum Place {

@@ -75,7 +75,9 @@ extension PartLoader {
     func add<Facts: StorableFacts>(
         _ step: ObjectGraph.ContextStep, _ type: Facts.Type, to part: inout ObjectLists
     ) throws {
-        var heldIDs = Set(part[Facts.self].map(\.id))
+        // By their bytes (``ByteIDSet``), each fact's id read where the fact is; room for what a step usually adds.
+        var heldIDs = ByteIDSet(capacity: 2 * part[Facts.self].count + 1_024)
+        part[Facts.self].forEachInPlace { heldIDs.insert($0.pointee.id) }
         // What the step finds, added to the part's list at the end: appending to a copy of that list while the part
         // still held it copied every fact in it (and retained each of its strings) once a step. A list found with
         // nothing held already, the usual case, is kept whole rather than copied fact by fact.
@@ -83,7 +85,7 @@ extension PartLoader {
         func keep(_ found: [Facts]) {
             var kept: [Int] = []
             found.withUnsafeBufferPointer { found in
-                for index in found.indices where heldIDs.insert(found[index].id).inserted { kept.append(index) }
+                for index in found.indices where heldIDs.insert(found[index].id) { kept.append(index) }
             }
             if kept.count < found.count {
                 for index in kept { added.append(found[index]) }

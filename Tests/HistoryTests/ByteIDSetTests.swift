@@ -2,7 +2,8 @@ import Testing
 
 @testable import History
 
-/// ``ByteIDSet``: the range's charge ids, against which the orphans' pass tells a row's charge by its bytes.
+/// ``ByteIDSet``: the range's charge ids, against which the orphans' pass tells a row's charge by its bytes, and the
+/// ids a part holds while its context is read.
 @Suite struct ByteIDSetTests {
     private func insert(_ id: String, into set: inout ByteIDSet) {
         Array(id.utf8).withUnsafeBufferPointer { set.insert($0) }
@@ -46,5 +47,22 @@ import Testing
         #expect(ids.allSatisfy { contains($0, set) })
         #expect(!(50_000..<60_000).contains { contains("ch_1sAGLHtHg4A0000\(String($0, radix: 36))", set) })
         #expect(!ids.contains { contains("py_" + $0.dropFirst(3), set) })
+    }
+
+    @Test func insertingTellsWhetherTheIdIsNewWhetherGivenAsBytesOrAsAString() {
+        var set = ByteIDSet()
+        let long = "txn_1sAGLHtHg4A000000WC608uG"
+        let first = set.insert(long)
+        let again = set.insert(long)
+        // The same id given as bytes is held already; a short id (a string's inline storage) is new once
+        let asBytes = Array(long.utf8).withUnsafeBufferPointer { set.insert($0) }
+        let short = set.insert("txn_1")
+        let shortAgain = set.insert("txn_1")
+        #expect(first && !again && !asBytes && short && !shortAgain)
+        #expect(set.contains("txn_1") && contains("txn_1", set))
+        #expect(!set.contains("txn_2"))
+        // A string made of another's slice is compared by its own bytes
+        #expect(set.contains(String("xtxn_1".dropFirst())))
+        #expect(set.count == 2)
     }
 }

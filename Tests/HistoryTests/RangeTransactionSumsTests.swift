@@ -40,13 +40,20 @@ struct RangeTransactionSumsTests {
         return batch
     }
 
+    /// The range's sums in a new history of `backend` holding ``batch()``.
+    static func sums(_ backend: TestHistoryBackend) async throws -> RangeTransactionSums? {
+        let database = try TemporaryDatabase(backend)
+        let store = try database.open()
+        let run = try store.runs.beginRun(start(from: from, to: to)).runID
+        _ = try await store.objects.write(batch(), run: run, now: to)
+        return try withExtendedLifetime(database) {
+            try store.read { db in try RangeTransactionSums.read(db, from: from, to: to) }
+        }
+    }
+
     @Test("SQLite's pass over the range also finds its possible costs and collection transfers, and nothing else")
     func theSumsFindWhatThePartsReadWhole() async throws {
-        let database = try TemporaryDatabase(.sqlite)
-        let store = try database.open()
-        let run = try store.runs.beginRun(start(from: Self.from, to: Self.to)).runID
-        _ = try await store.objects.write(Self.batch(), run: run, now: Self.to)
-        let sums = try store.read { db in try RangeTransactionSums.read(db, from: Self.from, to: Self.to) }
+        let sums = try await Self.sums(.sqlite)
         #expect(sums?.readWhole?.sorted() == ["txn_adjusted", "txn_collected", "txn_fee", "txn_network"])
         // The five of the range are added up, the two outside it are not.
         #expect(sums?.groups.reduce(0) { $0 + $1.row.count } == 5)
@@ -54,11 +61,7 @@ struct RangeTransactionSumsTests {
 
     @Test("PostgreSQL adds the range up itself, so the parts scan for what they read whole", .postgreSQLServer)
     func postgreSQLLeavesThemToTheParts() async throws {
-        let database = try TemporaryDatabase(.postgreSQL)
-        let store = try database.open()
-        let run = try store.runs.beginRun(start(from: Self.from, to: Self.to)).runID
-        _ = try await store.objects.write(Self.batch(), run: run, now: Self.to)
-        let sums = try store.read { db in try RangeTransactionSums.read(db, from: Self.from, to: Self.to) }
+        let sums = try await Self.sums(.postgreSQL)
         #expect(sums != nil)
         #expect(sums?.readWhole == nil)
     }

@@ -144,15 +144,19 @@ struct FactIndex {
     /// are judged in the run that sees them"). A part names exactly the objects it judges; the whole range judges its
     /// own objects and its late outcomes.
     func judges<Object: KindObject>(_ object: Object) -> Bool {
-        if let judged { return judged.contains(object) }
-        return isInRange(object.created) || lateOutcomes.contains(object)
+        judges(Object.kind, id: object.id, created: object.created)
     }
 
     /// ``judges(_:)`` of the fact `object` points to, read where it is: only its id and creation time are read
     /// (handing `object.pointee` to the generic copied the whole fact, retaining each of its strings).
     func judges<Object: KindObject>(_ object: UnsafePointer<Object>) -> Bool {
-        if let judged { return judged.contains(Object.kind, id: object.pointee.id) }
-        return isInRange(object.pointee.created) || lateOutcomes.contains(Object.kind, id: object.pointee.id)
+        judges(Object.kind, id: object.pointee.id, created: object.pointee.created)
+    }
+
+    /// The one definition behind both ``judges(_:)``: the object of `kind` with `id`, created at `created`.
+    private func judges(_ kind: ObjectKind, id: String, created: Int64) -> Bool {
+        if let judged { return judged.contains(kind, id: id) }
+        return isInRange(created) || lateOutcomes.contains(kind, id: id)
     }
 
     func paymentIntent(of charge: ChargeFacts) -> PaymentIntentFacts? {

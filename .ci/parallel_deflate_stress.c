@@ -1,6 +1,7 @@
 // The workbook's parallel zip (Sources/CDeflateLevel/parallel_deflate.c) driven as minizip drives it, checked by
 // inflating every stream back: streams of every size around the piece and window bounds, fed in small and large
 // writes into small and large output buffers, on three bracket threads at once, then a stream outside the bracket.
+// Each bracket also joins sheets' rows to their XML (Sources/CDeflateLevel/joined_sheets.c) and reads them back.
 // .ci/run builds it with AddressSanitizer and again with ThreadSanitizer and fails on any report or mismatch.
 #include <pthread.h>
 #include <stdio.h>
@@ -8,7 +9,11 @@
 #include <string.h>
 #include <zlib.h>
 
+#include <xlsxwriter/worksheet.h>
+
 #include "deflate_level.h"
+
+void _worksheet_write_optimized_sheet_data(lxw_worksheet *self);
 
 static unsigned char *sheet_like(size_t length, unsigned seed) {
     unsigned char *data = malloc(length ? length : 1);
@@ -82,6 +87,42 @@ static void round_trip(size_t length, unsigned seed, size_t write_size, unsigned
     free(data);
 }
 
+/// A sheet of `length` bytes of rows made as libxlsxwriter's close makes it (its head, the rows, its footer), read
+/// back from the start as the zip reads it and compared with the bytes a copy makes: joined inside the bracket, copied
+/// outside it (this program has no libxlsxwriter to hand the copy to).
+static void joined_sheet(size_t length, unsigned seed) {
+    unsigned char *rows = sheet_like(length, seed);
+    lxw_worksheet sheet;
+    memset(&sheet, 0, sizeof sheet);
+    sheet.file = tmpfile();
+    sheet.optimize_tmpfile = tmpfile();
+    if (sheet.file == NULL || sheet.optimize_tmpfile == NULL) fail("no temporary file", length);
+    const char *head = "<worksheet><dimension ref=\"A1\"/>", *footer = "<pageMargins/></worksheet>";
+    fputs(head, sheet.file);
+    if (fwrite(rows, 1, length, sheet.optimize_tmpfile) != length) fail("the rows were not written", length);
+    _worksheet_write_optimized_sheet_data(&sheet);
+    fputs(footer, sheet.file);
+    size_t expected_length = strlen(head) + strlen("<sheetData>") + length + strlen("</sheetData>") + strlen(footer);
+    unsigned char *expected = malloc(expected_length), *read = malloc(expected_length + 1);
+    size_t at = 0;
+    memcpy(expected + at, head, strlen(head)), at += strlen(head);
+    memcpy(expected + at, "<sheetData>", 11), at += 11;
+    memcpy(expected + at, rows, length), at += length;
+    memcpy(expected + at, "</sheetData>", 12), at += 12;
+    memcpy(expected + at, footer, strlen(footer));
+    fflush(sheet.file);
+    rewind(sheet.file);
+    size_t got = 0, chunk;
+    while ((chunk = fread(read + got, 1, 16384 < expected_length + 1 - got ? 16384 : expected_length + 1 - got,
+                          sheet.file)) > 0)
+        got += chunk;
+    if (got != expected_length || memcmp(read, expected, expected_length) != 0) fail("a sheet read back wrong", length);
+    fclose(sheet.file);
+    free(expected);
+    free(read);
+    free(rows);
+}
+
 static void *bracket(void *argument) {
     unsigned seed = (unsigned)(size_t)argument;
     const size_t piece = DEFLATE_LEVEL_PIECE_BYTES, window = 32768;
@@ -94,7 +135,11 @@ static void *bracket(void *argument) {
             round_trip(lengths[l], seed + (unsigned)l, writes[w], w == 1 ? 65536 : 4096);
         }
     }
+    const size_t sheets[] = {1, 4095, 1 << 20, 3000001};
+    for (size_t l = 0; l < sizeof sheets / sizeof *sheets; l++) joined_sheet(sheets[l], seed + (unsigned)l);
     if (deflate_level_end() != streams) fail("the level was not applied to every stream of the bracket", 0);
+    if (closing_streams_joined_sheets() != sizeof sheets / sizeof *sheets) fail("a sheet was not joined", 0);
+    joined_sheet(100000, seed);  // outside the bracket: copied
     round_trip(500000, seed, 16384, 65536);  // outside the bracket: zlib's own
     return NULL;
 }

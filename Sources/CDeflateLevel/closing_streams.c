@@ -32,7 +32,12 @@ static _Thread_local int closing = 0;
 static _Thread_local void **buffers = NULL;
 static _Thread_local size_t buffer_count = 0, buffer_capacity = 0;
 
-void closing_streams_begin(void) { closing = 1; }
+void closing_streams_begin(void) {
+    closing = 1;
+    joined_sheets_reset();
+}
+
+int closing_streams_active(void) { return closing; }
 
 void closing_streams_end(void) {
     closing = 0;
@@ -61,19 +66,22 @@ FILE *lxw_tmpfile(char *tmpdir) {
     // No libxlsxwriter after this executable: nothing could have called this definition through it.
     if (own == NULL) return NULL;
     FILE *file = own(tmpdir);
-    if (file == NULL || !closing) return file;
+    if (file != NULL && closing) closing_streams_buffer(file);
+    return file;
+}
+
+void closing_streams_buffer(FILE *file) {
     // Without memory for a buffer, or for keeping it, the stream keeps stdio's own.
     void *buffer = malloc(CLOSING_STREAM_BUFFER_BYTES);
-    if (buffer == NULL) return file;
+    if (buffer == NULL) return;
     if (!keep(buffer)) {
         free(buffer);
-        return file;
+        return;
     }
     if (setvbuf(file, buffer, _IOFBF, CLOSING_STREAM_BUFFER_BYTES) != 0) {
         buffer_count -= 1;
         free(buffer);
     }
-    return file;
 }
 
 #else

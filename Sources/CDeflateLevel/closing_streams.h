@@ -12,4 +12,16 @@ void closing_streams_begin(void);
 /// closed (`workbook_close` closes each before it returns).
 void closing_streams_end(void);
 
+#include <stdio.h>
+
+/// Whether the calling thread is inside `closing_streams_begin`.
+int closing_streams_active(void);
+
+/// Gives `file` a stream buffer of `CLOSING_STREAM_BUFFER_BYTES`, freed by `closing_streams_end` (call it inside the
+/// bracket, before the stream is used); without memory for one, the stream keeps stdio's own.
+void closing_streams_buffer(FILE *file);
+
+/// Starts counting the sheets joined on the calling thread (`joined_sheets.c`) from zero.
+void joined_sheets_reset(void);
+
 #endif

@@ -18,6 +18,10 @@ int deflate_level_end(void);
 /// or not Linux).
 int deflate_level_threads(void);
 
+/// How many sheets' rows the last `deflate_level_begin` bracket on the calling thread joined to their XML where they
+/// lay instead of copying them (`joined_sheets.c`); 0 where that is not done (not Linux).
+int closing_streams_joined_sheets(void);
+
 /// The input each worker compresses at a time: a piece, primed with the 32 KiB before it. Every piece but the last
 /// ends with a sync flush (an empty stored block), so the workbook is a few bytes a piece larger than one stream.
 #define DEFLATE_LEVEL_PIECE_BYTES (256 * 1024)

@@ -177,7 +177,7 @@ public final class ReportStream {
         payoutTransactions = try StreamedTable(ReportTable.payoutTransactions, in: temporary)
     }
 
-    /// Ends a streamed table: its sheets and its synced file.
+    /// Ends a streamed table: its sheets and its closed file.
     private func endStreamed<Row>(_ table: consuming StreamedTable<Row>, _ writer: inout WorkbookWriter)
         throws(ReportError)
     {
@@ -287,6 +287,9 @@ public final class ReportStream {
         let zipLevelApplied = try writer.close()
         try syncPath(workbookPath)
         timings.workbookClose += clock.lap()
+        // The CSV files' writing to the disk began when each was finished; it went on while the workbook was zipped.
+        for file in csvFiles { try syncPath(temporary + "/" + file.name) }
+        timings.csv += clock.lap()
         try options.faultInjection?(.afterWorkbook)
 
         // Into place.

@@ -51,11 +51,12 @@ public enum ReportWriter {
 
 /// Where a write can be made to fail in tests.
 package enum WriteStage: Sendable, CaseIterable {
-    /// Every CSV file is written and synced; the workbook holds the platform-fee rows only.
+    /// Every CSV file is written and closed (synced with the workbook, later); the workbook holds the platform-fee rows
+    /// only.
     case afterCSVFiles
     /// Every sheet is written, the workbook is still open (its `deinit` closes it).
     case afterSheets
-    /// The workbook is closed and synced.
+    /// The workbook is closed and synced, and so is every CSV file.
     case afterWorkbook
     /// The temporary folder is complete; the swap has not happened.
     case beforeSwap

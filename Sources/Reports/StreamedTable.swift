@@ -36,7 +36,8 @@ struct StreamedTable<Row>: ~Copyable {
         timings.workbookRows += clock.lap()
     }
 
-    /// Ends the table: its sheet (with the header alone when it has no rows) and its file, synced and closed.
+    /// Ends the table: its sheet (with the header alone when it has no rows) and its file, closed (synced with the
+    /// report's other files before the report is put in place).
     consuming func finish(
         _ writer: inout WorkbookWriter
     ) throws(ReportError) -> (file: ReportFiles.CSVFile, unknownDecimals: Int, sheets: [SheetPart]) {

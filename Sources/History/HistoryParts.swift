@@ -332,7 +332,7 @@ struct PartLoader {
                 second = CreationOrder.Second(created: created)
             }
             second.ids.append(try row.text(1))
-            if ids != nil { try row.withTextBytes(1) { ids?.insert($0) } }
+            if ids != nil { _ = try row.withTextBytes(1) { ids?.insert($0) } }
         }
         place(second)
         // After the last charge no part starts (and with no charge, none at all).

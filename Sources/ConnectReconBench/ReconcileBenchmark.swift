@@ -193,29 +193,45 @@ struct ReconcileBenchmark {
                 targets.bytes, format: { Format.bytes(UInt64($0)) }),
         ]
         if let postgreSQL {
-            figures += try postgreSQLFigures(
-                postgreSQL, population: population, sqlite: product, sqliteReports: output, log: log)
+            figures += try postgreSQLFigures(postgreSQL, population: population, sqliteReports: output, log: log)
         }
         return figures
     }
 
-    /// The cached history copied into PostgreSQL (`copy-history`'s path) and reconciled from there.
+    /// The cached history copied into PostgreSQL (`copy-history`'s path) and reconciled from there, in rounds of the
+    /// reconcile from SQLite, then from PostgreSQL, the ratio taken within each round as the floor's is: one
+    /// PostgreSQL reconcile against the SQLite rounds' median measured the machine's moment as much as the code (1.62×
+    /// where three rounds alternated gave 1.29–1.36×; docs/BENCHMARKS.md, "The sheets' rows joined, not copied").
     private func postgreSQLFigures(
-        _ server: PostgreSQLAddress, population: Population, sqlite: ProductReconcile.Measurement,
-        sqliteReports: String, log: @escaping @Sendable (String) -> Void
+        _ server: PostgreSQLAddress, population: Population, sqliteReports: String,
+        log: @escaping @Sendable (String) -> Void
     ) throws -> [Figure] {
         let location = try BenchmarkDatabases.recreate("connect_recon_bench_reconcile", server: server)
         let copyWatch = Stopwatch()
         let summary = try HistoryStore.open(.sqliteFile(path: databasePath)).copy(into: try HistoryStore.open(location))
         let copySeconds = copyWatch.seconds
         log("reconcile: copied the history into PostgreSQL in \(Format.seconds(copySeconds))")
-        // The SQLite reconcile's run is in the copy: reconcile from the copy as the next run.
+        // Each round adds a run to both histories, so the copy and the original stay at the same run.
         let output = cacheFolder.appendingPathComponent("reports-postgresql").path
-        let product = try ProductReconcile.run(
-            database: location, output: output, from: population.from, to: population.to)
-        log(
-            "reconcile: from PostgreSQL in \(Format.seconds(product.seconds)), peak RSS "
-                + Format.bytes(product.peakResident))
+        var rounds: [(sqlite: ProductReconcile.Measurement, postgreSQL: ProductReconcile.Measurement)] = []
+        for round in 1...max(self.rounds, 1) {
+            let sqlite = try ProductReconcile.run(
+                database: .sqliteFile(path: databasePath), output: sqliteReports, from: population.from,
+                to: population.to)
+            let product = try ProductReconcile.run(
+                database: location, output: output, from: population.from, to: population.to)
+            log(
+                "reconcile: PostgreSQL round \(round): from PostgreSQL \(Format.seconds(product.seconds)), peak RSS "
+                    + "\(Format.bytes(product.peakResident)); from SQLite \(Format.seconds(sqlite.seconds)): "
+                    + Format.ratio(product.seconds / sqlite.seconds))
+            rounds.append((sqlite, product))
+        }
+        let byRatio = rounds.sorted {
+            $0.postgreSQL.seconds / $0.sqlite.seconds < $1.postgreSQL.seconds / $1.sqlite.seconds
+        }
+        let (sqlite, product) = byRatio[byRatio.count / 2]
+        let ratios = byRatio.map { $0.postgreSQL.seconds / $0.sqlite.seconds }
+        let peakResident = rounds.map(\.postgreSQL.peakResident).max() ?? product.peakResident
         let identical = try Self.sameCSVFiles(sqliteReports, output)
         return [
             Figure(
@@ -223,13 +239,15 @@ struct ReconcileBenchmark {
                 "\(Format.count(summary.totalRows)) rows in \(Format.seconds(copySeconds))",
                 ratio: Format.rate(Double(summary.totalRows) / copySeconds, unit: "rows")),
             Figure(
-                "PostgreSQL: read the parts / total",
+                "PostgreSQL: read the parts / total, in the median round (the highest peak of the rounds)",
                 "\(Format.seconds(product.phase("read"))) / \(Format.seconds(product.seconds)), peak "
-                    + Format.bytes(product.peakResident)),
+                    + Format.bytes(peakResident)),
             Figure.atMost(
-                "PostgreSQL's reconcile time against SQLite's", product.seconds / sqlite.seconds, 1.5,
-                format: Format.ratio,
-                targetText: "≤ 1.5×"),
+                "PostgreSQL's reconcile time against SQLite's, the median of \(rounds.count) rounds (each round: from "
+                    + "SQLite, then from PostgreSQL; SQLite \(Format.seconds(sqlite.seconds)) in it)",
+                product.seconds / sqlite.seconds, 1.5, format: Format.ratio, targetText: "≤ 1.5×"),
+            Figure(
+                "  the rounds' ratios, lowest to highest", ratios.map(Format.ratio).joined(separator: ", ")),
             Figure.check(
                 "the same CSV files from both histories", passed: identical.isEmpty,
                 detail: identical.isEmpty ? "byte-identical" : "differ: " + identical.joined(separator: ", ")),

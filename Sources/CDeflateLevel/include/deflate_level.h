@@ -5,8 +5,9 @@
 /// calling thread, until `deflate_level_end`. libxlsxwriter zips the workbook on `workbook_close` with zlib's default
 /// level and offers no option for it; the report writer brackets that call with these two functions. Inside the
 /// bracket, every raw deflate stream the thread sets up is also compressed on `deflate_level_threads()` worker
-/// threads, in pieces of `DEFLATE_LEVEL_PIECE_BYTES` (`parallel_deflate.c`), and every temporary file libxlsxwriter
-/// makes gets a buffer of `CLOSING_STREAM_BUFFER_BYTES`. Every other deflate, on this thread outside the bracket or
+/// threads, in pieces of `DEFLATE_LEVEL_PIECE_BYTES` (`parallel_deflate.c`), every temporary file libxlsxwriter
+/// makes gets a buffer of `CLOSING_STREAM_BUFFER_BYTES`, and each sheet's rows are joined to its XML where they lie
+/// rather than copied into it (`joined_sheets.c`). Every other deflate, on this thread outside the bracket or
 /// on any other thread, is zlib's alone, at the level it asks for. Linux only: elsewhere both do nothing.
 void deflate_level_begin(int level);
 

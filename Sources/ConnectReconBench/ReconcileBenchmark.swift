@@ -145,9 +145,7 @@ struct ReconcileBenchmark {
             rounds.append((product, floor))
         }
         // The round of the median ratio gives the figures; the peak memory is the highest of all rounds.
-        let byRatio = rounds.sorted { $0.product.seconds / $0.floor < $1.product.seconds / $1.floor }
-        let (product, floor) = byRatio[byRatio.count / 2]
-        let ratios = byRatio.map { $0.product.seconds / $0.floor }
+        let ((product, floor), ratios) = Self.medianRound(of: rounds) { $0.product.seconds / $0.floor }
         let peakResident = rounds.map(\.product.peakResident).max() ?? product.peakResident
         // The product's reader alone (no rules, no writer): how much of the reconcile's critical path is reading.
         let readerWatch = Stopwatch()
@@ -226,11 +224,7 @@ struct ReconcileBenchmark {
                     + Format.ratio(product.seconds / sqlite.seconds))
             rounds.append((sqlite, product))
         }
-        let byRatio = rounds.sorted {
-            $0.postgreSQL.seconds / $0.sqlite.seconds < $1.postgreSQL.seconds / $1.sqlite.seconds
-        }
-        let (sqlite, product) = byRatio[byRatio.count / 2]
-        let ratios = byRatio.map { $0.postgreSQL.seconds / $0.sqlite.seconds }
+        let ((sqlite, product), ratios) = Self.medianRound(of: rounds) { $0.postgreSQL.seconds / $0.sqlite.seconds }
         let peakResident = rounds.map(\.postgreSQL.peakResident).max() ?? product.peakResident
         let identical = try Self.sameCSVFiles(sqliteReports, output)
         return [
@@ -252,6 +246,13 @@ struct ReconcileBenchmark {
                 "the same CSV files from both histories", passed: identical.isEmpty,
                 detail: identical.isEmpty ? "byte-identical" : "differ: " + identical.joined(separator: ", ")),
         ]
+    }
+
+    /// The round of the median ratio (the upper of the two middle ones for an even count) and every round's ratio,
+    /// lowest to highest: the figures a benchmark in rounds prints. `rounds` holds at least one.
+    static func medianRound<Round>(of rounds: [Round], ratio: (Round) -> Double) -> (Round, [Double]) {
+        let byRatio = rounds.map { (round: $0, ratio: ratio($0)) }.sorted { $0.ratio < $1.ratio }
+        return (byRatio[byRatio.count / 2].round, byRatio.map(\.ratio))
     }
 
     /// The rows of `platform_fees.csv` in the one range folder under `output`.

@@ -22,7 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
-        // MARK: C libraries from the system (apt: libcurl4-openssl-dev, libxlsxwriter-dev, libpq-dev)
+        // MARK: C libraries from the system (apt: libcurl4-openssl-dev, libxlsxwriter-dev, libpq-dev, libisal-dev)
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -39,13 +39,19 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        /// ISA-L's igzip and CRC-32: the workbook's zip, several times as fast as zlib's level 1 (deflate_level.c).
+        .systemLibrary(
+            name: "CISAL",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"])]
+        ),
 
         // MARK: The pipeline
         /// Money, currencies, date ranges: depends on nothing.
         .target(name: "ReconCore"),
         /// The workbook's zip: libxlsxwriter zips at zlib's default, on one thread, and has no option (see
         /// deflate_level.c and parallel_deflate.c).
-        .target(name: "CDeflateLevel"),
+        .target(name: "CDeflateLevel", dependencies: ["CISAL"]),
         /// Turns off SQLite's process-wide memory statistics, a mutex on every allocation (`sqlite3_config` is variadic).
         .target(name: "CSQLiteMemoryStatus", linkerSettings: [.linkedLibrary("sqlite3")]),
         /// A blocking queue and threads of their own, for work that must not hold Swift concurrency's few threads.
@@ -181,7 +187,7 @@ let package = Package(
         ),
         /// The pure rules on hand-written books: no sandbox, network or database.
         .testTarget(name: "ReconcileTests", dependencies: ["Reconcile", "ReconCore"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ReconCore", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ReconCore", "TestSupport", "CISAL"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "SandboxTruth", "ReconCore", "TestSupport"]),
         .testTarget(
             name: "ReconCLITests",

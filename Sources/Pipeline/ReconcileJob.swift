@@ -66,7 +66,7 @@ public struct ReconcileJob {
             + "XLSX rows \(timings.writer.workbookRows.roundedToMilliseconds) s, "
             + "XLSX zip \(timings.writer.workbookClose.roundedToMilliseconds) s); workbook zipped at "
             + (outcome.files.workbookZipLevel.map {
-                "zlib level \($0) on \(Self.threads(ReportFiles.workbookZipThreads))"
+                "level \($0) by \(ReportFiles.workbookZipCompressor) on \(Self.threads(ReportFiles.workbookZipThreads))"
             }
                 ?? "zlib's default level (the zip-level override is not active here)")
         logger.info("\(message)")

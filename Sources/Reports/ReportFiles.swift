@@ -34,6 +34,10 @@ public struct ReportFiles: Sendable, Hashable {
     /// zips it alone, on one core or another system).
     public static var workbookZipThreads: Int { Int(deflate_level_threads()) }
 
+    /// Who compresses a workbook's sheets at ``workbookZipLevel`` while `CDeflateLevel`'s override is active: "igzip"
+    /// (ISA-L's, at its level 1) where the zip runs on several threads, "zlib" where zlib zips alone.
+    public static var workbookZipCompressor: String { String(cString: deflate_level_compressor()) }
+
     /// The CSV file called `name`, if written.
     public func csvFile(named name: String) -> CSVFile? { csvFiles.first { $0.name == name } }
 }

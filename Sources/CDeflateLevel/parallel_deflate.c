@@ -184,10 +184,17 @@ static int compress_piece_igzip(worker_stream *worker, piece *job) {
     for (;;) {
         stream->next_out = job->output + job->output_length;
         stream->avail_out = (uint32_t)(capacity - job->output_length);
+        uint32_t input_before = stream->avail_in;
+        size_t output_before = job->output_length;
         if (isal_deflate(stream) != COMP_OK) return -1;
         job->output_length = capacity - stream->avail_out;
         enum isal_zstate_state state = stream->internal_state.state;
         if (stream->avail_in == 0 && (job->last ? state == ZSTATE_END : state == ZSTATE_NEW_HDR)) return 0;
+        if (stream->avail_out > 0) {
+            // Room left and not done: call again, unless the call did nothing (then it never would).
+            if (stream->avail_in == input_before && job->output_length == output_before) return -1;
+            continue;
+        }
         unsigned char *larger = realloc(job->output, capacity * 2);  // not expected: the bound is a bound
         if (!larger) return -1;
         job->output = larger;

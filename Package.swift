@@ -39,7 +39,8 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
-        /// ISA-L's igzip and CRC-32: the workbook's zip, several times as fast as zlib's level 1 (deflate_level.c).
+        /// ISA-L's igzip and CRC-32: the workbook's zip, several times as fast as zlib's level 1 (parallel_deflate.c,
+        /// zip_checksum.c).
         .systemLibrary(
             name: "CISAL",
             pkgConfig: "libisal",

@@ -26,7 +26,8 @@ public struct ReportFiles: Sendable, Hashable {
     /// Amount cells whose currency's decimals are unknown, written as `minor units: N` text instead of a
     /// number (each such amount is counted once, though it appears in a CSV and in the workbook).
     public var amountsWithUnknownDecimals: Int
-    /// The zlib level the workbook was zipped at when `CDeflateLevel`'s override set it (1); `nil` when it was not
+    /// The level the workbook was zipped at when `CDeflateLevel`'s override set it (1: zlib's, or igzip's where the zip
+    /// runs in pieces, ``workbookZipCompressor``); `nil` when it was not
     /// active (another system, or the executable does not export `deflateInit2_`) and the zip ran at zlib's default.
     public var workbookZipLevel: Int32?
 

@@ -154,7 +154,18 @@ static int find_zlib(zlib_functions *zlib) {
 
 /// Whether igzip compresses `job`: zlib's level 1 with a 32 KiB window and the default strategy.
 static int for_igzip(const piece *job) {
-    return job->level == 1 && job->window_bits == -15 && job->strategy == 0;
+    return job->level == zlib_best_speed && job->window_bits == zlib_raw_window_bits &&
+           job->strategy == zlib_default_strategy;
+}
+
+/// Doubles `job`'s output buffer of `*capacity` bytes, keeping what it holds. Not expected for either compressor:
+/// each sizes the buffer from a bound. Returns 0, or -1 without memory.
+static int grow_output(piece *job, size_t *capacity) {
+    unsigned char *larger = realloc(job->output, *capacity * 2);
+    if (!larger) return -1;
+    job->output = larger;
+    *capacity *= 2;
+    return 0;
 }
 
 /// Compresses `job` into a buffer of its own with igzip. Returns 0, or -1 when igzip or memory failed.
@@ -195,10 +206,7 @@ static int compress_piece_igzip(worker_stream *worker, piece *job) {
             if (stream->avail_in == input_before && job->output_length == output_before) return -1;
             continue;
         }
-        unsigned char *larger = realloc(job->output, capacity * 2);  // not expected: the bound is a bound
-        if (!larger) return -1;
-        job->output = larger;
-        capacity *= 2;
+        if (grow_output(job, &capacity) != 0) return -1;
     }
 }
 
@@ -242,10 +250,7 @@ static int compress_piece(worker_stream *worker, piece *job) {
         job->output_length = capacity - stream->avail_out;
         if (job->last ? result == zlib_stream_end : (result == zlib_ok && stream->avail_out > 0)) return 0;
         if (result != zlib_ok) return -1;
-        unsigned char *larger = realloc(job->output, capacity * 2);  // not expected: the bound is a bound
-        if (!larger) return -1;
-        job->output = larger;
-        capacity *= 2;
+        if (grow_output(job, &capacity) != 0) return -1;
     }
 }
 

@@ -31,7 +31,11 @@ enum {
     zlib_sync_flush = 2,
     zlib_finish = 4,
     zlib_default_compression = -1,
+    zlib_best_speed = 1,
     zlib_deflated = 8,
+    zlib_default_strategy = 0,
+    /// `window_bits` of a raw deflate stream (no zlib header) with the largest window, as minizip sets it up.
+    zlib_raw_window_bits = -15,
     /// The window of a deflate stream: what a back-reference may reach, and so what primes the next piece.
     zlib_window_bytes = 32768,
 };
